@@ -1,0 +1,221 @@
+// scanviz: the command line. Subcommands algos, trace, show, stats and demo; errors are one line on
+// stderr and exit code 2 (1 when a kernel fails inside the emulator).
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "algorithms.hpp"
+#include "core/values.hpp"
+#include "emulator/block_emulator.hpp"
+#include "emulator/record.hpp"
+#include "text_view.hpp"
+#include "trace/trace_json.hpp"
+
+namespace {
+
+using namespace sv;
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct TraceOptions {
+  std::string algo;
+  std::int64_t n = 0;
+  bool n_given = false;
+  std::string op = "sum";
+  std::string type;
+  bool exclusive = false;
+  std::string input;
+  std::int32_t block = 0;
+  std::string executor = "emulator";
+  std::string schedule = "in-order";
+  std::uint64_t seed = 1;
+  std::string out;
+};
+
+// "3,6,7" or "@FILE": values separated by commas or newlines; lines starting with # are comments.
+std::vector<Payload> parse_input_list(const std::string& arg, ValueType type) {
+  std::string text = arg;
+  if (!arg.empty() && arg.front() == '@') {
+    std::ifstream file(arg.substr(1));
+    if (!file) throw UsageError("--input: cannot read " + arg.substr(1));
+    text.clear();
+    for (std::string line; std::getline(file, line);)
+      if (!line.empty() && line.front() != '#') text += (text.empty() ? "" : ",") + line;
+  }
+  std::vector<Payload> values;
+  std::string token;
+  std::istringstream in(text);
+  while (std::getline(in, token, ',')) {
+    const auto b = token.find_first_not_of(" \t");
+    const auto e = token.find_last_not_of(" \t");
+    if (b == std::string::npos) throw UsageError("--input: empty value at position " + std::to_string(values.size()));
+    auto v = parse_value(type, token.substr(b, e - b + 1));
+    if (!v)
+      throw UsageError("--input: '" + token.substr(b, e - b + 1) + "' is not a " + std::string(type_name(type)) +
+                       " value");
+    values.push_back(*v);
+  }
+  if (values.empty()) throw UsageError("--input: no values given");
+  return values;
+}
+
+BlockRunConfig run_config(const TraceOptions& o) {
+  BlockRunConfig c;
+  c.algorithm = o.algo;
+  if (!find_algorithm(o.algo)) throw UsageError("--algo: unknown algorithm '" + o.algo + "' (scanviz algos lists them)");
+  auto op = parse_op_name(o.op);
+  if (!op) throw UsageError("--op: unknown operator '" + o.op + "' (sum, product, min, max or interval)");
+  c.op = *op;
+  if (o.type.empty()) {
+    c.type = default_type_for(c.op);
+  } else {
+    auto type = parse_type_name(o.type);
+    if (!type) throw UsageError("--type: unknown type '" + o.type + "' (int32, int64, float, double or interval)");
+    c.type = *type;
+  }
+  check_op_type(c.op, c.type);
+  c.exclusive = o.exclusive;
+  if (!o.input.empty()) {
+    c.input = parse_input_list(o.input, c.type);
+    if (o.n_given && o.n != static_cast<std::int64_t>(c.input.size()))
+      throw UsageError("--n " + std::to_string(o.n) + " does not match the " + std::to_string(c.input.size()) +
+                       " values of --input");
+  }
+  if (o.n_given && o.n < 1) throw UsageError("--n must be at least 1, not " + std::to_string(o.n));
+  c.n = !c.input.empty() ? static_cast<std::int64_t>(c.input.size()) : (o.n_given ? o.n : 8);
+  c.block = o.block;
+  c.input_seed = o.seed;
+  if (o.executor == "gpu")
+    throw UsageError("--executor gpu: this build has no GPU executor yet; use --executor emulator");
+  if (o.executor != "emulator") throw UsageError("--executor: unknown executor '" + o.executor + "' (emulator or gpu)");
+  auto schedule = Schedule::parse(o.schedule, o.seed);
+  if (!schedule)
+    throw UsageError("--schedule: unknown schedule '" + o.schedule + "' (in-order, reverse, round-robin, random[:SEED])");
+  c.schedule = *schedule;
+  return c;
+}
+
+int cmd_algos() {
+  std::cout << "Block-level algorithms (one thread block; n up to the block's capacity):\n\n";
+  for (const AlgorithmInfo& a : block_algorithms()) {
+    std::cout << "  " << a.name << "\n      " << a.summary << "\n      elements per thread: " << a.items_per_thread
+              << ", n up to " << kMaxBlockThreads * a.items_per_thread << "; ";
+    if (a.power_of_two)
+      std::cout << "capacity padded to a power of two with the identity (block = capacity / 2 threads)";
+    else
+      std::cout << "any n (block = n threads unless --block is larger; extra threads hold the identity)";
+    std::cout << "\n      steps " << a.steps << ", operations " << a.work << " (n = 2^k)";
+    if (a.racy) std::cout << "\n      RACY by design: shows hazards under every schedule, wrong results under some";
+    std::cout << "\n";
+  }
+  std::cout << "\nOperators: sum, product, min, max (types int32, int64, float, double) and interval (x0..x3 labels).\n"
+               "Schedules: in-order, reverse, round-robin, random:SEED.\n";
+  return 0;
+}
+
+int cmd_trace(const TraceOptions& o) {
+  const BlockRunConfig config = run_config(o);
+  const Trace trace = record_block_scan(config);
+  save_trace(o.out, trace);
+  std::cout << "wrote " << o.out << ": " << trace.meta.algorithm << ", n = " << trace.meta.n << ", "
+            << op_name(trace.meta.op) << ", CPU emulator (schedule " << config.schedule.name() << "), "
+            << trace.events.size() << " events, " << trace.steps.size() << " steps, outcome "
+            << outcome_name(trace.result.outcome) << "\n";
+  return 0;
+}
+
+int cmd_demo() {
+  std::cout << "scanviz demo: Kogge-Stone (double buffered) on the slides' input, step by step.\n"
+               "(The CPU emulator runs the same kernel source that nvcc builds for the GPU.)\n\n";
+  for (OpKind op : {OpKind::Sum, OpKind::Interval}) {
+    BlockRunConfig c;
+    c.algorithm = "kogge-stone-double-buffer";
+    c.n = 8;
+    c.op = op;
+    c.type = default_type_for(op);
+    c.input = slides_input(op, c.type, 8);
+    print_steps(std::cout, record_block_scan(c));
+    std::cout << "\n";
+  }
+  std::cout << "Next: scanviz algos | scanviz trace --algo kogge-stone-racy --n 64 --op interval --out t.json\n"
+               "      scanviz show t.json | scanviz stats t.json\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"scanviz: GPU parallel prefix sum (scan), made visible"};
+  app.require_subcommand(0, 1);
+
+  auto* algos = app.add_subcommand("algos", "list the algorithms and their switches");
+  app.add_subcommand("demo", "print Kogge-Stone on the slides' input, step by step (also: no subcommand)");
+
+  TraceOptions to;
+  auto* trace = app.add_subcommand("trace", "run a scan on the emulator and record its trace");
+  trace->add_option("--algo", to.algo, "algorithm (scanviz algos lists them)")->required();
+  trace->add_option("--n", to.n, "number of elements (default 8, or the length of --input)");
+  trace->add_option("--op", to.op, "sum, product, min, max or interval");
+  trace->add_option("--type", to.type, "int32, int64, float or double (interval for --op interval)");
+  trace->add_flag("--exclusive", to.exclusive, "exclusive scan (default inclusive)");
+  trace->add_option("--input", to.input, "comma-separated values (\"3,6,7,4\", \"x0,x1\") or @FILE");
+  trace->add_option("--block", to.block, "threads per block (default: the smallest that holds n)");
+  trace->add_option("--executor", to.executor, "emulator (the GPU executor is not built yet)");
+  trace->add_option("--schedule", to.schedule, "warp schedule: in-order, reverse, round-robin, random[:SEED]");
+  trace->add_option("--seed", to.seed, "seed of the random input and of a random schedule without its own");
+  trace->add_option("--out", to.out, "trace file to write (JSON)")->required();
+
+  std::string file;
+  bool as_json = false;
+  auto* show = app.add_subcommand("show", "print a trace's steps like the slides");
+  show->add_option("FILE", file, "trace file")->required();
+  auto* stats = app.add_subcommand("stats", "steps, operations, hazards and correctness of a trace");
+  stats->add_option("FILE", file, "trace file")->required();
+  stats->add_flag("--json", as_json, "print one JSON object");
+
+  try {
+    app.parse(argc, argv);
+    to.n_given = trace->count("--n") > 0;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "scanviz: " << e.what() << " (scanviz --help for usage)\n";
+    return 2;
+  }
+
+  try {
+    if (*algos) return cmd_algos();
+    if (*trace) return cmd_trace(to);
+    if (*show) {
+      print_steps(std::cout, load_trace(file));
+      return 0;
+    }
+    if (*stats) {
+      const Trace t = load_trace(file);
+      if (as_json) std::cout << stats_json(t).dump(2) << "\n";
+      else print_stats(std::cout, t);
+      return 0;
+    }
+    return cmd_demo();  // no subcommand: the GUI's place, until it exists
+  } catch (const UsageError& e) {
+    std::cerr << "scanviz: " << e.what() << "\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "scanviz: " << e.what() << "\n";
+    return 2;
+  } catch (const TraceError& e) {
+    std::cerr << "scanviz: " << e.what() << "\n";
+    return 2;
+  } catch (const EmulationError& e) {
+    std::cerr << "scanviz: the kernel failed in the emulator: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "scanviz: " << e.what() << "\n";
+    return 1;
+  }
+}

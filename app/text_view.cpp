@@ -1,0 +1,263 @@
+// Text views of a trace: the steps as the slides draw them, and the stats report (text and JSON).
+#include "text_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+#include "algorithms.hpp"
+#include "analysis/analysis.hpp"
+#include "core/values.hpp"
+
+namespace sv {
+
+namespace {
+
+constexpr std::size_t kCellsPerLine = 16;
+constexpr std::size_t kHazardsShownPerStep = 4;
+
+std::string describe_run(const Trace& t) {
+  const TraceMeta& m = t.meta;
+  std::ostringstream s;
+  s << m.algorithm << " | n = " << m.n << " | " << op_name(m.op);
+  if (m.op != OpKind::Interval) s << " (" << type_name(m.type) << ")";
+  s << " | " << (m.exclusive ? "exclusive" : "inclusive") << " | block " << m.block << " threads, " << m.capacity
+    << " elements | " << m.executor.kind;
+  if (m.executor.kind == "emulator") {
+    s << ", schedule " << m.executor.schedule;
+    if (m.executor.schedule == "random") s << ":" << m.executor.seed;
+  } else if (!m.executor.device.empty()) {
+    s << " (" << m.executor.device << ")";
+  }
+  return s.str();
+}
+
+// "1-7", "0,2-3,9": sorted thread ids as ranges.
+std::string ranges(const std::vector<std::uint32_t>& ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += std::to_string(ids[i]);
+    if (j > i) out += "-" + std::to_string(ids[j]);
+    i = j + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::string cell_text(const Trace& t, const BufferSnapshot& snap, std::size_t i) {
+  return snap.defined[i] ? format_value(t.meta.type, snap.values[i]) : "-";
+}
+
+std::string hazard_sentence(const Trace& t, const Hazard& h) {
+  const std::string& buf = t.buffers[h.buffer].name;
+  const std::string cell = buf + "[" + std::to_string(h.index) + "]";
+  auto val = [&](const Payload& p) { return format_value(t.meta.type, p); };
+  std::ostringstream s;
+  s << hazard_kind_name(h.kind) << " " << cell << ": ";
+  switch (h.kind) {
+    case HazardKind::RAW:
+      s << "thread " << h.first.thread << " wrote " << val(h.first.value) << " (line " << h.first.line << "), then thread "
+        << h.second.thread << " read it (line " << h.second.line << ")";
+      if (h.has_expected) s << " instead of " << val(h.expected);
+      break;
+    case HazardKind::WAR:
+      s << "thread " << h.first.thread << " read " << val(h.first.value) << " (line " << h.first.line << "), then thread "
+        << h.second.thread << " overwrote it with " << val(h.second.value) << " (line " << h.second.line << ")";
+      break;
+    case HazardKind::WAW:
+      s << "threads " << h.first.thread << " and " << h.second.thread << " both wrote it (lines " << h.first.line
+        << " and " << h.second.line << ")";
+      break;
+  }
+  if (h.same_warp) s << " [same warp]";
+  return s.str();
+}
+
+void print_row(std::ostream& out, const Trace& t, const std::string& name, const BufferSnapshot& snap,
+               const std::set<std::int64_t>& active, const std::set<std::int64_t>& hazard_cells) {
+  std::vector<std::string> cells(snap.values.size());
+  std::size_t width = 3;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    cells[i] = cell_text(t, snap, i);
+    if (hazard_cells.count(static_cast<std::int64_t>(i))) cells[i] += "!";
+    else if (active.count(static_cast<std::int64_t>(i))) cells[i] += "*";
+    width = std::max(width, cells[i].size());
+  }
+  for (std::size_t start = 0; start < cells.size(); start += kCellsPerLine) {
+    const std::size_t end = std::min(cells.size(), start + kCellsPerLine);
+    if (cells.size() > kCellsPerLine) {
+      out << "  " << std::string(12, ' ');
+      for (std::size_t i = start; i < end; ++i) {
+        std::string idx = "[" + std::to_string(i) + "]";
+        out << idx << std::string(width + 1 - std::min(width, idx.size()), ' ');
+      }
+      out << "\n";
+    }
+    out << "  " << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ');
+    for (std::size_t i = start; i < end; ++i) out << cells[i] << std::string(width + 1 - cells[i].size(), ' ');
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+nlohmann::json value_json(ValueType type, const Payload& v) {
+  switch (type) {
+    case ValueType::I32: return v.as<std::int32_t>();
+    case ValueType::I64: return v.as<std::int64_t>();
+    case ValueType::F32:
+      if (std::isfinite(v.as<float>())) return v.as<float>();
+      break;
+    case ValueType::F64:
+      if (std::isfinite(v.as<double>())) return v.as<double>();
+      break;
+    case ValueType::Interval: break;
+  }
+  return format_value(type, v);
+}
+
+void print_steps(std::ostream& out, const Trace& t) {
+  out << describe_run(t) << "\n";
+  const auto hazards = find_hazards(t);
+  std::map<int, std::vector<const Hazard*>> hazards_by_step;
+  for (const Hazard& h : hazards) hazards_by_step[h.step].push_back(&h);
+  // A read of an overwritten value (RAW) is what breaks a result: list those first.
+  for (auto& [step, list] : hazards_by_step)
+    std::stable_sort(list.begin(), list.end(), [](const Hazard* a, const Hazard* b) { return a->kind < b->kind; });
+  const Metrics metrics = compute_metrics(t);
+
+  for (std::size_t k = 0; k < t.steps.size() && k < t.snapshots.size(); ++k) {
+    const Step& step = t.steps[k];
+    const StepMetrics& sm = metrics.per_step[k];
+    out << "\nstep " << k << ": " << step.label() << "   (line " << step.line << ")";
+    if (sm.operations) out << "   " << sm.operations << " operations";
+    out << "   active threads " << ranges(active_threads(t, k)) << "\n";
+
+    // The buffers the step wrote, with the cells written by an operator marked * and hazards !.
+    std::map<int, std::set<std::int64_t>> op_cells, hazard_cells;
+    std::set<int> written;
+    for (std::uint64_t i = step.first_event; i < step.end_event; ++i) {
+      const Event& e = t.events[i];
+      if (e.kind != EventKind::Write) continue;
+      written.insert(e.buffer);
+      if (e.a.kind == Origin::OpResult) op_cells[e.buffer].insert(e.index);
+    }
+    for (const Hazard* h : hazards_by_step[static_cast<int>(k)]) hazard_cells[h->buffer].insert(h->index);
+    for (int b : written) print_row(out, t, t.buffers[b].name, t.snapshots[k][b], op_cells[b], hazard_cells[b]);
+
+    const auto& step_hazards = hazards_by_step[static_cast<int>(k)];
+    for (std::size_t i = 0; i < step_hazards.size() && i < kHazardsShownPerStep; ++i)
+      out << "  hazard " << hazard_sentence(t, *step_hazards[i]) << "\n";
+    if (step_hazards.size() > kHazardsShownPerStep)
+      out << "  ... and " << step_hazards.size() - kHazardsShownPerStep << " more hazards in this step\n";
+  }
+  const Correctness c = check_result(t);
+  out << "\nresult: " << outcome_name(c.outcome);
+  if (!c.wrong.empty()) {
+    const auto i = static_cast<std::size_t>(c.wrong.front());
+    out << " (" << c.wrong.size() << " of " << t.meta.n << " outputs differ; first at [" << i << "]: "
+        << format_value(t.meta.type, t.result.output[i]) << ", expected " << format_value(t.meta.type, c.reference[i])
+        << ")";
+  }
+  out << "   marks: * operator applied, ! hazard, - not written yet\n";
+}
+
+nlohmann::json stats_json(const Trace& t) {
+  using nlohmann::json;
+  const Metrics m = compute_metrics(t);
+  const auto hazards = find_hazards(t);
+  const Correctness c = check_result(t);
+  const TraceMeta& meta = t.meta;
+  auto values = [&](const std::vector<Payload>& v) {
+    json a = json::array();
+    for (const auto& p : v) a.push_back(value_json(meta.type, p));
+    return a;
+  };
+  json j;
+  j["algorithm"] = meta.algorithm;
+  j["n"] = meta.n;
+  j["op"] = op_name(meta.op);
+  j["type"] = type_name(meta.type);
+  j["exclusive"] = meta.exclusive;
+  j["block"] = meta.block;
+  j["capacity"] = meta.capacity;
+  j["executor"] = {{"kind", meta.executor.kind}, {"device", meta.executor.device},
+                   {"schedule", meta.executor.schedule}, {"seed", meta.executor.seed}};
+  j["steps"] = m.steps;
+  j["operations"] = m.operations;
+  j["barriers"] = m.barriers;
+  if (auto cf = closed_form(meta.algorithm, meta.n, meta.exclusive); cf && meta.capacity == meta.n)
+    j["closed_form"] = {{"steps", cf->steps}, {"operations", cf->operations}};
+  else
+    j["closed_form"] = nullptr;
+  json per_step = json::array();
+  for (std::size_t k = 0; k < t.steps.size(); ++k) {
+    const StepMetrics& s = m.per_step[k];
+    per_step.push_back({{"label", t.steps[k].label()}, {"operations", s.operations},
+                        {"active_threads", s.active_threads}, {"reads", s.reads}, {"writes", s.writes}});
+  }
+  j["per_step"] = per_step;
+  json accesses = json::object();
+  for (std::size_t b = 0; b < t.buffers.size(); ++b)
+    accesses[t.buffers[b].name] = {{"reads", m.per_buffer[b].reads}, {"writes", m.per_buffer[b].writes}};
+  j["accesses"] = accesses;
+  json hz = json::array();
+  for (const Hazard& h : hazards) {
+    auto access = [&](const HazardAccess& a) {
+      return json{{"thread", a.thread}, {"access", a.write ? "write" : "read"}, {"line", a.line},
+                  {"value", value_json(meta.type, a.value)}, {"event", a.seq}};
+    };
+    json o = {{"kind", hazard_kind_name(h.kind)}, {"buffer", t.buffers[h.buffer].name}, {"index", h.index},
+              {"block", h.block}, {"step", h.step}, {"same_warp", h.same_warp},
+              {"first", access(h.first)}, {"second", access(h.second)}};
+    o["expected"] = h.has_expected ? value_json(meta.type, h.expected) : json(nullptr);
+    hz.push_back(o);
+  }
+  j["hazards"] = hz;
+  j["outcome"] = outcome_name(c.outcome);
+  j["wrong_indices"] = c.wrong;
+  j["output"] = values(t.result.output);
+  j["reference"] = values(c.reference);
+  return j;
+}
+
+void print_stats(std::ostream& out, const Trace& t) {
+  const Metrics m = compute_metrics(t);
+  const auto hazards = find_hazards(t);
+  const Correctness c = check_result(t);
+  const AlgorithmInfo* info = find_algorithm(t.meta.algorithm);
+  out << describe_run(t) << "\n";
+  auto closed = closed_form(t.meta.algorithm, t.meta.n, t.meta.exclusive);
+  if (t.meta.capacity != t.meta.n) closed.reset();  // padded: the closed forms are for n = capacity
+  out << "steps (depth)      " << m.steps;
+  if (closed && info) out << "   closed form " << info->steps << " = " << closed->steps;
+  out << "\noperations (work)  " << m.operations;
+  if (closed && info) out << "   closed form " << info->work << " = " << closed->operations;
+  out << "\nbarriers           " << m.barriers << "\n";
+  out << "per step           ";
+  for (std::size_t k = 0; k < t.steps.size(); ++k)
+    if (m.per_step[k].operations)
+      out << t.steps[k].label() << ": " << m.per_step[k].operations << " ops by " << m.per_step[k].active_threads
+          << " threads; ";
+  out << "\naccesses           ";
+  for (std::size_t b = 0; b < t.buffers.size(); ++b)
+    out << t.buffers[b].name << " " << m.per_buffer[b].reads << "r/" << m.per_buffer[b].writes << "w  ";
+  std::array<int, 3> by_kind{};
+  for (const Hazard& h : hazards) ++by_kind[static_cast<std::size_t>(h.kind)];
+  out << "\nhazards            " << hazards.size();
+  if (!hazards.empty()) out << " (RAW " << by_kind[0] << ", WAR " << by_kind[1] << ", WAW " << by_kind[2] << ")";
+  out << "\n";
+  for (std::size_t i = 0; i < hazards.size() && i < 10; ++i)
+    out << "  step " << hazards[i].step << ": " << hazard_sentence(t, hazards[i]) << "\n";
+  if (hazards.size() > 10) out << "  ... " << hazards.size() - 10 << " more (stats --json lists them all)\n";
+  out << "outcome            " << outcome_name(c.outcome);
+  if (!c.wrong.empty()) out << ": " << c.wrong.size() << " of " << t.meta.n << " outputs differ from the reference";
+  out << "\n";
+}
+
+}  // namespace sv

@@ -1,0 +1,195 @@
+// Analyses of a Trace: metrics, hazards, dataflow edges, correctness.
+#include "analysis/analysis.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+#include "core/values.hpp"
+
+namespace sv {
+
+namespace {
+bool is_access(const Event& e) { return e.kind == EventKind::Read || e.kind == EventKind::Write; }
+}  // namespace
+
+// ---- metrics ----
+
+int step_of_event(const Trace& trace, std::uint64_t seq) {
+  auto it = std::upper_bound(trace.steps.begin(), trace.steps.end(), seq,
+                             [](std::uint64_t s, const Step& st) { return s < st.first_event; });
+  if (it == trace.steps.begin()) return -1;
+  --it;
+  return seq < it->end_event ? static_cast<int>(it - trace.steps.begin()) : -1;
+}
+
+std::vector<std::uint32_t> active_threads(const Trace& trace, std::size_t step) {
+  std::vector<std::uint32_t> ops, writers;
+  const Step& s = trace.steps.at(step);
+  for (std::uint64_t i = s.first_event; i < s.end_event && i < trace.events.size(); ++i) {
+    const Event& e = trace.events[i];
+    if (e.kind == EventKind::Op) ops.push_back(e.thread);
+    else if (e.kind == EventKind::Write) writers.push_back(e.thread);
+  }
+  auto& chosen = ops.empty() ? writers : ops;
+  std::sort(chosen.begin(), chosen.end());
+  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+  return chosen;
+}
+
+Metrics compute_metrics(const Trace& trace) {
+  Metrics m;
+  m.per_buffer.resize(trace.buffers.size());
+  m.per_step.resize(trace.steps.size());
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> barriers_by_thread;
+  for (const Event& e : trace.events) {
+    if (e.kind == EventKind::Op) ++m.operations;
+    if (e.kind == EventKind::Barrier) ++barriers_by_thread[{e.block, e.thread}];
+    if (is_access(e) && e.buffer < m.per_buffer.size())
+      ++(e.kind == EventKind::Read ? m.per_buffer[e.buffer].reads : m.per_buffer[e.buffer].writes);
+  }
+  for (const auto& [key, count] : barriers_by_thread) m.barriers = std::max(m.barriers, count);
+  for (std::size_t k = 0; k < trace.steps.size(); ++k) {
+    const Step& s = trace.steps[k];
+    StepMetrics& sm = m.per_step[k];
+    for (std::uint64_t i = s.first_event; i < s.end_event && i < trace.events.size(); ++i) {
+      const Event& e = trace.events[i];
+      sm.operations += e.kind == EventKind::Op;
+      sm.reads += e.kind == EventKind::Read;
+      sm.writes += e.kind == EventKind::Write;
+    }
+    sm.active_threads = static_cast<std::int64_t>(active_threads(trace, k).size());
+    if (sm.operations > 0) ++m.steps;
+  }
+  return m;
+}
+
+// ---- hazards ----
+
+std::string_view hazard_kind_name(HazardKind k) {
+  static constexpr std::array<std::string_view, 3> names = {"RAW", "WAR", "WAW"};
+  return names.at(static_cast<std::size_t>(k));
+}
+
+std::vector<Hazard> find_hazards(const Trace& trace) {
+  // Replays the events: each thread's barrier count is its barrier interval; per (block, interval,
+  // buffer, index) the reads and writes so far, and the value the cell had when the interval began.
+  struct CellState {
+    std::vector<std::uint64_t> reads, writes;  // event seqs
+    bool written = false;
+    Payload start_value;
+  };
+  using Key = std::tuple<std::uint32_t, std::int64_t, int, std::int64_t>;  // block, interval, buffer, index
+  std::map<Key, CellState> cells;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> interval_of;  // (block, thread)
+  std::map<std::pair<std::uint32_t, int>, std::vector<Payload>> memory;         // (block, buffer) shadow
+  std::set<std::tuple<Key, HazardKind, std::uint32_t, std::uint32_t>> reported;
+  std::vector<Hazard> hazards;
+
+  auto access_of = [&](const Event& e) {
+    return HazardAccess{e.seq, e.thread, e.line, e.kind == EventKind::Write, e.value};
+  };
+  auto report = [&](const Key& key, const Event& first, const Event& second, const CellState& cell) {
+    HazardKind kind = first.kind == EventKind::Write
+                          ? (second.kind == EventKind::Write ? HazardKind::WAW : HazardKind::RAW)
+                          : HazardKind::WAR;
+    if (!reported.insert({key, kind, first.thread, second.thread}).second) return;
+    Hazard h;
+    h.kind = kind;
+    h.block = second.block;
+    h.buffer = second.buffer;
+    h.index = second.index;
+    h.step = step_of_event(trace, second.seq);
+    h.same_warp = first.warp() == second.warp();
+    h.first = access_of(first);
+    h.second = access_of(second);
+    if (kind == HazardKind::RAW) {
+      h.has_expected = true;
+      h.expected = cell.start_value;
+    }
+    hazards.push_back(h);
+  };
+
+  for (const Event& e : trace.events) {
+    if (e.kind == EventKind::Barrier) {
+      ++interval_of[{e.block, e.thread}];
+      continue;
+    }
+    if (!is_access(e) || e.buffer >= trace.buffers.size() || trace.buffers[e.buffer].space != Space::Shared) continue;
+    const Key key{e.block, interval_of[{e.block, e.thread}], e.buffer, e.index};
+    CellState& cell = cells[key];
+    auto& mem = memory[{e.block, e.buffer}];
+    if (mem.size() < static_cast<std::size_t>(trace.buffers[e.buffer].length))
+      mem.resize(static_cast<std::size_t>(trace.buffers[e.buffer].length));
+    for (std::uint64_t w : cell.writes)
+      if (trace.events[w].thread != e.thread) report(key, trace.events[w], e, cell);
+    if (e.kind == EventKind::Write) {
+      for (std::uint64_t r : cell.reads)
+        if (trace.events[r].thread != e.thread) report(key, trace.events[r], e, cell);
+      if (!cell.written) {
+        cell.written = true;
+        cell.start_value = mem[e.index];
+      }
+      mem[e.index] = e.value;
+      cell.writes.push_back(e.seq);
+    } else {
+      if (!cell.written) cell.start_value = e.value;
+      cell.reads.push_back(e.seq);
+    }
+  }
+  return hazards;
+}
+
+// ---- dataflow ----
+
+std::string_view edge_role_name(EdgeRole r) {
+  static constexpr std::array<std::string_view, 3> names = {"left", "right", "copy"};
+  return names.at(static_cast<std::size_t>(r));
+}
+
+std::vector<Edge> dataflow_edges(const Trace& trace) {
+  std::vector<Edge> edges;
+  // Appends the cells an origin stands for; an operand that is itself an operator result stands for
+  // that result's operands (a chain like (a ⊕ b) ⊕ c held in a register).
+  auto add = [&](auto& self, const Origin& o, const Event& write, EdgeRole role, int depth) -> void {
+    if (o.kind == Origin::Cell) {
+      Edge edge;
+      edge.step = step_of_event(trace, write.seq);
+      edge.thread = write.thread;
+      edge.role = role;
+      edge.from_buffer = o.buffer;
+      edge.from_index = o.index;
+      edge.to_buffer = write.buffer;
+      edge.to_index = write.index;
+      edge.write_seq = write.seq;
+      edges.push_back(edge);
+    } else if (o.kind == Origin::OpResult && depth < 64 && o.index >= 0 &&
+               static_cast<std::uint64_t>(o.index) < trace.events.size()) {
+      const Event& op = trace.events[o.index];
+      if (op.kind != EventKind::Op) return;
+      self(self, op.a, write, role == EdgeRole::Copy ? EdgeRole::Left : role, depth + 1);
+      self(self, op.b, write, role == EdgeRole::Copy ? EdgeRole::Right : role, depth + 1);
+    }
+  };
+  for (const Event& e : trace.events)
+    if (e.kind == EventKind::Write) add(add, e.a, e, EdgeRole::Copy, 0);
+  return edges;
+}
+
+// ---- correctness ----
+
+Correctness check_result(const Trace& trace) {
+  Correctness c;
+  c.reference = reference_scan(trace.meta.op, trace.meta.type, trace.meta.input, trace.meta.exclusive);
+  const auto& out = trace.result.output;
+  for (std::size_t i = 0; i < c.reference.size(); ++i)
+    if (i >= out.size() || !values_match(trace.meta.type, c.reference[i], out[i], i + 1))
+      c.wrong.push_back(static_cast<std::int64_t>(i));
+  c.outcome = c.wrong.empty() ? Outcome::Correct : Outcome::Wrong;
+  return c;
+}
+
+}  // namespace sv

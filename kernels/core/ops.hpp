@@ -1,0 +1,137 @@
+// Scan operators: sum, product, min, max over int32/int64/float/double, and the symbolic interval.
+//
+// Each operator is a small functor with value_type, identity() and operator()(a, b) computing a ⊕ b
+// (a is the earlier, lower-indexed operand). Integer sum and product wrap around (two's complement),
+// which keeps them associative and free of undefined behaviour on overflow.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "core/hd.hpp"
+#include "core/interval.hpp"
+
+namespace sv {
+
+enum class OpKind : std::uint8_t { Sum, Product, Min, Max, Interval };
+enum class ValueType : std::uint8_t { I32, I64, F32, F64, Interval };
+
+namespace detail {
+template <class T>
+SV_HD constexpr T wrap_add(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  } else {
+    return a + b;
+  }
+}
+template <class T>
+SV_HD constexpr T wrap_mul(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+  } else {
+    return a * b;
+  }
+}
+template <class T>
+SV_HD constexpr T lowest() {
+  if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+  else return std::numeric_limits<T>::lowest();
+}
+template <class T>
+SV_HD constexpr T highest() {
+  if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
+  else return std::numeric_limits<T>::max();
+}
+}  // namespace detail
+
+template <class T>
+struct SumOp {
+  using value_type = T;
+  static constexpr OpKind kind = OpKind::Sum;
+  SV_HD static constexpr T identity() { return T(0); }
+  SV_HD constexpr T operator()(T a, T b) const { return detail::wrap_add(a, b); }
+};
+
+template <class T>
+struct ProductOp {
+  using value_type = T;
+  static constexpr OpKind kind = OpKind::Product;
+  SV_HD static constexpr T identity() { return T(1); }
+  SV_HD constexpr T operator()(T a, T b) const { return detail::wrap_mul(a, b); }
+};
+
+template <class T>
+struct MinOp {
+  using value_type = T;
+  static constexpr OpKind kind = OpKind::Min;
+  SV_HD static constexpr T identity() { return detail::highest<T>(); }
+  SV_HD constexpr T operator()(T a, T b) const { return b < a ? b : a; }
+};
+
+template <class T>
+struct MaxOp {
+  using value_type = T;
+  static constexpr OpKind kind = OpKind::Max;
+  SV_HD static constexpr T identity() { return detail::lowest<T>(); }
+  SV_HD constexpr T operator()(T a, T b) const { return a < b ? b : a; }
+};
+
+struct IntervalOp {
+  using value_type = Interval;
+  static constexpr OpKind kind = OpKind::Interval;
+  SV_HD static constexpr Interval identity() { return Interval::identity(); }
+  SV_HD constexpr Interval operator()(const Interval& a, const Interval& b) const { return combine(a, b); }
+};
+
+template <class T>
+constexpr ValueType value_type_of() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return ValueType::I32;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return ValueType::I64;
+  else if constexpr (std::is_same_v<T, float>) return ValueType::F32;
+  else if constexpr (std::is_same_v<T, double>) return ValueType::F64;
+  else {
+    static_assert(std::is_same_v<T, Interval>, "unsupported scan value type");
+    return ValueType::Interval;
+  }
+}
+
+namespace detail {
+struct SumTag { template <class T> using op = SumOp<T>; };
+struct ProductTag { template <class T> using op = ProductOp<T>; };
+struct MinTag { template <class T> using op = MinOp<T>; };
+struct MaxTag { template <class T> using op = MaxOp<T>; };
+}  // namespace detail
+
+// Calls f(Op{}) for the operator named by (kind, type); returns false when the pair is not valid
+// (interval goes only with the interval type, and the interval type only with the interval op).
+template <class F>
+bool visit_op(OpKind kind, ValueType type, F&& f) {
+  auto with_type = [&](auto op_template_tag) -> bool {
+    using Tag = decltype(op_template_tag);
+    switch (type) {
+      case ValueType::I32: f(typename Tag::template op<std::int32_t>{}); return true;
+      case ValueType::I64: f(typename Tag::template op<std::int64_t>{}); return true;
+      case ValueType::F32: f(typename Tag::template op<float>{}); return true;
+      case ValueType::F64: f(typename Tag::template op<double>{}); return true;
+      case ValueType::Interval: return false;
+    }
+    return false;
+  };
+  switch (kind) {
+    case OpKind::Sum: return with_type(detail::SumTag{});
+    case OpKind::Product: return with_type(detail::ProductTag{});
+    case OpKind::Min: return with_type(detail::MinTag{});
+    case OpKind::Max: return with_type(detail::MaxTag{});
+    case OpKind::Interval:
+      if (type != ValueType::Interval) return false;
+      f(IntervalOp{});
+      return true;
+  }
+  return false;
+}
+
+}  // namespace sv

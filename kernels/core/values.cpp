@@ -1,0 +1,240 @@
+// Host-side value handling: names, text form, comparison, reference scan, seeded inputs.
+#include "core/values.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+namespace sv {
+
+namespace {
+constexpr std::array<std::string_view, 5> kOpNames = {"sum", "product", "min", "max", "interval"};
+constexpr std::array<std::string_view, 5> kTypeNames = {"int32", "int64", "float", "double", "interval"};
+
+template <class T>
+std::string format_number(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  }
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+
+template <class T>
+std::optional<T> parse_number(std::string_view s) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (s == "inf") return std::numeric_limits<T>::infinity();
+    if (s == "-inf") return -std::numeric_limits<T>::infinity();
+    if (s == "nan") return std::numeric_limits<T>::quiet_NaN();
+  }
+  if (s.empty()) return std::nullopt;
+  std::string_view body = s;
+  if (body.front() == '+') body.remove_prefix(1);
+  T v{};
+  auto res = std::from_chars(body.data(), body.data() + body.size(), v);
+  if (res.ec != std::errc() || res.ptr != body.data() + body.size()) return std::nullopt;
+  return v;
+}
+
+std::string format_range(std::int32_t lo, std::int32_t hi) {
+  return lo == hi ? "x" + std::to_string(lo) : "x" + std::to_string(lo) + "..x" + std::to_string(hi);
+}
+
+// "x3" or "x0..x3"; indices non-negative and lo <= hi.
+bool parse_range(std::string_view s, std::int32_t& lo, std::int32_t& hi) {
+  auto index = [](std::string_view t, std::int32_t& out) {
+    if (t.size() < 2 || t[0] != 'x') return false;
+    auto body = t.substr(1);
+    auto res = std::from_chars(body.data(), body.data() + body.size(), out);
+    return res.ec == std::errc() && res.ptr == body.data() + body.size() && out >= 0;
+  };
+  auto dots = s.find("..");
+  if (dots == std::string_view::npos) {
+    if (!index(s, lo)) return false;
+    hi = lo;
+    return true;
+  }
+  return index(s.substr(0, dots), lo) && index(s.substr(dots + 2), hi) && lo <= hi;
+}
+
+}  // namespace
+
+std::string_view op_name(OpKind op) { return kOpNames.at(static_cast<std::size_t>(op)); }
+std::string_view type_name(ValueType type) { return kTypeNames.at(static_cast<std::size_t>(type)); }
+
+std::optional<OpKind> parse_op_name(std::string_view s) {
+  for (std::size_t i = 0; i < kOpNames.size(); ++i)
+    if (kOpNames[i] == s) return static_cast<OpKind>(i);
+  return std::nullopt;
+}
+std::optional<ValueType> parse_type_name(std::string_view s) {
+  for (std::size_t i = 0; i < kTypeNames.size(); ++i)
+    if (kTypeNames[i] == s) return static_cast<ValueType>(i);
+  return std::nullopt;
+}
+
+ValueType default_type_for(OpKind op) { return op == OpKind::Interval ? ValueType::Interval : ValueType::I32; }
+
+void check_op_type(OpKind op, ValueType type) {
+  if ((op == OpKind::Interval) != (type == ValueType::Interval))
+    throw std::invalid_argument("operator " + std::string(op_name(op)) + " does not apply to type " +
+                                std::string(type_name(type)) +
+                                " (interval goes with interval, the others with int32, int64, float or double)");
+}
+
+std::string format_value(ValueType type, const Payload& v) {
+  switch (type) {
+    case ValueType::I32: return format_number(v.as<std::int32_t>());
+    case ValueType::I64: return format_number(v.as<std::int64_t>());
+    case ValueType::F32: return format_number(v.as<float>());
+    case ValueType::F64: return format_number(v.as<double>());
+    case ValueType::Interval: {
+      auto iv = v.as<Interval>();
+      if (iv.is_identity()) return "ID";
+      if (iv.is_range()) return format_range(iv.lo, iv.hi);
+      return "!" + format_range(iv.lo, iv.hi) + "," + format_range(iv.lo2, iv.hi2);
+    }
+  }
+  return "?";
+}
+
+std::optional<Payload> parse_value(ValueType type, std::string_view text) {
+  auto wrap = [](auto opt) -> std::optional<Payload> {
+    if (!opt) return std::nullopt;
+    return Payload::of(*opt);
+  };
+  switch (type) {
+    case ValueType::I32: return wrap(parse_number<std::int32_t>(text));
+    case ValueType::I64: return wrap(parse_number<std::int64_t>(text));
+    case ValueType::F32: return wrap(parse_number<float>(text));
+    case ValueType::F64: return wrap(parse_number<double>(text));
+    case ValueType::Interval: {
+      if (text == "ID") return Payload::of(Interval::identity());
+      std::int32_t lo, hi;
+      if (!text.empty() && text.front() == '!') {
+        auto comma = text.find(',');
+        std::int32_t lo2, hi2;
+        if (comma == std::string_view::npos || !parse_range(text.substr(1, comma - 1), lo, hi) ||
+            !parse_range(text.substr(comma + 1), lo2, hi2))
+          return std::nullopt;
+        return Payload::of(Interval::invalid(lo, hi, lo2, hi2));
+      }
+      if (!parse_range(text, lo, hi)) return std::nullopt;
+      return Payload::of(Interval::range(lo, hi));
+    }
+  }
+  return std::nullopt;
+}
+
+Payload identity_of(OpKind op, ValueType type) {
+  Payload out;
+  if (!visit_op(op, type, [&](auto f) { out = Payload::of(f.identity()); })) check_op_type(op, type);
+  return out;
+}
+
+Payload apply_op(OpKind op, ValueType type, const Payload& a, const Payload& b) {
+  Payload out;
+  if (!visit_op(op, type, [&](auto f) {
+        using T = typename decltype(f)::value_type;
+        out = Payload::of(f(a.as<T>(), b.as<T>()));
+      }))
+    check_op_type(op, type);
+  return out;
+}
+
+bool values_match(ValueType type, const Payload& expected, const Payload& actual, std::size_t n_terms) {
+  auto close = [n_terms](auto e, auto a) {
+    using T = decltype(e);
+    if (std::isnan(e) || std::isnan(a)) return std::isnan(e) && std::isnan(a);
+    if (std::isinf(e) || std::isinf(a)) return e == a;
+    T eps = std::numeric_limits<T>::epsilon() * T(4) * static_cast<T>(n_terms + 1);
+    return std::fabs(e - a) <= eps * std::fmax(T(1), std::fabs(e));
+  };
+  switch (type) {
+    case ValueType::I32: return expected.as<std::int32_t>() == actual.as<std::int32_t>();
+    case ValueType::I64: return expected.as<std::int64_t>() == actual.as<std::int64_t>();
+    case ValueType::F32: return close(expected.as<float>(), actual.as<float>());
+    case ValueType::F64: return close(expected.as<double>(), actual.as<double>());
+    case ValueType::Interval: return expected.as<Interval>() == actual.as<Interval>();
+  }
+  return false;
+}
+
+std::vector<Payload> reference_scan(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive) {
+  std::vector<Payload> out(input.size());
+  Payload acc = identity_of(op, type);
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    if (exclusive) {
+      out[i] = acc;
+      acc = apply_op(op, type, acc, input[i]);
+    } else {
+      acc = apply_op(op, type, acc, input[i]);
+      out[i] = acc;
+    }
+  }
+  return out;
+}
+
+std::vector<Payload> random_input(OpKind op, ValueType type, std::size_t n, std::uint64_t seed) {
+  check_op_type(op, type);
+  std::mt19937_64 rng(seed);
+  std::vector<Payload> out(n);
+  auto of_number = [type](double v) {
+    switch (type) {
+      case ValueType::I32: return Payload::of(static_cast<std::int32_t>(v));
+      case ValueType::I64: return Payload::of(static_cast<std::int64_t>(v));
+      case ValueType::F32: return Payload::of(static_cast<float>(v));
+      default: return Payload::of(v);
+    }
+  };
+  const bool floating = type == ValueType::F32 || type == ValueType::F64;
+  int exponent = 0;  // products: a bounded walk of powers of two keeps every partial product exact
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (op) {
+      case OpKind::Sum: out[i] = of_number(static_cast<double>(static_cast<int>(rng() % 19) - 9)); break;
+      case OpKind::Product:
+        if (floating) {
+          int step = static_cast<int>(rng() % 3) - 1;
+          if (exponent + step > 20 || exponent + step < -20) step = -step;
+          exponent += step;
+          double sign = rng() % 8 == 0 ? -1.0 : 1.0;
+          out[i] = of_number(sign * std::ldexp(1.0, step));
+        } else {
+          static constexpr int kFactors[] = {-3, -2, -1, 1, 2, 3, 5, 7};
+          out[i] = of_number(kFactors[rng() % 8]);
+        }
+        break;
+      case OpKind::Min:
+      case OpKind::Max:
+        out[i] = of_number(static_cast<double>(static_cast<std::int64_t>(rng() % 2000001) - 1000000) /
+                           (floating ? 64.0 : 1.0));
+        break;
+      case OpKind::Interval: out[i] = Payload::of(Interval::single(static_cast<std::int32_t>(i))); break;
+    }
+  }
+  return out;
+}
+
+std::vector<Payload> slides_input(OpKind op, ValueType type, std::size_t n) {
+  check_op_type(op, type);
+  static constexpr int kSlides[] = {3, 6, 7, 4, 8, 2, 1, 9};
+  std::vector<Payload> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    int v = kSlides[i % 8];
+    switch (type) {
+      case ValueType::I32: out[i] = Payload::of(static_cast<std::int32_t>(v)); break;
+      case ValueType::I64: out[i] = Payload::of(static_cast<std::int64_t>(v)); break;
+      case ValueType::F32: out[i] = Payload::of(static_cast<float>(v)); break;
+      case ValueType::F64: out[i] = Payload::of(static_cast<double>(v)); break;
+      case ValueType::Interval: out[i] = Payload::of(Interval::single(static_cast<std::int32_t>(i))); break;
+    }
+  }
+  return out;
+}
+
+}  // namespace sv

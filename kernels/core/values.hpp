@@ -1,0 +1,48 @@
+// Host-side handling of type-erased values: names, text form, comparison, the sequential reference
+// scan that every test uses, and seeded random inputs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ops.hpp"
+#include "core/payload.hpp"
+
+namespace sv {
+
+std::string_view op_name(OpKind op);
+std::string_view type_name(ValueType type);
+std::optional<OpKind> parse_op_name(std::string_view s);
+std::optional<ValueType> parse_type_name(std::string_view s);
+// The value type an operator uses when none is given: interval for the interval operator, else int32.
+ValueType default_type_for(OpKind op);
+// Throws std::invalid_argument naming the problem when the operator does not go with the type.
+void check_op_type(OpKind op, ValueType type);
+
+// The text of a value as the slides write it: 7, -2.5, inf, x3, x0..x3, ID, and for an invalid
+// interval the two ranges it combined: !x1..x4,x3..x6.
+std::string format_value(ValueType type, const Payload& v);
+// Parses what format_value writes. Returns nullopt on anything else (no exception).
+std::optional<Payload> parse_value(ValueType type, std::string_view text);
+
+Payload identity_of(OpKind op, ValueType type);
+Payload apply_op(OpKind op, ValueType type, const Payload& a, const Payload& b);
+
+// Equality of scan results: exact for integers and intervals; for floating point a relative
+// tolerance that absorbs the reassociation a parallel scan does (same infinities, NaN equals NaN).
+bool values_match(ValueType type, const Payload& expected, const Payload& actual, std::size_t n_terms);
+
+// The one sequential reference scan: y[i] = x0 ⊕ ... ⊕ xi (inclusive) or x0 ⊕ ... ⊕ x(i-1).
+std::vector<Payload> reference_scan(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive);
+
+// Seeded random input suited to the operator: small integers for sums (exact in floating point too),
+// factors near one for products, wide values for min and max, x0..x(n-1) for intervals.
+std::vector<Payload> random_input(OpKind op, ValueType type, std::size_t n, std::uint64_t seed);
+
+// The slides' example input 3 6 7 4 8 2 1 9 (PMPP ch. 11), repeated to length n; x0..x(n-1) for intervals.
+std::vector<Payload> slides_input(OpKind op, ValueType type, std::size_t n);
+
+}  // namespace sv

@@ -1,0 +1,220 @@
+// The CPU emulator of one thread block: fibers, the warp scheduler, and the recording of the trace.
+#include "emulator/block_emulator.hpp"
+
+#include <boost/context/protected_fixedsize_stack.hpp>
+
+#include "core/values.hpp"
+
+namespace sv {
+
+namespace ctx = boost::context;
+
+namespace {
+constexpr std::size_t kFiberStack = 64 * 1024;
+constexpr int kWarpSize = 32;
+}  // namespace
+
+// ---- EmuExec: forwards to the emulator with the lane's id ----
+
+std::int32_t EmuExec::block() const { return emu_->block_id_; }
+void EmuExec::sync(unsigned line) { emu_->barrier(lane_, line); }
+void EmuExec::step(Phase phase, std::int64_t param, unsigned line) { emu_->step(lane_, phase, param, line); }
+Payload EmuExec::read(int buffer, std::int64_t index, unsigned line) { return emu_->read(lane_, buffer, index, line); }
+void EmuExec::write(int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line) {
+  emu_->write(lane_, buffer, index, value, origin, line);
+}
+int EmuExec::declare_shared(const char* name, std::int64_t length) { return emu_->declare_shared(lane_, name, length); }
+std::int64_t EmuExec::record_op(const Payload& result, Origin a, Origin b, unsigned line) {
+  return emu_->record_op(lane_, result, a, b, line);
+}
+
+// ---- construction ----
+
+BlockEmulator::BlockEmulator(Trace& trace, Schedule schedule, int threads, int block_id,
+                             const std::vector<Payload>& input, std::int64_t output_length)
+    : trace_(trace), picker_(schedule), block_id_(block_id), lanes_(static_cast<std::size_t>(threads)) {
+  trace_.buffers = {{"input", Space::Global, static_cast<std::int64_t>(input.size())},
+                    {"output", Space::Global, output_length}};
+  values_ = {input, std::vector<Payload>(static_cast<std::size_t>(output_length))};
+  defined_ = {std::vector<std::uint8_t>(input.size(), 1), std::vector<std::uint8_t>(output_length, 0)};
+}
+
+BlockEmulator::~BlockEmulator() = default;  // unfinished fibers are unwound by their destructors
+
+// ---- lane side ----
+
+void BlockEmulator::yield(int lane, LaneState wait_for) {
+  Lane& l = lanes_[lane];
+  l.state = wait_for;
+  l.sink = std::move(l.sink).resume();
+}
+
+void BlockEmulator::fail(int lane, const std::string& what) const {
+  throw EmulationError("thread " + std::to_string(lane) + ": " + what);
+}
+
+void BlockEmulator::check_cell(int lane, int buffer, std::int64_t index, unsigned line, const char* what) const {
+  if (buffer < 0 || buffer >= static_cast<int>(values_.size())) fail(lane, "access to an unknown buffer");
+  const auto length = static_cast<std::int64_t>(values_[buffer].size());
+  if (index < 0 || index >= length)
+    fail(lane, std::string(what) + " " + trace_.buffers[buffer].name + "[" + std::to_string(index) +
+                   "] is out of bounds (length " + std::to_string(length) + ") at line " + std::to_string(line));
+}
+
+Event& BlockEmulator::append(EventKind kind, int lane, unsigned line) {
+  Event& e = trace_.events.emplace_back();
+  e.seq = trace_.events.size() - 1;
+  e.time = clock_;
+  e.kind = kind;
+  e.block = static_cast<std::uint32_t>(block_id_);
+  e.thread = static_cast<std::uint32_t>(lane);
+  e.line = line;
+  return e;
+}
+
+Payload BlockEmulator::read(int lane, int buffer, std::int64_t index, unsigned line) {
+  yield(lane, LaneState::Read);
+  check_cell(lane, buffer, index, line, "read of");
+  if (!defined_[buffer][index])
+    fail(lane, "read " + trace_.buffers[buffer].name + "[" + std::to_string(index) +
+                   "] before anything was written to it, at line " + std::to_string(line));
+  Event& e = append(EventKind::Read, lane, line);
+  e.buffer = static_cast<std::uint8_t>(buffer);
+  e.index = index;
+  e.value = values_[buffer][index];
+  return e.value;
+}
+
+void BlockEmulator::write(int lane, int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line) {
+  yield(lane, LaneState::Write);
+  check_cell(lane, buffer, index, line, "write to");
+  values_[buffer][index] = value;
+  defined_[buffer][index] = 1;
+  Event& e = append(EventKind::Write, lane, line);
+  e.buffer = static_cast<std::uint8_t>(buffer);
+  e.index = index;
+  e.value = value;
+  e.a = origin;
+}
+
+std::int64_t BlockEmulator::record_op(int lane, const Payload& result, Origin a, Origin b, unsigned line) {
+  Event& e = append(EventKind::Op, lane, line);
+  e.value = result;
+  e.a = a;
+  e.b = b;
+  return static_cast<std::int64_t>(e.seq);
+}
+
+void BlockEmulator::barrier(int lane, unsigned line) {
+  append(EventKind::Barrier, lane, line);
+  yield(lane, LaneState::Barrier);
+}
+
+void BlockEmulator::step(int lane, Phase phase, std::int64_t param, unsigned line) {
+  const int k = lanes_[lane].steps_seen++;
+  if (k < static_cast<int>(trace_.steps.size())) {
+    const Step& s = trace_.steps[k];
+    if (s.phase != phase || s.param != param)
+      fail(lane, "reached step " + phase_label(phase, param) + " where thread 0.. reached " + s.label() +
+                     " (step " + std::to_string(k) + ", line " + std::to_string(line) + ")");
+    return;
+  }
+  if (step_open_) close_step();
+  Step& s = trace_.steps.emplace_back();
+  s.phase = phase;
+  s.param = param;
+  s.line = line;
+  s.first_event = trace_.events.size();
+  step_open_ = true;
+}
+
+void BlockEmulator::close_step() {
+  trace_.steps.back().end_event = trace_.events.size();
+  auto& snap = trace_.snapshots.emplace_back(values_.size());
+  for (std::size_t b = 0; b < values_.size(); ++b) snap[b] = {values_[b], defined_[b]};
+  step_open_ = false;
+}
+
+int BlockEmulator::declare_shared(int lane, const char* name, std::int64_t length) {
+  const int k = lanes_[lane].shared_declared++;
+  const int buffer = 2 + k;  // after input and output
+  if (buffer < static_cast<int>(trace_.buffers.size())) {
+    const BufferInfo& b = trace_.buffers[buffer];
+    if (b.name != name || b.length != length)
+      fail(lane, "declared shared buffer " + std::string(name) + " differently from the other threads");
+    return buffer;
+  }
+  if (buffer >= 255) fail(lane, "declared more than 253 shared buffers");
+  if (length < 0 || length > (1 << 20)) fail(lane, "shared buffer " + std::string(name) + " has an impossible length");
+  trace_.buffers.push_back({name, Space::Shared, length});
+  values_.emplace_back(static_cast<std::size_t>(length));
+  defined_.emplace_back(static_cast<std::size_t>(length), 0);
+  return buffer;
+}
+
+// ---- scheduler side ----
+
+void BlockEmulator::resume(int lane) {
+  Lane& l = lanes_[lane];
+  l.fiber = std::move(l.fiber).resume();
+}
+
+void BlockEmulator::issue_warp_instruction(int warp) {
+  const int first = warp * kWarpSize;
+  const int last = std::min<int>(first + kWarpSize, static_cast<int>(lanes_.size()));
+  LaneState group = LaneState::Write;
+  for (int i = first; i < last; ++i) {
+    if (lanes_[i].state == LaneState::Ready) group = LaneState::Ready;
+    else if (lanes_[i].state == LaneState::Read && group != LaneState::Ready) group = LaneState::Read;
+  }
+  for (int i = first; i < last && error_.empty(); ++i)
+    if (lanes_[i].state == group) resume(i);
+  ++clock_;
+}
+
+void BlockEmulator::run(const Body& body) {
+  const int threads = static_cast<int>(lanes_.size());
+  for (int i = 0; i < threads; ++i) {
+    lanes_[i].fiber = ctx::fiber(std::allocator_arg, ctx::protected_fixedsize_stack(kFiberStack),
+                                 [this, i, &body](ctx::fiber&& sink) {
+                                   lanes_[i].sink = std::move(sink);
+                                   try {
+                                     EmuExec x(this, i);
+                                     body(x);
+                                   } catch (const ctx::detail::forced_unwind&) {
+                                     throw;
+                                   } catch (const std::exception& e) {
+                                     if (error_.empty()) error_ = e.what();
+                                   }
+                                   lanes_[i].state = LaneState::Done;
+                                   return std::move(lanes_[i].sink);
+                                 });
+  }
+  const int warps = (threads + kWarpSize - 1) / kWarpSize;
+  std::vector<int> runnable;
+  runnable.reserve(warps);
+  while (error_.empty()) {
+    runnable.clear();
+    bool at_barrier = false;
+    for (int w = 0; w < warps; ++w) {
+      bool can_run = false;
+      for (int i = w * kWarpSize; i < std::min(threads, (w + 1) * kWarpSize); ++i) {
+        LaneState s = lanes_[i].state;
+        can_run |= s == LaneState::Ready || s == LaneState::Read || s == LaneState::Write;
+        at_barrier |= s == LaneState::Barrier;
+      }
+      if (can_run) runnable.push_back(w);
+    }
+    if (runnable.empty()) {
+      if (!at_barrier) break;  // every thread finished
+      for (Lane& l : lanes_)
+        if (l.state == LaneState::Barrier) l.state = LaneState::Ready;
+      continue;
+    }
+    issue_warp_instruction(picker_.pick(runnable));
+  }
+  if (!error_.empty()) throw EmulationError(error_);
+  if (step_open_) close_step();
+}
+
+}  // namespace sv

@@ -1,0 +1,213 @@
+// The CPU emulator of one thread block: every thread is a fiber (Boost.Context), every shared or
+// global access and every barrier is a scheduling point, and the whole run is recorded into a Trace.
+//
+// Lanes of a warp advance in lockstep, one warp instruction at a time: a warp instruction resumes
+// all lanes waiting to start, else all lanes waiting to read, else all lanes waiting to write, so
+// all reads of an instruction happen before its writes, as on SIMT hardware. Which warp issues the
+// next instruction is the Schedule's choice. A barrier releases when every live thread reached one.
+//
+// [SECTION] values and accessors handed to kernels (EmuVal, EmuRef, EmuArray)
+// [SECTION] EmuExec, the execution context a kernel runs in
+// [SECTION] BlockEmulator, the scheduler and recorder
+#pragma once
+
+#include <boost/context/fiber.hpp>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/hd.hpp"
+#include "core/ops.hpp"
+#include "core/payload.hpp"
+#include "emulator/schedule.hpp"
+#include "trace/trace.hpp"
+
+namespace sv {
+
+// A kernel did something the emulator cannot continue from (out-of-bounds access, reading a cell
+// never written). The message names the thread, buffer, index and source line.
+struct EmulationError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class BlockEmulator;
+class EmuExec;
+
+// ============================================================================================
+// [SECTION] values and accessors
+// ============================================================================================
+
+// A value in a thread's register, with where it came from (for the dataflow arrows).
+template <class T>
+struct EmuVal {
+  T v{};
+  Origin origin;
+};
+
+// A reference to one cell; reading or writing it is a scheduling point. Only usable as a temporary
+// (`s(i) = ...`, `V v = s(i)`), so `auto r = s(i)` cannot silently defer the read.
+template <class T>
+class EmuRef {
+ public:
+  EmuRef(EmuExec* x, int buffer, std::int64_t index, unsigned line) : x_(x), buffer_(buffer), index_(index), line_(line) {}
+  EmuRef(const EmuRef&) = delete;
+  operator EmuVal<T>() &&;
+  void operator=(const EmuVal<T>& v) &&;
+  void operator=(EmuRef&& other) &&;
+  template <class U>
+  void operator=(EmuRef<U>&& other) && = delete;
+
+ private:
+  EmuExec* x_;
+  int buffer_;
+  std::int64_t index_;
+  unsigned line_;
+};
+
+template <class T>
+class EmuArray {
+ public:
+  EmuArray(EmuExec* x, int buffer) : x_(x), buffer_(buffer) {}
+  EmuRef<T> operator()(std::int64_t index, unsigned line = SV_CALLER_LINE) const { return EmuRef<T>(x_, buffer_, index, line); }
+  int buffer() const { return buffer_; }
+
+ private:
+  EmuExec* x_;
+  int buffer_;
+};
+
+// ============================================================================================
+// [SECTION] EmuExec
+// ============================================================================================
+
+class EmuExec {
+ public:
+  template <class T>
+  using val = EmuVal<T>;
+
+  EmuExec(BlockEmulator* emu, int lane) : emu_(emu), lane_(lane) {}
+
+  std::int32_t thread() const { return lane_; }
+  std::int32_t block() const;
+  void sync(unsigned line = SV_CALLER_LINE);
+  void step(Phase phase, std::int64_t param, unsigned line = SV_CALLER_LINE);
+
+  template <class T>
+  EmuArray<T> shared(const char* name, std::int64_t length) {
+    return EmuArray<T>(this, declare_shared(name, length));
+  }
+  template <class T>
+  EmuArray<T> input() {
+    return EmuArray<T>(this, 0);
+  }
+  template <class T>
+  EmuArray<T> output() {
+    return EmuArray<T>(this, 1);
+  }
+
+  template <class Op>
+  EmuVal<typename Op::value_type> identity(Op op, unsigned = SV_CALLER_LINE) {
+    return {op.identity(), Origin::none()};
+  }
+
+  // a ⊕ b; reads a then b (when they are cells), then records the operator application.
+  template <class Op, class A, class B>
+  EmuVal<typename Op::value_type> op(Op f, A&& a, B&& b, unsigned line = SV_CALLER_LINE) {
+    using T = typename Op::value_type;
+    EmuVal<T> va = std::forward<A>(a);
+    EmuVal<T> vb = std::forward<B>(b);
+    T result = f(va.v, vb.v);
+    std::int64_t seq = record_op(Payload::of(result), va.origin, vb.origin, line);
+    return {result, Origin::op(seq)};
+  }
+
+  // Used by the accessors.
+  Payload read(int buffer, std::int64_t index, unsigned line);
+  void write(int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line);
+
+ private:
+  int declare_shared(const char* name, std::int64_t length);
+  std::int64_t record_op(const Payload& result, Origin a, Origin b, unsigned line);
+
+  BlockEmulator* emu_;
+  int lane_;
+};
+
+template <class T>
+EmuRef<T>::operator EmuVal<T>() && {
+  return {x_->read(buffer_, index_, line_).template as<T>(), Origin::cell(static_cast<std::uint8_t>(buffer_), index_)};
+}
+template <class T>
+void EmuRef<T>::operator=(const EmuVal<T>& v) && {
+  x_->write(buffer_, index_, Payload::of(v.v), v.origin, line_);
+}
+template <class T>
+void EmuRef<T>::operator=(EmuRef&& other) && {
+  EmuVal<T> v = std::move(other);
+  x_->write(buffer_, index_, Payload::of(v.v), v.origin, line_);
+}
+
+// ============================================================================================
+// [SECTION] BlockEmulator
+// ============================================================================================
+
+class BlockEmulator {
+ public:
+  using Body = std::function<void(EmuExec&)>;
+
+  // Appends buffers, steps, events and snapshots to `trace`. Buffer 0 is the global input (holding
+  // `input`), buffer 1 the global output (length n, undefined until written).
+  BlockEmulator(Trace& trace, Schedule schedule, int threads, int block_id, const std::vector<Payload>& input,
+                std::int64_t output_length);
+  ~BlockEmulator();
+  BlockEmulator(const BlockEmulator&) = delete;
+  BlockEmulator& operator=(const BlockEmulator&) = delete;
+
+  // Runs `body` on every thread to completion. Throws EmulationError.
+  void run(const Body& body);
+
+  const std::vector<Payload>& buffer_values(int buffer) const { return values_.at(buffer); }
+
+ private:
+  friend class EmuExec;
+  enum class LaneState : std::uint8_t { Ready, Read, Write, Barrier, Done };
+  struct Lane {
+    boost::context::fiber fiber;  // the thread's own context
+    boost::context::fiber sink;   // the scheduler, while the thread runs
+    LaneState state = LaneState::Ready;
+    int steps_seen = 0;
+    int shared_declared = 0;
+  };
+
+  // lane side
+  void yield(int lane, LaneState wait_for);
+  Payload read(int lane, int buffer, std::int64_t index, unsigned line);
+  void write(int lane, int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line);
+  std::int64_t record_op(int lane, const Payload& result, Origin a, Origin b, unsigned line);
+  void barrier(int lane, unsigned line);
+  void step(int lane, Phase phase, std::int64_t param, unsigned line);
+  int declare_shared(int lane, const char* name, std::int64_t length);
+
+  // scheduler side
+  void resume(int lane);
+  void issue_warp_instruction(int warp);
+  void close_step();
+  Event& append(EventKind kind, int lane, unsigned line);
+  void check_cell(int lane, int buffer, std::int64_t index, unsigned line, const char* what) const;
+  [[noreturn]] void fail(int lane, const std::string& what) const;
+
+  Trace& trace_;
+  WarpPicker picker_;
+  int block_id_;
+  std::vector<Lane> lanes_;
+  std::vector<std::vector<Payload>> values_;        // per buffer
+  std::vector<std::vector<std::uint8_t>> defined_;  // per buffer
+  std::uint64_t clock_ = 0;
+  std::string error_;
+  bool step_open_ = false;
+};
+
+}  // namespace sv

@@ -1,0 +1,131 @@
+// The trace: everything a scan run did, the contract between producers (emulator, GPU executor) and
+// consumers (analyses, CLI, GUI). Saved as versioned JSON by trace_json.hpp.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ops.hpp"
+#include "core/payload.hpp"
+#include "trace/phase.hpp"
+
+namespace sv {
+
+enum class EventKind : std::uint8_t { Read, Write, Op, Barrier };
+enum class Space : std::uint8_t { Global, Shared };
+enum class Outcome : std::uint8_t { Correct, Wrong };
+
+std::string_view event_kind_name(EventKind k);
+std::string_view space_name(Space s);
+std::string_view outcome_name(Outcome o);
+
+// Where a value came from: nothing (an identity or constant), a memory cell, or an operator
+// application (the seq of its Op event). Dataflow edges are derived from these.
+struct Origin {
+  enum Kind : std::uint8_t { None, Cell, OpResult };
+  Kind kind = None;
+  std::uint8_t buffer = 0;
+  std::int64_t index = 0;  // cell index, or the Op event's seq
+
+  static constexpr Origin none() { return {}; }
+  static constexpr Origin cell(std::uint8_t buffer, std::int64_t index) { return {Cell, buffer, index}; }
+  static constexpr Origin op(std::int64_t seq) { return {OpResult, 0, seq}; }
+  friend bool operator==(const Origin&, const Origin&) = default;
+};
+
+inline constexpr std::uint8_t kNoBuffer = 0xff;
+
+// One fixed-size record. Read/Write: buffer, index, value (the value read or written), a = origin of
+// the written value. Op: value = result, a and b = origins of the left and right operands.
+// Barrier: one event per thread arriving, line = the barrier's line.
+struct Event {
+  std::uint64_t seq = 0;   // position in Trace::events
+  std::uint64_t time = 0;  // ns (GPU %globaltimer) or emulator clock ticks
+  EventKind kind = EventKind::Read;
+  std::uint8_t buffer = kNoBuffer;
+  std::uint16_t sm = 0;
+  std::uint32_t block = 0;
+  std::uint32_t thread = 0;
+  std::uint32_t line = 0;
+  std::int64_t index = -1;
+  Origin a, b;
+  Payload value;
+
+  std::uint32_t warp() const { return thread / 32; }
+};
+
+struct BufferInfo {
+  std::string name;
+  Space space = Space::Shared;
+  std::int64_t length = 0;
+};
+
+// One round of the algorithm, [first_event, end_event) in Trace::events. A step starts right after a
+// barrier and ends at the barrier before the next step, so its snapshot is well defined.
+struct Step {
+  Phase phase = Phase::Load;
+  std::int64_t param = -1;  // stride or span; -1 when the phase has none
+  std::uint32_t line = 0;   // source line of the step's start
+  std::uint64_t first_event = 0;
+  std::uint64_t end_event = 0;
+
+  std::string label() const { return phase_label(phase, param); }
+};
+
+// A buffer's contents at the end of a step; defined[i] == 0 where nothing was written yet.
+struct BufferSnapshot {
+  std::vector<Payload> values;
+  std::vector<std::uint8_t> defined;
+};
+
+struct Executor {
+  std::string kind = "emulator";  // "emulator" or "gpu"
+  std::string device;             // GPU name; empty for the emulator
+  std::string schedule;           // emulator warp schedule name (e.g. "random")
+  std::uint64_t seed = 0;         // schedule seed
+};
+
+struct TraceMeta {
+  std::string algorithm;
+  std::map<std::string, std::string> options;  // variant switches
+  std::int64_t n = 0;                           // elements scanned
+  std::int32_t block = 0;                       // threads per block
+  std::int32_t items_per_thread = 1;
+  std::int64_t capacity = 0;                    // elements a block holds (n padded as the algorithm needs)
+  std::int32_t grid = 1;                        // blocks
+  OpKind op = OpKind::Sum;
+  ValueType type = ValueType::I32;
+  bool exclusive = false;
+  std::uint64_t input_seed = 0;                 // seed of the random input, 0 when given by hand
+  Executor executor;
+  std::vector<Payload> input;
+};
+
+struct TraceResult {
+  std::vector<Payload> output;
+  std::vector<Payload> reference;
+  Outcome outcome = Outcome::Correct;
+};
+
+struct Trace {
+  static constexpr std::string_view kFormat = "scanviz-trace";
+  static constexpr int kVersion = 1;
+
+  TraceMeta meta;
+  std::vector<BufferInfo> buffers;
+  std::vector<Step> steps;
+  std::vector<Event> events;
+  std::vector<std::vector<BufferSnapshot>> snapshots;  // [step][buffer]
+  TraceResult result;
+
+  int find_buffer(std::string_view name) const {
+    for (std::size_t i = 0; i < buffers.size(); ++i)
+      if (buffers[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+}  // namespace sv

@@ -1,0 +1,956 @@
+// Trace <-> JSON, schema version 1. Writing streams text through a chunked buffer (the writer is
+// the reference for the layout); reading parses with nlohmann::json, then checks every field and
+// throws TraceError naming the first bad one by its path.
+#include "trace/trace_json.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "core/values.hpp"
+
+namespace sv {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::string_view, 13> kEventFields = {
+    "seq", "kind", "block", "thread", "warp", "buffer", "index", "value", "line", "time", "sm", "a", "b"};
+constexpr std::array<std::string_view, 2> kExecutorKinds = {"emulator", "gpu"};
+constexpr std::int64_t kMaxN = std::int64_t{1} << 31;
+constexpr std::size_t kMaxBuffers = kNoBuffer;  // buffer numbers are uint8_t and 0xff means "none"
+constexpr std::int32_t kMaxBlock = 1024;
+
+// Names of an enumeration's values 0..count-1, comma separated, for "expected one of" messages.
+template <class E, class NameFn>
+std::string name_list(int count, NameFn name) {
+  std::string out;
+  for (int i = 0; i < count; ++i) {
+    if (i) out += ", ";
+    out += name(static_cast<E>(i));
+  }
+  return out;
+}
+
+// =================================================================================================
+// Writing
+// =================================================================================================
+
+// Length of the valid UTF-8 sequence at s[i], or 0 when the bytes there are not one.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char lead = byte(i);
+  std::size_t len = 0;
+  std::uint32_t cp = 0;
+  if (lead >= 0xc2 && lead <= 0xdf) len = 2, cp = lead & 0x1fu;
+  else if (lead >= 0xe0 && lead <= 0xef) len = 3, cp = lead & 0x0fu;
+  else if (lead >= 0xf0 && lead <= 0xf4) len = 4, cp = lead & 0x07u;
+  else return 0;
+  if (len > s.size() - i) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    if ((byte(i + k) & 0xc0u) != 0x80u) return 0;
+    cp = (cp << 6) | (byte(i + k) & 0x3fu);
+  }
+  static constexpr std::uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kSmallest[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return len;
+}
+
+// JSON text built in a buffer that is handed to the stream a chunk at a time.
+class JsonOut {
+ public:
+  explicit JsonOut(std::ostream& out) : out_(out) { buf_.reserve(kChunk + kChunk / 4); }
+
+  void raw(std::string_view s) { buf_.append(s); }
+  void raw(char c) { buf_.push_back(c); }
+
+  template <class T>
+  void integer(T v) {
+    char tmp[24];
+    auto res = std::to_chars(tmp, tmp + sizeof tmp, v);
+    buf_.append(tmp, res.ptr);
+  }
+
+  void boolean(bool v) { raw(v ? "true" : "false"); }
+
+  // A quoted string. Bytes that are not valid UTF-8 become U+FFFD (written as UTF-8, not as an
+  // escape, so that a reloaded trace saves to the same text).
+  void string(std::string_view s) {
+    buf_.push_back('"');
+    std::size_t i = 0;
+    while (i < s.size()) {
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+        std::size_t j = i + 1;
+        while (j < s.size()) {
+          const auto d = static_cast<unsigned char>(s[j]);
+          if (d < 0x20 || d >= 0x80 || d == '"' || d == '\\') break;
+          ++j;
+        }
+        buf_.append(s.substr(i, j - i));
+        i = j;
+      } else if (c < 0x80) {
+        escape(static_cast<char>(c));
+        ++i;
+      } else if (std::size_t len = utf8_sequence_length(s, i)) {
+        buf_.append(s.substr(i, len));
+        i += len;
+      } else {
+        buf_.append("\xef\xbf\xbd");
+        ++i;
+      }
+    }
+    buf_.push_back('"');
+  }
+
+  void key(std::string_view k) {
+    string(k);
+    raw(": ");
+  }
+
+  // A scan value in the text format_value gives it: integers as JSON numbers, floating point as
+  // numbers except the strings "nan", "inf", "-inf", intervals as strings.
+  void value(ValueType type, const Payload& v) {
+    const std::string text = format_value(type, v);
+    switch (type) {
+      case ValueType::I32:
+      case ValueType::I64: raw(text); return;
+      case ValueType::F32:
+      case ValueType::F64:
+        if (text == "nan" || text == "inf" || text == "-inf") string(text);
+        else if (text == "-0") raw("-0.0");  // JSON -0 reads back as the integer 0, losing the sign
+        else raw(text);
+        return;
+      case ValueType::Interval: string(text); return;
+    }
+    string(text);
+  }
+
+  // Hands the text over once a chunk has built up; call between records.
+  void maybe_flush() {
+    if (buf_.size() >= kChunk) flush();
+  }
+  void flush() {
+    out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kChunk = std::size_t{1} << 16;
+
+  void escape(char c) {
+    switch (c) {
+      case '"': raw("\\\""); return;
+      case '\\': raw("\\\\"); return;
+      case '\n': raw("\\n"); return;
+      case '\r': raw("\\r"); return;
+      case '\t': raw("\\t"); return;
+      case '\b': raw("\\b"); return;
+      case '\f': raw("\\f"); return;
+      default: break;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    const auto u = static_cast<unsigned char>(c);
+    const char esc[] = {'\\', 'u', '0', '0', kHex[u >> 4], kHex[u & 15]};
+    buf_.append(esc, sizeof esc);
+  }
+
+  std::ostream& out_;
+  std::string buf_;
+};
+
+void write_values(JsonOut& o, ValueType type, const std::vector<Payload>& values) {
+  o.raw('[');
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) o.raw(',');
+    o.value(type, values[i]);
+  }
+  o.raw(']');
+}
+
+// A snapshot's cells, null where nothing was written yet (a missing defined flag counts as defined).
+void write_snapshot(JsonOut& o, ValueType type, const BufferSnapshot& s) {
+  o.raw('[');
+  for (std::size_t i = 0; i < s.values.size(); ++i) {
+    if (i) o.raw(',');
+    if (i < s.defined.size() && !s.defined[i]) o.raw("null");
+    else o.value(type, s.values[i]);
+  }
+  o.raw(']');
+}
+
+void write_origin(JsonOut& o, const Origin& origin) {
+  switch (origin.kind) {
+    case Origin::None: o.raw("null"); return;
+    case Origin::OpResult: o.integer(origin.index); return;
+    case Origin::Cell:
+      o.raw('[');
+      o.integer(unsigned{origin.buffer});
+      o.raw(',');
+      o.integer(origin.index);
+      o.raw(']');
+      return;
+  }
+  o.raw("null");
+}
+
+// One event as an array in kEventFields order. Op and barrier events have no cell (null buffer and
+// index) and barriers no value.
+void write_event(JsonOut& o, ValueType type, const Event& e) {
+  const bool has_cell = e.kind == EventKind::Read || e.kind == EventKind::Write;
+  o.raw('[');
+  o.integer(e.seq);
+  o.raw(',');
+  o.string(event_kind_name(e.kind));
+  o.raw(',');
+  o.integer(e.block);
+  o.raw(',');
+  o.integer(e.thread);
+  o.raw(',');
+  o.integer(e.warp());
+  o.raw(',');
+  if (has_cell) o.integer(unsigned{e.buffer});
+  else o.raw("null");
+  o.raw(',');
+  if (has_cell) o.integer(e.index);
+  else o.raw("null");
+  o.raw(',');
+  if (e.kind == EventKind::Barrier) o.raw("null");
+  else o.value(type, e.value);
+  o.raw(',');
+  o.integer(e.line);
+  o.raw(',');
+  o.integer(e.time);
+  o.raw(',');
+  o.integer(e.sm);
+  o.raw(',');
+  write_origin(o, e.a);
+  o.raw(',');
+  write_origin(o, e.b);
+  o.raw(']');
+}
+
+// "[\n    item,\n    item\n  ]", one item a line; "[]" when empty.
+template <class Range, class WriteItem>
+void write_lines(JsonOut& o, const Range& items, WriteItem write_item) {
+  o.raw('[');
+  bool first = true;
+  for (const auto& item : items) {
+    o.raw(first ? "\n    " : ",\n    ");
+    write_item(item);
+    o.maybe_flush();
+    first = false;
+  }
+  if (!first) o.raw("\n  ");
+  o.raw(']');
+}
+
+void write_meta(JsonOut& o, const TraceMeta& m) {
+  o.raw("{\n    ");
+  o.key("algorithm");
+  o.string(m.algorithm);
+  o.raw(",\n    ");
+  o.key("options");
+  o.raw('{');
+  bool first = true;
+  for (const auto& [name, value] : m.options) {
+    if (!first) o.raw(", ");
+    o.key(name);
+    o.string(value);
+    first = false;
+  }
+  o.raw("},\n    ");
+  const auto number = [&](std::string_view key, auto v) {
+    o.key(key);
+    o.integer(v);
+    o.raw(",\n    ");
+  };
+  number("n", m.n);
+  number("block", m.block);
+  number("items_per_thread", m.items_per_thread);
+  number("capacity", m.capacity);
+  number("grid", m.grid);
+  o.key("op");
+  o.string(op_name(m.op));
+  o.raw(",\n    ");
+  o.key("type");
+  o.string(type_name(m.type));
+  o.raw(",\n    ");
+  o.key("exclusive");
+  o.boolean(m.exclusive);
+  o.raw(",\n    ");
+  number("input_seed", m.input_seed);
+  o.key("executor");
+  o.raw('{');
+  o.key("kind");
+  o.string(m.executor.kind);
+  o.raw(", ");
+  o.key("device");
+  o.string(m.executor.device);
+  o.raw(", ");
+  o.key("schedule");
+  o.string(m.executor.schedule);
+  o.raw(", ");
+  o.key("seed");
+  o.integer(m.executor.seed);
+  o.raw("},\n    ");
+  o.key("input");
+  write_values(o, m.type, m.input);
+  o.raw("\n  }");
+}
+
+void write_buffer(JsonOut& o, const BufferInfo& b) {
+  o.raw('{');
+  o.key("name");
+  o.string(b.name);
+  o.raw(", ");
+  o.key("space");
+  o.string(space_name(b.space));
+  o.raw(", ");
+  o.key("length");
+  o.integer(b.length);
+  o.raw('}');
+}
+
+void write_step(JsonOut& o, const Step& s) {
+  o.raw('{');
+  o.key("label");
+  o.string(s.label());
+  o.raw(", ");
+  o.key("phase");
+  o.string(phase_name(s.phase));
+  o.raw(", ");
+  o.key("param");
+  o.integer(s.param);
+  o.raw(", ");
+  o.key("line");
+  o.integer(s.line);
+  o.raw(", ");
+  o.key("first_event");
+  o.integer(s.first_event);
+  o.raw(", ");
+  o.key("end_event");
+  o.integer(s.end_event);
+  o.raw('}');
+}
+
+void write_result(JsonOut& o, ValueType type, const TraceResult& r) {
+  o.raw("{\n    ");
+  o.key("output");
+  write_values(o, type, r.output);
+  o.raw(",\n    ");
+  o.key("reference");
+  write_values(o, type, r.reference);
+  o.raw(",\n    ");
+  o.key("outcome");
+  o.string(outcome_name(r.outcome));
+  o.raw("\n  }");
+}
+
+// =================================================================================================
+// Reading: paths and error messages
+// =================================================================================================
+
+// Where the reader is in the document, e.g. events[12].index. Built on the stack as the reader
+// descends (each level points at its parent) and only turned into text for an error message.
+class Path {
+ public:
+  Path() = default;
+  Path at(std::string_view key) const { return Path(this, key, 0, false); }
+  Path at(std::size_t index) const { return Path(this, {}, index, true); }
+
+  std::string str() const {
+    std::string out;
+    append_to(out);
+    return out.empty() ? "(top level)" : out;
+  }
+
+ private:
+  Path(const Path* parent, std::string_view key, std::size_t index, bool is_index)
+      : parent_(parent), key_(key), index_(index), is_index_(is_index) {}
+
+  static bool plain_key(std::string_view k) {
+    return !k.empty() && k.size() <= 64 && std::all_of(k.begin(), k.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    });
+  }
+
+  void append_to(std::string& out) const {
+    if (!parent_) return;
+    parent_->append_to(out);
+    if (is_index_) {
+      out += '[' + std::to_string(index_) + ']';
+    } else if (plain_key(key_)) {
+      if (!out.empty()) out += '.';
+      out += key_;
+    } else {
+      std::string quoted = json(key_).dump(-1, ' ', true, json::error_handler_t::replace);
+      if (quoted.size() > 40) quoted = quoted.substr(0, 36) + "...\"";
+      out += '[' + quoted + ']';
+    }
+  }
+
+  const Path* parent_ = nullptr;
+  std::string_view key_;
+  std::size_t index_ = 0;
+  bool is_index_ = false;
+};
+
+[[noreturn]] void fail(const Path& p, const std::string& problem) { throw TraceError(p.str() + ": " + problem); }
+
+// A short one-line description of a JSON value for an error message.
+std::string describe(const json& j) {
+  if (j.is_array()) return "an array";
+  if (j.is_object()) return "an object";
+  std::string s = j.dump(-1, ' ', true, json::error_handler_t::replace);
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+std::string json_quoted(std::string_view s) { return describe(json(s)); }
+
+// =================================================================================================
+// Reading: typed fields
+// =================================================================================================
+
+// Checks that j is an object holding exactly these keys.
+void expect_object(const json& j, const Path& p, std::initializer_list<std::string_view> keys) {
+  if (!j.is_object()) fail(p, "expected an object, got " + describe(j));
+  for (std::string_view key : keys)
+    if (j.find(key) == j.end()) fail(p.at(key), "missing");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) fail(p.at(it.key()), "unknown field");
+}
+
+// A member expect_object has vouched for.
+const json& member(const json& obj, std::string_view key) { return *obj.find(key); }
+
+const json::array_t& read_array(const json& j, const Path& p) {
+  if (!j.is_array()) fail(p, "expected an array, got " + describe(j));
+  return j.get_ref<const json::array_t&>();
+}
+
+const json::array_t& read_array(const json& j, const Path& p, std::size_t size, const std::string& what) {
+  const auto& a = read_array(j, p);
+  if (a.size() != size)
+    fail(p, "expected " + std::to_string(size) + " " + what + ", got " + std::to_string(a.size()));
+  return a;
+}
+
+const std::string& read_string(const json& j, const Path& p) {
+  if (!j.is_string()) fail(p, "expected a string, got " + describe(j));
+  return j.get_ref<const std::string&>();
+}
+
+bool read_bool(const json& j, const Path& p) {
+  if (!j.is_boolean()) fail(p, "expected true or false, got " + describe(j));
+  return j.get<bool>();
+}
+
+// An integer in lo..hi that fits T. nlohmann keeps integers as int64 or uint64 (and larger ones as
+// floating point, which is rejected here), so the range check is exact.
+template <class T>
+T read_int(const json& j, const Path& p, T lo = std::numeric_limits<T>::min(), T hi = std::numeric_limits<T>::max()) {
+  if (!j.is_number_integer()) fail(p, "expected an integer, got " + describe(j));
+  bool in_range = false;
+  T v{};
+  if (j.is_number_unsigned()) {
+    const auto u = j.get<std::uint64_t>();
+    in_range = std::cmp_greater_equal(u, lo) && std::cmp_less_equal(u, hi);
+    if (in_range) v = static_cast<T>(u);
+  } else {
+    const auto s = j.get<std::int64_t>();
+    in_range = std::cmp_greater_equal(s, lo) && std::cmp_less_equal(s, hi);
+    if (in_range) v = static_cast<T>(s);
+  }
+  if (!in_range) fail(p, describe(j) + " is out of range (" + std::to_string(lo) + ".." + std::to_string(hi) + ")");
+  return v;
+}
+
+// One of an enumeration's names, as name(E) writes them.
+template <class E, class NameFn>
+E read_enum(const json& j, const Path& p, int count, NameFn name) {
+  const bool is_string = j.is_string();
+  for (int i = 0; is_string && i < count; ++i)
+    if (name(static_cast<E>(i)) == j.get_ref<const std::string&>()) return static_cast<E>(i);
+  fail(p, "expected one of " + name_list<E>(count, name) + ", got " + describe(j));
+}
+
+// The float nearest to d, where d was parsed from the shortest text of a float. Converting the text
+// to double and then to float rounds twice; when d lands exactly halfway between two floats, the
+// second rounding can pick the wrong one (e.g. 7.038531e-26), so the float whose shortest text
+// parses to d is taken.
+std::optional<float> narrow_to_float(double d) {
+  const double limit = std::ldexp(1.0, 128) - std::ldexp(1.0, 103);  // halfway from FLT_MAX to 2^128
+  if (!(std::fabs(d) < limit)) return std::nullopt;
+  const float f = static_cast<float>(d);
+  if (static_cast<double>(f) == d) return f;
+  const float g = std::nextafter(f, d > static_cast<double>(f) ? std::numeric_limits<float>::infinity()
+                                                                 : -std::numeric_limits<float>::infinity());
+  if (!std::isfinite(g) || (static_cast<double>(f) + static_cast<double>(g)) / 2 != d) return f;
+  const auto text_parses_to_d = [d](float x) {
+    char buf[32];
+    const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
+    double back = 0;
+    std::from_chars(buf, end, back);
+    return back == d;
+  };
+  if (!text_parses_to_d(f) && text_parses_to_d(g)) return g;
+  return f;
+}
+
+// A float or double: a JSON number, or one of the strings "nan", "inf", "-inf".
+template <class T>
+T read_floating(const json& j, const Path& p) {
+  constexpr bool is_float = std::is_same_v<T, float>;
+  if (j.is_string()) {
+    const auto& s = j.get_ref<const std::string&>();
+    if (s == "nan") return std::numeric_limits<T>::quiet_NaN();
+    if (s == "inf") return std::numeric_limits<T>::infinity();
+    if (s == "-inf") return -std::numeric_limits<T>::infinity();
+  } else if (j.is_number_unsigned()) {
+    return static_cast<T>(j.get<std::uint64_t>());
+  } else if (j.is_number_integer()) {
+    return static_cast<T>(j.get<std::int64_t>());
+  } else if (j.is_number_float()) {
+    const double d = j.get<double>();
+    if constexpr (is_float) {
+      if (auto f = narrow_to_float(d)) return *f;
+      fail(p, describe(j) + " is out of range for float");
+    } else {
+      if (std::isfinite(d)) return d;
+      fail(p, describe(j) + " is out of range for double");
+    }
+  }
+  fail(p, std::string("expected a ") + (is_float ? "float" : "double") +
+              " (a number or \"nan\", \"inf\", \"-inf\"), got " + describe(j));
+}
+
+Payload read_value(const json& j, const Path& p, ValueType type) {
+  switch (type) {
+    case ValueType::I32: return Payload::of(read_int<std::int32_t>(j, p));
+    case ValueType::I64: return Payload::of(read_int<std::int64_t>(j, p));
+    case ValueType::F32: return Payload::of(read_floating<float>(j, p));
+    case ValueType::F64: return Payload::of(read_floating<double>(j, p));
+    case ValueType::Interval: {
+      if (!j.is_string()) fail(p, "expected an interval (a string such as \"x0..x3\"), got " + describe(j));
+      if (auto v = parse_value(ValueType::Interval, j.get_ref<const std::string&>())) return *v;
+      fail(p, describe(j) + " is not a valid interval value");
+    }
+  }
+  fail(p, "unknown value type");
+}
+
+std::vector<Payload> read_values(const json& j, const Path& p, ValueType type, std::size_t count,
+                                 const std::string& what) {
+  const auto& a = read_array(j, p, count, what);
+  std::vector<Payload> out;
+  out.reserve(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) out.push_back(read_value(a[i], p.at(i), type));
+  return out;
+}
+
+// =================================================================================================
+// Reading: the sections
+// =================================================================================================
+
+Executor read_executor(const json& j, const Path& p) {
+  expect_object(j, p, {"kind", "device", "schedule", "seed"});
+  Executor x;
+  x.kind = read_string(member(j, "kind"), p.at("kind"));
+  if (std::find(kExecutorKinds.begin(), kExecutorKinds.end(), x.kind) == kExecutorKinds.end())
+    fail(p.at("kind"), "expected one of emulator, gpu, got " + json_quoted(x.kind));
+  x.device = read_string(member(j, "device"), p.at("device"));
+  x.schedule = read_string(member(j, "schedule"), p.at("schedule"));
+  x.seed = read_int<std::uint64_t>(member(j, "seed"), p.at("seed"));
+  return x;
+}
+
+TraceMeta read_meta(const json& j, const Path& p) {
+  expect_object(j, p, {"algorithm", "options", "n", "block", "items_per_thread", "capacity", "grid", "op", "type",
+                       "exclusive", "input_seed", "executor", "input"});
+  const auto field = [&](std::string_view key) -> const json& { return member(j, key); };
+  TraceMeta m;
+  m.algorithm = read_string(field("algorithm"), p.at("algorithm"));
+
+  const Path options = p.at("options");
+  if (!field("options").is_object()) fail(options, "expected an object, got " + describe(field("options")));
+  for (auto it = field("options").begin(); it != field("options").end(); ++it)
+    m.options.emplace(it.key(), read_string(it.value(), options.at(it.key())));
+
+  m.n = read_int<std::int64_t>(field("n"), p.at("n"), 0, kMaxN);
+  m.block = read_int<std::int32_t>(field("block"), p.at("block"), 1, kMaxBlock);
+  m.items_per_thread = read_int<std::int32_t>(field("items_per_thread"), p.at("items_per_thread"), 1);
+  m.capacity = read_int<std::int64_t>(field("capacity"), p.at("capacity"), 0);
+  m.grid = read_int<std::int32_t>(field("grid"), p.at("grid"), 1);
+  m.op = read_enum<OpKind>(field("op"), p.at("op"), 5, op_name);
+  m.type = read_enum<ValueType>(field("type"), p.at("type"), 5, type_name);
+  try {
+    check_op_type(m.op, m.type);
+  } catch (const std::invalid_argument& e) {
+    fail(p.at("type"), e.what());
+  }
+  m.exclusive = read_bool(field("exclusive"), p.at("exclusive"));
+  m.input_seed = read_int<std::uint64_t>(field("input_seed"), p.at("input_seed"));
+  m.executor = read_executor(field("executor"), p.at("executor"));
+  m.input = read_values(field("input"), p.at("input"), m.type, static_cast<std::size_t>(m.n), "values (meta.n)");
+  return m;
+}
+
+std::vector<BufferInfo> read_buffers(const json& j, const Path& p) {
+  const auto& a = read_array(j, p);
+  if (a.size() > kMaxBuffers)
+    fail(p, std::to_string(a.size()) + " buffers, at most " + std::to_string(kMaxBuffers) + " are allowed");
+  std::vector<BufferInfo> out;
+  out.reserve(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Path bp = p.at(i);
+    expect_object(a[i], bp, {"name", "space", "length"});
+    BufferInfo b;
+    b.name = read_string(member(a[i], "name"), bp.at("name"));
+    if (b.name.empty()) fail(bp.at("name"), "empty buffer name");
+    for (const auto& earlier : out)
+      if (earlier.name == b.name) fail(bp.at("name"), "duplicate buffer name " + json_quoted(b.name));
+    b.space = read_enum<Space>(member(a[i], "space"), bp.at("space"), 2, space_name);
+    b.length = read_int<std::int64_t>(member(a[i], "length"), bp.at("length"), 0);
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+void read_event_fields(const json& j, const Path& p) {
+  const auto& a = read_array(j, p, kEventFields.size(), "field names");
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!a[i].is_string() || a[i].get_ref<const std::string&>() != kEventFields[i])
+      fail(p.at(i), "expected \"" + std::string(kEventFields[i]) + "\", got " + describe(a[i]));
+}
+
+// What the event reader checks against.
+struct EventContext {
+  const TraceMeta& meta;
+  const std::vector<BufferInfo>& buffers;
+  const std::vector<Event>& earlier;  // events[0..seq)
+};
+
+std::uint8_t read_buffer_number(const json& j, const Path& p, const EventContext& cx) {
+  const auto b = read_int<std::int64_t>(j, p, 0);
+  if (std::cmp_greater_equal(b, cx.buffers.size()))
+    fail(p, std::to_string(b) + " is out of range (there are " + std::to_string(cx.buffers.size()) + " buffers)");
+  return static_cast<std::uint8_t>(b);
+}
+
+std::int64_t read_cell_index(const json& j, const Path& p, const BufferInfo& buffer) {
+  const auto i = read_int<std::int64_t>(j, p);
+  if (i < 0 || i >= buffer.length)
+    fail(p, std::to_string(i) + " is out of range for buffer " + json_quoted(buffer.name) + " (length " +
+                std::to_string(buffer.length) + ")");
+  return i;
+}
+
+// null, the seq of an earlier op event, or [buffer, index].
+Origin read_origin(const json& j, const Path& p, std::uint64_t seq, const EventContext& cx) {
+  if (j.is_null()) return Origin::none();
+  if (j.is_number_integer()) {
+    const auto op = read_int<std::int64_t>(j, p, 0);
+    if (std::cmp_greater_equal(op, seq))
+      fail(p, "op origin " + std::to_string(op) + " is not an earlier event (this is event " + std::to_string(seq) + ")");
+    const EventKind kind = cx.earlier[static_cast<std::size_t>(op)].kind;
+    if (kind != EventKind::Op)
+      fail(p, "op origin " + std::to_string(op) + " is a " + std::string(event_kind_name(kind)) + " event, not an op");
+    return Origin::op(op);
+  }
+  if (j.is_array() && j.size() == 2) {
+    const std::uint8_t buffer = read_buffer_number(j[0], p.at(std::size_t{0}), cx);
+    return Origin::cell(buffer, read_cell_index(j[1], p.at(1), cx.buffers[buffer]));
+  }
+  fail(p, "expected null, the seq of an op event or [buffer, index], got " + describe(j));
+}
+
+Event read_event(const json& j, const Path& p, std::uint64_t seq, const EventContext& cx) {
+  const auto& f = read_array(j, p, kEventFields.size(), "fields (see event_fields)");
+  const auto at = [&](std::size_t i) { return p.at(kEventFields[i]); };
+  Event e;
+  e.seq = read_int<std::uint64_t>(f[0], at(0));
+  if (e.seq != seq) fail(at(0), std::to_string(e.seq) + " is not the event's position " + std::to_string(seq));
+  e.kind = read_enum<EventKind>(f[1], at(1), 4, event_kind_name);
+  e.block = read_int<std::uint32_t>(f[2], at(2));
+  if (std::cmp_greater_equal(e.block, cx.meta.grid))
+    fail(at(2), std::to_string(e.block) + " is out of range (meta.grid is " + std::to_string(cx.meta.grid) + ")");
+  e.thread = read_int<std::uint32_t>(f[3], at(3));
+  if (std::cmp_greater_equal(e.thread, cx.meta.block))
+    fail(at(3), std::to_string(e.thread) + " is out of range (meta.block is " + std::to_string(cx.meta.block) + ")");
+  const auto warp = read_int<std::uint32_t>(f[4], at(4));
+  if (warp != e.warp())
+    fail(at(4), std::to_string(warp) + " does not match thread " + std::to_string(e.thread) + " (expected " +
+                    std::to_string(e.warp()) + ")");
+
+  const bool has_cell = e.kind == EventKind::Read || e.kind == EventKind::Write;
+  const auto expect_null = [&](std::size_t i) {
+    if (!f[i].is_null())
+      fail(at(i), std::string("expected null for ") + (e.kind == EventKind::Op ? "an " : "a ") +
+                      std::string(event_kind_name(e.kind)) + " event, got " + describe(f[i]));
+  };
+  if (has_cell) {
+    e.buffer = read_buffer_number(f[5], at(5), cx);
+    e.index = read_cell_index(f[6], at(6), cx.buffers[e.buffer]);
+  } else {
+    expect_null(5);
+    expect_null(6);
+  }
+  if (e.kind == EventKind::Barrier) expect_null(7);
+  else e.value = read_value(f[7], at(7), cx.meta.type);
+
+  e.line = read_int<std::uint32_t>(f[8], at(8));
+  e.time = read_int<std::uint64_t>(f[9], at(9));
+  e.sm = read_int<std::uint16_t>(f[10], at(10));
+  e.a = read_origin(f[11], at(11), seq, cx);
+  e.b = read_origin(f[12], at(12), seq, cx);
+  return e;
+}
+
+std::vector<Event> read_events(const json& j, const Path& p, const TraceMeta& meta,
+                               const std::vector<BufferInfo>& buffers) {
+  const auto& a = read_array(j, p);
+  std::vector<Event> out;
+  out.reserve(a.size());
+  const EventContext cx{meta, buffers, out};
+  for (std::size_t i = 0; i < a.size(); ++i) out.push_back(read_event(a[i], p.at(i), i, cx));
+  return out;
+}
+
+std::vector<Step> read_steps(const json& j, const Path& p, std::size_t event_count) {
+  const auto& a = read_array(j, p);
+  std::vector<Step> out;
+  out.reserve(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Path sp = p.at(i);
+    expect_object(a[i], sp, {"label", "phase", "param", "line", "first_event", "end_event"});
+    read_string(member(a[i], "label"), sp.at("label"));  // written for people; the phase and param say it
+    Step s;
+    s.phase = read_enum<Phase>(member(a[i], "phase"), sp.at("phase"), kPhaseCount, phase_name);
+    s.param = read_int<std::int64_t>(member(a[i], "param"), sp.at("param"), -1);
+    s.line = read_int<std::uint32_t>(member(a[i], "line"), sp.at("line"));
+    s.first_event = read_int<std::uint64_t>(member(a[i], "first_event"), sp.at("first_event"));
+    s.end_event = read_int<std::uint64_t>(member(a[i], "end_event"), sp.at("end_event"));
+    if (s.end_event > event_count)
+      fail(sp.at("end_event"), std::to_string(s.end_event) + " is past the end of the events (there are " +
+                                   std::to_string(event_count) + ")");
+    if (s.first_event > s.end_event)
+      fail(sp.at("first_event"), std::to_string(s.first_event) + " is after end_event " + std::to_string(s.end_event));
+    if (!out.empty() && s.first_event < out.back().end_event)
+      fail(sp.at("first_event"), std::to_string(s.first_event) + " is before the end of the previous step (" +
+                                     std::to_string(out.back().end_event) + ")");
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<std::vector<BufferSnapshot>> read_snapshots(const json& j, const Path& p, ValueType type,
+                                                        const std::vector<BufferInfo>& buffers,
+                                                        std::size_t step_count) {
+  const auto& steps = read_array(j, p, step_count, "snapshots (one per step)");
+  std::vector<std::vector<BufferSnapshot>> out(steps.size());
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    const Path kp = p.at(k);
+    const auto& per_buffer = read_array(steps[k], kp, buffers.size(), "buffers");
+    out[k].resize(buffers.size());
+    for (std::size_t b = 0; b < buffers.size(); ++b) {
+      const Path bp = kp.at(b);
+      const auto& cells = read_array(per_buffer[b], bp);
+      if (std::cmp_not_equal(cells.size(), buffers[b].length))
+        fail(bp, "expected " + std::to_string(buffers[b].length) + " values (the length of buffer " +
+                     json_quoted(buffers[b].name) + "), got " + std::to_string(cells.size()));
+      BufferSnapshot& s = out[k][b];
+      s.values.resize(cells.size());
+      s.defined.resize(cells.size());
+      for (std::size_t i = 0; i < cells.size(); ++i) {
+        if (cells[i].is_null()) continue;
+        s.values[i] = read_value(cells[i], bp.at(i), type);
+        s.defined[i] = 1;
+      }
+    }
+  }
+  return out;
+}
+
+TraceResult read_result(const json& j, const Path& p, const TraceMeta& meta) {
+  expect_object(j, p, {"output", "reference", "outcome"});
+  const auto n = static_cast<std::size_t>(meta.n);
+  TraceResult r;
+  r.output = read_values(member(j, "output"), p.at("output"), meta.type, n, "values (meta.n)");
+  r.reference = read_values(member(j, "reference"), p.at("reference"), meta.type, n, "values (meta.n)");
+  r.outcome = read_enum<Outcome>(member(j, "outcome"), p.at("outcome"), 2, outcome_name);
+  return r;
+}
+
+json parse_json(const std::string& text) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    const std::size_t offset = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const std::string_view before(text.data(), offset);
+    const auto line = 1 + std::count(before.begin(), before.end(), '\n');
+    const std::size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+    throw TraceError("truncated or malformed JSON at byte " + std::to_string(e.byte) + " (line " +
+                     std::to_string(line) + ", column " + std::to_string(offset - line_start + 1) + ")");
+  } catch (const json::exception& e) {
+    // e.g. out_of_range.406 for a number too large for a double: "number overflow parsing '1e999'"
+    std::string what = e.what();
+    if (auto close = what.find("] "); close != std::string::npos) what.erase(0, close + 2);
+    if (what.size() > 100) what = what.substr(0, 97) + "...";
+    throw TraceError("malformed JSON: " + what);
+  }
+}
+
+std::string errno_reason(int err, const char* fallback) {
+  return err ? std::generic_category().message(err) : std::string(fallback);
+}
+
+}  // namespace
+
+// =================================================================================================
+// Public interface
+// =================================================================================================
+
+void write_trace_json(std::ostream& out, const Trace& trace) {
+  const ValueType type = trace.meta.type;
+  JsonOut o(out);
+  o.raw("{\n  ");
+  o.key("format");
+  o.string(Trace::kFormat);
+  o.raw(",\n  ");
+  o.key("version");
+  o.integer(Trace::kVersion);
+  o.raw(",\n  ");
+  o.key("meta");
+  write_meta(o, trace.meta);
+  o.raw(",\n  ");
+  o.key("buffers");
+  write_lines(o, trace.buffers, [&](const BufferInfo& b) { write_buffer(o, b); });
+  o.raw(",\n  ");
+  o.key("steps");
+  write_lines(o, trace.steps, [&](const Step& s) { write_step(o, s); });
+  o.raw(",\n  ");
+  o.key("event_fields");
+  o.raw('[');
+  for (std::size_t i = 0; i < kEventFields.size(); ++i) {
+    if (i) o.raw(", ");
+    o.string(kEventFields[i]);
+  }
+  o.raw("],\n  ");
+  o.key("events");
+  write_lines(o, trace.events, [&](const Event& e) { write_event(o, type, e); });
+  o.raw(",\n  ");
+  o.key("snapshots");
+  write_lines(o, trace.snapshots, [&](const std::vector<BufferSnapshot>& step) {
+    o.raw('[');
+    for (std::size_t b = 0; b < step.size(); ++b) {
+      if (b) o.raw(',');
+      write_snapshot(o, type, step[b]);
+    }
+    o.raw(']');
+  });
+  o.raw(",\n  ");
+  o.key("result");
+  write_result(o, type, trace.result);
+  o.raw("\n}\n");
+  o.flush();
+}
+
+std::string trace_to_json(const Trace& trace) {
+  std::ostringstream out;
+  write_trace_json(out, trace);
+  return std::move(out).str();
+}
+
+Trace trace_from_json(const std::string& text) {
+  const json root = parse_json(text);
+  const Path top;
+  if (!root.is_object()) fail(top, "expected a JSON object, got " + describe(root));
+
+  // Format and version first, so that another file or a newer trace is named as such.
+  for (std::string_view key : {"format", "version"})
+    if (root.find(key) == root.end()) fail(top.at(key), "missing");
+  const json& format = member(root, "format");
+  if (!format.is_string() || format.get_ref<const std::string&>() != Trace::kFormat)
+    fail(top.at("format"), "expected \"" + std::string(Trace::kFormat) + "\", got " + describe(format));
+  const auto version = read_int<std::int64_t>(member(root, "version"), top.at("version"));
+  if (version != Trace::kVersion)
+    fail(top.at("version"), "unsupported version " + std::to_string(version) + " (this scanviz reads version " +
+                                std::to_string(Trace::kVersion) + ")");
+
+  expect_object(root, top,
+                {"format", "version", "meta", "buffers", "steps", "event_fields", "events", "snapshots", "result"});
+  Trace t;
+  t.meta = read_meta(member(root, "meta"), top.at("meta"));
+  t.buffers = read_buffers(member(root, "buffers"), top.at("buffers"));
+  read_event_fields(member(root, "event_fields"), top.at("event_fields"));
+  t.events = read_events(member(root, "events"), top.at("events"), t.meta, t.buffers);
+  t.steps = read_steps(member(root, "steps"), top.at("steps"), t.events.size());
+  t.snapshots = read_snapshots(member(root, "snapshots"), top.at("snapshots"), t.meta.type, t.buffers, t.steps.size());
+  t.result = read_result(member(root, "result"), top.at("result"), t.meta);
+  return t;
+}
+
+void save_trace(const std::filesystem::path& path, const Trace& trace) {
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  std::string why;
+  try {
+    errno = 0;
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      why = errno_reason(errno, "cannot create the file");
+    } else {
+      write_trace_json(out, trace);
+      out.close();
+      if (!out) why = errno_reason(errno, "write failed");
+    }
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  if (why.empty()) {
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) why = ec.message();
+  }
+  if (!why.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw TraceError(path.string() + ": cannot write: " + why);
+  }
+}
+
+Trace load_trace(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw TraceError(name + ": cannot open: is a directory");
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw TraceError(name + ": cannot open: " + errno_reason(errno, "open failed"));
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  if (in.bad()) throw TraceError(name + ": cannot read: " + errno_reason(errno, "read failed"));
+  try {
+    return trace_from_json(text);
+  } catch (const TraceError& e) {
+    throw TraceError(name + ": " + e.what());
+  }
+}
+
+}  // namespace sv

@@ -1,0 +1,26 @@
+// Trace <-> JSON. Saving streams the text (no DOM: a 1024-element trace has ~60k events); loading
+// validates every field and throws TraceError naming the first bad field (e.g. "events[12].index").
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+
+#include "trace/trace.hpp"
+
+namespace sv {
+
+struct TraceError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void write_trace_json(std::ostream& out, const Trace& trace);
+std::string trace_to_json(const Trace& trace);
+Trace trace_from_json(const std::string& text);  // throws TraceError
+
+// Writes to FILE.tmp then renames, so an error never leaves a half-written FILE. Throws TraceError.
+void save_trace(const std::filesystem::path& path, const Trace& trace);
+Trace load_trace(const std::filesystem::path& path);  // throws TraceError ("FILE: field: problem")
+
+}  // namespace sv

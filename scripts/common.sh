@@ -1,0 +1,42 @@
+# Sourced by scripts/run.sh and scripts/test.sh: installs the Debian packages scanviz needs that are
+# missing (through sudo when not root) and configures and builds the Release preset.
+set -euo pipefail
+
+SCANVIZ_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# Build tools, libraries (headers), and what the tests and headless rendering use.
+SCANVIZ_PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  libboost-context-dev nlohmann-json3-dev libcli11-dev doctest-dev
+  libglfw3-dev libimgui-dev python3-glad libstb-dev fonts-dejavu-core
+  xvfb xauth libgl1-mesa-dri
+)
+
+scanviz_install_packages() {
+  local missing=()
+  for p in "${SCANVIZ_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then missing+=("$p"); fi
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "scanviz: all ${#SCANVIZ_PACKAGES[@]} packages already installed"
+    return
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "scanviz: installing ${missing[*]}"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+scanviz_build() {
+  cd "$SCANVIZ_ROOT"
+  # nvcc is not a Debian package here: use it when the CUDA toolkit is installed in its usual place.
+  if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH="/usr/local/cuda/bin:$PATH"; fi
+  if command -v nvcc >/dev/null 2>&1; then
+    echo "scanviz: building with $(nvcc --version | tail -n 1) (GPU kernels compiled for sm_90)"
+  else
+    echo "scanviz: nvcc not found; building without the CUDA parts (the CPU emulator runs everything)"
+  fi
+  cmake --preset release
+  cmake --build --preset release -j "$(nproc)"
+}

@@ -1,0 +1,46 @@
+// Shared test helpers: every operator/type pair, and recording a block scan in one call.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/values.hpp"
+#include "emulator/record.hpp"
+
+namespace sv_test {
+
+// All 17 (operator, type) pairs scanviz supports.
+inline std::vector<std::pair<sv::OpKind, sv::ValueType>> all_ops() {
+  std::vector<std::pair<sv::OpKind, sv::ValueType>> out;
+  for (auto op : {sv::OpKind::Sum, sv::OpKind::Product, sv::OpKind::Min, sv::OpKind::Max})
+    for (auto t : {sv::ValueType::I32, sv::ValueType::I64, sv::ValueType::F32, sv::ValueType::F64}) out.push_back({op, t});
+  out.push_back({sv::OpKind::Interval, sv::ValueType::Interval});
+  return out;
+}
+
+inline const std::vector<std::string>& schedules() {
+  static const std::vector<std::string> s = {"in-order", "reverse", "round-robin", "random:7", "random:1234"};
+  return s;
+}
+
+inline sv::Trace record(const std::string& algo, std::int64_t n, sv::OpKind op, sv::ValueType type,
+                        const std::string& schedule = "in-order", bool exclusive = false, std::uint64_t seed = 1,
+                        std::vector<sv::Payload> input = {}) {
+  sv::BlockRunConfig c;
+  c.algorithm = algo;
+  c.n = n;
+  c.op = op;
+  c.type = type;
+  c.exclusive = exclusive;
+  c.input_seed = seed;
+  c.input = std::move(input);
+  c.schedule = *sv::Schedule::parse(schedule);
+  return sv::record_block_scan(c);
+}
+
+inline sv::Trace record_interval(const std::string& algo, std::int64_t n, const std::string& schedule = "in-order") {
+  return record(algo, n, sv::OpKind::Interval, sv::ValueType::Interval, schedule);
+}
+
+}  // namespace sv_test

@@ -1,0 +1,104 @@
+// Every race-free block algorithm x every operator x sizes that are and are not powers of two x every
+// schedule, on seeded random input, against the one sequential reference.
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+#include "algorithms.hpp"
+#include "analysis/analysis.hpp"
+#include "helpers.hpp"
+
+using namespace sv;
+
+namespace {
+
+const std::vector<std::int64_t> kSizes = {1, 2, 3, 16, 17, 31, 32, 33, 64, 65, 100, 1000, 1024};
+
+// Checks the output cell by cell against the reference (not only the trace's own verdict).
+void check_against_reference(const Trace& t) {
+  const auto ref = reference_scan(t.meta.op, t.meta.type, t.meta.input, t.meta.exclusive);
+  REQUIRE(t.result.output.size() == ref.size());
+  int wrong = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i)
+    if (!values_match(t.meta.type, ref[i], t.result.output[i], i + 1)) ++wrong;
+  CHECK(wrong == 0);
+  CHECK(t.result.outcome == Outcome::Correct);
+}
+
+void check_algorithm(const std::string& algo, bool exclusive) {
+  for (auto [op, type] : sv_test::all_ops()) {
+    for (std::int64_t n : kSizes) {
+      for (const auto& schedule : sv_test::schedules()) {
+        CAPTURE(algo);
+        CAPTURE(op_name(op));
+        CAPTURE(type_name(type));
+        CAPTURE(n);
+        CAPTURE(schedule);
+        CAPTURE(exclusive);
+        check_against_reference(sv_test::record(algo, n, op, type, schedule, exclusive, 1000 + n));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("kogge-stone matches the reference (inclusive)") { check_algorithm("kogge-stone", false); }
+TEST_CASE("kogge-stone matches the reference (exclusive)") { check_algorithm("kogge-stone", true); }
+TEST_CASE("kogge-stone-double-buffer matches the reference (inclusive)") { check_algorithm("kogge-stone-double-buffer", false); }
+TEST_CASE("kogge-stone-double-buffer matches the reference (exclusive)") { check_algorithm("kogge-stone-double-buffer", true); }
+TEST_CASE("brent-kung matches the reference (inclusive)") { check_algorithm("brent-kung", false); }
+TEST_CASE("brent-kung matches the reference (exclusive)") { check_algorithm("brent-kung", true); }
+TEST_CASE("blelloch matches the reference (inclusive)") { check_algorithm("blelloch", false); }
+TEST_CASE("blelloch matches the reference (exclusive)") { check_algorithm("blelloch", true); }
+TEST_CASE("sklansky matches the reference (inclusive)") { check_algorithm("sklansky", false); }
+TEST_CASE("sklansky matches the reference (exclusive)") { check_algorithm("sklansky", true); }
+
+TEST_CASE("two-element algorithms scan a full 2048-element block") {
+  for (const char* algo : {"brent-kung", "blelloch", "sklansky"}) {
+    CAPTURE(algo);
+    check_against_reference(sv_test::record(algo, 2048, OpKind::Sum, ValueType::I64, "random:3"));
+    check_against_reference(sv_test::record(algo, 1500, OpKind::Interval, ValueType::Interval, "round-robin", true));
+  }
+}
+
+TEST_CASE("an explicit block larger than n pads with the identity and stays correct") {
+  BlockRunConfig c;
+  c.algorithm = "kogge-stone";
+  c.n = 10;
+  c.block = 64;
+  c.op = OpKind::Max;
+  c.type = ValueType::F32;
+  const Trace t = record_block_scan(c);
+  CHECK(t.meta.block == 64);
+  CHECK(t.meta.capacity == 64);
+  check_against_reference(t);
+  c.algorithm = "blelloch";
+  c.block = 32;
+  const Trace b = record_block_scan(c);
+  CHECK(b.meta.capacity == 64);
+  check_against_reference(b);
+}
+
+TEST_CASE("block shapes: limits and padding are enforced with a reason") {
+  const AlgorithmInfo& ks = *find_algorithm("kogge-stone");
+  const AlgorithmInfo& bk = *find_algorithm("brent-kung");
+  CHECK(block_shape(ks, 17, 0).threads == 17);
+  CHECK(block_shape(bk, 17, 0).capacity == 32);
+  CHECK(block_shape(bk, 17, 0).threads == 16);
+  CHECK(block_shape(bk, 1, 0).capacity == 2);
+  CHECK_THROWS_WITH_AS(block_shape(ks, 1025, 0), doctest::Contains("exceeds"), std::invalid_argument);
+  CHECK_THROWS_AS(block_shape(bk, 2049, 0), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(block_shape(bk, 100, 48), doctest::Contains("power-of-two"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(block_shape(ks, 100, 50), doctest::Contains("fewer than n"), std::invalid_argument);
+  CHECK_THROWS_AS(block_shape(ks, 0, 0), std::invalid_argument);
+  CHECK_THROWS_AS(block_shape(ks, 10, 1025), std::invalid_argument);
+}
+
+TEST_CASE("record_block_scan rejects a configuration that cannot run") {
+  CHECK_THROWS_AS(sv_test::record("no-such-scan", 8, OpKind::Sum, ValueType::I32), std::invalid_argument);
+  CHECK_THROWS_AS(sv_test::record("kogge-stone", 8, OpKind::Interval, ValueType::I32), std::invalid_argument);
+  CHECK_THROWS_AS(sv_test::record("kogge-stone", 8, OpKind::Sum, ValueType::I32, "in-order", false, 1,
+                                  std::vector<Payload>(3, Payload::of(1))),
+                  std::invalid_argument);
+}

@@ -1,0 +1,188 @@
+// The scanviz command line as a user runs it: exit codes, one-line errors, no half-written files,
+// and the issue's acceptance commands.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code = -1;
+  std::string out, err;
+};
+
+// Runs scanviz with `args` (shell words), capturing stdout and stderr separately.
+Run scanviz(const std::string& args, const fs::path& dir) {
+  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+  const std::string cmd = "cd '" + dir.string() + "' && '" SCANVIZ_EXE "' " + args + " >'" + out.string() + "' 2>'" +
+                          err.string() + "' </dev/null";
+  const int status = std::system(cmd.c_str());
+  Run r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  auto slurp = [](const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+  };
+  r.out = slurp(out);
+  r.err = slurp(err);
+  fs::remove(out);
+  fs::remove(err);
+  return r;
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("scanviz-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  static int& counter() {
+    static int c = 0;
+    return c;
+  }
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(path)) names.push_back(e.path().filename().string());
+    return names;
+  }
+};
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("cli: the issue's acceptance commands") {
+  TempDir d;
+  Run r = scanviz("trace --algo kogge-stone-racy --n 64 --op interval --schedule in-order --out t.json", d.path);
+  REQUIRE(r.code == 0);
+  r = scanviz("stats t.json --json", d.path);
+  REQUIRE(r.code == 0);
+  const auto racy = nlohmann::json::parse(r.out);
+  CHECK(racy["algorithm"] == "kogge-stone-racy");
+  CHECK(racy["n"] == 64);
+  CHECK(racy["outcome"] == "wrong");
+  CHECK(racy["hazards"].size() > 0);
+  CHECK(racy["output"].size() == 64);
+  CHECK(racy["steps"] == 6);
+
+  r = scanviz("trace --algo kogge-stone-double-buffer --n 64 --op interval --schedule in-order --out d.json", d.path);
+  REQUIRE(r.code == 0);
+  r = scanviz("stats d.json --json", d.path);
+  REQUIRE(r.code == 0);
+  const auto fixed = nlohmann::json::parse(r.out);
+  CHECK(fixed["outcome"] == "correct");
+  CHECK(fixed["hazards"].empty());
+  CHECK(fixed["operations"] == 64 * 6 - 63);
+  CHECK(fixed["output"][63] == "x0..x63");
+}
+
+TEST_CASE("cli: show prints the slides' rows and marks hazards") {
+  TempDir d;
+  REQUIRE(scanviz("trace --algo kogge-stone --op interval --out t.json", d.path).code == 0);
+  Run r = scanviz("show t.json", d.path);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("stride = 2") != std::string::npos);
+  CHECK(r.out.find("x4..x7*") != std::string::npos);  // written by an operator in stride 2
+  CHECK(r.out.find("result: correct") != std::string::npos);
+  REQUIRE(scanviz("trace --algo kogge-stone-racy --n 64 --op interval --out r.json", d.path).code == 0);
+  r = scanviz("show r.json", d.path);
+  CHECK(r.out.find("hazard RAW buffer_s[31]") != std::string::npos);
+  CHECK(r.out.find("result: wrong") != std::string::npos);
+}
+
+TEST_CASE("cli: input by hand, exclusive, and text stats") {
+  TempDir d;
+  REQUIRE(scanviz("trace --algo brent-kung --input \"3,6,7,4,8,2,1,9\" --exclusive --out t.json", d.path).code == 0);
+  Run r = scanviz("stats t.json --json", d.path);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["output"] == nlohmann::json::array({0, 3, 9, 16, 20, 28, 30, 31}));
+  r = scanviz("stats t.json", d.path);
+  CHECK(r.code == 0);
+  CHECK(scanviz("trace --algo sklansky --input @" SCANVIZ_SOURCE_DIR "/assets/examples/slides.txt --out s.json", d.path).code == 0);
+  CHECK(nlohmann::json::parse(scanviz("stats s.json --json", d.path).out)["output"][7] == 40);
+  CHECK(r.out.find("outcome            correct") != std::string::npos);
+  CHECK(r.out.find("closed form 2*log2(n) - 1 = 5") != std::string::npos);
+}
+
+TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file") {
+  TempDir d;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"trace --algo nope --out t.json", "unknown algorithm"},
+      {"trace --algo kogge-stone --n 5000 --out t.json", "exceeds"},
+      {"trace --algo kogge-stone --n 0 --out t.json", "--n"},
+      {"trace --algo kogge-stone --n abc --out t.json", "--n"},
+      {"trace --algo kogge-stone --op divide --out t.json", "--op"},
+      {"trace --algo kogge-stone --op interval --type int32 --out t.json", "interval"},
+      {"trace --algo kogge-stone --input \"1,x,3\" --out t.json", "--input"},
+      {"trace --algo kogge-stone --input @nowhere.txt --out t.json", "nowhere.txt"},
+      {"trace --algo kogge-stone --input \"1,2,3\" --n 4 --out t.json", "does not match"},
+      {"trace --algo brent-kung --block 48 --out t.json", "power-of-two"},
+      {"trace --algo kogge-stone --schedule sideways --out t.json", "--schedule"},
+      {"trace --algo kogge-stone --executor gpu --out t.json", "--executor emulator"},
+      {"trace --algo kogge-stone --out missing-dir/t.json", "missing-dir"},
+      {"trace --algo kogge-stone", "--out"},
+      {"frobnicate", "frobnicate"},
+      {"stats no-such-file.json", "no-such-file.json"},
+      {"show", "FILE"},
+  };
+  for (const auto& [args, needle] : cases) {
+    CAPTURE(args);
+    const Run r = scanviz(args, d.path);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find(needle) != std::string::npos);
+    CHECK(r.out.empty());
+    CHECK(d.files().empty());
+  }
+}
+
+TEST_CASE("cli: a corrupt trace file is rejected with the field named") {
+  TempDir d;
+  REQUIRE(scanviz("trace --algo sklansky --out t.json", d.path).code == 0);
+  {
+    std::ofstream f(d.path / "bad.json");
+    f << R"({"format": "scanviz-trace", "version": 99})";
+  }
+  Run r = scanviz("stats bad.json", d.path);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK(r.err.find("version") != std::string::npos);
+  {
+    std::ifstream in(d.path / "t.json");
+    std::stringstream s;
+    s << in.rdbuf();
+    std::ofstream out(d.path / "cut.json");
+    out << s.str().substr(0, s.str().size() / 2);
+  }
+  r = scanviz("show cut.json", d.path);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err) == 1);
+}
+
+TEST_CASE("cli: algos lists every algorithm and says which pad to a power of two") {
+  TempDir d;
+  const Run r = scanviz("algos", d.path);
+  CHECK(r.code == 0);
+  for (const char* name : {"kogge-stone-racy", "kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky"})
+    CHECK(r.out.find(name) != std::string::npos);
+  CHECK(r.out.find("padded to a power of two") != std::string::npos);
+}
+
+TEST_CASE("cli: with no arguments it runs the demo on the slides' input") {
+  TempDir d;
+  const Run r = scanviz("", d.path);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("16  20  28  30  31  40") != std::string::npos);
+  CHECK(r.out.find("x0..x7") != std::string::npos);
+}

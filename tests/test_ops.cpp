@@ -1,0 +1,129 @@
+// Operators, the interval value, text forms and the sequential reference scan.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+#include "core/values.hpp"
+#include "helpers.hpp"
+
+using namespace sv;
+
+namespace {
+Interval iv(int lo, int hi) { return Interval::range(lo, hi); }
+std::string text(const Interval& v) { return format_value(ValueType::Interval, Payload::of(v)); }
+}  // namespace
+
+TEST_CASE("interval: adjacent ranges join, others are invalid and keep both operands") {
+  CHECK(combine(iv(0, 1), iv(2, 5)) == iv(0, 5));
+  CHECK(combine(Interval::single(3), Interval::single(4)) == iv(3, 4));
+  const Interval bad = combine(iv(1, 4), iv(3, 6));
+  CHECK(bad.is_invalid());
+  CHECK(text(bad) == "!x1..x4,x3..x6");
+  // Wrong order is not adjacent either: the operator is not commutative.
+  CHECK(combine(iv(2, 5), iv(0, 1)).is_invalid());
+  // The identity is neutral on both sides; an invalid value stays invalid, keeping the first mistake.
+  CHECK(combine(Interval::identity(), iv(2, 3)) == iv(2, 3));
+  CHECK(combine(iv(2, 3), Interval::identity()) == iv(2, 3));
+  CHECK(text(combine(bad, iv(7, 7))) == text(bad));
+  CHECK(text(combine(iv(0, 0), bad)) == text(bad));
+  // Equality sees one invalid element; the operands it keeps are for display.
+  CHECK(Interval::invalid(1, 4, 3, 6) == Interval::invalid(0, 0, 5, 5));
+  CHECK(Interval::invalid(1, 4, 3, 6) != iv(1, 6));
+}
+
+TEST_CASE("interval: associative on random triples") {
+  std::mt19937 rng(42);
+  for (int i = 0; i < 2000; ++i) {
+    auto pick = [&]() {
+      int kind = rng() % 4;
+      int lo = rng() % 6, hi = lo + rng() % 3;
+      if (kind == 0) return Interval::identity();
+      if (kind == 3) return combine(iv(lo, hi), iv(lo + 5, hi + 6));
+      return iv(lo, hi);
+    };
+    Interval a = pick(), b = pick(), c = pick();
+    CHECK(combine(combine(a, b), c) == combine(a, combine(b, c)));
+  }
+}
+
+TEST_CASE("values: text form round-trips and rejects malformed text") {
+  for (const char* s : {"ID", "x0", "x3..x17", "!x1..x4,x3..x6", "!x2,x9..x10"}) {
+    auto p = parse_value(ValueType::Interval, s);
+    REQUIRE(p);
+    CHECK(format_value(ValueType::Interval, *p) == s);
+  }
+  for (const char* s : {"", "x", "y3", "x3..x1", "x-1", "x1..", "!x1", "x1 ", "3"})
+    CHECK_FALSE(parse_value(ValueType::Interval, s));
+  CHECK(format_value(ValueType::F32, Payload::of(0.1f)) == "0.1");
+  CHECK(format_value(ValueType::F64, Payload::of(-std::numeric_limits<double>::infinity())) == "-inf");
+  CHECK(parse_value(ValueType::F32, "inf")->as<float>() == std::numeric_limits<float>::infinity());
+  CHECK(std::isnan(parse_value(ValueType::F64, "nan")->as<double>()));
+  CHECK(parse_value(ValueType::I32, "-2147483648")->as<std::int32_t>() == std::numeric_limits<std::int32_t>::min());
+  CHECK_FALSE(parse_value(ValueType::I32, "2147483648"));
+  CHECK_FALSE(parse_value(ValueType::I32, "1.5"));
+  CHECK(parse_value(ValueType::I64, "9007199254740993")->as<std::int64_t>() == 9007199254740993LL);
+}
+
+TEST_CASE("operators: identities are neutral for every operator and type") {
+  for (auto [op, type] : sv_test::all_ops()) {
+    CAPTURE(op_name(op));
+    CAPTURE(type_name(type));
+    const auto input = random_input(op, type, 64, 9);
+    const Payload id = identity_of(op, type);
+    for (const Payload& x : input) {
+      CHECK(apply_op(op, type, id, x) == x);
+      CHECK(apply_op(op, type, x, id) == x);
+    }
+  }
+}
+
+TEST_CASE("operators: integer sum and product wrap instead of overflowing") {
+  SumOp<std::int32_t> add;
+  CHECK(add(std::numeric_limits<std::int32_t>::max(), 1) == std::numeric_limits<std::int32_t>::min());
+  ProductOp<std::int64_t> mul;
+  CHECK(mul(std::int64_t(1) << 62, 4) == 0);
+  CHECK(MinOp<float>{}(3.f, -2.f) == -2.f);
+  CHECK(MaxOp<double>{}.identity() == -std::numeric_limits<double>::infinity());
+  CHECK(MinOp<std::int32_t>{}.identity() == std::numeric_limits<std::int32_t>::max());
+}
+
+TEST_CASE("operators: the interval operator goes with the interval type only") {
+  CHECK_THROWS_AS(check_op_type(OpKind::Interval, ValueType::I32), std::invalid_argument);
+  CHECK_THROWS_AS(check_op_type(OpKind::Sum, ValueType::Interval), std::invalid_argument);
+  CHECK_NOTHROW(check_op_type(OpKind::Min, ValueType::F64));
+}
+
+TEST_CASE("reference scan: the slides' example, inclusive and exclusive") {
+  const auto in = slides_input(OpKind::Sum, ValueType::I32, 8);
+  const std::vector<int> inclusive = {3, 9, 16, 20, 28, 30, 31, 40};  // PMPP ch. 11, slide 3
+  const std::vector<int> exclusive = {0, 3, 9, 16, 20, 28, 30, 31};
+  const auto inc = reference_scan(OpKind::Sum, ValueType::I32, in, false);
+  const auto exc = reference_scan(OpKind::Sum, ValueType::I32, in, true);
+  for (int i = 0; i < 8; ++i) {
+    CHECK(inc[i].as<std::int32_t>() == inclusive[i]);
+    CHECK(exc[i].as<std::int32_t>() == exclusive[i]);
+  }
+  const auto labels = reference_scan(OpKind::Interval, ValueType::Interval, slides_input(OpKind::Interval, ValueType::Interval, 8), true);
+  CHECK(text(labels[0].as<Interval>()) == "ID");
+  CHECK(text(labels[1].as<Interval>()) == "x0");
+  CHECK(text(labels[7].as<Interval>()) == "x0..x6");
+}
+
+TEST_CASE("values_match: exact for integers, tolerant of reassociation for floating point") {
+  CHECK_FALSE(values_match(ValueType::I32, Payload::of(5), Payload::of(6), 10));
+  CHECK(values_match(ValueType::F32, Payload::of(1000.0f), Payload::of(1000.0001f), 100));
+  CHECK_FALSE(values_match(ValueType::F32, Payload::of(1000.0f), Payload::of(1001.0f), 100));
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK(values_match(ValueType::F32, Payload::of(inf), Payload::of(inf), 1));
+  CHECK_FALSE(values_match(ValueType::F32, Payload::of(inf), Payload::of(-inf), 1));
+}
+
+TEST_CASE("random input: seeded, reproducible, and different across seeds") {
+  for (auto [op, type] : sv_test::all_ops()) {
+    CHECK(random_input(op, type, 100, 5) == random_input(op, type, 100, 5));
+    if (op != OpKind::Interval) CHECK(random_input(op, type, 100, 5) != random_input(op, type, 100, 6));
+  }
+}

@@ -1,0 +1,116 @@
+// The racy single-barrier Kogge-Stone: hazards under every schedule, wrong results under some, and
+// the trace names who read what another thread had already overwritten. The fixed kernels: no hazard.
+#include <doctest/doctest.h>
+
+#include "analysis/analysis.hpp"
+#include "helpers.hpp"
+
+using namespace sv;
+
+TEST_CASE("kogge-stone-racy: hazards under every schedule, for sizes of one and many warps") {
+  for (std::int64_t n : {8, 33, 64, 100, 1024}) {
+    for (const auto& schedule : sv_test::schedules()) {
+      CAPTURE(n);
+      CAPTURE(schedule);
+      const Trace t = sv_test::record_interval("kogge-stone-racy", n, schedule);
+      const auto hazards = find_hazards(t);
+      CHECK_FALSE(hazards.empty());
+      for (const Hazard& h : hazards) {
+        CHECK(h.first.thread != h.second.thread);
+        CHECK(t.buffers[h.buffer].space == Space::Shared);
+        CHECK(h.first.seq < h.second.seq);
+        CHECK((h.first.write || h.second.write));
+      }
+    }
+  }
+}
+
+TEST_CASE("kogge-stone-racy: the in-order schedule breaks it at n = 64, and not every schedule does") {
+  const Trace in_order = sv_test::record_interval("kogge-stone-racy", 64, "in-order");
+  CHECK(in_order.result.outcome == Outcome::Wrong);
+  CHECK(check_result(in_order).outcome == Outcome::Wrong);
+  // Warp 1 running first reads its neighbours' cells before warp 0 overwrites them.
+  CHECK(sv_test::record_interval("kogge-stone-racy", 64, "reverse").result.outcome == Outcome::Correct);
+  // One warp runs in lockstep (reads before writes): the race cannot show within it.
+  CHECK(sv_test::record_interval("kogge-stone-racy", 32, "in-order").result.outcome == Outcome::Correct);
+  // Sum over int32 goes wrong too: the race is not an artefact of the interval operator.
+  CHECK(sv_test::record("kogge-stone-racy", 64, OpKind::Sum, ValueType::I32, "in-order").result.outcome == Outcome::Wrong);
+}
+
+TEST_CASE("kogge-stone-racy: a RAW hazard names the reader, the writer and the value it should have read") {
+  const Trace t = sv_test::record_interval("kogge-stone-racy", 64, "in-order");
+  const auto hazards = find_hazards(t);
+  int raw = 0;
+  for (const Hazard& h : hazards) {
+    if (h.kind != HazardKind::RAW) continue;
+    ++raw;
+    // The events the hazard points at are a write by one thread and a later read of the same cell
+    // by another, in the same step, and the read saw the written value, not the one from before.
+    const Event& w = t.events[h.first.seq];
+    const Event& r = t.events[h.second.seq];
+    CHECK(w.kind == EventKind::Write);
+    CHECK(r.kind == EventKind::Read);
+    CHECK(w.thread == h.first.thread);
+    CHECK(r.thread == h.second.thread);
+    CHECK(w.index == r.index);
+    CHECK(w.buffer == r.buffer);
+    CHECK(r.value == w.value);
+    REQUIRE(h.has_expected);
+    CHECK(h.expected != r.value);
+    CHECK(step_of_event(t, w.seq) == step_of_event(t, r.seq));
+    CHECK_FALSE(h.same_warp);  // in lockstep, only threads of different warps see each other's writes early
+  }
+  CHECK(raw > 0);
+  // At stride 1 in-order, thread 32 reads cell 31 after thread 31 (warp 0) wrote x30..x31 into it.
+  bool found = false;
+  for (const Hazard& h : hazards)
+    if (h.kind == HazardKind::RAW && h.index == 31 && h.second.thread == 32 && h.first.thread == 31 &&
+        t.steps[h.step].label() == "stride = 1") {
+      found = true;
+      CHECK(format_value(ValueType::Interval, h.first.value) == "x30..x31");
+      CHECK(format_value(ValueType::Interval, h.expected) == "x31");
+    }
+  CHECK(found);
+}
+
+TEST_CASE("kogge-stone and kogge-stone-double-buffer: no hazard and correct under every schedule") {
+  for (const char* algo : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky"}) {
+    for (std::int64_t n : {8, 64, 100, 1024}) {
+      for (const auto& schedule : sv_test::schedules()) {
+        CAPTURE(algo);
+        CAPTURE(n);
+        CAPTURE(schedule);
+        const Trace t = sv_test::record_interval(algo, n, schedule);
+        CHECK(find_hazards(t).empty());
+        CHECK(check_result(t).outcome == Outcome::Correct);
+      }
+    }
+  }
+}
+
+TEST_CASE("schedules change the interleaving, not the race-free result") {
+  const Trace a = sv_test::record_interval("kogge-stone-double-buffer", 100, "in-order");
+  const Trace b = sv_test::record_interval("kogge-stone-double-buffer", 100, "random:99");
+  REQUIRE(a.events.size() == b.events.size());
+  bool differs = false;
+  for (std::size_t i = 0; i < a.events.size() && !differs; ++i) differs = a.events[i].thread != b.events[i].thread;
+  CHECK(differs);
+  CHECK(a.result.output == b.result.output);
+  // The same seed gives the same interleaving.
+  const Trace c = sv_test::record_interval("kogge-stone-double-buffer", 100, "random:99");
+  for (std::size_t i = 0; i < b.events.size(); ++i) CHECK(b.events[i].thread == c.events[i].thread);
+}
+
+TEST_CASE("lockstep: within a warp instruction all reads happen before any write") {
+  // kogge-stone-racy with one warp: each step's reads by all 32 lanes precede the step's writes.
+  const Trace t = sv_test::record_interval("kogge-stone-racy", 32, "in-order");
+  for (std::size_t k = 1; k + 1 < t.steps.size(); ++k) {
+    std::uint64_t last_read = 0, first_write = UINT64_MAX;
+    for (std::uint64_t i = t.steps[k].first_event; i < t.steps[k].end_event; ++i) {
+      const Event& e = t.events[i];
+      if (e.kind == EventKind::Read) last_read = std::max(last_read, e.seq);
+      if (e.kind == EventKind::Write) first_write = std::min(first_write, e.seq);
+    }
+    CHECK(last_read < first_write);
+  }
+}
