@@ -202,20 +202,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     return cmd_demo();  // no subcommand: the GUI's place, until it exists
-  } catch (const UsageError& e) {
-    std::cerr << "scanviz: " << e.what() << "\n";
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "scanviz: " << e.what() << "\n";
-    return 2;
-  } catch (const TraceError& e) {
-    std::cerr << "scanviz: " << e.what() << "\n";
-    return 2;
   } catch (const EmulationError& e) {
     std::cerr << "scanviz: the kernel failed in the emulator: " << e.what() << "\n";
     return 1;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // bad arguments (UsageError, invalid_argument) and files (TraceError)
     std::cerr << "scanviz: " << e.what() << "\n";
-    return 1;
+    return 2;
   }
 }

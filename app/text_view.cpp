@@ -78,28 +78,30 @@ std::string hazard_sentence(const Trace& t, const Hazard& h) {
   return s.str();
 }
 
+// One buffer's cells, 16 to a line, each chunk as wide as its widest label. Marks: * written by an
+// operator this step, ! read by another thread after being overwritten (RAW), ~ other hazards.
 void print_row(std::ostream& out, const Trace& t, const std::string& name, const BufferSnapshot& snap,
-               const std::set<std::int64_t>& active, const std::set<std::int64_t>& hazard_cells) {
+               const std::set<std::int64_t>& op_cells, const std::map<std::int64_t, HazardKind>& hazard_cells) {
   std::vector<std::string> cells(snap.values.size());
-  std::size_t width = 3;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     cells[i] = cell_text(t, snap, i);
-    if (hazard_cells.count(static_cast<std::int64_t>(i))) cells[i] += "!";
-    else if (active.count(static_cast<std::int64_t>(i))) cells[i] += "*";
-    width = std::max(width, cells[i].size());
+    auto h = hazard_cells.find(static_cast<std::int64_t>(i));
+    if (h != hazard_cells.end()) cells[i] += h->second == HazardKind::RAW ? "!" : "~";
+    else if (op_cells.count(static_cast<std::int64_t>(i))) cells[i] += "*";
   }
+  const std::string label = name + std::string(name.size() < 12 ? 12 - name.size() : 1, ' ');
   for (std::size_t start = 0; start < cells.size(); start += kCellsPerLine) {
     const std::size_t end = std::min(cells.size(), start + kCellsPerLine);
+    std::size_t width = 3;
+    for (std::size_t i = start; i < end; ++i) width = std::max({width, cells[i].size(), std::to_string(i).size() + 2});
+    auto pad = [width](const std::string& s) { return s + std::string(width + 1 - s.size(), ' '); };
     if (cells.size() > kCellsPerLine) {
-      out << "  " << std::string(12, ' ');
-      for (std::size_t i = start; i < end; ++i) {
-        std::string idx = "[" + std::to_string(i) + "]";
-        out << idx << std::string(width + 1 - std::min(width, idx.size()), ' ');
-      }
+      out << "  " << std::string(label.size(), ' ');
+      for (std::size_t i = start; i < end; ++i) out << pad("[" + std::to_string(i) + "]");
       out << "\n";
     }
-    out << "  " << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ');
-    for (std::size_t i = start; i < end; ++i) out << cells[i] << std::string(width + 1 - cells[i].size(), ' ');
+    out << "  " << label;
+    for (std::size_t i = start; i < end; ++i) out << pad(cells[i]);
     out << "\n";
   }
 }
@@ -139,7 +141,8 @@ void print_steps(std::ostream& out, const Trace& t) {
     out << "   active threads " << ranges(active_threads(t, k)) << "\n";
 
     // The buffers the step wrote, with the cells written by an operator marked * and hazards !.
-    std::map<int, std::set<std::int64_t>> op_cells, hazard_cells;
+    std::map<int, std::set<std::int64_t>> op_cells;
+    std::map<int, std::map<std::int64_t, HazardKind>> hazard_cells;
     std::set<int> written;
     for (std::uint64_t i = step.first_event; i < step.end_event; ++i) {
       const Event& e = t.events[i];
@@ -147,7 +150,10 @@ void print_steps(std::ostream& out, const Trace& t) {
       written.insert(e.buffer);
       if (e.a.kind == Origin::OpResult) op_cells[e.buffer].insert(e.index);
     }
-    for (const Hazard* h : hazards_by_step[static_cast<int>(k)]) hazard_cells[h->buffer].insert(h->index);
+    for (const Hazard* h : hazards_by_step[static_cast<int>(k)]) {
+      auto [it, added] = hazard_cells[h->buffer].emplace(h->index, h->kind);
+      if (!added) it->second = std::min(it->second, h->kind);  // RAW wins
+    }
     for (int b : written) print_row(out, t, t.buffers[b].name, t.snapshots[k][b], op_cells[b], hazard_cells[b]);
 
     const auto& step_hazards = hazards_by_step[static_cast<int>(k)];
@@ -164,7 +170,8 @@ void print_steps(std::ostream& out, const Trace& t) {
         << format_value(t.meta.type, t.result.output[i]) << ", expected " << format_value(t.meta.type, c.reference[i])
         << ")";
   }
-  out << "   marks: * operator applied, ! hazard, - not written yet\n";
+  out << "   marks: * operator result, ! read after another thread overwrote it (RAW), ~ other hazard, - not "
+         "written yet\n";
 }
 
 nlohmann::json stats_json(const Trace& t) {
@@ -228,7 +235,8 @@ nlohmann::json stats_json(const Trace& t) {
 
 void print_stats(std::ostream& out, const Trace& t) {
   const Metrics m = compute_metrics(t);
-  const auto hazards = find_hazards(t);
+  auto hazards = find_hazards(t);
+  std::stable_sort(hazards.begin(), hazards.end(), [](const Hazard& a, const Hazard& b) { return a.kind < b.kind; });
   const Correctness c = check_result(t);
   const AlgorithmInfo* info = find_algorithm(t.meta.algorithm);
   out << describe_run(t) << "\n";

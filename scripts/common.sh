@@ -9,7 +9,7 @@ SCANVIZ_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libboost-context-dev nlohmann-json3-dev libcli11-dev doctest-dev
   libglfw3-dev libimgui-dev python3-glad libstb-dev fonts-dejavu-core
-  xvfb xauth libgl1-mesa-dri
+  xvfb xauth libgl1-mesa-dri time
 )
 
 scanviz_install_packages() {

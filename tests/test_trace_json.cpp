@@ -30,11 +30,14 @@ namespace {
 // Start and length of each number token (a run of -+.eE digits that starts with '-' or a digit and
 // does not continue a word such as "x3").
 std::vector<std::pair<std::size_t, std::size_t>> number_tokens(const std::string& s) {
-  const auto number_char = [](char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
-  const auto word_char = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.'; };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto number_char = [&](char c) { return digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
+  const auto word_char = [&](char c) {
+    return digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.';
+  };
   std::vector<std::pair<std::size_t, std::size_t>> out;
   for (std::size_t i = 0; i < s.size();) {
-    const bool starts = (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) && (i == 0 || !word_char(s[i - 1]));
+    const bool starts = (s[i] == '-' || digit(s[i])) && (i == 0 || !word_char(s[i - 1]));
     if (!starts) {
       ++i;
       continue;
@@ -467,9 +470,11 @@ TEST_CASE("trace json: values are written as the schema says") {
   CHECK(j["result"]["output"][2] == "!x0..x1,x3");
   CHECK(j["snapshots"][1][1] == nlohmann::json::parse(R"(["x0", "x0..x1", null, "ID"])"));
   CHECK(j["steps"][1]["label"] == "stride = 1");
-  CHECK(j["events"][8] == nlohmann::json::parse(R"([8, "op", 0, 1, 0, null, null, "x0..x1", 20, 1056, 8, [1, 0], [1, 1]])"));
+  CHECK(j["events"][8] ==
+        nlohmann::json::parse(R"([8, "op", 0, 1, 0, null, null, "x0..x1", 20, 1056, 8, [1, 0], [1, 1]])"));
   CHECK(j["events"][9][11] == 8);
-  CHECK(j["events"][4] == nlohmann::json::parse(R"([4, "barrier", 0, 0, 0, null, null, null, 11, 1028, 4, null, null])"));
+  CHECK(j["events"][4] ==
+        nlohmann::json::parse(R"([4, "barrier", 0, 0, 0, null, null, null, 11, 1028, 4, null, null])"));
   CHECK(j["events"][11][9] == (std::uint64_t{1} << 63) + 5);
   CHECK(j["meta"]["options"]["note"] == "quote\" backslash\\ newline\n tab\t ctl\x01 \xc3\xa9");
 }
@@ -497,6 +502,14 @@ TEST_CASE("trace json: malformed text") {
   CHECK(load_error("[1, 2]") == "(top level): expected a JSON object, got an array");
   CHECK(load_error("{}") == "format: missing");
   CHECK(starts_with(load_error(std::string(100000, '[')), "truncated or malformed JSON at byte 100001"));
+  CHECK(load_error(std::string(100000, '[') + std::string(100000, ']')) ==
+        "(top level): expected a JSON object, got an array");
+  std::string deep = text;  // built as text: nlohmann's dump() would recurse 100000 deep
+  const std::string algorithm = "\"algorithm\": \"kogge-stone\"";
+  REQUIRE(deep.find(algorithm) != std::string::npos);
+  deep.replace(deep.find(algorithm), algorithm.size(),
+               "\"algorithm\": " + std::string(100000, '[') + std::string(100000, ']'));
+  CHECK(load_error(deep) == "meta.algorithm: expected a string, got an array");
 }
 
 TEST_CASE("trace json: header and meta") {
@@ -505,7 +518,8 @@ TEST_CASE("trace json: header and meta") {
   CHECK(error_after([](J& j) { j["version"] = "1"; }) == "version: expected an integer, got \"1\"");
   CHECK(error_after([](J& j) { j["format"] = "other"; }) == "format: expected \"scanviz-trace\", got \"other\"");
   CHECK(error_after([](J& j) { j["meta"]["n"] = "4"; }) == "meta.n: expected an integer, got \"4\"");
-  CHECK(error_after([](J& j) { j["meta"]["n"] = 3000000000LL; }) == "meta.n: 3000000000 is out of range (0..2147483648)");
+  CHECK(error_after([](J& j) { j["meta"]["n"] = 3000000000LL; }) ==
+        "meta.n: 3000000000 is out of range (0..2147483648)");
   CHECK(error_after([](J& j) { j["meta"]["n"] = 4.0; }) == "meta.n: expected an integer, got 4.0");
   CHECK(error_after([](J& j) { j["meta"]["block"] = 2048; }) == "meta.block: 2048 is out of range (1..1024)");
   CHECK(error_after([](J& j) { j["meta"]["grid"] = -1; }) == "meta.grid: -1 is out of range (1..2147483647)");
@@ -532,8 +546,7 @@ TEST_CASE("trace json: buffers and steps") {
                     "buffers[0].space: expected one of global, shared"));
   CHECK(error_after([](J& j) { j["buffers"][0]["length"] = -4; }) ==
         "buffers[0].length: -4 is out of range (0..9223372036854775807)");
-  CHECK(starts_with(error_after([](J& j) { j["buffers"] = J::array(); j["buffers"].get_ref<J::array_t&>().resize(300); }),
-                    "buffers: 300 buffers, at most 255"));
+  CHECK(starts_with(error_after([](J& j) { j["buffers"] = J::array_t(300); }), "buffers: 300 buffers, at most 255"));
   CHECK(starts_with(error_after([](J& j) { j["event_fields"][2] = "blk"; }), "event_fields[2]: expected \"block\""));
   CHECK(starts_with(error_after([](J& j) { j["steps"][1]["phase"] = "sideways"; }),
                     "steps[1].phase: expected one of load, stride, "));
@@ -552,22 +565,27 @@ TEST_CASE("trace json: events") {
   using J = nlohmann::json;
   CHECK(error_after([](J& j) { j["events"][3][6] = 2000; }) ==
         "events[3].index: 2000 is out of range for buffer \"s\" (length 4)");
-  CHECK(error_after([](J& j) { j["events"][3][6] = -1; }) == "events[3].index: -1 is out of range for buffer \"s\" (length 4)");
-  CHECK(error_after([](J& j) { j["events"][3][5] = 2; }) == "events[3].buffer: 2 is out of range (there are 2 buffers)");
+  CHECK(error_after([](J& j) { j["events"][3][6] = -1; }) ==
+        "events[3].index: -1 is out of range for buffer \"s\" (length 4)");
+  CHECK(error_after([](J& j) { j["events"][3][5] = 2; }) ==
+        "events[3].buffer: 2 is out of range (there are 2 buffers)");
   CHECK(error_after([](J& j) { j["events"][8][11] = 9; }) ==
         "events[8].a: op origin 9 is not an earlier event (this is event 8)");
   CHECK(error_after([](J& j) { j["events"][9][11] = 7; }) == "events[9].a: op origin 7 is a read event, not an op");
   CHECK(error_after([](J& j) { j["events"][8][12] = J::array({1, 4}); }) ==
         "events[8].b[1]: 4 is out of range for buffer \"s\" (length 4)");
-  CHECK(starts_with(error_after([](J& j) { j["events"][8][12] = "x"; }), "events[8].b: expected null, the seq of an op"));
-  CHECK(error_after([](J& j) { j["events"][0][7] = "x3..x1"; }) == "events[0].value: \"x3..x1\" is not a valid interval value");
+  CHECK(starts_with(error_after([](J& j) { j["events"][8][12] = "x"; }),
+                    "events[8].b: expected null, the seq of an op"));
+  CHECK(error_after([](J& j) { j["events"][0][7] = "x3..x1"; }) ==
+        "events[0].value: \"x3..x1\" is not a valid interval value");
   CHECK(error_after([](J& j) { j["events"][2][3] = 2; }) == "events[2].thread: 2 is out of range (meta.block is 2)");
   CHECK(error_after([](J& j) { j["events"][2][2] = 1; }) == "events[2].block: 1 is out of range (meta.grid is 1)");
   CHECK(error_after([](J& j) { j["events"][2][4] = 1; }) == "events[2].warp: 1 does not match thread 1 (expected 0)");
   CHECK(error_after([](J& j) { j["events"][4][1] = "fence"; }) ==
         "events[4].kind: expected one of read, write, op, barrier, got \"fence\"");
   CHECK(error_after([](J& j) { j["events"][5][0] = 4; }) == "events[5].seq: 4 is not the event's position 5");
-  CHECK(error_after([](J& j) { j["events"][4][7] = "x0"; }) == "events[4].value: expected null for a barrier event, got \"x0\"");
+  CHECK(error_after([](J& j) { j["events"][4][7] = "x0"; }) ==
+        "events[4].value: expected null for a barrier event, got \"x0\"");
   CHECK(error_after([](J& j) { j["events"][8][5] = 1; }) == "events[8].buffer: expected null for an op event, got 1");
   CHECK(error_after([](J& j) { j["events"][1][9] = -5; }) ==
         "events[1].time: -5 is out of range (0..18446744073709551615)");
@@ -587,13 +605,15 @@ TEST_CASE("trace json: snapshots and result") {
         "snapshots[0][0][2]: expected an interval (a string such as \"x0..x3\"), got 7");
   CHECK(error_after([](J& j) { j["result"]["reference"].push_back("x4"); }) ==
         "result.reference: expected 4 values (meta.n), got 5");
-  CHECK(starts_with(error_after([](J& j) { j["result"]["outcome"] = "maybe"; }), "result.outcome: expected one of correct, wrong"));
+  CHECK(starts_with(error_after([](J& j) { j["result"]["outcome"] = "maybe"; }),
+                    "result.outcome: expected one of correct, wrong"));
 }
 
 TEST_CASE("trace json: numeric values") {
   using J = nlohmann::json;
   const Trace f32 = make_float_trace();
-  CHECK(error_after([](J& j) { j["meta"]["input"][0] = 1e39; }, f32) == "meta.input[0]: 1e+39 is out of range for float");
+  CHECK(error_after([](J& j) { j["meta"]["input"][0] = 1e39; }, f32) ==
+        "meta.input[0]: 1e+39 is out of range for float");
   CHECK(starts_with(error_after([](J& j) { j["meta"]["input"][0] = "1.5"; }, f32), "meta.input[0]: expected a float"));
   CHECK(error_after([](J& j) { j["meta"]["input"][0] = 3; }, f32) == "(loaded)");
   CHECK(error_after([](J& j) { j["meta"]["input"][0] = 3.4028235e38; }, f32) == "(loaded)");  // FLT_MAX as a double
@@ -602,7 +622,8 @@ TEST_CASE("trace json: numeric values") {
   CHECK(error_after([](J& j) { j["events"][0][7] = 1.5; }, i32) == "events[0].value: expected an integer, got 1.5");
   CHECK(error_after([](J& j) { j["events"][0][7] = 2147483648LL; }, i32) ==
         "events[0].value: 2147483648 is out of range (-2147483648..2147483647)");
-  CHECK(error_after([](J& j) { j["events"][0][7] = "nan"; }, i32) == "events[0].value: expected an integer, got \"nan\"");
+  CHECK(error_after([](J& j) { j["events"][0][7] = "nan"; }, i32) ==
+        "events[0].value: expected an integer, got \"nan\"");
 
   const Trace i64 = make_int64_trace();
   CHECK(error_after([](J& j) { j["result"]["output"][1] = std::uint64_t{1} << 63; }, i64) ==
@@ -667,15 +688,19 @@ TEST_CASE("trace json: file errors") {
     load_trace(bad);
     FAIL("load_trace of a bad trace did not throw");
   } catch (const TraceError& e) {
-    CHECK(std::string(e.what()) == bad.string() + ": events[3].index: 2000 is out of range for buffer \"s\" (length 4)");
+    CHECK(std::string(e.what()) == bad.string() +
+                                    ": events[3].index: 2000 is out of range for buffer \"s\" (length 4)");
   }
 
-  // A failed save leaves an existing file as it was.
-  const auto good = dir.path / "good.json";
-  save_trace(good, t);
-  Trace broken = t;
-  broken.steps[0].phase = static_cast<Phase>(200);  // phase_name throws mid-write
-  CHECK_THROWS_AS(save_trace(good, broken), TraceError);
-  CHECK_FALSE(std::filesystem::exists(good.string() + ".tmp"));
-  CHECK(trace_to_json(load_trace(good)) == trace_to_json(t));
+  // The text is written but the rename fails: the temporary file goes, the directory stays.
+  const auto occupied = dir.path / "occupied";
+  std::filesystem::create_directories(occupied / "inside");
+  try {
+    save_trace(occupied, t);
+    FAIL("save_trace over a non-empty directory did not throw");
+  } catch (const TraceError& e) {
+    CHECK(starts_with(e.what(), occupied.string() + ": cannot write: "));
+  }
+  CHECK_FALSE(std::filesystem::exists(occupied.string() + ".tmp"));
+  CHECK(std::filesystem::is_directory(occupied / "inside"));
 }

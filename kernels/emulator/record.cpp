@@ -4,33 +4,13 @@
 #include <stdexcept>
 
 #include "algorithms.hpp"
-#include "block/blelloch.hpp"
-#include "block/brent_kung.hpp"
-#include "block/kogge_stone.hpp"
-#include "block/kogge_stone_double_buffer.hpp"
-#include "block/kogge_stone_racy.hpp"
-#include "block/sklansky.hpp"
+#include "block/all.hpp"
 #include "core/values.hpp"
 #include "emulator/block_emulator.hpp"
 
 namespace sv {
 
-namespace {
-
-template <class F>
-void with_block_algorithm(std::string_view name, F&& f) {
-  if (name == "kogge-stone-racy") f(KoggeStoneRacy{});
-  else if (name == "kogge-stone") f(KoggeStone{});
-  else if (name == "kogge-stone-double-buffer") f(KoggeStoneDoubleBuffer{});
-  else if (name == "brent-kung") f(BrentKung{});
-  else if (name == "blelloch") f(Blelloch{});
-  else if (name == "sklansky") f(Sklansky{});
-  else throw std::invalid_argument("unknown algorithm '" + std::string(name) + "' (scanviz algos lists them)");
-}
-
-}  // namespace
-
-Trace record_block_scan(const BlockRunConfig& config) {
+BlockShape prepare_block_trace(const BlockRunConfig& config, Trace& trace) {
   const AlgorithmInfo* info = find_algorithm(config.algorithm);
   if (!info) throw std::invalid_argument("unknown algorithm '" + config.algorithm + "' (scanviz algos lists them)");
   check_op_type(config.op, config.type);
@@ -38,8 +18,6 @@ Trace record_block_scan(const BlockRunConfig& config) {
   if (!config.input.empty() && static_cast<std::int64_t>(config.input.size()) != config.n)
     throw std::invalid_argument("the input has " + std::to_string(config.input.size()) + " values but n = " +
                                 std::to_string(config.n));
-
-  Trace trace;
   TraceMeta& m = trace.meta;
   m.algorithm = config.algorithm;
   m.n = config.n;
@@ -51,6 +29,23 @@ Trace record_block_scan(const BlockRunConfig& config) {
   m.exclusive = config.exclusive;
   m.input_seed = config.input.empty() ? config.input_seed : 0;
   m.input = config.input.empty() ? random_input(config.op, config.type, config.n, config.input_seed) : config.input;
+  return shape;
+}
+
+void finish_block_trace(Trace& trace, std::vector<Payload> output) {
+  const TraceMeta& m = trace.meta;
+  trace.result.output = std::move(output);
+  trace.result.reference = reference_scan(m.op, m.type, m.input, m.exclusive);
+  trace.result.outcome = Outcome::Correct;
+  for (std::int64_t i = 0; i < m.n; ++i)
+    if (!values_match(m.type, trace.result.reference[i], trace.result.output[i], static_cast<std::size_t>(i + 1)))
+      trace.result.outcome = Outcome::Wrong;
+}
+
+Trace record_block_scan(const BlockRunConfig& config) {
+  Trace trace;
+  const BlockShape shape = prepare_block_trace(config, trace);
+  TraceMeta& m = trace.meta;
   m.executor.kind = "emulator";
   m.executor.schedule = config.schedule.kind_name();
   m.executor.seed = config.schedule.seed;
@@ -61,13 +56,7 @@ Trace record_block_scan(const BlockRunConfig& config) {
     using Algo = decltype(algo);
     visit_op(config.op, config.type, [&](auto op) { emu.run([&](EmuExec& x) { Algo::run(x, op, params); }); });
   });
-
-  trace.result.output = emu.buffer_values(1);
-  trace.result.reference = reference_scan(config.op, config.type, m.input, config.exclusive);
-  trace.result.outcome = Outcome::Correct;
-  for (std::int64_t i = 0; i < config.n; ++i)
-    if (!values_match(config.type, trace.result.reference[i], trace.result.output[i], static_cast<std::size_t>(i + 1)))
-      trace.result.outcome = Outcome::Wrong;
+  finish_block_trace(trace, emu.buffer_values(1));
   return trace;
 }
 

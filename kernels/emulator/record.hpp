@@ -7,6 +7,7 @@
 
 #include "core/ops.hpp"
 #include "core/payload.hpp"
+#include "algorithms.hpp"
 #include "emulator/schedule.hpp"
 #include "trace/trace.hpp"
 
@@ -28,5 +29,10 @@ struct BlockRunConfig {
 // operator and type that don't go together, wrong input length) and EmulationError when the kernel
 // does something the emulator cannot continue from.
 Trace record_block_scan(const BlockRunConfig& config);
+
+// The parts every executor shares: validate the configuration and fill trace.meta (all but the
+// executor) and return the block; then store the output and judge it against the reference.
+BlockShape prepare_block_trace(const BlockRunConfig& config, Trace& trace);
+void finish_block_trace(Trace& trace, std::vector<Payload> output);
 
 }  // namespace sv

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <initializer_list>
 #include <limits>
@@ -70,27 +71,44 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   return len;
 }
 
-// JSON text built in a buffer that is handed to the stream a chunk at a time.
+// JSON text built in a fixed buffer that is handed to the stream whenever it fills up.
 class JsonOut {
  public:
-  explicit JsonOut(std::ostream& out) : out_(out) { buf_.reserve(kChunk + kChunk / 4); }
+  explicit JsonOut(std::ostream& out) : out_(out), buf_(kSize), pos_(buf_.data()), end_(pos_ + kSize) {}
 
-  void raw(std::string_view s) { buf_.append(s); }
-  void raw(char c) { buf_.push_back(c); }
+  void raw(char c) {
+    room(1);
+    *pos_++ = c;
+  }
+  void raw(std::string_view s) {
+    if (s.size() > kSize) {
+      flush();
+      out_.write(s.data(), static_cast<std::streamsize>(s.size()));
+      return;
+    }
+    room(s.size());
+    std::memcpy(pos_, s.data(), s.size());
+    pos_ += s.size();
+  }
 
   template <class T>
   void integer(T v) {
-    char tmp[24];
-    auto res = std::to_chars(tmp, tmp + sizeof tmp, v);
-    buf_.append(tmp, res.ptr);
+    room(kNumberRoom);
+    pos_ = std::to_chars(pos_, pos_ + kNumberRoom, v).ptr;
   }
 
   void boolean(bool v) { raw(v ? "true" : "false"); }
 
+  void newline(int indent) {
+    static constexpr std::string_view kSpaces = "        ";
+    raw('\n');
+    raw(kSpaces.substr(0, static_cast<std::size_t>(indent)));
+  }
+
   // A quoted string. Bytes that are not valid UTF-8 become U+FFFD (written as UTF-8, not as an
   // escape, so that a reloaded trace saves to the same text).
   void string(std::string_view s) {
-    buf_.push_back('"');
+    raw('"');
     std::size_t i = 0;
     while (i < s.size()) {
       const auto c = static_cast<unsigned char>(s[i]);
@@ -101,24 +119,31 @@ class JsonOut {
           if (d < 0x20 || d >= 0x80 || d == '"' || d == '\\') break;
           ++j;
         }
-        buf_.append(s.substr(i, j - i));
+        raw(s.substr(i, j - i));
         i = j;
       } else if (c < 0x80) {
         escape(static_cast<char>(c));
         ++i;
       } else if (std::size_t len = utf8_sequence_length(s, i)) {
-        buf_.append(s.substr(i, len));
+        raw(s.substr(i, len));
         i += len;
       } else {
-        buf_.append("\xef\xbf\xbd");
+        raw("\xef\xbf\xbd");
         ++i;
       }
     }
-    buf_.push_back('"');
+    raw('"');
+  }
+
+  // A quoted name from the program's own tables (kinds, phases, keys): plain ASCII, no escaping.
+  void name(std::string_view s) {
+    raw('"');
+    raw(s);
+    raw('"');
   }
 
   void key(std::string_view k) {
-    string(k);
+    name(k);
     raw(": ");
   }
 
@@ -131,26 +156,28 @@ class JsonOut {
       case ValueType::I64: raw(text); return;
       case ValueType::F32:
       case ValueType::F64:
-        if (text == "nan" || text == "inf" || text == "-inf") string(text);
+        if (text.back() == 'n' || text.back() == 'f') name(text);  // nan, inf, -inf: numbers end in a digit
         else if (text == "-0") raw("-0.0");  // JSON -0 reads back as the integer 0, losing the sign
         else raw(text);
         return;
-      case ValueType::Interval: string(text); return;
+      case ValueType::Interval: name(text); return;  // ID, x3, x0..x3, !x0..x1,x3: nothing to escape
     }
     string(text);
   }
 
-  // Hands the text over once a chunk has built up; call between records.
-  void maybe_flush() {
-    if (buf_.size() >= kChunk) flush();
-  }
-  void flush() {
-    out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
-    buf_.clear();
+  // Out of line, so that room()'s test inlines into every write.
+  [[gnu::noinline]] void flush() {
+    out_.write(buf_.data(), pos_ - buf_.data());
+    pos_ = buf_.data();
   }
 
  private:
-  static constexpr std::size_t kChunk = std::size_t{1} << 16;
+  static constexpr std::size_t kSize = std::size_t{1} << 16;
+  static constexpr std::size_t kNumberRoom = 24;  // the longest integer, -9223372036854775808, is 20
+
+  void room(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - pos_) < n) [[unlikely]] flush();
+  }
 
   void escape(char c) {
     switch (c) {
@@ -166,12 +193,55 @@ class JsonOut {
     static constexpr char kHex[] = "0123456789abcdef";
     const auto u = static_cast<unsigned char>(c);
     const char esc[] = {'\\', 'u', '0', '0', kHex[u >> 4], kHex[u & 15]};
-    buf_.append(esc, sizeof esc);
+    raw(std::string_view(esc, sizeof esc));
   }
 
   std::ostream& out_;
-  std::string buf_;
+  std::vector<char> buf_;
+  char* pos_;
+  char* end_;
 };
+
+// An object's members, separated and laid out as asked: {"a": 1, "b": 2} on one line (indent < 0)
+// or one member a line, indented by indent + 2 with the closing brace at indent.
+class Members {
+ public:
+  explicit Members(JsonOut& o, int indent = -1) : o_(o), indent_(indent) { o_.raw('{'); }
+
+  // Starts the member `key`; write its value to the returned JsonOut.
+  JsonOut& operator[](std::string_view key) {
+    if (!first_) o_.raw(indent_ < 0 ? ", " : ",");
+    if (indent_ >= 0) o_.newline(indent_ + 2);
+    first_ = false;
+    o_.key(key);
+    return o_;
+  }
+
+  void end() {
+    if (indent_ >= 0) o_.newline(indent_);
+    o_.raw('}');
+  }
+
+ private:
+  JsonOut& o_;
+  int indent_;
+  bool first_ = true;
+};
+
+// "[", then the items one a line at indent 4, then "]" at indent 2 ("[]" when empty).
+template <class Range, class WriteItem>
+void write_lines(JsonOut& o, const Range& items, WriteItem write_item) {
+  o.raw('[');
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) o.raw(',');
+    o.newline(4);
+    write_item(item);
+    first = false;
+  }
+  if (!first) o.newline(2);
+  o.raw(']');
+}
 
 void write_values(JsonOut& o, ValueType type, const std::vector<Payload>& values) {
   o.raw('[');
@@ -182,20 +252,58 @@ void write_values(JsonOut& o, ValueType type, const std::vector<Payload>& values
   o.raw(']');
 }
 
-// A snapshot's cells, null where nothing was written yet (a missing defined flag counts as defined).
-void write_snapshot(JsonOut& o, ValueType type, const BufferSnapshot& s) {
-  o.raw('[');
-  for (std::size_t i = 0; i < s.values.size(); ++i) {
-    if (i) o.raw(',');
-    if (i < s.defined.size() && !s.defined[i]) o.raw("null");
-    else o.value(type, s.values[i]);
+void write_meta(JsonOut& o, const TraceMeta& m) {
+  Members f(o, 2);
+  f["algorithm"].string(m.algorithm);
+  f["options"].raw('{');
+  for (auto it = m.options.begin(); it != m.options.end(); ++it) {
+    if (it != m.options.begin()) o.raw(", ");
+    o.string(it->first);  // a user's text, so escaped, unlike the schema's own keys
+    o.raw(": ");
+    o.string(it->second);
   }
-  o.raw(']');
+  o.raw('}');
+  f["n"].integer(m.n);
+  f["block"].integer(m.block);
+  f["items_per_thread"].integer(m.items_per_thread);
+  f["capacity"].integer(m.capacity);
+  f["grid"].integer(m.grid);
+  f["op"].name(op_name(m.op));
+  f["type"].name(type_name(m.type));
+  f["exclusive"].boolean(m.exclusive);
+  f["input_seed"].integer(m.input_seed);
+  Members x(f["executor"]);
+  x["kind"].string(m.executor.kind);
+  x["device"].string(m.executor.device);
+  x["schedule"].string(m.executor.schedule);
+  x["seed"].integer(m.executor.seed);
+  x.end();
+  write_values(f["input"], m.type, m.input);
+  f.end();
+}
+
+void write_buffer(JsonOut& o, const BufferInfo& b) {
+  Members f(o);
+  f["name"].string(b.name);
+  f["space"].name(space_name(b.space));
+  f["length"].integer(b.length);
+  f.end();
+}
+
+void write_step(JsonOut& o, const Step& s) {
+  Members f(o);
+  f["label"].string(s.label());
+  f["phase"].name(phase_name(s.phase));
+  f["param"].integer(s.param);
+  f["line"].integer(s.line);
+  f["first_event"].integer(s.first_event);
+  f["end_event"].integer(s.end_event);
+  f.end();
 }
 
 void write_origin(JsonOut& o, const Origin& origin) {
   switch (origin.kind) {
-    case Origin::None: o.raw("null"); return;
+    case Origin::None: break;
     case Origin::OpResult: o.integer(origin.index); return;
     case Origin::Cell:
       o.raw('[');
@@ -215,7 +323,7 @@ void write_event(JsonOut& o, ValueType type, const Event& e) {
   o.raw('[');
   o.integer(e.seq);
   o.raw(',');
-  o.string(event_kind_name(e.kind));
+  o.name(event_kind_name(e.kind));
   o.raw(',');
   o.integer(e.block);
   o.raw(',');
@@ -244,126 +352,45 @@ void write_event(JsonOut& o, ValueType type, const Event& e) {
   o.raw(']');
 }
 
-// "[\n    item,\n    item\n  ]", one item a line; "[]" when empty.
-template <class Range, class WriteItem>
-void write_lines(JsonOut& o, const Range& items, WriteItem write_item) {
+// One step's snapshot: per buffer its cells, null where nothing was written yet (a cell without a
+// defined flag counts as defined).
+void write_snapshot(JsonOut& o, ValueType type, const std::vector<BufferSnapshot>& buffers) {
   o.raw('[');
-  bool first = true;
-  for (const auto& item : items) {
-    o.raw(first ? "\n    " : ",\n    ");
-    write_item(item);
-    o.maybe_flush();
-    first = false;
+  for (std::size_t b = 0; b < buffers.size(); ++b) {
+    const BufferSnapshot& s = buffers[b];
+    o.raw(b ? ",[" : "[");
+    for (std::size_t i = 0; i < s.values.size(); ++i) {
+      if (i) o.raw(',');
+      if (i < s.defined.size() && !s.defined[i]) o.raw("null");
+      else o.value(type, s.values[i]);
+    }
+    o.raw(']');
   }
-  if (!first) o.raw("\n  ");
   o.raw(']');
 }
 
-void write_meta(JsonOut& o, const TraceMeta& m) {
-  o.raw("{\n    ");
-  o.key("algorithm");
-  o.string(m.algorithm);
-  o.raw(",\n    ");
-  o.key("options");
-  o.raw('{');
-  bool first = true;
-  for (const auto& [name, value] : m.options) {
-    if (!first) o.raw(", ");
-    o.key(name);
-    o.string(value);
-    first = false;
-  }
-  o.raw("},\n    ");
-  const auto number = [&](std::string_view key, auto v) {
-    o.key(key);
-    o.integer(v);
-    o.raw(",\n    ");
-  };
-  number("n", m.n);
-  number("block", m.block);
-  number("items_per_thread", m.items_per_thread);
-  number("capacity", m.capacity);
-  number("grid", m.grid);
-  o.key("op");
-  o.string(op_name(m.op));
-  o.raw(",\n    ");
-  o.key("type");
-  o.string(type_name(m.type));
-  o.raw(",\n    ");
-  o.key("exclusive");
-  o.boolean(m.exclusive);
-  o.raw(",\n    ");
-  number("input_seed", m.input_seed);
-  o.key("executor");
-  o.raw('{');
-  o.key("kind");
-  o.string(m.executor.kind);
-  o.raw(", ");
-  o.key("device");
-  o.string(m.executor.device);
-  o.raw(", ");
-  o.key("schedule");
-  o.string(m.executor.schedule);
-  o.raw(", ");
-  o.key("seed");
-  o.integer(m.executor.seed);
-  o.raw("},\n    ");
-  o.key("input");
-  write_values(o, m.type, m.input);
-  o.raw("\n  }");
-}
-
-void write_buffer(JsonOut& o, const BufferInfo& b) {
-  o.raw('{');
-  o.key("name");
-  o.string(b.name);
-  o.raw(", ");
-  o.key("space");
-  o.string(space_name(b.space));
-  o.raw(", ");
-  o.key("length");
-  o.integer(b.length);
-  o.raw('}');
-}
-
-void write_step(JsonOut& o, const Step& s) {
-  o.raw('{');
-  o.key("label");
-  o.string(s.label());
-  o.raw(", ");
-  o.key("phase");
-  o.string(phase_name(s.phase));
-  o.raw(", ");
-  o.key("param");
-  o.integer(s.param);
-  o.raw(", ");
-  o.key("line");
-  o.integer(s.line);
-  o.raw(", ");
-  o.key("first_event");
-  o.integer(s.first_event);
-  o.raw(", ");
-  o.key("end_event");
-  o.integer(s.end_event);
-  o.raw('}');
-}
-
 void write_result(JsonOut& o, ValueType type, const TraceResult& r) {
-  o.raw("{\n    ");
-  o.key("output");
-  write_values(o, type, r.output);
-  o.raw(",\n    ");
-  o.key("reference");
-  write_values(o, type, r.reference);
-  o.raw(",\n    ");
-  o.key("outcome");
-  o.string(outcome_name(r.outcome));
-  o.raw("\n  }");
+  Members f(o, 2);
+  write_values(f["output"], type, r.output);
+  write_values(f["reference"], type, r.reference);
+  f["outcome"].name(outcome_name(r.outcome));
+  f.end();
 }
 
 // =================================================================================================
 // Reading: paths and error messages
 // =================================================================================================
+
+// A short one-line description of a JSON value for an error message.
+std::string describe(const json& j) {
+  if (j.is_array()) return "an array";
+  if (j.is_object()) return "an object";
+  std::string s = j.dump(-1, ' ', true, json::error_handler_t::replace);
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+std::string json_quoted(std::string_view s) { return describe(json(s)); }
 
 // Where the reader is in the document, e.g. events[12].index. Built on the stack as the reader
 // descends (each level points at its parent) and only turned into text for an error message.
@@ -398,9 +425,7 @@ class Path {
       if (!out.empty()) out += '.';
       out += key_;
     } else {
-      std::string quoted = json(key_).dump(-1, ' ', true, json::error_handler_t::replace);
-      if (quoted.size() > 40) quoted = quoted.substr(0, 36) + "...\"";
-      out += '[' + quoted + ']';
+      out += '[' + json_quoted(key_) + ']';
     }
   }
 
@@ -411,17 +436,6 @@ class Path {
 };
 
 [[noreturn]] void fail(const Path& p, const std::string& problem) { throw TraceError(p.str() + ": " + problem); }
-
-// A short one-line description of a JSON value for an error message.
-std::string describe(const json& j) {
-  if (j.is_array()) return "an array";
-  if (j.is_object()) return "an object";
-  std::string s = j.dump(-1, ' ', true, json::error_handler_t::replace);
-  if (s.size() > 40) s = s.substr(0, 37) + "...";
-  return s;
-}
-
-std::string json_quoted(std::string_view s) { return describe(json(s)); }
 
 // =================================================================================================
 // Reading: typed fields
@@ -667,7 +681,8 @@ Origin read_origin(const json& j, const Path& p, std::uint64_t seq, const EventC
   if (j.is_number_integer()) {
     const auto op = read_int<std::int64_t>(j, p, 0);
     if (std::cmp_greater_equal(op, seq))
-      fail(p, "op origin " + std::to_string(op) + " is not an earlier event (this is event " + std::to_string(seq) + ")");
+      fail(p, "op origin " + std::to_string(op) + " is not an earlier event (this is event " +
+                  std::to_string(seq) + ")");
     const EventKind kind = cx.earlier[static_cast<std::size_t>(op)].kind;
     if (kind != EventKind::Op)
       fail(p, "op origin " + std::to_string(op) + " is a " + std::string(event_kind_name(kind)) + " event, not an op");
@@ -829,45 +844,23 @@ std::string errno_reason(int err, const char* fallback) {
 void write_trace_json(std::ostream& out, const Trace& trace) {
   const ValueType type = trace.meta.type;
   JsonOut o(out);
-  o.raw("{\n  ");
-  o.key("format");
-  o.string(Trace::kFormat);
-  o.raw(",\n  ");
-  o.key("version");
-  o.integer(Trace::kVersion);
-  o.raw(",\n  ");
-  o.key("meta");
-  write_meta(o, trace.meta);
-  o.raw(",\n  ");
-  o.key("buffers");
-  write_lines(o, trace.buffers, [&](const BufferInfo& b) { write_buffer(o, b); });
-  o.raw(",\n  ");
-  o.key("steps");
-  write_lines(o, trace.steps, [&](const Step& s) { write_step(o, s); });
-  o.raw(",\n  ");
-  o.key("event_fields");
-  o.raw('[');
+  Members top(o, 0);
+  top["format"].name(Trace::kFormat);
+  top["version"].integer(Trace::kVersion);
+  write_meta(top["meta"], trace.meta);
+  write_lines(top["buffers"], trace.buffers, [&](const BufferInfo& b) { write_buffer(o, b); });
+  write_lines(top["steps"], trace.steps, [&](const Step& s) { write_step(o, s); });
+  top["event_fields"].raw('[');
   for (std::size_t i = 0; i < kEventFields.size(); ++i) {
     if (i) o.raw(", ");
-    o.string(kEventFields[i]);
+    o.name(kEventFields[i]);
   }
-  o.raw("],\n  ");
-  o.key("events");
-  write_lines(o, trace.events, [&](const Event& e) { write_event(o, type, e); });
-  o.raw(",\n  ");
-  o.key("snapshots");
-  write_lines(o, trace.snapshots, [&](const std::vector<BufferSnapshot>& step) {
-    o.raw('[');
-    for (std::size_t b = 0; b < step.size(); ++b) {
-      if (b) o.raw(',');
-      write_snapshot(o, type, step[b]);
-    }
-    o.raw(']');
-  });
-  o.raw(",\n  ");
-  o.key("result");
-  write_result(o, type, trace.result);
-  o.raw("\n}\n");
+  o.raw(']');
+  write_lines(top["events"], trace.events, [&](const Event& e) { write_event(o, type, e); });
+  write_lines(top["snapshots"], trace.snapshots, [&](const auto& step) { write_snapshot(o, type, step); });
+  write_result(top["result"], type, trace.result);
+  top.end();
+  o.raw('\n');
   o.flush();
 }
 
