@@ -9,6 +9,7 @@
 #include "core/values.hpp"
 #include "emulator/block_emulator.hpp"
 #include "emulator/record.hpp"
+#include "gpu/executor.hpp"
 #include "text_view.hpp"
 #include "trace/trace_json.hpp"
 
@@ -29,8 +30,12 @@ struct TraceOptions {
   bool exclusive = false;
   std::string input;
   std::int32_t block = 0;
-  std::string executor = "emulator";
+  std::string executor = "auto";
   std::string schedule = "in-order";
+  bool schedule_given = false;
+  std::uint64_t trace_capacity = GpuOptions{}.trace_capacity;
+  std::uint64_t amplify = 0;
+  int runs = 1000;
   std::uint64_t seed = 1;
   std::string out;
 };
@@ -88,9 +93,6 @@ BlockRunConfig run_config(const TraceOptions& o) {
   c.n = !c.input.empty() ? static_cast<std::int64_t>(c.input.size()) : (o.n_given ? o.n : 8);
   c.block = o.block;
   c.input_seed = o.seed;
-  if (o.executor == "gpu")
-    throw UsageError("--executor gpu: this build has no GPU executor yet; use --executor emulator");
-  if (o.executor != "emulator") throw UsageError("--executor: unknown executor '" + o.executor + "' (emulator or gpu)");
   auto schedule = Schedule::parse(o.schedule, o.seed);
   if (!schedule)
     throw UsageError("--schedule: unknown schedule '" + o.schedule + "' (in-order, reverse, round-robin, random[:SEED])");
@@ -116,20 +118,71 @@ int cmd_algos() {
   return 0;
 }
 
+enum class Where { Emulator, Gpu };
+
+// --executor auto picks the GPU when one is usable, unless an emulator-only option (--schedule) asks
+// for the emulator; an explicit gpu without a usable device is an error naming the CUDA error.
+Where choose_executor(const TraceOptions& o, std::string& why) {
+  if (o.executor == "emulator") return Where::Emulator;
+  if (o.executor == "gpu") {
+    if (o.schedule_given) throw UsageError("--schedule applies to the emulator only (--executor emulator)");
+    const GpuStatus gpu = probe_gpu();
+    if (!gpu.usable) throw UsageError("--executor gpu: no usable CUDA device (" + gpu.error + "); use --executor emulator");
+    return Where::Gpu;
+  }
+  if (o.executor != "auto") throw UsageError("--executor: unknown executor '" + o.executor + "' (auto, gpu or emulator)");
+  if (o.schedule_given) {
+    why = "--schedule given";
+    return Where::Emulator;
+  }
+  const GpuStatus gpu = probe_gpu();
+  if (gpu.usable) return Where::Gpu;
+  why = "no usable CUDA device: " + gpu.error;
+  return Where::Emulator;
+}
+
 int cmd_trace(const TraceOptions& o) {
   const BlockRunConfig config = run_config(o);
-  const Trace trace = record_block_scan(config);
+  std::string why;
+  const Where where = choose_executor(o, why);
+  if (where == Where::Emulator && o.amplify) throw UsageError("--amplify applies to the GPU executor only");
+  const Trace trace = where == Where::Gpu ? record_block_scan_gpu(config, GpuOptions{o.trace_capacity, o.amplify})
+                                          : record_block_scan(config);
   save_trace(o.out, trace);
   std::cout << "wrote " << o.out << ": " << trace.meta.algorithm << ", n = " << trace.meta.n << ", "
-            << op_name(trace.meta.op) << ", CPU emulator (schedule " << config.schedule.name() << "), "
-            << trace.events.size() << " events, " << trace.steps.size() << " steps, outcome "
+            << op_name(trace.meta.op) << ", ";
+  if (where == Where::Gpu)
+    std::cout << "GPU " << trace.meta.executor.device << " (sm_" << trace.meta.executor.compute_capability << ")";
+  else
+    std::cout << "CPU emulator (schedule " << config.schedule.name() << (why.empty() ? "" : "; " + why) << ")";
+  std::cout << ", " << trace.events.size() << " events, " << trace.steps.size() << " steps, outcome "
             << outcome_name(trace.result.outcome) << "\n";
   return 0;
 }
 
+// Counts wrong outputs over repeated untraced GPU runs, without and with the race amplifier.
+int cmd_race(const TraceOptions& o) {
+  const BlockRunConfig config = run_config(o);
+  if (o.runs < 1) throw UsageError("--runs must be at least 1");
+  const GpuStatus gpu = probe_gpu();
+  if (!gpu.usable) throw UsageError("race needs a CUDA device (" + gpu.error + ")");
+  std::cout << config.algorithm << ", n = " << config.n << ", " << op_name(config.op) << " (" << type_name(config.type)
+            << "), untraced on " << gpu.name << ", " << o.runs << " runs each\n";
+  for (std::uint64_t seed : {std::uint64_t{0}, o.amplify ? o.amplify : std::uint64_t{1}}) {
+    const WrongCount c = count_wrong_outputs_gpu(config, o.runs, seed);
+    std::cout << (seed ? "amplifier on (seed " + std::to_string(seed) + "+run)" : std::string("amplifier off")) << ": "
+              << c.wrong << " of " << c.runs << " outputs wrong (" << 100.0 * c.wrong / c.runs
+              << "%), median kernel time " << c.median_kernel_us << " us\n";
+  }
+  return 0;
+}
+
 int cmd_demo() {
+  const GpuStatus gpu = probe_gpu();
   std::cout << "scanviz demo: Kogge-Stone (double buffered) on the slides' input, step by step.\n"
-               "(The CPU emulator runs the same kernel source that nvcc builds for the GPU.)\n\n";
+               "Executor: the CPU emulator, which runs the same kernel source that nvcc builds for the GPU ("
+            << (gpu.usable ? "GPU present: " + gpu.name + "; scanviz trace uses it" : "no usable GPU: " + gpu.error)
+            << ").\n\n";
   for (OpKind op : {OpKind::Sum, OpKind::Interval}) {
     BlockRunConfig c;
     c.algorithm = "kogge-stone-double-buffer";
@@ -163,10 +216,24 @@ int main(int argc, char** argv) {
   trace->add_flag("--exclusive", to.exclusive, "exclusive scan (default inclusive)");
   trace->add_option("--input", to.input, "comma-separated values (\"3,6,7,4\", \"x0,x1\") or @FILE");
   trace->add_option("--block", to.block, "threads per block (default: the smallest that holds n)");
-  trace->add_option("--executor", to.executor, "emulator (the GPU executor is not built yet)");
-  trace->add_option("--schedule", to.schedule, "warp schedule: in-order, reverse, round-robin, random[:SEED]");
+  trace->add_option("--executor", to.executor, "auto (the GPU when usable), gpu or emulator");
+  trace->add_option("--schedule", to.schedule, "emulator warp schedule: in-order, reverse, round-robin, random[:SEED]");
   trace->add_option("--seed", to.seed, "seed of the random input and of a random schedule without its own");
+  trace->add_option("--trace-capacity", to.trace_capacity, "GPU: events the device trace buffer holds");
+  trace->add_option("--amplify", to.amplify, "GPU: race amplifier seed (warps sleep seeded delays each step)");
   trace->add_option("--out", to.out, "trace file to write (JSON)")->required();
+
+  TraceOptions ro;
+  ro.algo = "kogge-stone-racy";
+  ro.n = 1024;
+  auto* race = app.add_subcommand("race", "GPU: count wrong outputs over repeated untraced runs, without and with the amplifier");
+  race->add_option("--algo", ro.algo, "algorithm (default kogge-stone-racy)");
+  race->add_option("--n", ro.n, "number of elements (default 1024)");
+  race->add_option("--op", ro.op, "operator (default sum)");
+  race->add_option("--type", ro.type, "value type");
+  race->add_option("--runs", ro.runs, "runs in each mode (default 1000)");
+  race->add_option("--amplify", ro.amplify, "amplifier seed (default 1)");
+  race->add_option("--seed", ro.seed, "seed of the random input");
 
   std::string file;
   bool as_json = false;
@@ -179,6 +246,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     to.n_given = trace->count("--n") > 0;
+    to.schedule_given = trace->count("--schedule") > 0;
+    ro.n_given = true;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -191,6 +260,7 @@ int main(int argc, char** argv) {
   try {
     if (*algos) return cmd_algos();
     if (*trace) return cmd_trace(to);
+    if (*race) return cmd_race(ro);
     if (*show) {
       print_steps(std::cout, load_trace(file));
       return 0;

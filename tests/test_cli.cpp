@@ -10,6 +10,8 @@
 #include <sstream>
 #include <sys/wait.h>
 
+#include "gpu/executor.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -95,7 +97,7 @@ TEST_CASE("cli: show prints the slides' rows and marks hazards") {
   CHECK(r.out.find("stride = 2") != std::string::npos);
   CHECK(r.out.find("x4..x7*") != std::string::npos);  // written by an operator in stride 2
   CHECK(r.out.find("result: correct") != std::string::npos);
-  REQUIRE(scanviz("trace --algo kogge-stone-racy --n 64 --op interval --out r.json", d.path).code == 0);
+  REQUIRE(scanviz("trace --algo kogge-stone-racy --n 64 --op interval --executor emulator --out r.json", d.path).code == 0);
   r = scanviz("show r.json", d.path);
   CHECK(r.out.find("hazard RAW buffer_s[31]") != std::string::npos);
   CHECK(r.out.find("result: wrong") != std::string::npos);
@@ -129,7 +131,9 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"trace --algo kogge-stone --input \"1,2,3\" --n 4 --out t.json", "does not match"},
       {"trace --algo brent-kung --block 48 --out t.json", "power-of-two"},
       {"trace --algo kogge-stone --schedule sideways --out t.json", "--schedule"},
-      {"trace --algo kogge-stone --executor gpu --out t.json", "--executor emulator"},
+      {"trace --algo kogge-stone --executor gpu --schedule reverse --out t.json", "emulator only"},
+      {"trace --algo kogge-stone --executor tpu --out t.json", "--executor"},
+      {"trace --algo kogge-stone --executor emulator --amplify 3 --out t.json", "--amplify"},
       {"trace --algo kogge-stone --out missing-dir/t.json", "missing-dir"},
       {"trace --algo kogge-stone", "--out"},
       {"frobnicate", "frobnicate"},
@@ -145,6 +149,28 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
     CHECK(r.out.empty());
     CHECK(d.files().empty());
   }
+}
+
+TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error and auto uses the emulator") {
+  const sv::GpuStatus gpu = sv::probe_gpu();
+  if (gpu.usable) {
+    MESSAGE("a CUDA device is present (" << gpu.name << "): the no-device behaviour is not checked here");
+    return;
+  }
+  TempDir d;
+  Run r = scanviz("trace --algo kogge-stone --executor gpu --out t.json", d.path);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK(r.err.find("no usable CUDA device") != std::string::npos);
+  CHECK(r.err.find("--executor emulator") != std::string::npos);
+  CHECK(d.files().empty());
+  r = scanviz("trace --algo kogge-stone --out t.json", d.path);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("CPU emulator") != std::string::npos);
+  CHECK(r.out.find("no usable CUDA device") != std::string::npos);
+  r = scanviz("race --runs 3", d.path);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err) == 1);
 }
 
 TEST_CASE("cli: a corrupt trace file is rejected with the field named") {

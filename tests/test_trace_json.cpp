@@ -197,7 +197,7 @@ Trace make_interval_trace() {
   m.type = ValueType::Interval;
   m.exclusive = false;
   m.input_seed = 0;
-  m.executor = {"emulator", "", "random", std::numeric_limits<std::uint64_t>::max()};
+  m.executor = {"emulator", "", "random", std::numeric_limits<std::uint64_t>::max(), "", 0, ""};
   m.input = {single(0), single(1), single(2), single(3)};
 
   t.buffers = {{"in", Space::Global, 4}, {"s", Space::Shared, 4}};
@@ -244,7 +244,7 @@ Trace make_numeric_trace(ValueType type, std::vector<Payload> input) {
   m.type = type;
   m.exclusive = true;
   m.input_seed = 42;
-  m.executor = {"gpu", "NVIDIA H100 80GB HBM3", "", 7};
+  m.executor = {"gpu", "NVIDIA H100 80GB HBM3", "", 7, "9.0", 132, "13.0"};
   m.input = input;
   t.buffers = {{"x", Space::Global, n}};
 

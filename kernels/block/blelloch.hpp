@@ -16,6 +16,7 @@ namespace sv {
 
 struct Blelloch {
   static constexpr int kItemsPerThread = 2;
+  static constexpr int kSharedBuffers = 1;
 
   template <class X, class Op>
   SV_HD static void run(X& x, Op op, const BlockParams& p) {

@@ -13,6 +13,7 @@ namespace sv {
 
 struct KoggeStoneDoubleBuffer {
   static constexpr int kItemsPerThread = 1;
+  static constexpr int kSharedBuffers = 2;
 
   template <class X, class Op>
   SV_HD static void run(X& x, Op op, const BlockParams& p) {

@@ -15,6 +15,7 @@ namespace sv {
 
 struct KoggeStoneRacy {
   static constexpr int kItemsPerThread = 1;
+  static constexpr int kSharedBuffers = 1;
 
   template <class X, class Op>
   SV_HD static void run(X& x, Op op, const BlockParams& p) {

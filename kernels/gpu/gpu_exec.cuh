@@ -1,12 +1,13 @@
 // The GPU execution context, untraced: accessors are plain shared and global memory, a barrier is
-// __syncthreads(), step marks and source lines compile to nothing. The same kernel headers the
-// emulator runs build against this with nvcc.
+// __syncthreads(), step marks and source lines compile to nothing (but the optional race amplifier's
+// delay). The same kernel headers the emulator runs build against this with nvcc.
 #pragma once
 
 #include <cstdint>
 
 #include "core/hd.hpp"
 #include "core/phase.hpp"
+#include "gpu/device_util.cuh"
 
 namespace sv::gpu {
 
@@ -22,13 +23,13 @@ class UntracedExec {
   template <class T>
   using val = T;
 
-  __device__ UntracedExec(const void* input, void* output, unsigned char* smem)
-      : input_(input), output_(output), smem_(smem) {}
+  __device__ UntracedExec(const void* input, void* output, unsigned char* smem, std::uint64_t amplify_seed = 0)
+      : input_(input), output_(output), smem_(smem), amplify_seed_(amplify_seed) {}
 
   __device__ std::int32_t thread() const { return static_cast<std::int32_t>(threadIdx.x); }
   __device__ std::int32_t block() const { return static_cast<std::int32_t>(blockIdx.x); }
   __device__ void sync(unsigned = SV_CALLER_LINE) const { __syncthreads(); }
-  __device__ void step(Phase, std::int64_t, unsigned = SV_CALLER_LINE) const {}
+  __device__ void step(Phase, std::int64_t, unsigned = SV_CALLER_LINE) { amplify_delay(amplify_seed_, steps_seen_++); }
 
   template <class T>
   __device__ Array<T> shared(const char*, std::int64_t length) {
@@ -59,7 +60,9 @@ class UntracedExec {
   const void* input_;
   void* output_;
   unsigned char* smem_;
+  std::uint64_t amplify_seed_;
   std::size_t offset_ = 0;
+  int steps_seen_ = 0;
 };
 
 }  // namespace sv::gpu

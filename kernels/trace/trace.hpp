@@ -51,6 +51,9 @@ struct Executor {
   std::string device;             // GPU name; empty for the emulator
   std::string schedule;           // emulator warp schedule name (e.g. "random")
   std::uint64_t seed = 0;         // schedule seed
+  std::string compute_capability;  // GPU only: "9.0"
+  std::int32_t sm_count = 0;       // GPU only
+  std::string driver_version;      // GPU only: CUDA driver version, "13.0"
 };
 
 struct TraceMeta {

@@ -277,6 +277,9 @@ void write_meta(JsonOut& o, const TraceMeta& m) {
   x["device"].string(m.executor.device);
   x["schedule"].string(m.executor.schedule);
   x["seed"].integer(m.executor.seed);
+  x["compute_capability"].string(m.executor.compute_capability);
+  x["sm_count"].integer(m.executor.sm_count);
+  x["driver_version"].string(m.executor.driver_version);
   x.end();
   write_values(f["input"], m.type, m.input);
   f.end();
@@ -583,7 +586,7 @@ std::vector<Payload> read_values(const json& j, const Path& p, ValueType type, s
 // =================================================================================================
 
 Executor read_executor(const json& j, const Path& p) {
-  expect_object(j, p, {"kind", "device", "schedule", "seed"});
+  expect_object(j, p, {"kind", "device", "schedule", "seed", "compute_capability", "sm_count", "driver_version"});
   Executor x;
   x.kind = read_string(member(j, "kind"), p.at("kind"));
   if (std::find(kExecutorKinds.begin(), kExecutorKinds.end(), x.kind) == kExecutorKinds.end())
@@ -591,6 +594,9 @@ Executor read_executor(const json& j, const Path& p) {
   x.device = read_string(member(j, "device"), p.at("device"));
   x.schedule = read_string(member(j, "schedule"), p.at("schedule"));
   x.seed = read_int<std::uint64_t>(member(j, "seed"), p.at("seed"));
+  x.compute_capability = read_string(member(j, "compute_capability"), p.at("compute_capability"));
+  x.sm_count = read_int<std::int32_t>(member(j, "sm_count"), p.at("sm_count"), 0);
+  x.driver_version = read_string(member(j, "driver_version"), p.at("driver_version"));
   return x;
 }
 

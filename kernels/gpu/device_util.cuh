@@ -1,0 +1,37 @@
+// Small device helpers: the global nanosecond timer, the SM id, and the seeded race amplifier.
+#pragma once
+
+#include <cstdint>
+
+namespace sv::gpu {
+
+__device__ inline std::uint64_t global_timer_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ inline std::uint32_t sm_id() {
+  std::uint32_t s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+
+__host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// The race amplifier: at the start of step k each warp sleeps a seeded pseudo-random 0..4 µs, so
+// warps enter a barrier interval in a different order each run and a race between them shows.
+// seed 0 = off.
+__device__ inline void amplify_delay(std::uint64_t seed, int k) {
+  if (seed == 0) return;
+  const std::uint64_t warp = threadIdx.x / 32;
+  const auto ns = static_cast<unsigned>(splitmix64(seed ^ (warp << 32) ^ static_cast<std::uint64_t>(k) << 16) % 4096);
+  __nanosleep(ns);
+}
+
+}  // namespace sv::gpu

@@ -1,0 +1,359 @@
+// The GPU executor: launches the block-level kernels (the same headers the emulator runs) traced or
+// untraced, checks every CUDA call, and turns what a traced kernel wrote into a Trace.
+//
+// [SECTION] CUDA error checking and device buffers
+// [SECTION] kernels
+// [SECTION] probe
+// [SECTION] traced runs
+// [SECTION] untraced runs
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "block/all.hpp"
+#include "core/values.hpp"
+#include "gpu/executor.hpp"
+#include "gpu/gpu_exec.cuh"
+#include "gpu/traced_exec.cuh"
+
+namespace sv {
+
+// ============================================================================================
+// [SECTION] CUDA error checking and device buffers
+// ============================================================================================
+
+namespace {
+
+std::string cuda_message(const char* what, cudaError_t err) {
+  return std::string(what) + ": " + cudaGetErrorString(err) + " (" + cudaGetErrorName(err) + ")";
+}
+
+void check(cudaError_t err, const char* what) {
+  if (err != cudaSuccess) throw GpuError(cuda_message(what, err));
+}
+
+#define SV_CUDA(call) check((call), #call)
+
+// Device memory owned by the host scope that made it.
+template <class T>
+class DeviceArray {
+ public:
+  explicit DeviceArray(std::size_t count) : count_(count) {
+    if (count_) SV_CUDA(cudaMalloc(&ptr_, count_ * sizeof(T)));
+  }
+  ~DeviceArray() {
+    if (ptr_) cudaFree(ptr_);
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  T* get() const { return ptr_; }
+  void upload(const T* src, std::size_t count) {
+    SV_CUDA(cudaMemcpy(ptr_, src, count * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  void download(T* dst, std::size_t count) const {
+    SV_CUDA(cudaMemcpy(dst, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+
+ private:
+  std::size_t count_;
+  T* ptr_ = nullptr;
+};
+
+class DeviceEvents {
+ public:
+  DeviceEvents() {
+    SV_CUDA(cudaEventCreate(&start));
+    SV_CUDA(cudaEventCreate(&stop));
+  }
+  ~DeviceEvents() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  cudaEvent_t start{}, stop{};
+};
+
+void check_launch(const char* what) {
+  check(cudaGetLastError(), what);
+  check(cudaDeviceSynchronize(), what);
+}
+
+template <class T>
+std::vector<T> unpack(const std::vector<Payload>& values) {
+  std::vector<T> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i].as<T>();
+  return out;
+}
+
+template <class T>
+std::vector<Payload> pack(const std::vector<T>& values) {
+  std::vector<Payload> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = Payload::of(values[i]);
+  return out;
+}
+
+}  // namespace
+
+// ============================================================================================
+// [SECTION] kernels
+// ============================================================================================
+
+namespace gpu {
+
+template <class Algo, class Op>
+__global__ void untraced_block_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, BlockParams p,
+                                    std::uint64_t amplify_seed) {
+  extern __shared__ __align__(16) unsigned char s_mem[];
+  UntracedExec x(d_in, d_out, s_mem, amplify_seed);
+  Algo::run(x, Op{}, p);
+}
+
+template <class Algo, class Op>
+__global__ void traced_block_scan(TraceState* d_state, const typename Op::value_type* d_in,
+                                  typename Op::value_type* d_out, BlockParams p, std::uint64_t amplify_seed) {
+  extern __shared__ __align__(16) unsigned char s_mem[];
+  TracedExec x(d_state, d_in, d_out, s_mem, amplify_seed);
+  Algo::run(x, Op{}, p);
+  x.finish();
+}
+
+template <class Algo, class T>
+std::size_t shared_bytes(const BlockShape& shape) {
+  return static_cast<std::size_t>(Algo::kSharedBuffers) * shape.capacity * sizeof(T) + 16 * Algo::kSharedBuffers;
+}
+
+template <class Kernel>
+void allow_shared(Kernel kernel, std::size_t bytes) {
+  if (bytes > 48 * 1024)
+    SV_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+}
+
+}  // namespace gpu
+
+// ============================================================================================
+// [SECTION] probe
+// ============================================================================================
+
+bool gpu_support_built() { return true; }
+
+GpuStatus probe_gpu() {
+  GpuStatus s;
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    s.error = cuda_message("cudaGetDeviceCount", err);
+    cudaGetLastError();  // clear it
+    return s;
+  }
+  if (count == 0) {
+    s.error = "cudaGetDeviceCount: no CUDA device";
+    return s;
+  }
+  cudaDeviceProp prop{};
+  err = cudaGetDeviceProperties(&prop, 0);
+  if (err != cudaSuccess) {
+    s.error = cuda_message("cudaGetDeviceProperties", err);
+    return s;
+  }
+  s.name = prop.name;
+  s.cc_major = prop.major;
+  s.cc_minor = prop.minor;
+  s.sm_count = prop.multiProcessorCount;
+  cudaDriverGetVersion(&s.driver_version);
+  cudaRuntimeGetVersion(&s.runtime_version);
+  s.usable = true;
+  return s;
+}
+
+namespace {
+
+std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+
+GpuStatus require_gpu() {
+  GpuStatus s = probe_gpu();
+  if (!s.usable) throw GpuError(s.error);
+  return s;
+}
+
+// ============================================================================================
+// [SECTION] traced runs
+// ============================================================================================
+
+std::string fault_text(const gpu::TraceState& st, const Trace& trace) {
+  auto buffer_name = [&](int b) {
+    return b >= 0 && b < static_cast<int>(trace.buffers.size()) ? trace.buffers[b].name : "buffer " + std::to_string(b);
+  };
+  switch (st.fault) {
+    case gpu::TraceFault::OutOfBounds:
+      return "thread " + std::to_string(st.fault_thread) + ": " + buffer_name(st.fault_buffer) + "[" +
+             std::to_string(st.fault_index) + "] is out of bounds at line " + std::to_string(st.fault_line);
+    case gpu::TraceFault::TooManyBuffers: return "the kernel declared more than 14 shared buffers";
+    case gpu::TraceFault::TooManySteps: return "the kernel has more than 64 steps";
+    case gpu::TraceFault::SnapshotTooSmall: return "the snapshot area is too small for the kernel's buffers";
+    case gpu::TraceFault::None: break;
+  }
+  return {};
+}
+
+template <class Algo, class Op>
+void run_traced(const BlockRunConfig& config, const BlockShape& shape, const GpuOptions& options, Trace& trace) {
+  using T = typename Op::value_type;
+  const std::int64_t n = config.n;
+  const std::vector<T> h_in = unpack<T>(trace.meta.input);
+  DeviceArray<T> d_in(n), d_out(n);
+  d_in.upload(h_in.data(), n);
+  SV_CUDA(cudaMemset(d_out.get(), 0, n * sizeof(T)));
+
+  const std::int64_t cells = 2 * n + static_cast<std::int64_t>(Algo::kSharedBuffers) * shape.capacity;
+  DeviceArray<Event> d_events(options.trace_capacity);
+  DeviceArray<Payload> d_snapshots(static_cast<std::size_t>(gpu::kMaxSteps) * cells);
+  gpu::TraceState h_state{};
+  h_state.capacity = options.trace_capacity;
+  h_state.events = d_events.get();
+  h_state.buffers = 2;
+  h_state.decl[0] = {"input", n, 0};
+  h_state.decl[1] = {"output", n, n};
+  h_state.snapshots = d_snapshots.get();
+  h_state.snapshot_cells = cells;
+  DeviceArray<gpu::TraceState> d_state(1);
+  d_state.upload(&h_state, 1);
+
+  const BlockParams params{n, shape.capacity, config.exclusive};
+  const std::size_t smem = gpu::shared_bytes<Algo, T>(shape);
+  auto kernel = gpu::traced_block_scan<Algo, Op>;
+  gpu::allow_shared(kernel, smem);
+  kernel<<<1, shape.threads, smem>>>(d_state.get(), d_in.get(), d_out.get(), params, options.amplify_seed);
+  check_launch("traced kernel");
+  d_state.download(&h_state, 1);
+
+  for (int b = 0; b < h_state.buffers; ++b)
+    trace.buffers.push_back({h_state.decl[b].name, b < 2 ? Space::Global : Space::Shared, h_state.decl[b].length});
+  if (h_state.fault != gpu::TraceFault::None) throw GpuError("the kernel failed on the GPU: " + fault_text(h_state, trace));
+  if (h_state.counter > h_state.capacity)
+    throw GpuError("the trace buffer is too small: it holds " + std::to_string(h_state.capacity) +
+                   " events and the run needed " + std::to_string(h_state.counter) + " (use --trace-capacity " +
+                   std::to_string(h_state.counter) + ")");
+
+  const std::uint64_t events = h_state.counter;
+  trace.events.resize(events);
+  if (events) d_events.download(trace.events.data(), events);
+  for (int k = 0; k < h_state.steps; ++k) {
+    const gpu::StepRecord& r = h_state.step[k];
+    Step s;
+    s.phase = r.phase;
+    s.param = r.param;
+    s.line = r.line;
+    s.first_event = r.first_event;
+    s.end_event = k + 1 < h_state.steps ? h_state.step[k + 1].first_event : events;
+    trace.steps.push_back(s);
+  }
+
+  // Snapshots: the values the kernel copied out; a cell is defined once some write reached it (the
+  // input from the start). Undefined cells hold zero rather than whatever the memory held.
+  std::vector<Payload> snap(static_cast<std::size_t>(h_state.steps) * cells);
+  if (!snap.empty()) d_snapshots.download(snap.data(), snap.size());
+  std::vector<std::vector<std::uint8_t>> defined(trace.buffers.size());
+  for (std::size_t b = 0; b < defined.size(); ++b) defined[b].assign(trace.buffers[b].length, b == 0 ? 1 : 0);
+  for (int k = 0; k < h_state.steps; ++k) {
+    for (std::uint64_t i = trace.steps[k].first_event; i < trace.steps[k].end_event; ++i) {
+      const Event& e = trace.events[i];
+      if (e.kind == EventKind::Write && e.buffer < defined.size()) defined[e.buffer][e.index] = 1;
+    }
+    auto& per_buffer = trace.snapshots.emplace_back(trace.buffers.size());
+    for (std::size_t b = 0; b < trace.buffers.size(); ++b) {
+      const auto& d = h_state.decl[b];
+      BufferSnapshot& bs = per_buffer[b];
+      bs.defined = defined[b];
+      bs.values.resize(d.length);
+      for (std::int64_t i = 0; i < d.length; ++i)
+        bs.values[i] = defined[b][i] ? snap[static_cast<std::size_t>(k) * cells + d.snapshot_offset + i] : Payload{};
+    }
+  }
+
+  std::vector<T> h_out(n);
+  d_out.download(h_out.data(), n);
+  finish_block_trace(trace, pack(h_out));
+}
+
+// ============================================================================================
+// [SECTION] untraced runs
+// ============================================================================================
+
+template <class Algo, class Op>
+WrongCount run_untraced(const BlockRunConfig& config, const BlockShape& shape, const std::vector<Payload>& input,
+                        int runs, std::uint64_t amplify_seed) {
+  using T = typename Op::value_type;
+  const std::int64_t n = config.n;
+  const std::vector<Payload> reference = reference_scan(config.op, config.type, input, config.exclusive);
+  const std::vector<T> h_in = unpack<T>(input);
+  DeviceArray<T> d_in(n), d_out(n);
+  d_in.upload(h_in.data(), n);
+  const BlockParams params{n, shape.capacity, config.exclusive};
+  const std::size_t smem = gpu::shared_bytes<Algo, T>(shape);
+  auto kernel = gpu::untraced_block_scan<Algo, Op>;
+  gpu::allow_shared(kernel, smem);
+
+  DeviceEvents timer;
+  std::vector<float> times;
+  std::vector<T> h_out(n);
+  WrongCount count;
+  for (int r = 0; r < runs; ++r) {
+    SV_CUDA(cudaMemset(d_out.get(), 0, n * sizeof(T)));
+    SV_CUDA(cudaEventRecord(timer.start));
+    kernel<<<1, shape.threads, smem>>>(d_in.get(), d_out.get(), params, amplify_seed ? amplify_seed + r : 0);
+    SV_CUDA(cudaEventRecord(timer.stop));
+    check_launch("untraced kernel");
+    float ms = 0;
+    SV_CUDA(cudaEventElapsedTime(&ms, timer.start, timer.stop));
+    times.push_back(ms * 1000.0f);
+    d_out.download(h_out.data(), n);
+    bool wrong = false;
+    for (std::int64_t i = 0; i < n && !wrong; ++i)
+      wrong = !values_match(config.type, reference[i], Payload::of(h_out[i]), static_cast<std::size_t>(i + 1));
+    count.wrong += wrong;
+    ++count.runs;
+  }
+  if (!times.empty()) {
+    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+    count.median_kernel_us = times[times.size() / 2];
+  }
+  return count;
+}
+
+}  // namespace
+
+Trace record_block_scan_gpu(const BlockRunConfig& config, const GpuOptions& options) {
+  Trace trace;
+  const BlockShape shape = prepare_block_trace(config, trace);
+  if (options.trace_capacity == 0) throw std::invalid_argument("the trace capacity must be at least 1 event");
+  const GpuStatus gpu = require_gpu();
+  TraceMeta& m = trace.meta;
+  m.executor.kind = "gpu";
+  m.executor.device = gpu.name;
+  m.executor.compute_capability = std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor);
+  m.executor.sm_count = gpu.sm_count;
+  m.executor.driver_version = version_text(gpu.driver_version);
+  if (options.amplify_seed) m.options["amplify"] = std::to_string(options.amplify_seed);
+  with_block_algorithm(config.algorithm, [&](auto algo) {
+    using Algo = decltype(algo);
+    visit_op(config.op, config.type, [&](auto op) { run_traced<Algo, decltype(op)>(config, shape, options, trace); });
+  });
+  return trace;
+}
+
+WrongCount count_wrong_outputs_gpu(const BlockRunConfig& config, int runs, std::uint64_t amplify_seed) {
+  Trace scratch;
+  const BlockShape shape = prepare_block_trace(config, scratch);
+  require_gpu();
+  WrongCount count;
+  with_block_algorithm(config.algorithm, [&](auto algo) {
+    using Algo = decltype(algo);
+    visit_op(config.op, config.type, [&](auto op) {
+      count = run_untraced<Algo, decltype(op)>(config, shape, scratch.meta.input, runs, amplify_seed);
+    });
+  });
+  return count;
+}
+
+}  // namespace sv

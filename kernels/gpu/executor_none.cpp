@@ -1,0 +1,22 @@
+// The GPU executor of a build without nvcc: it says so.
+#include "gpu/executor.hpp"
+
+namespace sv {
+
+namespace {
+constexpr const char* kNoCuda = "this scanviz was built without CUDA (nvcc was not found when it was configured)";
+}
+
+bool gpu_support_built() { return false; }
+
+GpuStatus probe_gpu() {
+  GpuStatus s;
+  s.error = kNoCuda;
+  return s;
+}
+
+Trace record_block_scan_gpu(const BlockRunConfig&, const GpuOptions&) { throw GpuError(kNoCuda); }
+
+WrongCount count_wrong_outputs_gpu(const BlockRunConfig&, int, std::uint64_t) { throw GpuError(kNoCuda); }
+
+}  // namespace sv
