@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs on a machine with a CUDA GPU: the GPU test suites, the racy kernel's hazards from the GPU trace
+# next to compute-sanitizer racecheck, the race amplifier's wrong-output rates, memcheck, synccheck
+# and racecheck on every race-free kernel (traced and untraced), and a SASS check that the untraced
+# kernels carry no trace code. Logs go to $OUT (or ./gpu-check).
+#
+# Uses build/portable (scripts built elsewhere with `cmake --preset portable`) when its binaries run
+# here; otherwise builds from source with the libraries scripts/device-deps.sh gathered into .deps.
+set -uo pipefail
+out="${OUT:-$PWD/gpu-check}"
+mkdir -p "$out"
+say() { printf '\n== %s\n' "$*"; }
+
+say environment
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  head -n 2 /etc/os-release
+  ldd --version | head -n 1
+  g++ --version | head -n 1
+  nvcc --version | tail -n 1
+  cmake --version | head -n 1
+  command -v compute-sanitizer cuobjdump
+} >"$out/env.txt" 2>&1
+cat "$out/env.txt"
+
+bin=build/portable
+if ! "$bin/app/scanviz" algos >/dev/null 2>"$out/portable.err"; then
+  say "portable binaries do not run here ($(head -c 200 "$out/portable.err")); building from source"
+  cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANVIZ_DEPS_DIR="$PWD/.deps" \
+    -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/build.log" 2>&1 &&
+    cmake --build build/device -j "$(nproc)" --target scanviz scanviz_gpu_tests >>"$out/build.log" 2>&1 ||
+    { tail -n 30 "$out/build.log"; exit 1; }
+  bin=build/device
+fi
+sv="$bin/app/scanviz"
+
+say "GPU test suites"
+timeout 300 "$bin/tests/scanviz_gpu_tests" >"$out/gpu-tests.log" 2>&1
+echo "exit $?"
+tail -n 6 "$out/gpu-tests.log"
+
+say "kogge-stone-racy on the GPU: hazards in the traced run"
+timeout 60 "$sv" trace --executor gpu --algo kogge-stone-racy --n 1024 --op sum --out "$out/racy-gpu.json"
+"$sv" stats "$out/racy-gpu.json" >"$out/racy-gpu-stats.txt" 2>&1
+grep -E "^(steps|operations|hazards|outcome)" "$out/racy-gpu-stats.txt"
+"$sv" stats "$out/racy-gpu.json" --json | python3 -c '
+import json, sys, collections
+s = json.load(sys.stdin)
+c = collections.Counter((h["kind"], h["first"]["line"], h["second"]["line"]) for h in s["hazards"])
+for (k, l1, l2), n in sorted(c.items()): print(f"scanviz: {n:6d} {k} between line {l1} and line {l2}")'
+
+say "kogge-stone-racy: compute-sanitizer racecheck on the untraced kernel"
+timeout 120 compute-sanitizer --tool racecheck --racecheck-report hazard "$sv" race --algo kogge-stone-racy --n 1024 \
+  --runs 1 >"$out/racecheck-racy.txt" 2>&1
+grep -oE "(Error|Warning): Race reported between (Read|Write) access at [^ ]+ in [^ ]+:[0-9]+ and (Read|Write) access at [^ ]+ in [^ ]+:[0-9]+" \
+  "$out/racecheck-racy.txt" | sed -E 's/at [^ ]+ in //g' | sort | uniq -c | head -n 20
+grep -E "RACECHECK SUMMARY|ERROR SUMMARY" "$out/racecheck-racy.txt"
+
+say "race amplifier: wrong outputs over 1000 untraced runs each"
+timeout 300 "$sv" race --algo kogge-stone-racy --n 1024 --runs 1000 --amplify 1 | tee "$out/race-rates.txt"
+timeout 300 "$sv" race --algo kogge-stone-racy --n 1024 --op interval --runs 1000 --amplify 1000 | tee -a "$out/race-rates.txt"
+
+say "compute-sanitizer on the race-free kernels (untraced n=1000, traced n=256)"
+for algo in kogge-stone kogge-stone-double-buffer brent-kung blelloch sklansky; do
+  for tool in memcheck synccheck racecheck; do
+    u=$(timeout 120 compute-sanitizer --tool "$tool" "$sv" race --algo "$algo" --n 1000 --runs 1 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')
+    t=$(timeout 180 compute-sanitizer --tool "$tool" "$sv" trace --executor gpu --algo "$algo" --n 256 --out /tmp/sv.json 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')
+    printf '%-26s %-9s untraced: %-40s traced: %s\n' "$algo" "$tool" "$u" "$t"
+  done
+done | tee "$out/sanitizers.txt"
+
+say "SASS: trace code (atomics, %globaltimer, %smid) in traced vs untraced kernels"
+cuobjdump -sass "$sv" 2>/dev/null | awk '
+  /Function : / { name = $3; kind = (name ~ /untraced_block_scan/) ? "untraced" : (name ~ /traced_block_scan/) ? "traced" : "other"; n[kind]++ }
+  /ATOM|RED\./ { atom[kind]++ }
+  /SR_GLOBALTIMER/ { timer[kind]++ }
+  /SR_VIRTID|SR_SMID/ { smid[kind]++ }
+  /NANOSLEEP/ { sleep[kind]++ }
+  END { for (k in n) printf "%-9s kernels %4d  atomics %6d  globaltimer %6d  smid %6d  nanosleep %6d\n", k, n[k], atom[k], timer[k], smid[k], sleep[k] }' |
+  tee "$out/sass-summary.txt"

@@ -1,0 +1,26 @@
+// doctest's main for the GPU suites: without a usable CUDA device every test exits with 77, which
+// CTest reports as skipped, after one line saying why. Listing the tests works everywhere.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <iostream>
+
+#include "gpu/executor.hpp"
+
+int main(int argc, char** argv) {
+  bool listing = false;
+  for (int i = 1; i < argc; ++i)
+    listing |= std::strncmp(argv[i], "--list", 6) == 0 || std::strncmp(argv[i], "-l", 2) == 0;
+  if (!listing) {
+    const sv::GpuStatus gpu = sv::probe_gpu();
+    if (!gpu.usable) {
+      std::cout << "GPU tests skipped: no usable CUDA device (" << gpu.error << ")\n";
+      return 77;
+    }
+    std::cout << "GPU tests on " << gpu.name << " (sm_" << gpu.cc_major << gpu.cc_minor << ", " << gpu.sm_count
+              << " SMs)\n";
+  }
+  doctest::Context context(argc, argv);
+  return context.run();
+}

@@ -1,0 +1,176 @@
+// GPU vs emulator: for every race-free block algorithm, the trace recorded on the GPU and the one
+// recorded by the emulator agree on the output, every per-step snapshot, the metrics and the
+// dataflow edges, for every operator, inclusive and exclusive, on sizes that are and are not powers
+// of two. Runs only where a CUDA device is usable (gpu_main.cpp skips otherwise).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "../helpers.hpp"
+#include "algorithms.hpp"
+#include "analysis/analysis.hpp"
+#include "gpu/executor.hpp"
+
+using namespace sv;
+
+namespace {
+
+constexpr GpuOptions kTestOptions{1u << 18, 0};
+
+sv::Trace record_gpu(const std::string& algo, std::int64_t n, OpKind op, ValueType type, bool exclusive,
+                     std::uint64_t seed = 1) {
+  BlockRunConfig c;
+  c.algorithm = algo;
+  c.n = n;
+  c.op = op;
+  c.type = type;
+  c.exclusive = exclusive;
+  c.input_seed = seed;
+  return record_block_scan_gpu(c, kTestOptions);
+}
+
+using EdgeKey = std::tuple<int, std::uint32_t, int, int, std::int64_t, int, std::int64_t>;
+std::vector<EdgeKey> edge_keys(const Trace& t) {
+  std::vector<EdgeKey> keys;
+  for (const Edge& e : dataflow_edges(t))
+    keys.emplace_back(e.step, e.thread, static_cast<int>(e.role), e.from_buffer, e.from_index, e.to_buffer, e.to_index);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+void check_parity(const Trace& gpu, const Trace& emu) {
+  CHECK(gpu.meta.executor.kind == "gpu");
+  CHECK_FALSE(gpu.meta.executor.device.empty());
+  CHECK(gpu.meta.input == emu.meta.input);
+  CHECK(gpu.result.output == emu.result.output);
+  CHECK(gpu.result.outcome == Outcome::Correct);
+
+  REQUIRE(gpu.buffers.size() == emu.buffers.size());
+  for (std::size_t b = 0; b < gpu.buffers.size(); ++b) {
+    CHECK(gpu.buffers[b].name == emu.buffers[b].name);
+    CHECK(gpu.buffers[b].length == emu.buffers[b].length);
+    CHECK(gpu.buffers[b].space == emu.buffers[b].space);
+  }
+  REQUIRE(gpu.steps.size() == emu.steps.size());
+  REQUIRE(gpu.snapshots.size() == emu.snapshots.size());
+  int differing_cells = 0;
+  for (std::size_t k = 0; k < gpu.steps.size(); ++k) {
+    CHECK(gpu.steps[k].label() == emu.steps[k].label());
+    CHECK(gpu.steps[k].line == emu.steps[k].line);
+    for (std::size_t b = 0; b < gpu.buffers.size(); ++b) {
+      const BufferSnapshot& g = gpu.snapshots[k][b];
+      const BufferSnapshot& e = emu.snapshots[k][b];
+      CHECK(g.defined == e.defined);
+      for (std::size_t i = 0; i < g.values.size() && i < e.values.size(); ++i)
+        if (e.defined[i] && g.values[i] != e.values[i]) ++differing_cells;
+    }
+  }
+  CHECK(differing_cells == 0);
+
+  const Metrics mg = compute_metrics(gpu), me = compute_metrics(emu);
+  CHECK(mg.steps == me.steps);
+  CHECK(mg.operations == me.operations);
+  CHECK(mg.barriers == me.barriers);
+  for (std::size_t k = 0; k < mg.per_step.size(); ++k) {
+    CHECK(mg.per_step[k].operations == me.per_step[k].operations);
+    CHECK(mg.per_step[k].active_threads == me.per_step[k].active_threads);
+    CHECK(mg.per_step[k].reads == me.per_step[k].reads);
+    CHECK(mg.per_step[k].writes == me.per_step[k].writes);
+  }
+  for (std::size_t b = 0; b < mg.per_buffer.size(); ++b) {
+    CHECK(mg.per_buffer[b].reads == me.per_buffer[b].reads);
+    CHECK(mg.per_buffer[b].writes == me.per_buffer[b].writes);
+  }
+  CHECK(edge_keys(gpu) == edge_keys(emu));
+  CHECK(find_hazards(gpu).empty());
+
+  // Hardware facts: one block runs on one SM, and the global timer moves forward.
+  std::uint64_t first_time = UINT64_MAX, last_time = 0;
+  for (const Event& ev : gpu.events) {
+    CHECK(ev.sm == gpu.events.front().sm);
+    first_time = std::min(first_time, ev.time);
+    last_time = std::max(last_time, ev.time);
+  }
+  CHECK(first_time > 0);
+  CHECK(last_time >= first_time);
+}
+
+void parity_for(const std::string& algo) {
+  const AlgorithmInfo& info = *find_algorithm(algo);
+  std::vector<std::int64_t> sizes = {1, 2, 17, 32, 33, 64, 100, 1000, 1024};
+  if (info.items_per_thread == 2) sizes.push_back(2048);
+  for (auto [op, type] : sv_test::all_ops()) {
+    for (std::int64_t n : sizes) {
+      for (bool exclusive : {false, true}) {
+        CAPTURE(algo);
+        CAPTURE(op_name(op));
+        CAPTURE(type_name(type));
+        CAPTURE(n);
+        CAPTURE(exclusive);
+        const Trace gpu = record_gpu(algo, n, op, type, exclusive, 77 + n);
+        const Trace emu = sv_test::record(algo, n, op, type, "random:5", exclusive, 77 + n);
+        check_parity(gpu, emu);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gpu parity: kogge-stone") { parity_for("kogge-stone"); }
+TEST_CASE("gpu parity: kogge-stone-double-buffer") { parity_for("kogge-stone-double-buffer"); }
+TEST_CASE("gpu parity: brent-kung") { parity_for("brent-kung"); }
+TEST_CASE("gpu parity: blelloch") { parity_for("blelloch"); }
+TEST_CASE("gpu parity: sklansky") { parity_for("sklansky"); }
+
+TEST_CASE("gpu: the racy kernel's GPU trace shows its hazards on the operator's line") {
+  for (std::int64_t n : {64, 1024}) {
+    CAPTURE(n);
+    const Trace t = record_gpu("kogge-stone-racy", n, OpKind::Interval, ValueType::Interval, false);
+    const auto hazards = find_hazards(t);
+    CHECK_FALSE(hazards.empty());
+    std::uint32_t op_line = 0;
+    for (const Event& e : t.events)
+      if (e.kind == EventKind::Op) op_line = e.line;
+    for (const Hazard& h : hazards) {
+      CHECK(h.first.line == op_line);
+      CHECK(h.second.line == op_line);
+      CHECK(t.buffers[h.buffer].name == "buffer_s");
+    }
+    // The emulator reports the same (buffer, index, thread pair) set under every schedule.
+    const Trace emu = sv_test::record_interval("kogge-stone-racy", n, "reverse");
+    std::set<std::tuple<std::int64_t, std::uint32_t, std::uint32_t>> g, e;
+    for (const Hazard& h : hazards) g.insert({h.index, std::min(h.first.thread, h.second.thread), std::max(h.first.thread, h.second.thread)});
+    for (const Hazard& h : find_hazards(emu)) e.insert({h.index, std::min(h.first.thread, h.second.thread), std::max(h.first.thread, h.second.thread)});
+    CHECK(g == e);
+  }
+}
+
+TEST_CASE("gpu: a trace buffer too small fails, naming the capacity and the size needed") {
+  BlockRunConfig c;
+  c.algorithm = "kogge-stone";
+  c.n = 64;
+  const Trace full = record_block_scan_gpu(c, kTestOptions);
+  try {
+    record_block_scan_gpu(c, GpuOptions{100, 0});
+    FAIL("no error for a 100-event trace buffer");
+  } catch (const GpuError& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("holds 100 events") != std::string::npos);
+    CHECK(msg.find("needed " + std::to_string(full.events.size())) != std::string::npos);
+  }
+}
+
+TEST_CASE("gpu: the amplifier leaves race-free kernels correct") {
+  BlockRunConfig c;
+  c.algorithm = "kogge-stone-double-buffer";
+  c.n = 1024;
+  const WrongCount w = count_wrong_outputs_gpu(c, 50, 9);
+  CHECK(w.runs == 50);
+  CHECK(w.wrong == 0);
+  const Trace t = record_block_scan_gpu(c, GpuOptions{1u << 18, 9});
+  CHECK(t.result.outcome == Outcome::Correct);
+  CHECK(t.meta.options.at("amplify") == "9");
+}
