@@ -4,12 +4,16 @@
 # and racecheck on every race-free kernel (traced and untraced), and a SASS check that the untraced
 # kernels carry no trace code. Logs go to $OUT (or ./gpu-check).
 #
+# Parts to run may be named (default all): tests racy amplifier sanitizers sass.
+#
 # Uses build/portable (scripts built elsewhere with `cmake --preset portable`) when its binaries run
 # here; otherwise builds from source with the libraries scripts/device-deps.sh gathered into .deps.
 set -uo pipefail
 out="${OUT:-$PWD/gpu-check}"
 mkdir -p "$out"
 say() { printf '\n== %s\n' "$*"; }
+parts="${*:-tests racy amplifier sanitizers sass}"
+want() { [[ " $parts " == *" $1 "* ]]; }
 
 say environment
 {
@@ -34,11 +38,14 @@ if ! "$bin/app/scanviz" algos >/dev/null 2>"$out/portable.err"; then
 fi
 sv="$bin/app/scanviz"
 
+if want tests; then
 say "GPU test suites"
 timeout 300 "$bin/tests/scanviz_gpu_tests" >"$out/gpu-tests.log" 2>&1
 echo "exit $?"
 tail -n 6 "$out/gpu-tests.log"
+fi
 
+if want racy; then
 say "kogge-stone-racy on the GPU: hazards in the traced run"
 timeout 60 "$sv" trace --executor gpu --algo kogge-stone-racy --n 1024 --op sum --out "$out/racy-gpu.json"
 "$sv" stats "$out/racy-gpu.json" >"$out/racy-gpu-stats.txt" 2>&1
@@ -52,14 +59,37 @@ for (k, l1, l2), n in sorted(c.items()): print(f"scanviz: {n:6d} {k} between lin
 say "kogge-stone-racy: compute-sanitizer racecheck on the untraced kernel"
 timeout 120 compute-sanitizer --tool racecheck --racecheck-report hazard "$sv" race --algo kogge-stone-racy --n 1024 \
   --runs 1 >"$out/racecheck-racy.txt" 2>&1
-grep -oE "(Error|Warning): Race reported between (Read|Write) access at [^ ]+ in [^ ]+:[0-9]+ and (Read|Write) access at [^ ]+ in [^ ]+:[0-9]+" \
-  "$out/racecheck-racy.txt" | sed -E 's/at [^ ]+ in //g' | sort | uniq -c | head -n 20
+python3 - "$out/racecheck-racy.txt" <<'PY'
+import collections, re, sys
+# Each report: "Potential WAR hazard detected at __shared__ ADDR", then the two threads with file:line.
+counts, pairs = collections.Counter(), collections.Counter()
+lines = open(sys.argv[1], errors="replace").read().splitlines()
+for i, line in enumerate(lines):
+    m = re.search(r"Potential (\w+) hazard detected at __shared__ (0x[0-9a-f]+)", line)
+    if not m:
+        continue
+    who = []
+    for follow in lines[i + 1:i + 3]:
+        t = re.search(r"(Read|Write) Thread \((\d+),.* in ([^ ]+:\d+)", follow)
+        if t:
+            who.append((t.group(1), int(t.group(2)), t.group(3)))
+    if len(who) == 2:
+        counts[(m.group(1), who[0][0], who[0][2], who[1][0], who[1][2])] += 1
+        pairs[abs(who[0][1] - who[1][1])] += 1
+for (kind, a, la, b, lb), n in sorted(counts.items()):
+    print(f"racecheck: {n:6d} {kind} reports: {a} at {la} / {b} at {lb}")
+print("racecheck: thread distances in the reports:", dict(sorted(pairs.items())))
+PY
 grep -E "RACECHECK SUMMARY|ERROR SUMMARY" "$out/racecheck-racy.txt"
+fi
 
+if want amplifier; then
 say "race amplifier: wrong outputs over 1000 untraced runs each"
 timeout 300 "$sv" race --algo kogge-stone-racy --n 1024 --runs 1000 --amplify 1 | tee "$out/race-rates.txt"
 timeout 300 "$sv" race --algo kogge-stone-racy --n 1024 --op interval --runs 1000 --amplify 1000 | tee -a "$out/race-rates.txt"
+fi
 
+if want sanitizers; then
 say "compute-sanitizer on the race-free kernels (untraced n=1000, traced n=256)"
 for algo in kogge-stone kogge-stone-double-buffer brent-kung blelloch sklansky; do
   for tool in memcheck synccheck racecheck; do
@@ -68,13 +98,15 @@ for algo in kogge-stone kogge-stone-double-buffer brent-kung blelloch sklansky; 
     printf '%-26s %-9s untraced: %-40s traced: %s\n' "$algo" "$tool" "$u" "$t"
   done
 done | tee "$out/sanitizers.txt"
+fi
 
-say "SASS: trace code (atomics, %globaltimer, %smid) in traced vs untraced kernels"
+if want sass; then
+say "SASS: trace code (atomics, %globaltimer) in traced vs untraced kernels (nanosleep is the amplifier)"
 cuobjdump -sass "$sv" 2>/dev/null | awk '
   /Function : / { name = $3; kind = (name ~ /untraced_block_scan/) ? "untraced" : (name ~ /traced_block_scan/) ? "traced" : "other"; n[kind]++ }
   /ATOM|RED\./ { atom[kind]++ }
   /SR_GLOBALTIMER/ { timer[kind]++ }
-  /SR_VIRTID|SR_SMID/ { smid[kind]++ }
   /NANOSLEEP/ { sleep[kind]++ }
-  END { for (k in n) printf "%-9s kernels %4d  atomics %6d  globaltimer %6d  smid %6d  nanosleep %6d\n", k, n[k], atom[k], timer[k], smid[k], sleep[k] }' |
+  END { for (k in n) printf "%-9s kernels %4d  atomics %6d  globaltimer %6d  nanosleep %6d\n", k, n[k], atom[k], timer[k], sleep[k] }' |
   tee "$out/sass-summary.txt"
+fi

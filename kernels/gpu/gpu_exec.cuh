@@ -50,8 +50,9 @@ class UntracedExec {
   __device__ typename Op::value_type identity(Op op, unsigned = SV_CALLER_LINE) const {
     return op.identity();
   }
+  // Operands by value: the loads happen at the call site, so tools (racecheck) name the kernel's line.
   template <class Op>
-  __device__ typename Op::value_type op(Op f, const typename Op::value_type& a, const typename Op::value_type& b,
+  __device__ typename Op::value_type op(Op f, typename Op::value_type a, typename Op::value_type b,
                                         unsigned = SV_CALLER_LINE) const {
     return f(a, b);
   }
