@@ -1,6 +1,7 @@
 // scanviz: the command line. Subcommands algos, trace, show, stats and demo; errors are one line on
 // stderr and exit code 2 (1 when a kernel fails inside the emulator).
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -11,6 +12,9 @@
 #include "emulator/record.hpp"
 #include "gpu/executor.hpp"
 #include "text_view.hpp"
+#ifdef SCANVIZ_HAVE_GUI
+#include "gui/app.hpp"
+#endif
 #include "trace/trace_json.hpp"
 
 namespace {
@@ -237,6 +241,33 @@ int main(int argc, char** argv) {
 
   std::string file;
   bool as_json = false;
+
+#ifdef SCANVIZ_HAVE_GUI
+  gui::GuiOptions go;
+  std::string size = "1600x900";
+  auto* gui_cmd = app.add_subcommand("gui", "open the window (what scanviz with no arguments does)");
+  gui_cmd->add_option("--trace", go.trace_path, "open this trace instead of recording the default lesson");
+  gui_cmd->add_option("--algo", go.algorithm, "the lesson's algorithm");
+  gui_cmd->add_option("--n", go.n, "the lesson's n");
+  gui_cmd->add_option("--step", go.step, "start at this step (default: the last)");
+  gui_cmd->add_option("--theme", go.theme, "light, dark or high-contrast");
+  gui_cmd->add_option("--font-scale", go.font_scale, "1 to 3");
+  gui_cmd->add_flag("--side-by-side", go.side_by_side, "show the single-buffer kernel beside the lesson");
+  gui_cmd->add_flag("--play", go.play, "start playing");
+  gui_cmd->add_option("--size", size, "window size WxH");
+  gui_cmd->add_option("--frames", go.frames, "run this many frames and exit");
+  gui_cmd->add_option("--screenshot", go.screenshot, "with --frames: save the last frame as PNG");
+  gui_cmd->add_flag("--report-frames", go.report_frames, "print frame times and GL object counts");
+
+  gui::RenderOptions rop;
+  std::string render_out;
+  auto* render = app.add_subcommand("render", "draw a trace's step to PNG (offscreen OpenGL) or SVG");
+  render->add_option("FILE", file, "trace file")->required();
+  render->add_option("--step", rop.step, "the step to draw (default: the last)");
+  render->add_option("--out", render_out, "FILE.png or FILE.svg")->required();
+  render->add_option("--theme", rop.theme, "light (default), dark or high-contrast");
+  render->add_option("--scale", rop.font_scale, "1 to 3: size of cells and text");
+#endif
   auto* show = app.add_subcommand("show", "print a trace's steps like the slides");
   show->add_option("FILE", file, "trace file")->required();
   auto* stats = app.add_subcommand("stats", "steps, operations, hazards and correctness of a trace");
@@ -271,7 +302,22 @@ int main(int argc, char** argv) {
       else print_stats(std::cout, t);
       return 0;
     }
-    return cmd_demo();  // no subcommand: the GUI's place, until it exists
+#ifdef SCANVIZ_HAVE_GUI
+    if (*render) {
+      if (rop.font_scale < 1 || rop.font_scale > 3) throw UsageError("--scale must be between 1 and 3");
+      gui::render_to_file(load_trace(file), render_out, rop);
+      std::cout << "wrote " << render_out << "\n";
+      return 0;
+    }
+    if (*gui_cmd || app.get_subcommands().empty()) {
+      if (std::sscanf(size.c_str(), "%dx%d", &go.width, &go.height) != 2 || go.width < 320 || go.height < 240 ||
+          go.width > 8192 || go.height > 8192)
+        throw UsageError("--size must be WxH between 320x240 and 8192x8192, not '" + size + "'");
+      if (go.frames < 0) throw UsageError("--frames must not be negative");
+      return gui::run_gui(go);
+    }
+#endif
+    return cmd_demo();  // a build without the GUI prints the terminal demo
   } catch (const EmulationError& e) {
     std::cerr << "scanviz: the kernel failed in the emulator: " << e.what() << "\n";
     return 1;

@@ -19,3 +19,39 @@ else()
     find_package(doctest REQUIRED)
   endif()
 endif()
+
+# The GUI: GLFW, Dear ImGui 1.86 (its GLFW and OpenGL3 backends are inside libimgui.a), stb (PNG
+# writing; ImGui's font rasterizer), OpenGL, and a GLAD loader generated at build time by Debian's
+# python3-glad (--reproducible keeps it offline). Missing pieces turn the GUI off, with a message.
+option(SCANVIZ_GUI "Build the GUI when its libraries are found" ON)
+set(SCANVIZ_HAVE_GUI OFF)
+if(SCANVIZ_GUI AND NOT SCANVIZ_DEPS_DIR)
+  find_package(glfw3 3.3 QUIET)
+  find_package(OpenGL QUIET COMPONENTS OpenGL)
+  find_library(IMGUI_LIBRARY imgui)
+  find_path(IMGUI_INCLUDE_DIR imgui.h PATH_SUFFIXES imgui)
+  find_library(STB_LIBRARY stb)
+  find_path(STB_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb)
+  find_program(GLAD_EXECUTABLE glad)
+  if(glfw3_FOUND AND OpenGL_FOUND AND IMGUI_LIBRARY AND IMGUI_INCLUDE_DIR AND STB_LIBRARY AND STB_INCLUDE_DIR
+     AND GLAD_EXECUTABLE)
+    set(SCANVIZ_HAVE_GUI ON)
+    enable_language(C)  # the generated loader is C
+    set(glad_dir "${CMAKE_BINARY_DIR}/glad")
+    add_custom_command(
+      OUTPUT "${glad_dir}/src/gl.c" "${glad_dir}/include/glad/gl.h"
+      COMMAND "${GLAD_EXECUTABLE}" --quiet --api gl:core=3.3 --out-path "${glad_dir}" --reproducible c --loader
+      COMMENT "Generating the OpenGL 3.3 core loader with glad"
+      VERBATIM)
+    add_library(glad STATIC "${glad_dir}/src/gl.c")
+    target_include_directories(glad PUBLIC "${glad_dir}/include")
+    target_link_libraries(glad PUBLIC ${CMAKE_DL_LIBS})
+    add_library(imgui_system INTERFACE)
+    target_include_directories(imgui_system INTERFACE "${IMGUI_INCLUDE_DIR}" "${IMGUI_INCLUDE_DIR}/backends"
+                                                      "${STB_INCLUDE_DIR}")
+    target_link_libraries(imgui_system INTERFACE "${IMGUI_LIBRARY}" "${STB_LIBRARY}" glfw OpenGL::GL)
+    message(STATUS "scanviz: GUI enabled (GLFW, Dear ImGui, OpenGL 3.3 via glad)")
+  else()
+    message(STATUS "scanviz: GUI libraries not found; building the command line only")
+  endif()
+endif()

@@ -1,0 +1,966 @@
+// The scanviz window: lesson controls, the diagram canvas, timeline, kernel source, narration, and
+// the offscreen PNG renderer that draws with the same canvas code.
+//
+// [SECTION] settings kept between runs
+// [SECTION] fonts and themes
+// [SECTION] the canvas (GL cells and arrows, ImGui labels, hover)
+// [SECTION] the lesson (controls -> a new trace)
+// [SECTION] panels
+// [SECTION] the window's frame loop
+// [SECTION] offscreen rendering
+#include "gui/app.hpp"
+
+// clang-format off
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+// clang-format on
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "algorithms.hpp"
+#include "core/values.hpp"
+#include "embedded.hpp"
+#include "emulator/record.hpp"
+#include "gui/diagram_model.hpp"
+#include "gui/gl_diagram.hpp"
+#include "trace/trace_json.hpp"
+
+namespace sv::gui {
+
+namespace fs = std::filesystem;
+
+// ============================================================================================
+// [SECTION] settings kept between runs
+// ============================================================================================
+
+namespace {
+
+struct Settings {
+  std::string theme = "light";
+  float font_scale = 1.0f;
+  float speed = 1.0f;  // steps per second when playing
+};
+
+fs::path settings_path() {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return fs::path(xdg) / "scanviz" / "settings.json";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".config" / "scanviz" / "settings.json";
+  return {};
+}
+
+Settings load_settings() {
+  Settings s;
+  const fs::path p = settings_path();
+  std::ifstream in(p);
+  if (!in) return s;
+  const auto j = nlohmann::json::parse(in, nullptr, false);
+  if (!j.is_object()) return s;
+  if (j.contains("theme") && j["theme"].is_string()) s.theme = j["theme"].get<std::string>();
+  if (j.contains("font_scale") && j["font_scale"].is_number()) s.font_scale = std::clamp(j["font_scale"].get<float>(), 1.0f, 3.0f);
+  if (j.contains("speed") && j["speed"].is_number()) s.speed = std::clamp(j["speed"].get<float>(), 0.25f, 8.0f);
+  return s;
+}
+
+void save_settings(const Settings& s) {
+  const fs::path p = settings_path();
+  if (p.empty()) return;
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  const nlohmann::json j = {{"theme", s.theme}, {"font_scale", s.font_scale}, {"speed", s.speed}};
+  std::ofstream(p.string() + ".tmp") << j.dump(2) << "\n";
+  fs::rename(p.string() + ".tmp", p, ec);
+}
+
+// ============================================================================================
+// [SECTION] fonts and themes
+// ============================================================================================
+
+constexpr float kBaseFontPx = 16.0f;
+
+struct Fonts {
+  ImFont* text = nullptr;
+  ImFont* mono = nullptr;
+};
+
+// DejaVu Sans (fonts-dejavu-core) rasterized at the scale, so large text stays crisp on a projector.
+Fonts load_fonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  Fonts f;
+  const char* sans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  const char* mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+  if (fs::exists(sans)) f.text = io.Fonts->AddFontFromFileTTF(sans, kBaseFontPx * scale);
+  if (!f.text) {
+    ImFontConfig cfg;
+    cfg.SizePixels = 13.0f * scale;
+    f.text = io.Fonts->AddFontDefault(&cfg);
+  }
+  if (fs::exists(mono)) f.mono = io.Fonts->AddFontFromFileTTF(mono, kBaseFontPx * scale);
+  if (!f.mono) f.mono = f.text;
+  io.Fonts->Build();
+  return f;
+}
+
+const Palette& palette_named(const std::string& theme) {
+  if (theme == "dark") return palette_dark();
+  if (theme == "high-contrast") return palette_high_contrast();
+  return palette_light();
+}
+
+void apply_theme(const std::string& theme, float scale) {
+  ImGuiStyle style;
+  if (theme == "dark") {
+    ImGui::StyleColorsDark(&style);
+  } else if (theme == "high-contrast") {
+    ImGui::StyleColorsDark(&style);
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
+    style.Colors[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+    style.Colors[ImGuiCol_Border] = ImVec4(1, 1, 1, 1);
+    style.Colors[ImGuiCol_FrameBg] = ImVec4(0.15f, 0.15f, 0.15f, 1);
+    style.Colors[ImGuiCol_Button] = ImVec4(0.1f, 0.1f, 0.5f, 1);
+    style.Colors[ImGuiCol_Header] = ImVec4(0.5f, 0.5f, 0, 1);
+    style.WindowBorderSize = 2;
+  } else {
+    ImGui::StyleColorsLight(&style);
+  }
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+}
+
+ImU32 im_color(std::uint32_t rgba) {
+  return IM_COL32((rgba >> 24) & 0xFF, (rgba >> 16) & 0xFF, (rgba >> 8) & 0xFF, rgba & 0xFF);
+}
+
+// ============================================================================================
+// [SECTION] the canvas
+// ============================================================================================
+
+struct CanvasState {
+  ViewTransform view;  // in window (logical) pixels, relative to the canvas' top-left
+  bool fit = true;
+  Diagram diagram;
+  int built_step = -2;
+  const TraceView* built_for = nullptr;
+  std::string built_theme;
+};
+
+// What the GL callback needs, alive until the frame is rendered.
+struct CanvasDraw {
+  GlDiagram* gl;
+  const Diagram* diagram;
+  const Palette* palette;
+  ViewTransform view;  // framebuffer pixels
+  float clip[4];
+  int fb_w, fb_h;
+};
+
+void gl_canvas_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const auto* c = static_cast<const CanvasDraw*>(cmd->UserCallbackData);
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(static_cast<int>(c->clip[0]), c->fb_h - static_cast<int>(c->clip[3]),
+            static_cast<int>(c->clip[2] - c->clip[0]), static_cast<int>(c->clip[3] - c->clip[1]));
+  c->gl->draw(*c->diagram, *c->palette, c->view, c->fb_w, c->fb_h, c->clip);
+}
+
+void fit_view(CanvasState& cs, ImVec2 size) {
+  const Diagram& d = cs.diagram;
+  if (d.width <= 0 || d.height <= 0) return;
+  cs.view.scale = std::clamp(std::min(size.x / d.width, size.y / d.height), 0.001f, 2.5f);
+  cs.view.offset_x = std::max(0.0f, (size.x - d.width * cs.view.scale) / 2);
+  cs.view.offset_y = 0;
+}
+
+// Draws the diagram for `step` in the rectangle [pos, pos + size] of the current window.
+void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
+                 std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
+                 const char* id) {
+  const Palette& pal = palette_named(theme);
+  if (cs.built_step != step || cs.built_for != &tv || cs.built_theme != theme) {
+    cs.diagram = build_diagram(tv, step, pal);
+    cs.built_step = step;
+    cs.built_for = &tv;
+    cs.built_theme = theme;
+  }
+  if (cs.fit) fit_view(cs, size);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), im_color(pal.background));
+
+  ImGui::SetCursorScreenPos(pos);
+  ImGui::InvisibleButton(id, size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
+  const ImGuiIO& io = ImGui::GetIO();
+  if (interactive && ImGui::IsItemHovered() && io.MouseWheel != 0) {
+    const float factor = std::pow(1.15f, io.MouseWheel);
+    const float mx = io.MousePos.x - pos.x, my = io.MousePos.y - pos.y;
+    cs.view.offset_x = mx - (mx - cs.view.offset_x) * factor;
+    cs.view.offset_y = my - (my - cs.view.offset_y) * factor;
+    cs.view.scale *= factor;
+    cs.fit = false;
+  }
+  if (interactive && ImGui::IsItemActive() && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0)) {
+    cs.view.offset_x += io.MouseDelta.x;
+    cs.view.offset_y += io.MouseDelta.y;
+    cs.fit = false;
+  }
+
+  const ImVec2 fb_scale = io.DisplayFramebufferScale;
+  auto draw = std::make_unique<CanvasDraw>();
+  draw->gl = &gl;
+  draw->diagram = &cs.diagram;
+  draw->palette = &pal;
+  draw->view = {cs.view.scale * fb_scale.x, (pos.x + cs.view.offset_x) * fb_scale.x, (pos.y + cs.view.offset_y) * fb_scale.y};
+  draw->clip[0] = pos.x * fb_scale.x;
+  draw->clip[1] = pos.y * fb_scale.y;
+  draw->clip[2] = (pos.x + size.x) * fb_scale.x;
+  draw->clip[3] = (pos.y + size.y) * fb_scale.y;
+  draw->fb_w = static_cast<int>(io.DisplaySize.x * fb_scale.x);
+  draw->fb_h = static_cast<int>(io.DisplaySize.y * fb_scale.y);
+  dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), true);
+  dl->AddCallback(gl_canvas_callback, draw.get());
+  dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+  frame_draws.push_back(std::move(draw));
+
+  // Labels: visible cells only; a label fades out as its cell gets too narrow to hold it.
+  const Diagram& d = cs.diagram;
+  const float s = cs.view.scale;
+  auto to_screen = [&](float x, float y) { return ImVec2(pos.x + cs.view.offset_x + x * s, pos.y + cs.view.offset_y + y * s); };
+  const ImU32 text = im_color(pal.text);
+  for (const DiagramRow& row : d.rows) {
+    const ImVec2 at = to_screen(12, row.y + 8);
+    if (at.y > pos.y + size.y || at.y + ImGui::GetFontSize() < pos.y) continue;
+    if (ImGui::CalcTextSize(row.label.c_str()).x < (DiagramLayout{}.label_w - 16) * s) dl->AddText(at, im_color(pal.text_dim), row.label.c_str());
+    if (row.cell_count == 0) continue;
+    const DiagramCell& first = d.cells[row.first_cell];
+    const float cell_px = first.w * s;
+    if (cell_px < 12) continue;
+    const auto c0 = static_cast<std::size_t>(std::max(0.0f, std::floor((pos.x - to_screen(first.x, 0).x) / cell_px)));
+    const auto c1 = std::min(row.cell_count, static_cast<std::size_t>(std::ceil((pos.x + size.x - to_screen(first.x, 0).x) / cell_px)) + 1);
+    for (std::size_t i = c0; i < c1; ++i) {
+      const DiagramCell& c = d.cells[row.first_cell + i];
+      if (c.label.empty()) continue;
+      const ImVec2 ts = ImGui::CalcTextSize(c.label.c_str());
+      const float alpha = std::clamp((cell_px - 4 - ts.x) / std::max(ts.x * 0.4f, 1.0f), 0.0f, 1.0f);
+      if (alpha <= 0) continue;
+      const ImVec2 center = to_screen(c.x + c.w / 2, c.y + c.h / 2);
+      dl->AddText(ImVec2(center.x - ts.x / 2, center.y - ts.y / 2), (text & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha * 255) << IM_COL32_A_SHIFT), c.label.c_str());
+    }
+  }
+  dl->PopClipRect();
+
+  // Hover: the cell's value, and the hazard it is part of.
+  if (interactive && ImGui::IsItemHovered() && !d.rows.empty() && !d.cells.empty()) {
+    const DiagramLayout L;
+    const float cx = (io.MousePos.x - pos.x - cs.view.offset_x) / s, cy = (io.MousePos.y - pos.y - cs.view.offset_y) / s;
+    const int r = static_cast<int>(std::floor((cy - L.margin) / (L.cell_h + L.row_gap)));
+    const float col_f = (cx - L.margin - L.label_w) / L.cell_w;
+    if (r >= 0 && r < static_cast<int>(d.rows.size()) && col_f >= 0 && cy - d.rows[r].y <= L.cell_h) {
+      const auto col = static_cast<std::size_t>(col_f);
+      if (col < d.rows[r].cell_count) {
+        const DiagramCell& c = d.cells[d.rows[r].first_cell + col];
+        ImGui::BeginTooltip();
+        ImGui::Text("%s[%zu] = %s", tv.trace.buffers[d.rows[r].buffer].name.c_str(), col,
+                    c.label.empty() ? "(not written yet)" : c.label.c_str());
+        ImGui::TextDisabled("after step %d: %s", r, tv.trace.steps[r].label().c_str());
+        for (int h : c.hazards) {
+          ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.88f, 0.19f, 0.19f, 1));
+          ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+          ImGui::TextUnformatted(hazard_text(tv, tv.hazards[h]).c_str());
+          ImGui::PopTextWrapPos();
+          ImGui::PopStyleColor();
+        }
+        ImGui::EndTooltip();
+      }
+    }
+  }
+}
+
+// ============================================================================================
+// [SECTION] the lesson
+// ============================================================================================
+
+struct Lesson {
+  // controls
+  int algorithm = 2;  // index into block_algorithms(): kogge-stone-double-buffer
+  int n = 8;
+  int block = 0;
+  int op = 4;    // interval
+  int type = 0;  // numeric type when op != interval
+  bool exclusive = false;
+  int input_mode = 0;  // 0 slides, 1 random, 2 typed
+  int input_seed = 1;
+  char typed[2048] = "3,6,7,4,8,2,1,9";
+  int schedule = 0;
+  int schedule_seed = 7;
+  // result
+  std::unique_ptr<TraceView> view;
+  std::unique_ptr<TraceView> racy;  // the single-buffer kernel on the same input (side by side)
+  std::string error;
+  double record_ms = 0;
+};
+
+constexpr const char* kTypes[] = {"int32", "int64", "float", "double"};
+
+BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm) {
+  BlockRunConfig c;
+  c.algorithm = algorithm;
+  c.n = l.n;
+  c.block = l.block;
+  c.op = static_cast<OpKind>(l.op);
+  c.type = c.op == OpKind::Interval ? ValueType::Interval : static_cast<ValueType>(l.type);
+  c.exclusive = l.exclusive;
+  c.input_seed = static_cast<std::uint64_t>(l.input_seed);
+  if (l.input_mode == 0) c.input = slides_input(c.op, c.type, static_cast<std::size_t>(l.n));
+  if (l.input_mode == 2) {
+    std::istringstream in(l.typed);
+    for (std::string tok; std::getline(in, tok, ',');) {
+      tok.erase(0, tok.find_first_not_of(" \t"));
+      tok.erase(tok.find_last_not_of(" \t") + 1);
+      auto v = parse_value(c.type, tok);
+      if (!v) throw std::invalid_argument("'" + tok + "' is not a " + std::string(type_name(c.type)) + " value");
+      c.input.push_back(*v);
+    }
+    c.n = static_cast<std::int64_t>(c.input.size());
+  }
+  const auto names = schedule_kind_names();
+  c.schedule = *Schedule::parse(std::string(names[l.schedule]) + (l.schedule == 3 ? ":" + std::to_string(l.schedule_seed) : ""));
+  return c;
+}
+
+void record_lesson(Lesson& l, bool side_by_side) {
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    const std::string algo(block_algorithms()[l.algorithm].name);
+    auto view = std::make_unique<TraceView>(make_trace_view(record_block_scan(lesson_config(l, algo))));
+    std::unique_ptr<TraceView> racy;
+    if (side_by_side) racy = std::make_unique<TraceView>(make_trace_view(record_block_scan(lesson_config(l, "kogge-stone-racy"))));
+    l.view = std::move(view);
+    l.racy = std::move(racy);
+    l.error.clear();
+  } catch (const std::exception& e) {
+    l.error = e.what();
+  }
+  l.record_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// ============================================================================================
+// [SECTION] panels
+// ============================================================================================
+
+struct Ui {
+  Settings settings;
+  Lesson lesson;
+  int step = 0;
+  bool playing = false;
+  double next_advance = 0;
+  bool side_by_side = false;
+  bool lecture = false;
+  bool fullscreen = false;
+  bool need_fonts = true;
+  Fonts fonts;
+  CanvasState canvas, canvas_racy;
+  char path[512] = "trace.json";
+  std::string status;
+  bool recorded_from_controls = true;
+  int source_scrolled_for = -1;  // the step the source panel last scrolled to
+};
+
+int step_count(const Ui& ui) { return ui.lesson.view ? static_cast<int>(ui.lesson.view->trace.steps.size()) : 0; }
+
+void set_step(Ui& ui, int step) {
+  ui.step = std::clamp(step, 0, std::max(0, step_count(ui) - 1));
+}
+
+// Returns true when a control changed (the lesson is then recorded again).
+bool controls_panel(Ui& ui) {
+  Lesson& l = ui.lesson;
+  bool changed = false;
+  const auto algos = block_algorithms();
+  ImGui::TextDisabled("Algorithm");
+  if (ImGui::BeginCombo("##algo", std::string(algos[l.algorithm].name).c_str())) {
+    for (int i = 0; i < static_cast<int>(algos.size()); ++i)
+      if (ImGui::Selectable(std::string(algos[i].name).c_str(), i == l.algorithm)) l.algorithm = i, changed = true;
+    ImGui::EndCombo();
+  }
+  // The lesson's switches for the Kogge-Stone family: double buffering, and barriers per step.
+  const std::string name(algos[l.algorithm].name);
+  if (name.rfind("kogge-stone", 0) == 0) {
+    bool double_buffer = name == "kogge-stone-double-buffer";
+    int barriers = name == "kogge-stone-racy" ? 1 : 2;
+    if (ImGui::Checkbox("double buffering", &double_buffer)) changed = true;
+    if (!double_buffer) {
+      ImGui::SameLine();
+      changed |= ImGui::RadioButton("1 barrier", &barriers, 1);
+      ImGui::SameLine();
+      changed |= ImGui::RadioButton("2", &barriers, 2);
+    }
+    const char* chosen = double_buffer ? "kogge-stone-double-buffer" : barriers == 1 ? "kogge-stone-racy" : "kogge-stone";
+    for (int i = 0; i < static_cast<int>(algos.size()); ++i)
+      if (algos[i].name == chosen) l.algorithm = i;
+  }
+  ImGui::TextWrapped("%s", std::string(algos[l.algorithm].summary).c_str());
+  ImGui::Separator();
+  const int max_n = kMaxBlockThreads * algos[l.algorithm].items_per_thread;
+  if (l.input_mode != 2) changed |= ImGui::SliderInt("n", &l.n, 1, max_n, "%d", ImGuiSliderFlags_Logarithmic);
+  changed |= ImGui::InputInt("block (0 = fit n)", &l.block, 32, 128);
+  l.block = std::clamp(l.block, 0, kMaxBlockThreads);
+  const char* ops[] = {"sum", "product", "min", "max", "interval"};
+  changed |= ImGui::Combo("operator", &l.op, ops, 5);
+  if (l.op != 4) changed |= ImGui::Combo("type", &l.type, kTypes, 4);
+  changed |= ImGui::Checkbox("exclusive", &l.exclusive);
+  const char* inputs[] = {"slides (3 6 7 4 8 2 1 9)", "seeded random", "typed"};
+  changed |= ImGui::Combo("input", &l.input_mode, inputs, 3);
+  if (l.input_mode == 1) changed |= ImGui::InputInt("input seed", &l.input_seed);
+  if (l.input_mode == 2) changed |= ImGui::InputText("values", l.typed, sizeof l.typed);
+  ImGui::Separator();
+  ImGui::TextDisabled("Executor: CPU emulator");
+  const auto names = schedule_kind_names();
+  if (ImGui::BeginCombo("schedule", std::string(names[l.schedule]).c_str())) {
+    for (int i = 0; i < static_cast<int>(names.size()); ++i)
+      if (ImGui::Selectable(std::string(names[i]).c_str(), i == l.schedule)) l.schedule = i, changed = true;
+    ImGui::EndCombo();
+  }
+  if (l.schedule == 3) changed |= ImGui::InputInt("schedule seed", &l.schedule_seed);
+  changed |= ImGui::Checkbox("side by side with the single-buffer kernel", &ui.side_by_side);
+  ImGui::Separator();
+  if (!l.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", l.error.c_str());
+  if (l.view) {
+    const Trace& t = l.view->trace;
+    const auto correct = check_result(t).outcome == Outcome::Correct;
+    ImGui::Text("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
+    ImGui::Text("steps %lld, operations %lld", static_cast<long long>(l.view->metrics.steps),
+                static_cast<long long>(l.view->metrics.operations));
+    ImGui::Text("hazards %zu, result ", l.view->hazards.size());
+    ImGui::SameLine(0, 0);
+    ImGui::TextColored(correct ? ImVec4(0.17f, 0.54f, 0.24f, 1) : ImVec4(0.88f, 0.19f, 0.19f, 1), "%s",
+                       correct ? "correct" : "WRONG");
+  }
+  return changed;
+}
+
+void timeline_panel(Ui& ui) {
+  const int steps = step_count(ui);
+  if (ImGui::Button("|<")) set_step(ui, 0);
+  ImGui::SameLine();
+  if (ImGui::Button("<")) set_step(ui, ui.step - 1);
+  ImGui::SameLine();
+  if (ImGui::Button(ui.playing ? "pause" : "play")) ui.playing = !ui.playing;
+  ImGui::SameLine();
+  if (ImGui::Button(">")) set_step(ui, ui.step + 1);
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) set_step(ui, steps - 1);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderFloat("steps/s", &ui.settings.speed, 0.25f, 8.0f, "%.2f");
+  ImGui::SameLine();
+  int step = ui.step;
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1),
+                       steps ? ("step %d: " + ui.lesson.view->trace.steps[std::clamp(step, 0, steps - 1)].label()).c_str() : "no trace"))
+    set_step(ui, step);
+}
+
+void source_panel(Ui& ui) {
+  if (!ui.lesson.view) return;
+  const Trace& t = ui.lesson.view->trace;
+  std::string file = "block/" + t.meta.algorithm + ".hpp";
+  std::replace(file.begin() + 6, file.end(), '-', '_');
+  const std::string_view src = embedded_file(file);
+  std::set<std::uint32_t> lines;
+  if (ui.step < static_cast<int>(t.steps.size())) {
+    const Step& s = t.steps[ui.step];
+    lines.insert(s.line);
+    for (std::uint64_t i = s.first_event; i < s.end_event; ++i) lines.insert(t.events[i].line);
+  }
+  ImGui::TextDisabled("kernels/%s", file.c_str());
+  ImGui::PushFont(ui.fonts.mono);
+  std::istringstream in{std::string(src)};
+  std::uint32_t number = 0;
+  const bool scroll = ui.source_scrolled_for != ui.step;
+  ui.source_scrolled_for = ui.step;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (lines.count(number)) {
+      if (scroll && number == *lines.begin()) ImGui::SetScrollHereY(0.3f);
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth(), p.y + ImGui::GetTextLineHeight()),
+                                                IM_COL32(255, 212, 59, 110));
+    }
+    ImGui::Text("%3u  %s", number, line.c_str());
+  }
+  ImGui::PopFont();
+}
+
+void narration_panel(Ui& ui) {
+  if (!ui.lesson.view) return;
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(narrate_step(*ui.lesson.view, ui.step).c_str());
+  ImGui::PopTextWrapPos();
+}
+
+void file_menu(Ui& ui) {
+  if (!ImGui::BeginMenu("File")) return;
+  ImGui::InputText("path", ui.path, sizeof ui.path);
+  try {
+    if (ImGui::MenuItem("Open trace")) {
+      ui.lesson.view = std::make_unique<TraceView>(make_trace_view(load_trace(ui.path)));
+      ui.lesson.racy.reset();
+      ui.recorded_from_controls = false;
+      set_step(ui, step_count(ui) - 1);
+      ui.status = std::string("opened ") + ui.path;
+    }
+    if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
+      save_trace(ui.path, ui.lesson.view->trace);
+      ui.status = std::string("saved ") + ui.path;
+    }
+    if (ImGui::MenuItem("Export step as SVG", nullptr, false, ui.lesson.view != nullptr)) {
+      std::string out = fs::path(ui.path).replace_extension(".svg").string();
+      render_to_file(ui.lesson.view->trace, out, RenderOptions{ui.step, ui.settings.theme, 1, 0});
+      ui.status = "wrote " + out;
+    }
+  } catch (const std::exception& e) {
+    ui.status = e.what();
+  }
+  ImGui::EndMenu();
+}
+
+// ============================================================================================
+// [SECTION] the window's frame loop
+// ============================================================================================
+
+int count_gl_objects() {
+  int count = 0;
+  for (unsigned id = 1; id < 2048; ++id)
+    count += glIsBuffer(id) + glIsTexture(id) + glIsVertexArray(id) + glIsProgram(id) + glIsFramebuffer(id);
+  return count;
+}
+
+bool save_png(const std::string& path, int w, int h, std::vector<unsigned char>& rgba) {
+  // GL rows run bottom-up.
+  std::vector<unsigned char> flipped(rgba.size());
+  for (int y = 0; y < h; ++y)
+    std::copy_n(&rgba[static_cast<std::size_t>(h - 1 - y) * w * 4], w * 4, &flipped[static_cast<std::size_t>(y) * w * 4]);
+  const std::string tmp = path + ".tmp.png";
+  if (!stbi_write_png(tmp.c_str(), w, h, 4, flipped.data(), w * 4)) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  return !ec;
+}
+
+void glfw_error(int code, const char* what) { std::cerr << "scanviz: GLFW error " << code << ": " << what << "\n"; }
+
+}  // namespace
+
+bool display_available() {
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  return (x11 && *x11) || (wayland && *wayland);
+}
+
+int run_gui(const GuiOptions& opt) {
+  if (!display_available()) {
+    std::cerr << "scanviz: no display (DISPLAY is not set): render to files instead, e.g. scanviz render t.json --out "
+                 "t.png (under xvfb-run) or --out t.svg\n";
+    return 2;
+  }
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) {
+    std::cerr << "scanviz: cannot open a window (GLFW could not initialize the display)\n";
+    return 2;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(opt.width, opt.height, "scanviz", nullptr, nullptr);
+  if (!window) {
+    glfwTerminate();
+    std::cerr << "scanviz: cannot create an OpenGL 3.3 core window\n";
+    return 2;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(opt.frames > 0 ? 0 : 1);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    std::cerr << "scanviz: cannot load OpenGL functions\n";
+    return 2;
+  }
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // we lay the panels out ourselves
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+
+  Ui ui;
+  ui.settings = load_settings();
+  if (!opt.theme.empty()) ui.settings.theme = opt.theme;
+  if (opt.font_scale > 0) ui.settings.font_scale = std::clamp(opt.font_scale, 1.0f, 3.0f);
+  ui.side_by_side = opt.side_by_side;
+  if (opt.n > 0) ui.lesson.n = opt.n;
+  if (!opt.algorithm.empty())
+    for (int i = 0; i < static_cast<int>(block_algorithms().size()); ++i)
+      if (block_algorithms()[i].name == opt.algorithm) ui.lesson.algorithm = i;
+  if (!opt.trace_path.empty()) {
+    try {
+      ui.lesson.view = std::make_unique<TraceView>(make_trace_view(load_trace(opt.trace_path)));
+      ui.recorded_from_controls = false;
+    } catch (const std::exception& e) {
+      std::cerr << "scanviz: " << e.what() << "\n";
+      return 2;
+    }
+  } else {
+    if (ui.lesson.n > 8) ui.lesson.input_mode = 1;
+    record_lesson(ui.lesson, ui.side_by_side);
+  }
+  set_step(ui, opt.step < 0 ? step_count(ui) - 1 : opt.step);
+  ui.playing = opt.play;
+
+  int exit_code = 0;
+  {
+    GlDiagram gl;
+    std::vector<std::unique_ptr<CanvasDraw>> frame_draws;
+    std::vector<double> frame_ms;
+    int gl_objects_early = -1, gl_objects_late = -1;
+    float applied_scale = 0;
+    std::string applied_theme;
+    int windowed[4] = {100, 100, opt.width, opt.height};
+    for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames <= 0 || frame < opt.frames); ++frame) {
+      const auto frame_start = std::chrono::steady_clock::now();
+      glfwPollEvents();
+      if (applied_scale != ui.settings.font_scale || applied_theme != ui.settings.theme) {
+        ui.fonts = load_fonts(ui.settings.font_scale);
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+        apply_theme(ui.settings.theme, ui.settings.font_scale);
+        applied_scale = ui.settings.font_scale;
+        applied_theme = ui.settings.theme;
+      }
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      ImGui::NewFrame();
+      frame_draws.clear();
+      const ImGuiIO& io = ImGui::GetIO();
+
+      // Keyboard: Space, arrows, Home/End, +/- (zoom), F (fullscreen), L (lecture mode).
+      if (!io.WantTextInput) {
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) ui.playing = !ui.playing;
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) set_step(ui, ui.step + 1);
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) set_step(ui, ui.step - 1);
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) set_step(ui, 0);
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) set_step(ui, step_count(ui) - 1);
+        for (CanvasState* cs : {&ui.canvas, &ui.canvas_racy}) {
+          if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) cs->view.scale *= 1.25f, cs->fit = false;
+          if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) cs->view.scale /= 1.25f, cs->fit = false;
+          if (ImGui::IsKeyPressed(GLFW_KEY_0)) cs->fit = true;
+        }
+        if (ImGui::IsKeyPressed(GLFW_KEY_F) || ImGui::IsKeyPressed(GLFW_KEY_F11)) ui.fullscreen = !ui.fullscreen;
+        if (ImGui::IsKeyPressed(GLFW_KEY_L)) {
+          ui.lecture = !ui.lecture;
+          ui.fullscreen = ui.lecture;
+          if (ui.lecture && ui.settings.font_scale < 1.5f) ui.settings.font_scale = 2.0f;
+        }
+      }
+      GLFWmonitor* monitor = glfwGetWindowMonitor(window);
+      if (ui.fullscreen && !monitor) {
+        glfwGetWindowPos(window, &windowed[0], &windowed[1]);
+        glfwGetWindowSize(window, &windowed[2], &windowed[3]);
+        if (GLFWmonitor* primary = glfwGetPrimaryMonitor()) {
+          const GLFWvidmode* mode = glfwGetVideoMode(primary);
+          glfwSetWindowMonitor(window, primary, 0, 0, mode->width, mode->height, mode->refreshRate);
+        }
+      } else if (!ui.fullscreen && monitor) {
+        glfwSetWindowMonitor(window, nullptr, windowed[0], windowed[1], windowed[2], windowed[3], 0);
+      }
+      if (ui.playing && step_count(ui) > 0) {
+        const double now = glfwGetTime();
+        if (ui.next_advance == 0) ui.next_advance = now + 1.0 / ui.settings.speed;
+        if (now >= ui.next_advance) {
+          set_step(ui, ui.step + 1 >= step_count(ui) ? 0 : ui.step + 1);
+          ui.next_advance = now + 1.0 / ui.settings.speed;
+        }
+      } else {
+        ui.next_advance = 0;
+      }
+
+      // Layout: menu bar; controls on the left; source and narration on the right; the diagram in
+      // the middle above the timeline. Lecture mode keeps the diagram, narration and timeline.
+      float menu_h = 0;
+      if (ImGui::BeginMainMenuBar()) {
+        file_menu(ui);
+        if (ImGui::BeginMenu("View")) {
+          for (const char* t : {"light", "dark", "high-contrast"})
+            if (ImGui::MenuItem(t, nullptr, ui.settings.theme == t)) ui.settings.theme = t;
+          ImGui::SliderFloat("font scale", &ui.settings.font_scale, 1.0f, 3.0f, "%.2f");
+          ImGui::MenuItem("lecture mode (L)", nullptr, &ui.lecture);
+          ImGui::MenuItem("fullscreen (F)", nullptr, &ui.fullscreen);
+          if (ImGui::MenuItem("fit the diagram (0)")) ui.canvas.fit = ui.canvas_racy.fit = true;
+          ImGui::EndMenu();
+        }
+        if (!ui.status.empty()) ImGui::TextDisabled("%s", ui.status.c_str());
+        menu_h = ImGui::GetWindowSize().y;
+        ImGui::EndMainMenuBar();
+      }
+      const float W = io.DisplaySize.x, H = io.DisplaySize.y, em = ImGui::GetFontSize();
+      const float left_w = ui.lecture ? 0 : 22 * em, right_w = ui.lecture ? 0 : 28 * em;
+      const float timeline_h = 3.2f * em, narration_h = ui.lecture ? 4.5f * em : 0;
+      const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                     ImGuiWindowFlags_NoSavedSettings;
+      bool changed = false;
+      if (!ui.lecture) {
+        ImGui::SetNextWindowPos(ImVec2(0, menu_h));
+        ImGui::SetNextWindowSize(ImVec2(left_w, H - menu_h));
+        if (ImGui::Begin("Lesson", nullptr, fixed)) changed = controls_panel(ui);
+        ImGui::End();
+        ImGui::SetNextWindowPos(ImVec2(W - right_w, menu_h));
+        ImGui::SetNextWindowSize(ImVec2(right_w, (H - menu_h) * 0.3f));
+        if (ImGui::Begin("Narration", nullptr, fixed)) narration_panel(ui);
+        ImGui::End();
+        ImGui::SetNextWindowPos(ImVec2(W - right_w, menu_h + (H - menu_h) * 0.3f));
+        ImGui::SetNextWindowSize(ImVec2(right_w, (H - menu_h) * 0.7f));
+        if (ImGui::Begin("Kernel source", nullptr, fixed | ImGuiWindowFlags_HorizontalScrollbar)) source_panel(ui);
+        ImGui::End();
+      } else {
+        ImGui::SetNextWindowPos(ImVec2(0, H - timeline_h - narration_h));
+        ImGui::SetNextWindowSize(ImVec2(W, narration_h));
+        if (ImGui::Begin("Narration##lecture", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) narration_panel(ui);
+        ImGui::End();
+      }
+      ImGui::SetNextWindowPos(ImVec2(left_w, H - timeline_h));
+      ImGui::SetNextWindowSize(ImVec2(W - left_w - right_w, timeline_h));
+      if (ImGui::Begin("Timeline", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) timeline_panel(ui);
+      ImGui::End();
+
+      ImGui::SetNextWindowPos(ImVec2(left_w, menu_h));
+      ImGui::SetNextWindowSize(ImVec2(W - left_w - right_w, H - menu_h - timeline_h - narration_h));
+      ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+      if (ImGui::Begin("Diagram", nullptr, fixed | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+        const ImVec2 pos = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
+        if (ui.lesson.view) {
+          const bool pair = ui.side_by_side && ui.lesson.racy;
+          const ImVec2 size(pair ? avail.x / 2 - 2 : avail.x, avail.y);
+          draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws, pos, size, true, "##canvas");
+          if (pair) {
+            const int racy_step = std::min(ui.step, static_cast<int>(ui.lesson.racy->trace.steps.size()) - 1);
+            draw_canvas(*ui.lesson.racy, racy_step, ui.canvas_racy, gl, ui.settings.theme, frame_draws,
+                        ImVec2(pos.x + avail.x / 2 + 2, pos.y), size, true, "##canvas_racy");
+            ImGui::GetWindowDrawList()->AddText(ImVec2(pos.x + avail.x / 2 + 8, pos.y + 4), IM_COL32(224, 49, 49, 255),
+                                                "single buffer, one barrier (kogge-stone-racy)");
+          }
+        }
+      }
+      ImGui::End();
+      ImGui::PopStyleVar();
+
+      if (changed && ui.recorded_from_controls) {
+        record_lesson(ui.lesson, ui.side_by_side);
+        set_step(ui, ui.step);
+      } else if (changed) {
+        ui.recorded_from_controls = true;
+        record_lesson(ui.lesson, ui.side_by_side);
+        set_step(ui, step_count(ui) - 1);
+      }
+
+      ImGui::Render();
+      int fb_w = 0, fb_h = 0;
+      glfwGetFramebufferSize(window, &fb_w, &fb_h);
+      glViewport(0, 0, fb_w, fb_h);
+      const Palette& pal = palette_named(ui.settings.theme);
+      glClearColor(((pal.background >> 24) & 0xFF) / 255.0f, ((pal.background >> 16) & 0xFF) / 255.0f,
+                   ((pal.background >> 8) & 0xFF) / 255.0f, 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      if (const GLenum err = glGetError(); err != GL_NO_ERROR) {
+        std::cerr << "scanviz: OpenGL error 0x" << std::hex << err << std::dec << " in frame " << frame << "\n";
+        exit_code = 3;
+      }
+      const bool last = opt.frames > 0 && frame + 1 == opt.frames;
+      if (last && !opt.screenshot.empty()) {
+        std::vector<unsigned char> pixels(static_cast<std::size_t>(fb_w) * fb_h * 4);
+        glReadPixels(0, 0, fb_w, fb_h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+        if (!save_png(opt.screenshot, fb_w, fb_h, pixels)) {
+          std::cerr << "scanviz: cannot write " << opt.screenshot << "\n";
+          exit_code = 2;
+        }
+      }
+      glfwSwapBuffers(window);
+      frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
+      if (opt.report_frames && frame == 10) gl_objects_early = count_gl_objects();
+      if (opt.report_frames && last) gl_objects_late = count_gl_objects();
+    }
+    if (opt.report_frames && !frame_ms.empty()) {
+      std::vector<double> sorted(frame_ms.begin() + std::min<std::size_t>(frame_ms.size() - 1, 5), frame_ms.end());
+      std::sort(sorted.begin(), sorted.end());
+      std::cout << "frames " << frame_ms.size() << ", frame time median " << sorted[sorted.size() / 2] << " ms, p99 "
+                << sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)] << " ms, GL objects at frame 10 "
+                << gl_objects_early << ", at the end " << gl_objects_late << ", diagram instances "
+                << gl.last_instances() << "\n";
+    }
+  }
+  save_settings(ui.settings);
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return exit_code;
+}
+
+// ============================================================================================
+// [SECTION] offscreen rendering
+// ============================================================================================
+
+namespace {
+
+// Renders with the current GL context into a framebuffer object and writes the PNG.
+void render_png(const TraceView& tv, int step, const std::string& out, const RenderOptions& o) {
+  ImGuiContext* previous = ImGui::GetCurrentContext();
+  ImGuiContext* ctx = ImGui::CreateContext();
+  ImGui::SetCurrentContext(ctx);
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  load_fonts(o.font_scale);
+  apply_theme(o.theme, o.font_scale);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  {
+    GlDiagram gl;
+    CanvasState cs;
+    cs.fit = false;
+    cs.view.scale = o.font_scale;
+    cs.diagram = build_diagram(tv, step, palette_named(o.theme));
+    cs.built_step = step;
+    cs.built_for = &tv;
+    cs.built_theme = o.theme;
+    const float title_h = 28 * o.font_scale;
+    const int w = o.width > 0 ? o.width : static_cast<int>(std::ceil(cs.diagram.width * o.font_scale));
+    const int h = static_cast<int>(std::ceil(cs.diagram.height * o.font_scale + title_h));
+    if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
+      throw std::runtime_error("the diagram is " + std::to_string(w) + "x" + std::to_string(h) + " pixels; render at most 16384x16384 (try --out f.svg)");
+    if (o.width > 0) cs.view.scale = std::min(o.font_scale, static_cast<float>(w) / cs.diagram.width);
+    io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
+    io.DeltaTime = 1.0f / 60;
+
+    unsigned fbo = 0, tex = 0;
+    glGenFramebuffers(1, &fbo);
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+    const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+
+    std::vector<std::unique_ptr<CanvasDraw>> draws;
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(io.DisplaySize);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
+    ImGui::Begin("render", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground);
+    const Trace& t = tv.trace;
+    const std::string title = t.meta.algorithm + ", n = " + std::to_string(t.meta.n) + ", " +
+                              std::string(op_name(t.meta.op)) + ": step " + std::to_string(step) + ", " + t.steps[step].label();
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(0, 0), io.DisplaySize, im_color(palette_named(o.theme).background));
+    ImGui::GetWindowDrawList()->AddText(ImVec2(12 * o.font_scale, 6 * o.font_scale), im_color(palette_named(o.theme).text), title.c_str());
+    draw_canvas(tv, step, cs, gl, o.theme, draws, ImVec2(0, title_h), ImVec2(static_cast<float>(w), h - title_h), false, "##render");
+    ImGui::End();
+    ImGui::PopStyleVar(2);
+    ImGui::Render();
+    glViewport(0, 0, w, h);
+    glClearColor(1, 1, 1, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    std::vector<unsigned char> pixels(static_cast<std::size_t>(w) * h * 4);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    const GLenum err = glGetError();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo);
+    glDeleteTextures(1, &tex);
+    if (!complete) throw std::runtime_error("cannot render offscreen (incomplete framebuffer)");
+    if (err != GL_NO_ERROR) throw std::runtime_error("OpenGL error while rendering offscreen");
+    if (!save_png(out, w, h, pixels)) throw std::runtime_error("cannot write " + out);
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui::DestroyContext(ctx);
+  ImGui::SetCurrentContext(previous);
+}
+
+}  // namespace
+
+void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& o) {
+  if (trace.steps.empty() || trace.snapshots.empty()) throw std::runtime_error("the trace has no steps to draw");
+  const int last = static_cast<int>(trace.snapshots.size()) - 1;
+  if (o.step < -1 || o.step > last)
+    throw std::runtime_error("--step " + std::to_string(o.step) + " is out of range (the trace has steps 0.." + std::to_string(last) + ")");
+  if (o.theme != "light" && o.theme != "dark" && o.theme != "high-contrast")
+    throw std::runtime_error("--theme: unknown theme '" + o.theme + "' (light, dark or high-contrast)");
+  const int step = o.step < 0 ? last : o.step;
+  const TraceView tv = make_trace_view(trace);
+  const std::string ext = fs::path(out).extension().string();
+  if (ext == ".svg") {
+    const Diagram d = build_diagram(tv, step, palette_named(o.theme));
+    const std::string title = trace.meta.algorithm + ", n = " + std::to_string(trace.meta.n) + ": step " +
+                              std::to_string(step) + ", " + trace.steps[step].label();
+    const std::string tmp = out + ".tmp";
+    {
+      std::ofstream f(tmp);
+      f << diagram_svg(d, palette_named(o.theme), title);
+      if (!f) {
+        std::remove(tmp.c_str());
+        throw std::runtime_error("cannot write " + out);
+      }
+    }
+    std::error_code ec;
+    fs::rename(tmp, out, ec);
+    if (ec) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error("cannot write " + out + ": " + ec.message());
+    }
+    return;
+  }
+  if (ext != ".png") throw std::runtime_error("--out must end in .png or .svg, not '" + out + "'");
+  if (GLFWwindow* current = glfwGetCurrentContext()) {
+    (void)current;
+    render_png(tv, step, out, o);
+    return;
+  }
+  if (!display_available())
+    throw std::runtime_error("no display for OpenGL: run under xvfb-run (xvfb package), or write --out FILE.svg");
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) throw std::runtime_error("cannot initialize GLFW on this display");
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(64, 64, "scanviz render", nullptr, nullptr);
+  if (!window) {
+    glfwTerminate();
+    throw std::runtime_error("cannot create an OpenGL 3.3 core context");
+  }
+  glfwMakeContextCurrent(window);
+  try {
+    if (!gladLoadGL(glfwGetProcAddress)) throw std::runtime_error("cannot load OpenGL functions");
+    render_png(tv, step, out, o);
+  } catch (...) {
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    throw;
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
+}
+
+}  // namespace sv::gui

@@ -1,0 +1,43 @@
+// The scanviz window (Dear ImGui on GLFW/OpenGL 3.3) and the offscreen renderer that shares its
+// drawing code. Headless machines get a clear message from `scanviz`, and `scanviz render` draws
+// into a hidden window's framebuffer (Xvfb is enough).
+#pragma once
+
+#include <string>
+
+#include "trace/trace.hpp"
+
+namespace sv::gui {
+
+struct GuiOptions {
+  std::string trace_path;      // open this trace instead of recording the default lesson
+  int frames = 0;              // > 0: run this many frames and exit (tests, benchmarks)
+  std::string screenshot;      // with frames: save the last frame as PNG
+  int width = 1600, height = 900;
+  bool play = false;           // start the timeline playing
+  bool report_frames = false;  // print frame-time median and 99th percentile, GL object counts
+  int step = -1;               // start at this step (-1: the last)
+  std::string theme;           // light, dark, high-contrast (default: the saved setting)
+  float font_scale = 0;        // 1..3 (0: the saved setting)
+  bool side_by_side = false;
+  int n = 0;                   // record the default lesson with this n instead
+  std::string algorithm;       // ... and this algorithm
+};
+
+// True when a window can be opened (an X11 or Wayland display is set).
+bool display_available();
+
+int run_gui(const GuiOptions& options);
+
+struct RenderOptions {
+  int step = -1;  // -1: the last step
+  std::string theme = "light";
+  float font_scale = 1;
+  int width = 0;  // 0: fit the diagram
+};
+
+// Writes the diagram at `step` as PNG (drawn by the same GL code as the window, offscreen) or SVG
+// (by the file's extension). Throws std::runtime_error with a one-line reason.
+void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& options);
+
+}  // namespace sv::gui

@@ -1,0 +1,299 @@
+// The dataflow diagram as data, its SVG form, and the step narration.
+#include "gui/diagram_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/values.hpp"
+#include "embedded.hpp"
+
+namespace sv::gui {
+
+// ---- palettes ----
+
+const Palette& palette_light() {
+  static const Palette p{0xFFFFFFFF, 0xF8F9FAFF, 0xE9ECEFFF, 0xB2F2BBFF, 0xE03131FF, 0xFFC078FF, 0x495057FF,
+                         0x212529FF, 0x868E96FF, 0xF08C00FF, 0x1C7ED6FF, 0xADB5BDFF, 0x2B8A3EFF};
+  return p;
+}
+const Palette& palette_dark() {
+  static const Palette p{0x1E1E24FF, 0x2C2E33FF, 0x25262BFF, 0x2F6B3AFF, 0xE03131FF, 0x8A5A1EFF, 0x909296FF,
+                         0xF1F3F5FF, 0x909296FF, 0xFFA94DFF, 0x4DABF7FF, 0x5C5F66FF, 0x69DB7CFF};
+  return p;
+}
+const Palette& palette_high_contrast() {
+  static const Palette p{0x000000FF, 0x000000FF, 0x333333FF, 0x00A000FF, 0xFF0000FF, 0xFF8000FF, 0xFFFFFFFF,
+                         0xFFFFFFFF, 0xC0C0C0FF, 0xFFFF00FF, 0x00FFFFFF, 0xFFFFFFFF, 0x00FF00FF};
+  return p;
+}
+
+// ---- the trace view ----
+
+TraceView make_trace_view(Trace trace) {
+  TraceView v;
+  v.trace = std::move(trace);
+  v.hazards = find_hazards(v.trace);
+  v.edges = dataflow_edges(v.trace);
+  v.metrics = compute_metrics(v.trace);
+  const Trace& t = v.trace;
+  int previous = t.buffers.size() > 2 ? 2 : static_cast<int>(t.buffers.size()) - 1;
+  for (const Step& s : t.steps) {
+    std::map<int, int> writes;
+    for (std::uint64_t i = s.first_event; i < s.end_event; ++i)
+      if (t.events[i].kind == EventKind::Write && t.events[i].buffer != 0) ++writes[t.events[i].buffer];
+    int chosen = previous;
+    int most = 0;
+    for (auto [b, count] : writes)
+      if (count > most) most = count, chosen = b;
+    v.row_buffer.push_back(chosen);
+    previous = chosen;
+  }
+  return v;
+}
+
+// ---- the diagram ----
+
+Diagram build_diagram(const TraceView& view, int current, const Palette& pal, const DiagramLayout& L) {
+  Diagram d;
+  const Trace& t = view.trace;
+  if (t.steps.empty() || t.snapshots.empty()) return d;
+  current = std::clamp(current, 0, static_cast<int>(t.snapshots.size()) - 1);
+
+  std::set<std::pair<int, std::int64_t>> active;
+  for (std::uint64_t i = t.steps[current].first_event; i < t.steps[current].end_event; ++i) {
+    const Event& e = t.events[i];
+    if (e.kind == EventKind::Write && e.a.kind == Origin::OpResult) active.insert({e.buffer, e.index});
+  }
+  std::map<std::pair<int, std::int64_t>, std::vector<int>> hazard_cells;
+  for (std::size_t h = 0; h < view.hazards.size(); ++h)
+    if (view.hazards[h].step == current && view.hazards[h].kind == HazardKind::RAW)
+      hazard_cells[{view.hazards[h].buffer, view.hazards[h].index}].push_back(static_cast<int>(h));
+
+  std::int64_t columns = 0;
+  for (int k = 0; k <= current; ++k) {
+    const int b = view.row_buffer[k];
+    DiagramRow row;
+    row.step = k;
+    row.buffer = b;
+    row.y = L.margin + k * (L.cell_h + L.row_gap);
+    row.label = t.steps[k].label() + " | " + t.buffers[b].name;
+    const BufferSnapshot& snap = t.snapshots[k][b];
+    row.first_cell = d.cells.size();
+    row.cell_count = snap.values.size();
+    d.rows.push_back(row);
+    columns = std::max<std::int64_t>(columns, static_cast<std::int64_t>(snap.values.size()));
+    for (std::size_t i = 0; i < snap.values.size(); ++i) {
+      DiagramCell c;
+      c.row = k;
+      c.column = static_cast<int>(i);
+      c.x = L.margin + L.label_w + static_cast<float>(i) * L.cell_w;
+      c.y = row.y;
+      c.w = L.cell_w;
+      c.h = L.cell_h;
+      c.label = snap.defined[i] ? format_value(t.meta.type, snap.values[i]) : "";
+      c.fill = snap.defined[i] ? pal.cell : pal.cell_undefined;
+      if (snap.defined[i] && t.meta.type == ValueType::Interval && snap.values[i].as<Interval>().is_invalid())
+        c.fill = pal.cell_invalid;
+      if (k == current) {
+        c.active = active.count({b, static_cast<std::int64_t>(i)}) > 0;
+        if (c.active) c.fill = pal.cell_active;
+        auto h = hazard_cells.find({b, static_cast<std::int64_t>(i)});
+        if (h != hazard_cells.end()) {
+          c.hazard = true;
+          c.hazards = h->second;
+          c.fill = pal.cell_hazard;
+        }
+      }
+      d.cells.push_back(std::move(c));
+    }
+    // Heat for the folded (heatmap) view: each cell's value placed within its row's range.
+    const std::size_t first = d.cells.size() - snap.values.size();
+    std::vector<double> v(snap.values.size(), 0.0);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const Payload& p = snap.values[i];
+      switch (t.meta.type) {
+        case ValueType::I32: v[i] = p.as<std::int32_t>(); break;
+        case ValueType::I64: v[i] = static_cast<double>(p.as<std::int64_t>()); break;
+        case ValueType::F32: v[i] = p.as<float>(); break;
+        case ValueType::F64: v[i] = p.as<double>(); break;
+        case ValueType::Interval: {
+          const Interval iv = p.as<Interval>();
+          v[i] = iv.is_range() ? iv.hi - iv.lo + 1 : 0;
+          break;
+        }
+      }
+      if (!snap.defined[i] || !std::isfinite(v[i])) v[i] = 0;
+    }
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    for (std::size_t i = 0; i < v.size() && lo != v.end(); ++i)
+      d.cells[first + i].heat = *hi > *lo ? static_cast<float>((v[i] - *lo) / (*hi - *lo)) : 0.5f;
+  }
+  // Arrows of the current step: from the operand's cell in the row above to the written cell.
+  if (current > 0) {
+    const float y_from = d.rows[current - 1].y + L.cell_h;
+    const float y_to = d.rows[current].y;
+    for (const Edge& e : view.edges) {
+      if (e.step != current || e.to_buffer != view.row_buffer[current]) continue;
+      DiagramEdge de;
+      de.x0 = L.margin + L.label_w + (static_cast<float>(e.from_index) + 0.5f) * L.cell_w;
+      de.x1 = L.margin + L.label_w + (static_cast<float>(e.to_index) + 0.5f) * L.cell_w;
+      de.y0 = y_from;
+      de.y1 = y_to;
+      de.role = e.role;
+      de.color = e.role == EdgeRole::Left ? pal.edge_left : e.role == EdgeRole::Right ? pal.edge_right : pal.edge_copy;
+      d.edges.push_back(de);
+    }
+  }
+  d.width = 2 * L.margin + L.label_w + static_cast<float>(columns) * L.cell_w;
+  d.height = 2 * L.margin + static_cast<float>(current + 1) * (L.cell_h + L.row_gap) - L.row_gap;
+  return d;
+}
+
+// ---- SVG ----
+
+namespace {
+std::string svg_color(std::uint32_t rgba) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "#%06x", rgba >> 8);
+  return buf;
+}
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+}  // namespace
+
+std::string diagram_svg(const Diagram& d, const Palette& pal, const std::string& title) {
+  std::ostringstream s;
+  const float title_h = 28;
+  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << d.width << "\" height=\"" << d.height + title_h
+    << "\" viewBox=\"0 0 " << d.width << " " << d.height + title_h << "\" font-family=\"DejaVu Sans, sans-serif\">\n";
+  s << "<title>" << xml_escape(title) << "</title>\n";
+  s << "<rect width=\"100%\" height=\"100%\" fill=\"" << svg_color(pal.background) << "\"/>\n";
+  s << "<text x=\"12\" y=\"20\" font-size=\"15\" fill=\"" << svg_color(pal.text) << "\">" << xml_escape(title)
+    << "</text>\n<g transform=\"translate(0," << title_h << ")\">\n";
+  s << "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" "
+       "orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"context-stroke\"/></marker></defs>\n";
+  for (const DiagramRow& r : d.rows)
+    s << "<text class=\"row-label\" x=\"12\" y=\"" << r.y + 19 << "\" font-size=\"12\" fill=\""
+      << svg_color(pal.text_dim) << "\">" << xml_escape(r.label) << "</text>\n";
+  for (const DiagramEdge& e : d.edges)
+    s << "<line class=\"edge " << edge_role_name(e.role) << "\" x1=\"" << e.x0 << "\" y1=\"" << e.y0 << "\" x2=\""
+      << e.x1 << "\" y2=\"" << e.y1 << "\" stroke=\"" << svg_color(e.color)
+      << "\" stroke-width=\"2\" marker-end=\"url(#arrow)\"/>\n";
+  for (const DiagramCell& c : d.cells) {
+    s << "<g class=\"cell" << (c.active ? " active" : "") << (c.hazard ? " hazard" : "") << "\" data-row=\"" << c.row
+      << "\" data-column=\"" << c.column << "\">";
+    s << "<rect x=\"" << c.x << "\" y=\"" << c.y << "\" width=\"" << c.w << "\" height=\"" << c.h << "\" fill=\""
+      << svg_color(c.fill) << "\" stroke=\"" << svg_color(pal.border) << "\"/>";
+    if (!c.label.empty())
+      s << "<text x=\"" << c.x + c.w / 2 << "\" y=\"" << c.y + c.h / 2 + 4
+        << "\" font-size=\"12\" text-anchor=\"middle\" fill=\"" << svg_color(pal.text) << "\">" << xml_escape(c.label)
+        << "</text>";
+    s << "</g>\n";
+  }
+  s << "</g>\n</svg>\n";
+  return s.str();
+}
+
+// ---- narration ----
+
+namespace {
+
+std::string ranges(const std::vector<std::uint32_t>& ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(ids[i]);
+    if (j > i) out += ".." + std::to_string(ids[j]);
+    i = j + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
+// The template line for `phase` in assets/narration/ALGO.txt ("phase: text"), else the default file's.
+std::string narration_template(const std::string& algorithm, std::string_view phase) {
+  for (const std::string& file : {"narration/" + algorithm + ".txt", std::string("narration/default.txt")}) {
+    std::istringstream in{std::string(embedded_file(file))};
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind(std::string(phase) + ":", 0) == 0) {
+        auto text = line.substr(phase.size() + 1);
+        return text.substr(text.find_first_not_of(' '));
+      }
+    }
+  }
+  return {};
+}
+
+void replace_all(std::string& s, const std::string& key, const std::string& value) {
+  for (std::size_t at = s.find(key); at != std::string::npos; at = s.find(key, at + value.size()))
+    s.replace(at, key.size(), value);
+}
+
+}  // namespace
+
+std::string narrate_step(const TraceView& view, int step) {
+  const Trace& t = view.trace;
+  if (step < 0 || step >= static_cast<int>(t.steps.size())) return {};
+  const Step& s = t.steps[step];
+  std::string text = narration_template(t.meta.algorithm, phase_name(s.phase));
+  if (text.empty()) text = s.label() + ".";
+  std::vector<std::uint32_t> copying;
+  std::int64_t copies = 0;
+  std::set<int> read_buffers;
+  for (std::uint64_t i = s.first_event; i < s.end_event; ++i) {
+    const Event& e = t.events[i];
+    if (e.kind == EventKind::Write && e.a.kind == Origin::Cell) {
+      ++copies;
+      copying.push_back(e.thread);
+    }
+    if (e.kind == EventKind::Read && e.buffer < t.buffers.size() && t.buffers[e.buffer].space == Space::Shared)
+      read_buffers.insert(e.buffer);
+  }
+  std::sort(copying.begin(), copying.end());
+  copying.erase(std::unique(copying.begin(), copying.end()), copying.end());
+  const int out_buffer = view.row_buffer[step];
+  std::string in_buffer = t.buffers[out_buffer].name;
+  for (int b : read_buffers)
+    if (b != out_buffer) in_buffer = t.buffers[b].name;
+  const auto& sm = view.metrics.per_step[step];
+  replace_all(text, "{param}", std::to_string(s.param));
+  replace_all(text, "{threads}", ranges(active_threads(t, step)));
+  replace_all(text, "{ops}", std::to_string(sm.operations));
+  replace_all(text, "{copies}", std::to_string(copies));
+  replace_all(text, "{copying}", ranges(copying));
+  replace_all(text, "{in}", in_buffer);
+  replace_all(text, "{out}", t.buffers[out_buffer].name);
+  replace_all(text, "{n}", std::to_string(t.meta.n));
+  replace_all(text, "{op}", std::string(op_name(t.meta.op)));
+  int raw = 0;
+  for (const Hazard& h : view.hazards) raw += h.step == step && h.kind == HazardKind::RAW;
+  if (raw) text += " Race: " + std::to_string(raw) + " reads saw a value another thread had already overwritten.";
+  return text;
+}
+
+std::string hazard_text(const TraceView& view, const Hazard& h) {
+  const Trace& t = view.trace;
+  auto val = [&](const Payload& p) { return format_value(t.meta.type, p); };
+  std::ostringstream s;
+  s << hazard_kind_name(h.kind) << " on " << t.buffers[h.buffer].name << "[" << h.index << "]: thread " << h.first.thread
+    << " wrote " << val(h.first.value) << " (line " << h.first.line << "), then thread " << h.second.thread
+    << " read it (line " << h.second.line << ")";
+  if (h.has_expected) s << "; it should have read " << val(h.expected);
+  return s.str();
+}
+
+}  // namespace sv::gui

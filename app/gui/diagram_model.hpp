@@ -1,0 +1,81 @@
+// The dataflow diagram as data: rows of cells (one row per step, as the slides draw them), the
+// arrows of the current step, the marks for active threads and hazards, all in canvas units. The GL
+// renderer, the SVG export and the tests read the same Diagram, so what is tested is what is drawn.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/analysis.hpp"
+#include "trace/trace.hpp"
+
+namespace sv::gui {
+
+// Colours as 0xRRGGBBAA.
+struct Palette {
+  std::uint32_t background, cell, cell_undefined, cell_active, cell_hazard, cell_invalid, border, text, text_dim,
+      edge_left, edge_right, edge_copy, active_mark;
+};
+const Palette& palette_light();
+const Palette& palette_dark();
+const Palette& palette_high_contrast();
+
+// A trace with the analyses the diagram needs, computed once when the trace is loaded.
+struct TraceView {
+  Trace trace;
+  std::vector<Hazard> hazards;
+  std::vector<Edge> edges;
+  Metrics metrics;
+  std::vector<int> row_buffer;  // per step: the buffer that step's row shows
+};
+TraceView make_trace_view(Trace trace);
+
+struct DiagramCell {
+  float x = 0, y = 0, w = 0, h = 0;
+  int row = 0, column = 0;
+  std::uint32_t fill = 0;
+  std::string label;
+  bool active = false;     // written by an operator application in the current step
+  bool hazard = false;     // named by a RAW hazard of the current step
+  float heat = 0;          // 0..1 within its row: the value (numbers) or the range's length (intervals)
+  std::vector<int> hazards;  // indices into TraceView::hazards
+};
+
+struct DiagramEdge {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  std::uint32_t color = 0;
+  EdgeRole role = EdgeRole::Copy;
+};
+
+struct DiagramRow {
+  int step = 0;
+  int buffer = 0;
+  float y = 0;
+  std::string label;  // "stride = 2 | buffer2_s"
+  std::size_t first_cell = 0, cell_count = 0;  // this row's cells in Diagram::cells
+};
+
+struct DiagramLayout {
+  float cell_w = 72, cell_h = 30, row_gap = 34, margin = 12, label_w = 215;
+};
+
+struct Diagram {
+  std::vector<DiagramRow> rows;
+  std::vector<DiagramCell> cells;
+  std::vector<DiagramEdge> edges;
+  float width = 0, height = 0;
+};
+
+// Rows for steps 0..current (the slides reveal one row per step); arrows and marks for `current`.
+Diagram build_diagram(const TraceView& view, int current, const Palette& palette, const DiagramLayout& layout = {});
+
+// The diagram as a standalone SVG document (vector export for slides).
+std::string diagram_svg(const Diagram& d, const Palette& palette, const std::string& title);
+
+// One sentence on what a step does, for the narration panel and the exports' captions.
+std::string narrate_step(const TraceView& view, int step);
+
+std::string hazard_text(const TraceView& view, const Hazard& h);
+
+}  // namespace sv::gui

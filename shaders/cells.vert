@@ -1,0 +1,22 @@
+#version 330 core
+// One instanced quad per diagram cell: canvas-space rectangle, fill colour, border colour.
+layout(location = 0) in vec2 corner;        // (0,0)..(1,1)
+layout(location = 1) in vec4 rect;          // x, y, w, h in canvas units
+layout(location = 2) in vec4 fill;
+layout(location = 3) in vec4 border;
+uniform vec2 u_offset;   // canvas -> pixels: pixel = canvas * u_scale + u_offset
+uniform float u_scale;
+uniform vec2 u_viewport; // pixels
+out vec2 v_local_px;     // position inside the cell, pixels
+out vec2 v_size_px;
+out vec4 v_fill;
+out vec4 v_border;
+void main() {
+  vec2 canvas = rect.xy + corner * rect.zw;
+  vec2 px = canvas * u_scale + u_offset;
+  v_local_px = corner * rect.zw * u_scale;
+  v_size_px = rect.zw * u_scale;
+  v_fill = fill;
+  v_border = border;
+  gl_Position = vec4(px.x / u_viewport.x * 2.0 - 1.0, 1.0 - px.y / u_viewport.y * 2.0, 0.0, 1.0);
+}
