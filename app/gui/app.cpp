@@ -843,7 +843,7 @@ void render_png(const TraceView& tv, int step, const std::string& out, const Ren
     cs.built_step = step;
     cs.built_for = &tv;
     cs.built_theme = o.theme;
-    const float title_h = 28 * o.font_scale;
+    const float title_h = kRenderTitleHeight * o.font_scale;
     const int w = o.width > 0 ? o.width : static_cast<int>(std::ceil(cs.diagram.width * o.font_scale));
     const int h = static_cast<int>(std::ceil(cs.diagram.height * o.font_scale + title_h));
     if (w <= 0 || h <= 0 || w > 16384 || h > 16384)

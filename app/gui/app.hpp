@@ -29,6 +29,10 @@ bool display_available();
 
 int run_gui(const GuiOptions& options);
 
+// Rendered images put the diagram's canvas origin this many pixels (times the scale) below the top,
+// under a one-line title.
+inline constexpr float kRenderTitleHeight = 28;
+
 struct RenderOptions {
   int step = -1;  // -1: the last step
   std::string theme = "light";

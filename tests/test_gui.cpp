@@ -1,0 +1,242 @@
+// The GUI as a person sees it: the diagram model (what is drawn), the SVG export, PNGs rendered by
+// the real OpenGL code under Xvfb with pixels that prove the picture, the headless message, and a
+// 300-frame run of the window with every panel open and the timeline playing.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <sys/wait.h>
+
+#include "../tests/helpers.hpp"
+#include "gui/app.hpp"
+#include "gui/diagram_model.hpp"
+#include "trace/trace_json.hpp"
+
+#define STBI_ONLY_PNG
+#include <stb_image.h>
+
+using namespace sv;
+using namespace sv::gui;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Image {
+  int w = 0, h = 0;
+  std::vector<unsigned char> rgba;
+  std::uint32_t at(int x, int y) const {
+    const unsigned char* p = &rgba[(static_cast<std::size_t>(y) * w + x) * 4];
+    return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | 0xFF;
+  }
+};
+
+Image load_png(const fs::path& path) {
+  Image img;
+  int channels = 0;
+  unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &channels, 4);
+  REQUIRE(data != nullptr);
+  img.rgba.assign(data, data + static_cast<std::size_t>(img.w) * img.h * 4);
+  stbi_image_free(data);
+  return img;
+}
+
+bool near(std::uint32_t a, std::uint32_t b, int tolerance = 6) {
+  for (int shift = 8; shift < 32; shift += 8) {
+    const int da = static_cast<int>((a >> shift) & 0xFF) - static_cast<int>((b >> shift) & 0xFF);
+    if (std::abs(da) > tolerance) return false;
+  }
+  return true;
+}
+
+struct Dir {
+  fs::path path = fs::temp_directory_path() / ("scanviz-gui-" + std::to_string(::getpid()));
+  Dir() { fs::create_directories(path); }
+  ~Dir() { fs::remove_all(path); }
+};
+
+// Runs scanviz under Xvfb (a fresh virtual display each time); returns the exit code.
+int run_under_xvfb(const std::string& args, std::string* out = nullptr) {
+  const fs::path log = fs::temp_directory_path() / ("scanviz-gui-out-" + std::to_string(::getpid()));
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1920x1080x24' '" SCANVIZ_EXE "' " + args + " >'" + log.string() + "' 2>&1";
+  const int status = std::system(cmd.c_str());
+  if (out) {
+    std::ifstream f(log);
+    std::stringstream s;
+    s << f.rdbuf();
+    *out = s.str();
+  }
+  fs::remove(log);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+Trace saved(const Trace& t, const fs::path& path) {
+  save_trace(path, t);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("diagram model: kogge-stone-double-buffer n = 8 at stride 2") {
+  const TraceView v = make_trace_view(sv_test::record_interval("kogge-stone-double-buffer", 8));
+  int step = -1;
+  for (std::size_t k = 0; k < v.trace.steps.size(); ++k)
+    if (v.trace.steps[k].label() == "stride = 2") step = static_cast<int>(k);
+  REQUIRE(step == 2);
+  const Diagram d = build_diagram(v, step, palette_light());
+  REQUIRE(d.rows.size() == 3);
+  CHECK(d.cells.size() == 3 * 8);
+  CHECK(v.trace.buffers[d.rows[1].buffer].name == "buffer2_s");
+  CHECK(v.trace.buffers[d.rows[2].buffer].name == "buffer1_s");
+  std::set<int> active;
+  for (const DiagramCell& c : d.cells)
+    if (c.row == 2 && c.active) active.insert(c.column);
+  CHECK(active == std::set<int>{2, 3, 4, 5, 6, 7});
+  int left = 0, right = 0, copy = 0;
+  const DiagramLayout L;
+  for (const DiagramEdge& e : d.edges) {
+    const int from = static_cast<int>((e.x0 - L.margin - L.label_w) / L.cell_w);
+    const int to = static_cast<int>((e.x1 - L.margin - L.label_w) / L.cell_w);
+    if (e.role == EdgeRole::Left) {
+      CHECK(from == to - 2);
+      ++left;
+    } else if (e.role == EdgeRole::Right) {
+      CHECK(from == to);
+      ++right;
+    } else {
+      CHECK(to < 2);
+      ++copy;
+    }
+  }
+  CHECK(left == 6);
+  CHECK(right == 6);
+  CHECK(copy == 2);
+  CHECK(narrate_step(v, step).find("Threads 2..7") != std::string::npos);
+}
+
+TEST_CASE("diagram model: the hazard cells are exactly the analysis' RAW cells") {
+  const TraceView v = make_trace_view(sv_test::record_interval("kogge-stone-racy", 64, "in-order"));
+  for (int step = 1; step + 1 < static_cast<int>(v.trace.steps.size()); ++step) {
+    std::set<std::int64_t> expected, drawn;
+    for (const Hazard& h : v.hazards)
+      if (h.step == step && h.kind == HazardKind::RAW) expected.insert(h.index);
+    const Diagram d = build_diagram(v, step, palette_light());
+    for (const DiagramCell& c : d.cells) {
+      if (!c.hazard) continue;
+      CHECK(c.row == step);
+      drawn.insert(c.column);
+    }
+    CHECK(drawn == expected);
+  }
+}
+
+TEST_CASE("SVG export: the interval run carries the slides' labels in the right cells") {
+  const TraceView v = make_trace_view(sv_test::record_interval("kogge-stone", 8));
+  const std::string svg = diagram_svg(build_diagram(v, 3, palette_light()), palette_light(), "t");
+  // Slide 12's last row: x0, x0..x1, x0..x2, ..., x0..x7 in row 3 (after stride 4).
+  for (int col = 0; col < 8; ++col) {
+    const std::string label = col == 0 ? "x0" : "x0..x" + std::to_string(col);
+    const std::regex cell("data-row=\"3\" data-column=\"" + std::to_string(col) + "\"><rect[^>]*/><text[^>]*>" + label + "</text>");
+    CHECK(std::regex_search(svg, cell));
+  }
+  const std::regex row2("data-row=\"2\" data-column=\"5\"><rect[^>]*/><text[^>]*>x2..x5</text>");
+  CHECK(std::regex_search(svg, row2));
+}
+
+TEST_CASE("render PNG: kogge-stone-double-buffer n = 8, step 2, as the slide draws it") {
+  Dir dir;
+  const Trace t = saved(sv_test::record_interval("kogge-stone-double-buffer", 8), dir.path / "t.json");
+  std::string out;
+  REQUIRE(run_under_xvfb("render '" + (dir.path / "t.json").string() + "' --step 2 --out '" + (dir.path / "s.png").string() + "'", &out) == 0);
+  const Image img = load_png(dir.path / "s.png");
+  const TraceView v = make_trace_view(t);
+  const Diagram d = build_diagram(v, 2, palette_light());
+  const Palette& pal = palette_light();
+  const float top = kRenderTitleHeight;
+  // The number of cell boxes in row 2: border-coloured runs along a line through the row.
+  const int y = static_cast<int>(d.rows[2].y + top + 4);
+  int borders = 0;
+  bool in_border = false;
+  for (int x = 0; x < img.w; ++x) {
+    const bool b = near(img.at(x, y), pal.border, 40);
+    if (b && !in_border) ++borders;
+    in_border = b;
+  }
+  CHECK(borders == 9);  // 8 boxes side by side share 9 vertical edges
+  // Active-thread marks: cells 2..7 of row 2 filled with the active colour, 0 and 1 not.
+  for (const DiagramCell& c : d.cells) {
+    if (c.row != 2) continue;
+    const std::uint32_t px = img.at(static_cast<int>(c.x + 4), static_cast<int>(c.y + top + 4));
+    CAPTURE(c.column);
+    CHECK(near(px, pal.cell_active) == (c.column >= 2));
+  }
+  // The arrows: a quarter of the way along each arrow of the model, the picture has that arrow's
+  // colour (left operand orange, right operand blue, copy grey), so each joins the right columns.
+  int arrows = 0;
+  for (const DiagramEdge& e : d.edges) {
+    const int x = static_cast<int>(e.x0 + 0.25f * (e.x1 - e.x0)), y = static_cast<int>(e.y0 + 0.25f * (e.y1 - e.y0) + top);
+    CAPTURE(x);
+    CAPTURE(y);
+    CHECK(near(img.at(x, y), e.color, 30));
+    ++arrows;
+  }
+  CHECK(arrows == 14);
+  // And no arrow ends in columns 0 and 1 other than the copies: left of column 2, below the row
+  // above, the only colour besides the background is the copies' grey.
+  const DiagramLayout L;
+  const int y_arrive = static_cast<int>(d.rows[2].y + top - 6);
+  for (int x = static_cast<int>(L.margin + L.label_w); x < static_cast<int>(L.margin + L.label_w + 2 * L.cell_w); ++x) {
+    CHECK_FALSE(near(img.at(x, y_arrive), pal.edge_left, 30));
+    CHECK_FALSE(near(img.at(x, y_arrive), pal.edge_right, 30));
+  }
+}
+
+TEST_CASE("render PNG: the racy kernel's hazard colour sits exactly on the cells the analysis names") {
+  Dir dir;
+  const Trace t = saved(sv_test::record_interval("kogge-stone-racy", 64, "in-order"), dir.path / "r.json");
+  const TraceView v = make_trace_view(t);
+  const int step = 1;
+  std::set<int> raw;
+  for (const Hazard& h : v.hazards)
+    if (h.step == step && h.kind == HazardKind::RAW) raw.insert(static_cast<int>(h.index));
+  REQUIRE_FALSE(raw.empty());
+  REQUIRE(run_under_xvfb("render '" + (dir.path / "r.json").string() + "' --step 1 --out '" + (dir.path / "r.png").string() + "'") == 0);
+  const Image img = load_png(dir.path / "r.png");
+  const Diagram d = build_diagram(v, step, palette_light());
+  int checked = 0;
+  for (const DiagramCell& c : d.cells) {
+    const std::uint32_t px = img.at(static_cast<int>(c.x + 4), static_cast<int>(c.y + kRenderTitleHeight + 4));
+    CAPTURE(c.row);
+    CAPTURE(c.column);
+    CHECK(near(px, palette_light().cell_hazard) == (c.row == step && raw.count(c.column) > 0));
+    ++checked;
+  }
+  CHECK(checked == 2 * 64);
+}
+
+TEST_CASE("headless: scanviz without a display says how to render instead, and exits 2") {
+  const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY '" SCANVIZ_EXE "' >/dev/null 2>" +
+                          (fs::temp_directory_path() / "scanviz-headless.txt").string();
+  const int status = std::system(cmd.c_str());
+  CHECK(WEXITSTATUS(status) == 2);
+  std::ifstream f(fs::temp_directory_path() / "scanviz-headless.txt");
+  std::string line, extra;
+  std::getline(f, line);
+  CHECK(line.find("scanviz render") != std::string::npos);
+  CHECK_FALSE(std::getline(f, extra));
+}
+
+TEST_CASE("window: 300 frames with every panel, side by side, playing: no GL error, GL objects flat") {
+  std::string out;
+  const int code = run_under_xvfb("gui --frames 300 --play --side-by-side --n 64 --algo kogge-stone-double-buffer --size 1600x900 --report-frames", &out);
+  CHECK(code == 0);
+  std::smatch m;
+  REQUIRE(std::regex_search(out, m, std::regex("GL objects at frame 10 (\\d+), at the end (\\d+)")));
+  CHECK(std::stoi(m[1]) > 0);
+  CHECK(m[1] == m[2]);
+  CHECK(out.find("OpenGL error") == std::string::npos);
+}
