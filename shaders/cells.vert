@@ -5,7 +5,7 @@ layout(location = 1) in vec4 rect;          // x, y, w, h in canvas units
 layout(location = 2) in vec4 fill;
 layout(location = 3) in vec4 border;
 uniform vec2 u_offset;   // canvas -> pixels: pixel = canvas * u_scale + u_offset
-uniform float u_scale;
+uniform vec2 u_scale;     // pixels per canvas unit, x and y
 uniform vec2 u_viewport; // pixels
 out vec2 v_local_px;     // position inside the cell, pixels
 out vec2 v_size_px;

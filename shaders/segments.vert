@@ -5,7 +5,7 @@ layout(location = 1) in vec4 ends;          // x0, y0, x1, y1
 layout(location = 2) in vec4 rgba;
 layout(location = 3) in float width_px;
 uniform vec2 u_offset;
-uniform float u_scale;
+uniform vec2 u_scale;     // pixels per canvas unit, x and y
 uniform vec2 u_viewport;
 out vec4 v_color;
 void main() {

@@ -175,11 +175,20 @@ void gl_canvas_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   c->gl->draw(*c->diagram, *c->palette, c->view, c->fb_w, c->fb_h, c->clip);
 }
 
+// Small diagrams fit with one scale (cells stay boxes with readable labels); long ones fit their
+// width and keep their rows readable (the folded heatmap).
 void fit_view(CanvasState& cs, ImVec2 size) {
   const Diagram& d = cs.diagram;
   if (d.width <= 0 || d.height <= 0) return;
-  cs.view.scale = std::clamp(std::min(size.x / d.width, size.y / d.height), 0.001f, 2.5f);
-  cs.view.offset_x = std::max(0.0f, (size.x - d.width * cs.view.scale) / 2);
+  const float sx = std::clamp(size.x / d.width, 1e-5f, 2.5f), sy = std::clamp(size.y / d.height, 0.05f, 2.5f);
+  const float cell_w = d.cells.empty() ? 1 : d.cells.front().w;
+  if (std::min(sx, sy) * cell_w >= 16) {
+    cs.view.scale_x = cs.view.scale_y = std::min(sx, sy);
+  } else {
+    cs.view.scale_x = sx;
+    cs.view.scale_y = std::min(sy, 1.0f);
+  }
+  cs.view.offset_x = std::max(0.0f, (size.x - d.width * cs.view.scale_x) / 2);
   cs.view.offset_y = 0;
 }
 
@@ -206,7 +215,8 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
     const float mx = io.MousePos.x - pos.x, my = io.MousePos.y - pos.y;
     cs.view.offset_x = mx - (mx - cs.view.offset_x) * factor;
     cs.view.offset_y = my - (my - cs.view.offset_y) * factor;
-    cs.view.scale *= factor;
+    cs.view.scale_x *= factor;
+    cs.view.scale_y *= factor;
     cs.fit = false;
   }
   if (interactive && ImGui::IsItemActive() && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0)) {
@@ -220,7 +230,8 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   draw->gl = &gl;
   draw->diagram = &cs.diagram;
   draw->palette = &pal;
-  draw->view = {cs.view.scale * fb_scale.x, (pos.x + cs.view.offset_x) * fb_scale.x, (pos.y + cs.view.offset_y) * fb_scale.y};
+  draw->view = {cs.view.scale_x * fb_scale.x, cs.view.scale_y * fb_scale.y, (pos.x + cs.view.offset_x) * fb_scale.x,
+                (pos.y + cs.view.offset_y) * fb_scale.y};
   draw->clip[0] = pos.x * fb_scale.x;
   draw->clip[1] = pos.y * fb_scale.y;
   draw->clip[2] = (pos.x + size.x) * fb_scale.x;
@@ -234,13 +245,17 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
 
   // Labels: visible cells only; a label fades out as its cell gets too narrow to hold it.
   const Diagram& d = cs.diagram;
-  const float s = cs.view.scale;
-  auto to_screen = [&](float x, float y) { return ImVec2(pos.x + cs.view.offset_x + x * s, pos.y + cs.view.offset_y + y * s); };
+  const float s = cs.view.scale_x, sy = cs.view.scale_y;
+  auto to_screen = [&](float x, float y) { return ImVec2(pos.x + cs.view.offset_x + x * s, pos.y + cs.view.offset_y + y * sy); };
   const ImU32 text = im_color(pal.text);
   for (const DiagramRow& row : d.rows) {
     const ImVec2 at = to_screen(12, row.y + 8);
     if (at.y > pos.y + size.y || at.y + ImGui::GetFontSize() < pos.y) continue;
-    if (ImGui::CalcTextSize(row.label.c_str()).x < (DiagramLayout{}.label_w - 16) * s) dl->AddText(at, im_color(pal.text_dim), row.label.c_str());
+    if (ImGui::CalcTextSize(row.label.c_str()).x < (DiagramLayout{}.label_w - 16) * s)
+      dl->AddText(at, im_color(pal.text_dim), row.label.c_str());
+    else if (sy * DiagramLayout{}.cell_h >= ImGui::GetFontSize())  // no room at the left: over the row, dimmed
+      dl->AddText(ImVec2(pos.x + 4, at.y), (im_color(pal.text_dim) & ~IM_COL32_A_MASK) | (160u << IM_COL32_A_SHIFT),
+                  row.label.c_str());
     if (row.cell_count == 0) continue;
     const DiagramCell& first = d.cells[row.first_cell];
     const float cell_px = first.w * s;
@@ -262,7 +277,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   // Hover: the cell's value, and the hazard it is part of.
   if (interactive && ImGui::IsItemHovered() && !d.rows.empty() && !d.cells.empty()) {
     const DiagramLayout L;
-    const float cx = (io.MousePos.x - pos.x - cs.view.offset_x) / s, cy = (io.MousePos.y - pos.y - cs.view.offset_y) / s;
+    const float cx = (io.MousePos.x - pos.x - cs.view.offset_x) / s, cy = (io.MousePos.y - pos.y - cs.view.offset_y) / sy;
     const int r = static_cast<int>(std::floor((cy - L.margin) / (L.cell_h + L.row_gap)));
     const float col_f = (cx - L.margin - L.label_w) / L.cell_w;
     if (r >= 0 && r < static_cast<int>(d.rows.size()) && col_f >= 0 && cy - d.rows[r].y <= L.cell_h) {
@@ -662,8 +677,14 @@ int run_gui(const GuiOptions& opt) {
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) set_step(ui, 0);
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) set_step(ui, step_count(ui) - 1);
         for (CanvasState* cs : {&ui.canvas, &ui.canvas_racy}) {
-          if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) cs->view.scale *= 1.25f, cs->fit = false;
-          if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) cs->view.scale /= 1.25f, cs->fit = false;
+          float zoom = 1;
+          if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) zoom = 1.25f;
+          if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) zoom = 1 / 1.25f;
+          if (zoom != 1) {
+            cs->view.scale_x *= zoom;
+            cs->view.scale_y *= zoom;
+            cs->fit = false;
+          }
           if (ImGui::IsKeyPressed(GLFW_KEY_0)) cs->fit = true;
         }
         if (ImGui::IsKeyPressed(GLFW_KEY_F) || ImGui::IsKeyPressed(GLFW_KEY_F11)) ui.fullscreen = !ui.fullscreen;
@@ -838,7 +859,7 @@ void render_png(const TraceView& tv, int step, const std::string& out, const Ren
     GlDiagram gl;
     CanvasState cs;
     cs.fit = false;
-    cs.view.scale = o.font_scale;
+    cs.view.scale_x = cs.view.scale_y = o.font_scale;
     cs.diagram = build_diagram(tv, step, palette_named(o.theme));
     cs.built_step = step;
     cs.built_for = &tv;
@@ -848,7 +869,7 @@ void render_png(const TraceView& tv, int step, const std::string& out, const Ren
     const int h = static_cast<int>(std::ceil(cs.diagram.height * o.font_scale + title_h));
     if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
       throw std::runtime_error("the diagram is " + std::to_string(w) + "x" + std::to_string(h) + " pixels; render at most 16384x16384 (try --out f.svg)");
-    if (o.width > 0) cs.view.scale = std::min(o.font_scale, static_cast<float>(w) / cs.diagram.width);
+    if (o.width > 0) cs.view.scale_x = std::min(o.font_scale, static_cast<float>(w) / cs.diagram.width);
     io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
     io.DeltaTime = 1.0f / 60;
 

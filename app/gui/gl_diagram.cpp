@@ -68,7 +68,7 @@ unsigned link(const char* vert, const char* frag) {
 void set_view(unsigned program, const ViewTransform& v, int w, int h) {
   glUseProgram(program);
   glUniform2f(glGetUniformLocation(program, "u_offset"), v.offset_x, v.offset_y);
-  glUniform1f(glGetUniformLocation(program, "u_scale"), v.scale);
+  glUniform2f(glGetUniformLocation(program, "u_scale"), v.scale_x, v.scale_y);
   glUniform2f(glGetUniformLocation(program, "u_viewport"), static_cast<float>(w), static_cast<float>(h));
 }
 
@@ -129,7 +129,7 @@ void GlDiagram::draw(const Diagram& d, const Palette& pal, const ViewTransform& 
   float border[4];
   unpack(pal.border, border);
   // Visible cells only; cells under 3 px wide fold, per row, into bins at least 3 px wide.
-  const float cell_px = d.cells.empty() ? 0 : d.cells.front().w * view.scale;
+  const float cell_px = d.cells.empty() ? 0 : d.cells.front().w * view.scale_x;
   const std::size_t fold = cell_px >= 3 ? 1 : static_cast<std::size_t>(std::ceil(3.0f / std::max(cell_px, 1e-3f)));
   for (std::size_t i = 0; i < d.cells.size();) {
     const DiagramCell& c = d.cells[i];
@@ -142,8 +142,8 @@ void GlDiagram::draw(const Diagram& d, const Palette& pal, const ViewTransform& 
       ++j;
     }
     const DiagramCell& last = d.cells[j - 1];
-    const float x0 = c.x * view.scale + view.offset_x, x1 = (last.x + last.w) * view.scale + view.offset_x;
-    const float y0 = c.y * view.scale + view.offset_y, y1 = (c.y + c.h) * view.scale + view.offset_y;
+    const float x0 = c.x * view.scale_x + view.offset_x, x1 = (last.x + last.w) * view.scale_x + view.offset_x;
+    const float y0 = c.y * view.scale_y + view.offset_y, y1 = (c.y + c.h) * view.scale_y + view.offset_y;
     if (x1 >= clip[0] && x0 <= clip[2] && y1 >= clip[1] && y0 <= clip[3]) {
       CellInstance inst{{c.x, c.y, last.x + last.w - c.x, c.h}, {}, {}};
       if (fold > 1) {
@@ -161,11 +161,12 @@ void GlDiagram::draw(const Diagram& d, const Palette& pal, const ViewTransform& 
     SegmentInstance s{{e.x0, e.y0, e.x1, e.y1}, {}, 2.0f};
     unpack(e.color, s.rgba);
     segments_.push_back(s);
-    // Arrow head: two short strokes back from the tip, 8 px long, in canvas units.
-    const float dx = e.x1 - e.x0, dy = e.y1 - e.y0, len = std::max(std::sqrt(dx * dx + dy * dy), 1e-3f);
-    const float ux = dx / len, uy = dy / len, head = 8.0f / std::max(view.scale, 1e-3f);
+    // Arrow head: two 8 px strokes back from the tip, worked out in pixels, stored in canvas units.
+    const float dx = (e.x1 - e.x0) * view.scale_x, dy = (e.y1 - e.y0) * view.scale_y;
+    const float len = std::max(std::sqrt(dx * dx + dy * dy), 1e-3f), ux = dx / len, uy = dy / len;
     for (float side : {-1.0f, 1.0f}) {
-      const float hx = e.x1 - head * (ux * 0.87f - side * uy * 0.5f), hy = e.y1 - head * (uy * 0.87f + side * ux * 0.5f);
+      const float hx = e.x1 - 8.0f * (ux * 0.87f - side * uy * 0.5f) / std::max(view.scale_x, 1e-6f);
+      const float hy = e.y1 - 8.0f * (uy * 0.87f + side * ux * 0.5f) / std::max(view.scale_y, 1e-6f);
       SegmentInstance a{{hx, hy, e.x1, e.y1}, {}, 2.0f};
       std::copy(s.rgba, s.rgba + 4, a.rgba);
       segments_.push_back(a);

@@ -10,8 +10,9 @@
 
 namespace sv::gui {
 
+// pixel = canvas * scale + offset, per axis: a long diagram is fitted in x and keeps readable rows.
 struct ViewTransform {
-  float scale = 1;               // pixels per canvas unit
+  float scale_x = 1, scale_y = 1;    // pixels per canvas unit
   float offset_x = 0, offset_y = 0;  // pixel position of the canvas origin
 };
 
