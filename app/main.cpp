@@ -33,6 +33,7 @@ struct TraceOptions {
   std::string type;
   bool exclusive = false;
   std::string input;
+  bool input_given = false;
   std::int32_t block = 0;
   std::string executor = "auto";
   std::string schedule = "in-order";
@@ -51,9 +52,12 @@ std::vector<Payload> parse_input_list(const std::string& arg, ValueType type) {
     std::ifstream file(arg.substr(1));
     if (!file) throw UsageError("--input: cannot read " + arg.substr(1));
     text.clear();
-    for (std::string line; std::getline(file, line);)
+    for (std::string line; std::getline(file, line);) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF files
       if (!line.empty() && line.front() != '#') text += (text.empty() ? "" : ",") + line;
+    }
   }
+  if (!text.empty() && text.back() == ',') throw UsageError("--input: empty value after the last comma");
   std::vector<Payload> values;
   std::string token;
   std::istringstream in(text);
@@ -87,7 +91,7 @@ BlockRunConfig run_config(const TraceOptions& o) {
   }
   check_op_type(c.op, c.type);
   c.exclusive = o.exclusive;
-  if (!o.input.empty()) {
+  if (o.input_given) {
     c.input = parse_input_list(o.input, c.type);
     if (o.n_given && o.n != static_cast<std::int64_t>(c.input.size()))
       throw UsageError("--n " + std::to_string(o.n) + " does not match the " + std::to_string(c.input.size()) +
@@ -95,6 +99,8 @@ BlockRunConfig run_config(const TraceOptions& o) {
   }
   if (o.n_given && o.n < 1) throw UsageError("--n must be at least 1, not " + std::to_string(o.n));
   c.n = !c.input.empty() ? static_cast<std::int64_t>(c.input.size()) : (o.n_given ? o.n : 8);
+  if (o.n_given && o.n > (std::int64_t{1} << 31)) throw UsageError("--n " + std::to_string(o.n) + " is too large");
+  if (o.seed == 0) throw UsageError("--seed must be at least 1 (0 marks input typed by hand in a trace)");
   c.block = o.block;
   c.input_seed = o.seed;
   auto schedule = Schedule::parse(o.schedule, o.seed);
@@ -278,6 +284,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
     to.n_given = trace->count("--n") > 0;
     to.schedule_given = trace->count("--schedule") > 0;
+    to.input_given = trace->count("--input") > 0;
     ro.n_given = true;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

@@ -56,6 +56,10 @@ s = json.load(sys.stdin)
 c = collections.Counter((h["kind"], h["first"]["line"], h["second"]["line"]) for h in s["hazards"])
 for (k, l1, l2), n in sorted(c.items()): print(f"scanviz: {n:6d} {k} between line {l1} and line {l2}")'
 
+say "kogge-stone-racy on the GPU, traced with the race amplifier"
+timeout 60 "$sv" trace --executor gpu --algo kogge-stone-racy --n 1024 --op interval --amplify 3 --out "$out/racy-gpu-amplified.json"
+"$sv" stats "$out/racy-gpu-amplified.json" | grep -E "^(hazards|outcome)|RAW" | head -n 6
+
 say "kogge-stone-racy: compute-sanitizer racecheck on the untraced kernel"
 timeout 120 compute-sanitizer --tool racecheck --racecheck-report hazard "$sv" race --algo kogge-stone-racy --n 1024 \
   --runs 1 >"$out/racecheck-racy.txt" 2>&1

@@ -18,10 +18,7 @@ const std::vector<std::int64_t> kSizes = {1, 2, 3, 16, 17, 31, 32, 33, 64, 65, 1
 void check_against_reference(const Trace& t) {
   const auto ref = reference_scan(t.meta.op, t.meta.type, t.meta.input, t.meta.exclusive);
   REQUIRE(t.result.output.size() == ref.size());
-  int wrong = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i)
-    if (!values_match(t.meta.type, ref[i], t.result.output[i], i + 1)) ++wrong;
-  CHECK(wrong == 0);
+  CHECK(mismatches(t.meta.op, t.meta.type, t.meta.input, t.meta.exclusive, ref, t.result.output).empty());
   CHECK(t.result.outcome == Outcome::Correct);
 }
 

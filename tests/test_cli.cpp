@@ -113,6 +113,12 @@ TEST_CASE("cli: input by hand, exclusive, and text stats") {
   CHECK(r.code == 0);
   CHECK(scanviz("trace --algo sklansky --input @" SCANVIZ_SOURCE_DIR "/assets/examples/slides.txt --out s.json", d.path).code == 0);
   CHECK(nlohmann::json::parse(scanviz("stats s.json --json", d.path).out)["output"][7] == 40);
+  {
+    std::ofstream crlf(d.path / "crlf.txt", std::ios::binary);
+    crlf << "# values\r\n1,2\r\n3\r\n";
+  }
+  REQUIRE(scanviz("trace --algo kogge-stone --input @crlf.txt --out c.json", d.path).code == 0);
+  CHECK(nlohmann::json::parse(scanviz("stats c.json --json", d.path).out)["output"] == nlohmann::json::array({1, 3, 6}));
   CHECK(r.out.find("outcome            correct") != std::string::npos);
   CHECK(r.out.find("closed form 2*log2(n) - 1 = 5") != std::string::npos);
 }
@@ -128,6 +134,10 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"trace --algo kogge-stone --op interval --type int32 --out t.json", "interval"},
       {"trace --algo kogge-stone --input \"1,x,3\" --out t.json", "--input"},
       {"trace --algo kogge-stone --input @nowhere.txt --out t.json", "nowhere.txt"},
+      {"trace --algo kogge-stone --input \"1,2,\" --out t.json", "--input"},
+      {"trace --algo kogge-stone --input \"\" --out t.json", "--input"},
+      {"trace --algo kogge-stone --seed 0 --out t.json", "--seed"},
+      {"trace --algo kogge-stone --n 99999999999 --out t.json", "--n"},
       {"trace --algo kogge-stone --input \"1,2,3\" --n 4 --out t.json", "does not match"},
       {"trace --algo brent-kung --block 48 --out t.json", "power-of-two"},
       {"trace --algo kogge-stone --schedule sideways --out t.json", "--schedule"},

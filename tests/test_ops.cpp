@@ -127,3 +127,20 @@ TEST_CASE("random input: seeded, reproducible, and different across seeds") {
     if (op != OpKind::Interval) CHECK(random_input(op, type, 100, 5) != random_input(op, type, 100, 6));
   }
 }
+
+TEST_CASE("review fixes: cancellation, NaN and the largest interval index") {
+  // A float sum whose parallel reassociation is more accurate than the sequential reference.
+  const std::vector<Payload> in = {Payload::of(1.0f), Payload::of(1e8f), Payload::of(-1e8f), Payload::of(0.0f)};
+  const auto ref = reference_scan(OpKind::Sum, ValueType::F32, in, false);
+  const std::vector<Payload> parallel = {Payload::of(1.0f), Payload::of(1e8f), Payload::of(1.0f), Payload::of(1.0f)};
+  CHECK(mismatches(OpKind::Sum, ValueType::F32, in, false, ref, parallel).empty());
+  const std::vector<Payload> off = {Payload::of(1.0f), Payload::of(1e8f), Payload::of(1e6f), Payload::of(1.0f)};
+  CHECK(mismatches(OpKind::Sum, ValueType::F32, in, false, ref, off) == std::vector<std::int64_t>{2});
+  // NaN absorbs under min and max, from either side, so they stay associative.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(std::isnan(MinOp<float>{}(MinOp<float>::identity(), nan)));
+  CHECK(std::isnan(MinOp<float>{}(nan, 1.0f)));
+  CHECK(std::isnan(MaxOp<double>{}(2.0, std::numeric_limits<double>::quiet_NaN())));
+  // x2147483647 has no right neighbour: combining it never overflows, it is just not adjacent.
+  CHECK(combine(Interval::single(2147483647), Interval::single(0)).is_invalid());
+}

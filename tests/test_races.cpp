@@ -114,3 +114,45 @@ TEST_CASE("lockstep: within a warp instruction all reads happen before any write
     CHECK(last_read < first_write);
   }
 }
+
+TEST_CASE("hazards: the value read, not the trace order, tells RAW from WAR (GPU traces append out of order)") {
+  // One shared cell, two threads. Interval 0: thread 0 writes 7. Interval 1: thread 0 writes 5 and
+  // thread 1 reads. The trace lists the write first, but the read returned 7, the value from
+  // before: the read happened first, a WAR. Had it returned 5 it would be a RAW expecting 7.
+  auto make = [](int read_value) {
+    Trace t;
+    t.meta.type = ValueType::I32;
+    t.buffers = {{"s", Space::Shared, 1}};
+    auto add = [&](EventKind kind, std::uint32_t thread, int value) {
+      Event e;
+      e.seq = t.events.size();
+      e.kind = kind;
+      e.thread = thread;
+      if (kind != EventKind::Barrier) {
+        e.buffer = 0;
+        e.index = 0;
+        e.value = Payload::of(std::int32_t(value));
+      }
+      t.events.push_back(e);
+    };
+    add(EventKind::Write, 0, 7);
+    add(EventKind::Barrier, 0, 0);
+    add(EventKind::Barrier, 1, 0);
+    add(EventKind::Write, 0, 5);
+    add(EventKind::Read, 1, read_value);
+    Step s;
+    s.end_event = t.events.size();
+    t.steps.push_back(s);
+    return t;
+  };
+  const auto war = find_hazards(make(7));
+  REQUIRE(war.size() == 1);
+  CHECK(war[0].kind == HazardKind::WAR);
+  CHECK(war[0].first.thread == 1);
+  CHECK_FALSE(war[0].first.write);
+  const auto raw = find_hazards(make(5));
+  REQUIRE(raw.size() == 1);
+  CHECK(raw[0].kind == HazardKind::RAW);
+  CHECK(raw[0].first.thread == 0);
+  CHECK(raw[0].expected.as<std::int32_t>() == 7);
+}

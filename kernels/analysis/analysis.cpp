@@ -92,20 +92,32 @@ std::vector<Hazard> find_hazards(const Trace& trace) {
   auto access_of = [&](const Event& e) {
     return HazardAccess{e.seq, e.thread, e.line, e.kind == EventKind::Write, e.value};
   };
-  auto report = [&](const Key& key, const Event& first, const Event& second, const CellState& cell) {
-    HazardKind kind = first.kind == EventKind::Write
-                          ? (second.kind == EventKind::Write ? HazardKind::WAW : HazardKind::RAW)
-                          : HazardKind::WAR;
-    if (!reported.insert({key, kind, first.thread, second.thread}).second) return;
+  // A write and a read: RAW when the read saw the written value, WAR when it saw the value from
+  // before the interval. Only when the values cannot tell (equal) does the trace order decide: on a
+  // GPU the order of appended events need not be the order in which the accesses took effect.
+  auto report = [&](const Key& key, const Event& a, const Event& b, const CellState& cell) {
+    const Event* first = &a;
+    const Event* second = &b;
+    HazardKind kind = HazardKind::WAW;
+    if (a.kind != b.kind) {
+      const Event& w = a.kind == EventKind::Write ? a : b;
+      const Event& r = a.kind == EventKind::Write ? b : a;
+      const bool saw_write = r.value == w.value, saw_old = r.value == cell.start_value;
+      const bool read_first = saw_write != saw_old ? saw_old : &r == &a;
+      kind = read_first ? HazardKind::WAR : HazardKind::RAW;
+      first = read_first ? &r : &w;
+      second = read_first ? &w : &r;
+    }
+    if (!reported.insert({key, kind, first->thread, second->thread}).second) return;
     Hazard h;
     h.kind = kind;
-    h.block = second.block;
-    h.buffer = second.buffer;
-    h.index = second.index;
-    h.step = step_of_event(trace, second.seq);
-    h.same_warp = first.warp() == second.warp();
-    h.first = access_of(first);
-    h.second = access_of(second);
+    h.block = second->block;
+    h.buffer = second->buffer;
+    h.index = second->index;
+    h.step = step_of_event(trace, std::max(first->seq, second->seq));
+    h.same_warp = first->warp() == second->warp();
+    h.first = access_of(*first);
+    h.second = access_of(*second);
     if (kind == HazardKind::RAW) {
       h.has_expected = true;
       h.expected = cell.start_value;
@@ -184,10 +196,8 @@ std::vector<Edge> dataflow_edges(const Trace& trace) {
 Correctness check_result(const Trace& trace) {
   Correctness c;
   c.reference = reference_scan(trace.meta.op, trace.meta.type, trace.meta.input, trace.meta.exclusive);
-  const auto& out = trace.result.output;
-  for (std::size_t i = 0; i < c.reference.size(); ++i)
-    if (i >= out.size() || !values_match(trace.meta.type, c.reference[i], out[i], i + 1))
-      c.wrong.push_back(static_cast<std::int64_t>(i));
+  c.wrong = mismatches(trace.meta.op, trace.meta.type, trace.meta.input, trace.meta.exclusive, c.reference,
+                       trace.result.output);
   c.outcome = c.wrong.empty() ? Outcome::Correct : Outcome::Wrong;
   return c;
 }

@@ -46,7 +46,7 @@ SV_HD constexpr Interval combine(const Interval& a, const Interval& b) {
   if (b.is_identity()) return a;
   if (a.is_invalid()) return a;
   if (b.is_invalid()) return b;
-  if (a.hi + 1 == b.lo) return Interval::range(a.lo, b.hi);
+  if (static_cast<long long>(a.hi) + 1 == b.lo) return Interval::range(a.lo, b.hi);
   return Interval::invalid(a.lo, a.hi, b.lo, b.hi);
 }
 

@@ -69,7 +69,8 @@ struct MinOp {
   using value_type = T;
   static constexpr OpKind kind = OpKind::Min;
   SV_HD static constexpr T identity() { return detail::highest<T>(); }
-  SV_HD constexpr T operator()(T a, T b) const { return b < a ? b : a; }
+  // NaN absorbs (a != a only for NaN), which keeps min associative with NaN inputs.
+  SV_HD constexpr T operator()(T a, T b) const { return a != a ? a : b != b ? b : b < a ? b : a; }
 };
 
 template <class T>
@@ -77,7 +78,7 @@ struct MaxOp {
   using value_type = T;
   static constexpr OpKind kind = OpKind::Max;
   SV_HD static constexpr T identity() { return detail::lowest<T>(); }
-  SV_HD constexpr T operator()(T a, T b) const { return a < b ? b : a; }
+  SV_HD constexpr T operator()(T a, T b) const { return a != a ? a : b != b ? b : a < b ? b : a; }
 };
 
 struct IntervalOp {

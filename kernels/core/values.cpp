@@ -1,6 +1,7 @@
 // Host-side value handling: names, text form, comparison, reference scan, seeded inputs.
 #include "core/values.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -147,13 +148,14 @@ Payload apply_op(OpKind op, ValueType type, const Payload& a, const Payload& b) 
   return out;
 }
 
-bool values_match(ValueType type, const Payload& expected, const Payload& actual, std::size_t n_terms) {
-  auto close = [n_terms](auto e, auto a) {
+bool values_match(ValueType type, const Payload& expected, const Payload& actual, std::size_t n_terms, double scale) {
+  auto close = [n_terms, scale](auto e, auto a) {
     using T = decltype(e);
     if (std::isnan(e) || std::isnan(a)) return std::isnan(e) && std::isnan(a);
     if (std::isinf(e) || std::isinf(a)) return e == a;
-    T eps = std::numeric_limits<T>::epsilon() * T(4) * static_cast<T>(n_terms + 1);
-    return std::fabs(e - a) <= eps * std::fmax(T(1), std::fabs(e));
+    const double eps = static_cast<double>(std::numeric_limits<T>::epsilon()) * 4.0 * static_cast<double>(n_terms + 1);
+    return std::fabs(static_cast<double>(e) - static_cast<double>(a)) <=
+           eps * std::max({1.0, std::fabs(static_cast<double>(e)), scale});
   };
   switch (type) {
     case ValueType::I32: return expected.as<std::int32_t>() == actual.as<std::int32_t>();
@@ -163,6 +165,20 @@ bool values_match(ValueType type, const Payload& expected, const Payload& actual
     case ValueType::Interval: return expected.as<Interval>() == actual.as<Interval>();
   }
   return false;
+}
+
+std::vector<std::int64_t> mismatches(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive,
+                                     const std::vector<Payload>& reference, const std::vector<Payload>& output) {
+  std::vector<std::int64_t> wrong;
+  double abs_sum = 0;  // sum of |x| over the terms of element i, for sums of floating point values
+  const bool floating_sum = op == OpKind::Sum && (type == ValueType::F32 || type == ValueType::F64);
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    if (floating_sum && exclusive && i > 0) abs_sum += std::fabs(type == ValueType::F32 ? input[i - 1].as<float>() : input[i - 1].as<double>());
+    if (floating_sum && !exclusive && i < input.size()) abs_sum += std::fabs(type == ValueType::F32 ? input[i].as<float>() : input[i].as<double>());
+    if (i >= output.size() || !values_match(type, reference[i], output[i], i + 1, abs_sum))
+      wrong.push_back(static_cast<std::int64_t>(i));
+  }
+  return wrong;
 }
 
 std::vector<Payload> reference_scan(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive) {

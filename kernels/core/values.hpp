@@ -31,9 +31,16 @@ std::optional<Payload> parse_value(ValueType type, std::string_view text);
 Payload identity_of(OpKind op, ValueType type);
 Payload apply_op(OpKind op, ValueType type, const Payload& a, const Payload& b);
 
-// Equality of scan results: exact for integers and intervals; for floating point a relative
-// tolerance that absorbs the reassociation a parallel scan does (same infinities, NaN equals NaN).
-bool values_match(ValueType type, const Payload& expected, const Payload& actual, std::size_t n_terms);
+// Equality of scan results: exact for integers and intervals; for floating point a tolerance that
+// absorbs the reassociation a parallel scan does, 4·eps·(n_terms + 1)·max(1, |expected|, scale)
+// (same infinities, NaN equals NaN). A sum's scale should be the sum of |x| over its terms: a
+// reassociated sum with cancellation can differ from the sequential one by that much.
+bool values_match(ValueType type, const Payload& expected, const Payload& actual, std::size_t n_terms,
+                  double scale = 0);
+
+// The indices where `output` differs from the reference scan of `input` (with the tolerance above).
+std::vector<std::int64_t> mismatches(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive,
+                                     const std::vector<Payload>& reference, const std::vector<Payload>& output);
 
 // The one sequential reference scan: y[i] = x0 ⊕ ... ⊕ xi (inclusive) or x0 ⊕ ... ⊕ x(i-1).
 std::vector<Payload> reference_scan(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive);

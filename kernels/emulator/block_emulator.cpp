@@ -115,7 +115,7 @@ void BlockEmulator::step(int lane, Phase phase, std::int64_t param, unsigned lin
   if (k < static_cast<int>(trace_.steps.size())) {
     const Step& s = trace_.steps[k];
     if (s.phase != phase || s.param != param)
-      fail(lane, "reached step " + phase_label(phase, param) + " where thread 0.. reached " + s.label() +
+      fail(lane, "reached step " + phase_label(phase, param) + " where other threads reached " + s.label() +
                      " (step " + std::to_string(k) + ", line " + std::to_string(line) + ")");
     return;
   }

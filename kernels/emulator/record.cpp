@@ -36,10 +36,10 @@ void finish_block_trace(Trace& trace, std::vector<Payload> output) {
   const TraceMeta& m = trace.meta;
   trace.result.output = std::move(output);
   trace.result.reference = reference_scan(m.op, m.type, m.input, m.exclusive);
-  trace.result.outcome = Outcome::Correct;
-  for (std::int64_t i = 0; i < m.n; ++i)
-    if (!values_match(m.type, trace.result.reference[i], trace.result.output[i], static_cast<std::size_t>(i + 1)))
-      trace.result.outcome = Outcome::Wrong;
+  trace.result.outcome =
+      mismatches(m.op, m.type, m.input, m.exclusive, trace.result.reference, trace.result.output).empty()
+          ? Outcome::Correct
+          : Outcome::Wrong;
 }
 
 Trace record_block_scan(const BlockRunConfig& config) {

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ template <class T>
 class DeviceArray {
  public:
   explicit DeviceArray(std::size_t count) : count_(count) {
+    if (count_ > SIZE_MAX / sizeof(T)) throw GpuError("cannot allocate " + std::to_string(count_) + " elements on the GPU");
     if (count_) SV_CUDA(cudaMalloc(&ptr_, count_ * sizeof(T)));
   }
   ~DeviceArray() {
@@ -308,10 +310,7 @@ WrongCount run_untraced(const BlockRunConfig& config, const BlockShape& shape, c
     SV_CUDA(cudaEventElapsedTime(&ms, timer.start, timer.stop));
     times.push_back(ms * 1000.0f);
     d_out.download(h_out.data(), n);
-    bool wrong = false;
-    for (std::int64_t i = 0; i < n && !wrong; ++i)
-      wrong = !values_match(config.type, reference[i], Payload::of(h_out[i]), static_cast<std::size_t>(i + 1));
-    count.wrong += wrong;
+    count.wrong += !mismatches(config.op, config.type, input, config.exclusive, reference, pack(h_out)).empty();
     ++count.runs;
   }
   if (!times.empty()) {
@@ -326,7 +325,9 @@ WrongCount run_untraced(const BlockRunConfig& config, const BlockShape& shape, c
 Trace record_block_scan_gpu(const BlockRunConfig& config, const GpuOptions& options) {
   Trace trace;
   const BlockShape shape = prepare_block_trace(config, trace);
-  if (options.trace_capacity == 0) throw std::invalid_argument("the trace capacity must be at least 1 event");
+  if (options.trace_capacity == 0 || options.trace_capacity > kMaxTraceCapacity)
+    throw std::invalid_argument("the trace capacity must be 1 to " + std::to_string(kMaxTraceCapacity) + " events, not " +
+                                std::to_string(options.trace_capacity));
   const GpuStatus gpu = require_gpu();
   TraceMeta& m = trace.meta;
   m.executor.kind = "gpu";

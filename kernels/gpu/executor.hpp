@@ -28,6 +28,8 @@ struct GpuStatus {
 GpuStatus probe_gpu();
 bool gpu_support_built();
 
+inline constexpr std::uint64_t kMaxTraceCapacity = std::uint64_t{1} << 27;  // 12.9 GB of events
+
 struct GpuOptions {
   std::uint64_t trace_capacity = 1u << 20;  // events the device buffer holds
   std::uint64_t amplify_seed = 0;           // race amplifier (0 = off)

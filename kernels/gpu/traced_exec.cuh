@@ -111,9 +111,9 @@ class TracedExec {
     offset_ = (offset_ + alignof(T) - 1) / alignof(T) * alignof(T);
     T* data = reinterpret_cast<T*>(smem_ + offset_);
     offset_ += static_cast<std::size_t>(length) * sizeof(T);
-    if (b >= kMaxBuffers) {
+    if (b >= kMaxBuffers) {  // an accessor that fails every bounds check, so nothing is touched
       fault(TraceFault::TooManyBuffers, 0, b, 0);
-      return TArray<T>(this, kMaxBuffers - 1, data);
+      return TArray<T>(this, -1, data);
     }
     base_[b] = data;
     length_[b] = length;
