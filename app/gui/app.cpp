@@ -401,6 +401,17 @@ void set_step(Ui& ui, int step) {
 bool controls_panel(Ui& ui) {
   Lesson& l = ui.lesson;
   bool changed = false;
+  if (!ui.recorded_from_controls && l.view) {
+    const TraceMeta& m = l.view->trace.meta;
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.85f, 1), "Showing a trace file: %s, n = %lld, %s, recorded on %s%s%s.",
+                       m.algorithm.c_str(), static_cast<long long>(m.n), std::string(op_name(m.op)).c_str(),
+                       m.executor.kind == "gpu" ? "the GPU " : "the emulator", m.executor.device.c_str(),
+                       m.executor.kind == "gpu" ? "" : (" (" + m.executor.schedule + ")").c_str());
+    ImGui::TextDisabled("Change a control below to record a new lesson.");
+    ImGui::PopTextWrapPos();
+    ImGui::Separator();
+  }
   const auto algos = block_algorithms();
   ImGui::TextDisabled("Algorithm");
   if (ImGui::BeginCombo("##algo", std::string(algos[l.algorithm].name).c_str())) {
@@ -453,7 +464,8 @@ bool controls_panel(Ui& ui) {
   if (l.view) {
     const Trace& t = l.view->trace;
     const auto correct = check_result(t).outcome == Outcome::Correct;
-    ImGui::Text("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
+    if (ui.recorded_from_controls) ImGui::Text("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
+    else ImGui::Text("%zu events", t.events.size());
     ImGui::Text("steps %lld, operations %lld", static_cast<long long>(l.view->metrics.steps),
                 static_cast<long long>(l.view->metrics.operations));
     ImGui::Text("hazards %zu, result ", l.view->hazards.size());

@@ -135,10 +135,10 @@ void GlDiagram::draw(const Diagram& d, const Palette& pal, const ViewTransform& 
     const DiagramCell& c = d.cells[i];
     std::size_t j = i + 1;
     float heat = c.heat;
-    bool marked = c.active || c.hazard;
+    bool hazard = c.hazard;  // a folded bin with a hazard cell shows the hazard colour
     while (fold > 1 && j < d.cells.size() && j - i < fold && d.cells[j].row == c.row) {
       heat = std::max(heat, d.cells[j].heat);
-      marked |= d.cells[j].hazard;
+      hazard |= d.cells[j].hazard;
       ++j;
     }
     const DiagramCell& last = d.cells[j - 1];
@@ -147,7 +147,7 @@ void GlDiagram::draw(const Diagram& d, const Palette& pal, const ViewTransform& 
     if (x1 >= clip[0] && x0 <= clip[2] && y1 >= clip[1] && y0 <= clip[3]) {
       CellInstance inst{{c.x, c.y, last.x + last.w - c.x, c.h}, {}, {}};
       if (fold > 1) {
-        if (marked && c.hazard) unpack(pal.cell_hazard, inst.fill);
+        if (hazard) unpack(pal.cell_hazard, inst.fill);
         else heat_color(heat, inst.fill);
       } else {
         unpack(c.fill, inst.fill);

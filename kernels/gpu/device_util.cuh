@@ -24,13 +24,14 @@ __host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// The race amplifier: at the start of step k each warp sleeps a seeded pseudo-random 0..4 µs, so
-// warps enter a barrier interval in a different order each run and a race between them shows.
-// seed 0 = off.
-__device__ inline void amplify_delay(std::uint64_t seed, int k) {
+// The race amplifier: at the start of step k each warp sleeps a seeded pseudo-random 0..max_ns, so
+// warps enter a barrier interval in a different order each run and a race between them shows. The
+// untraced kernels use 4 µs (a step takes well under one); traced steps are slower (every access
+// appends an event), so they use 64 µs. seed 0 = off.
+__device__ inline void amplify_delay(std::uint64_t seed, int k, unsigned max_ns) {
   if (seed == 0) return;
   const std::uint64_t warp = threadIdx.x / 32;
-  const auto ns = static_cast<unsigned>(splitmix64(seed ^ (warp << 32) ^ static_cast<std::uint64_t>(k) << 16) % 4096);
+  const auto ns = static_cast<unsigned>(splitmix64(seed ^ (warp << 32) ^ static_cast<std::uint64_t>(k) << 16) % max_ns);
   __nanosleep(ns);
 }
 

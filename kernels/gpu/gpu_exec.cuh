@@ -29,7 +29,7 @@ class UntracedExec {
   __device__ std::int32_t thread() const { return static_cast<std::int32_t>(threadIdx.x); }
   __device__ std::int32_t block() const { return static_cast<std::int32_t>(blockIdx.x); }
   __device__ void sync(unsigned = SV_CALLER_LINE) const { __syncthreads(); }
-  __device__ void step(Phase, std::int64_t, unsigned = SV_CALLER_LINE) { amplify_delay(amplify_seed_, steps_seen_++); }
+  __device__ void step(Phase, std::int64_t, unsigned = SV_CALLER_LINE) { amplify_delay(amplify_seed_, steps_seen_++, 4096); }
 
   template <class T>
   __device__ Array<T> shared(const char*, std::int64_t length) {

@@ -96,7 +96,7 @@ class TracedExec {
       st_->steps = k + 1;
     }
     if (k > 0) __syncthreads();
-    amplify_delay(amplify_seed_, k);
+    amplify_delay(amplify_seed_, k, 65536);
   }
 
   // After the kernel body: the last step's snapshot.
