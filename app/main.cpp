@@ -270,7 +270,8 @@ int main(int argc, char** argv) {
   auto* render = app.add_subcommand("render", "draw a trace's step to PNG (offscreen OpenGL) or SVG");
   render->add_option("FILE", file, "trace file")->required();
   render->add_option("--step", rop.step, "the step to draw (default: the last)");
-  render->add_option("--out", render_out, "FILE.png or FILE.svg")->required();
+  render->add_option("--out", render_out, "FILE.png or FILE.svg (one step), FILE.gif (every step)")->required();
+  render->add_option("--delay", rop.gif_delay_cs, "GIF: hundredths of a second per step (default 100)");
   render->add_option("--theme", rop.theme, "light (default), dark or high-contrast");
   render->add_option("--scale", rop.font_scale, "1 to 3: size of cells and text");
 #endif
@@ -312,6 +313,7 @@ int main(int argc, char** argv) {
 #ifdef SCANVIZ_HAVE_GUI
     if (*render) {
       if (rop.font_scale < 1 || rop.font_scale > 3) throw UsageError("--scale must be between 1 and 3");
+      if (rop.gif_delay_cs < 1 || rop.gif_delay_cs > 6000) throw UsageError("--delay must be 1 to 6000 (hundredths of a second)");
       gui::render_to_file(load_trace(file), render_out, rop);
       std::cout << "wrote " << render_out << "\n";
       return 0;

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <cmath>
+#include <iterator>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -239,4 +241,38 @@ TEST_CASE("window: 300 frames with every panel, side by side, playing: no GL err
   CHECK(std::stoi(m[1]) > 0);
   CHECK(m[1] == m[2]);
   CHECK(out.find("OpenGL error") == std::string::npos);
+}
+
+TEST_CASE("render GIF: one frame per step, the rows appearing as the steps go") {
+  Dir dir;
+  const Trace t = saved(sv_test::record_interval("kogge-stone-double-buffer", 8), dir.path / "t.json");
+  REQUIRE(run_under_xvfb("render '" + (dir.path / "t.json").string() + "' --out '" + (dir.path / "a.gif").string() + "' --delay 50") == 0);
+  std::ifstream f(dir.path / "a.gif", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  REQUIRE(bytes.rfind("GIF89a", 0) == 0);
+  int* delays = nullptr;
+  int w = 0, h = 0, frames = 0, channels = 0;
+  unsigned char* data = stbi_load_gif_from_memory(reinterpret_cast<const unsigned char*>(bytes.data()),
+                                                  static_cast<int>(bytes.size()), &delays, &w, &h, &frames, &channels, 4);
+  REQUIRE(data != nullptr);
+  const TraceView v = make_trace_view(t);
+  CHECK(frames == static_cast<int>(t.steps.size()));
+  CHECK(delays[0] == 500);  // stb reports milliseconds
+  const Diagram last = build_diagram(v, frames - 1, palette_light());
+  CHECK(w == static_cast<int>(std::ceil(last.width)));
+  auto pixel = [&](int frame, float x, float y) {
+    const unsigned char* p = data + (static_cast<std::size_t>(frame) * w * h + static_cast<std::size_t>(y + kRenderTitleHeight) * w +
+                                     static_cast<std::size_t>(x)) * 4;
+    return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | 0xFF;
+  };
+  // Frame 0 shows only the loaded row; the last frame's row 1 has cells where frame 0 has background.
+  const DiagramCell& row1 = last.cells[8 + 3];
+  CHECK(near(pixel(0, row1.x + 4, row1.y + 4), palette_light().background, 12));
+  CHECK(near(pixel(frames - 1, row1.x + 4, row1.y + 4), palette_light().cell, 12));
+  // Frame 2 (stride = 2): its active cells, columns 2..7 of row 2, in the active colour.
+  const Diagram at2 = build_diagram(v, 2, palette_light());
+  for (const DiagramCell& c : at2.cells)
+    if (c.row == 2) CHECK(near(pixel(2, c.x + 4, c.y + 4), palette_light().cell_active, 12) == (c.column >= 2));
+  stbi_image_free(data);
+  stbi_image_free(delays);
 }

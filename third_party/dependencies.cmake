@@ -21,7 +21,7 @@ else()
 endif()
 
 # The GUI: GLFW, Dear ImGui 1.86 (its GLFW and OpenGL3 backends are inside libimgui.a), stb (PNG
-# writing; ImGui's font rasterizer), OpenGL, and a GLAD loader generated at build time by Debian's
+# writing; ImGui's font rasterizer), giflib (animated GIF export), OpenGL, and a GLAD loader generated at build time by Debian's
 # python3-glad (--reproducible keeps it offline). Missing pieces turn the GUI off, with a message.
 option(SCANVIZ_GUI "Build the GUI when its libraries are found" ON)
 set(SCANVIZ_HAVE_GUI OFF)
@@ -33,8 +33,9 @@ if(SCANVIZ_GUI AND NOT SCANVIZ_DEPS_DIR)
   find_library(STB_LIBRARY stb)
   find_path(STB_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb)
   find_program(GLAD_EXECUTABLE glad)
+  find_package(GIF QUIET)
   if(glfw3_FOUND AND OpenGL_FOUND AND IMGUI_LIBRARY AND IMGUI_INCLUDE_DIR AND STB_LIBRARY AND STB_INCLUDE_DIR
-     AND GLAD_EXECUTABLE)
+     AND GLAD_EXECUTABLE AND GIF_FOUND)
     set(SCANVIZ_HAVE_GUI ON)
     enable_language(C)  # the generated loader is C
     set(glad_dir "${CMAKE_BINARY_DIR}/glad")
@@ -49,7 +50,7 @@ if(SCANVIZ_GUI AND NOT SCANVIZ_DEPS_DIR)
     add_library(imgui_system INTERFACE)
     target_include_directories(imgui_system INTERFACE "${IMGUI_INCLUDE_DIR}" "${IMGUI_INCLUDE_DIR}/backends"
                                                       "${STB_INCLUDE_DIR}")
-    target_link_libraries(imgui_system INTERFACE "${IMGUI_LIBRARY}" "${STB_LIBRARY}" glfw OpenGL::GL)
+    target_link_libraries(imgui_system INTERFACE "${IMGUI_LIBRARY}" "${STB_LIBRARY}" glfw OpenGL::GL GIF::GIF)
     message(STATUS "scanviz: GUI enabled (GLFW, Dear ImGui, OpenGL 3.3 via glad)")
   else()
     message(STATUS "scanviz: GUI libraries not found; building the command line only")

@@ -17,6 +17,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <gif_lib.h>
 #include <stb_image_write.h>
 
 #include <algorithm>
@@ -551,10 +552,16 @@ void file_menu(Ui& ui) {
       save_trace(ui.path, ui.lesson.view->trace);
       ui.status = std::string("saved ") + ui.path;
     }
-    if (ImGui::MenuItem("Export step as SVG", nullptr, false, ui.lesson.view != nullptr)) {
-      std::string out = fs::path(ui.path).replace_extension(".svg").string();
-      render_to_file(ui.lesson.view->trace, out, RenderOptions{ui.step, ui.settings.theme, 1, 0});
-      ui.status = "wrote " + out;
+    for (const char* ext : {".png", ".svg", ".gif"}) {
+      const std::string label = std::string("Export ") + (ext == std::string(".gif") ? "all steps as GIF" : std::string("step as ") + (ext + 1));
+      if (ImGui::MenuItem(label.c_str(), nullptr, false, ui.lesson.view != nullptr)) {
+        const std::string out = fs::path(ui.path).replace_extension(ext).string();
+        RenderOptions ro;
+        ro.step = ui.step;
+        ro.theme = ui.settings.theme;
+        render_to_file(ui.lesson.view->trace, out, ro);
+        ui.status = "wrote " + out;
+      }
     }
   } catch (const std::exception& e) {
     ui.status = e.what();
@@ -857,8 +864,10 @@ int run_gui(const GuiOptions& opt) {
 
 namespace {
 
-// Renders with the current GL context into a framebuffer object and writes the PNG.
-void render_png(const TraceView& tv, int step, const std::string& out, const RenderOptions& o) {
+// Renders `steps` with the current GL context into a framebuffer object, all at the size of the
+// largest (the last step's rows), and returns their pixels, bottom-up as GL reads them.
+std::vector<std::vector<unsigned char>> render_frames(const TraceView& tv, const std::vector<int>& steps,
+                                                      const RenderOptions& o, int& w, int& h) {
   ImGuiContext* previous = ImGui::GetCurrentContext();
   ImGuiContext* ctx = ImGui::CreateContext();
   ImGui::SetCurrentContext(ctx);
@@ -867,67 +876,130 @@ void render_png(const TraceView& tv, int step, const std::string& out, const Ren
   load_fonts(o.font_scale);
   apply_theme(o.theme, o.font_scale);
   ImGui_ImplOpenGL3_Init("#version 330 core");
+  std::vector<std::vector<unsigned char>> frames;
+  std::string error;
   {
     GlDiagram gl;
-    CanvasState cs;
-    cs.fit = false;
-    cs.view.scale_x = cs.view.scale_y = o.font_scale;
-    cs.diagram = build_diagram(tv, step, palette_named(o.theme));
-    cs.built_step = step;
-    cs.built_for = &tv;
-    cs.built_theme = o.theme;
     const float title_h = kRenderTitleHeight * o.font_scale;
-    const int w = o.width > 0 ? o.width : static_cast<int>(std::ceil(cs.diagram.width * o.font_scale));
-    const int h = static_cast<int>(std::ceil(cs.diagram.height * o.font_scale + title_h));
+    const Diagram largest = build_diagram(tv, *std::max_element(steps.begin(), steps.end()), palette_named(o.theme));
+    w = o.width > 0 ? o.width : static_cast<int>(std::ceil(largest.width * o.font_scale));
+    h = static_cast<int>(std::ceil(largest.height * o.font_scale + title_h));
     if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
-      throw std::runtime_error("the diagram is " + std::to_string(w) + "x" + std::to_string(h) + " pixels; render at most 16384x16384 (try --out f.svg)");
-    if (o.width > 0) cs.view.scale_x = std::min(o.font_scale, static_cast<float>(w) / cs.diagram.width);
+      error = "the diagram is " + std::to_string(w) + "x" + std::to_string(h) +
+              " pixels; images are at most 16384x16384 (try --out FILE.svg)";
+    unsigned fbo = 0, tex = 0;
+    if (error.empty()) {
+      glGenFramebuffers(1, &fbo);
+      glGenTextures(1, &tex);
+      glBindTexture(GL_TEXTURE_2D, tex);
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+      glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+      if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) error = "cannot render offscreen (incomplete framebuffer)";
+    }
     io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
     io.DeltaTime = 1.0f / 60;
-
-    unsigned fbo = 0, tex = 0;
-    glGenFramebuffers(1, &fbo);
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
-    const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-
-    std::vector<std::unique_ptr<CanvasDraw>> draws;
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(io.DisplaySize);
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
-    ImGui::Begin("render", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground);
-    const Trace& t = tv.trace;
-    const std::string title = t.meta.algorithm + ", n = " + std::to_string(t.meta.n) + ", " +
-                              std::string(op_name(t.meta.op)) + ": step " + std::to_string(step) + ", " + t.steps[step].label();
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(0, 0), io.DisplaySize, im_color(palette_named(o.theme).background));
-    ImGui::GetWindowDrawList()->AddText(ImVec2(12 * o.font_scale, 6 * o.font_scale), im_color(palette_named(o.theme).text), title.c_str());
-    draw_canvas(tv, step, cs, gl, o.theme, draws, ImVec2(0, title_h), ImVec2(static_cast<float>(w), h - title_h), false, "##render");
-    ImGui::End();
-    ImGui::PopStyleVar(2);
-    ImGui::Render();
-    glViewport(0, 0, w, h);
-    glClearColor(1, 1, 1, 1);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    std::vector<unsigned char> pixels(static_cast<std::size_t>(w) * h * 4);
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-    const GLenum err = glGetError();
+    for (int step : steps) {
+      if (!error.empty()) break;
+      CanvasState cs;
+      cs.fit = false;
+      cs.view.scale_x = cs.view.scale_y = o.font_scale;
+      if (o.width > 0) cs.view.scale_x = std::min(o.font_scale, static_cast<float>(w) / largest.width);
+      std::vector<std::unique_ptr<CanvasDraw>> draws;
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(io.DisplaySize);
+      ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+      ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
+      ImGui::Begin("render", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground);
+      const Trace& t = tv.trace;
+      const std::string title = t.meta.algorithm + ", n = " + std::to_string(t.meta.n) + ", " +
+                                std::string(op_name(t.meta.op)) + ": step " + std::to_string(step) + ", " + t.steps[step].label();
+      const Palette& pal = palette_named(o.theme);
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(0, 0), io.DisplaySize, im_color(pal.background));
+      ImGui::GetWindowDrawList()->AddText(ImVec2(12 * o.font_scale, 6 * o.font_scale), im_color(pal.text), title.c_str());
+      draw_canvas(tv, step, cs, gl, o.theme, draws, ImVec2(0, title_h), ImVec2(static_cast<float>(w), h - title_h), false, "##render");
+      ImGui::End();
+      ImGui::PopStyleVar(2);
+      ImGui::Render();
+      glViewport(0, 0, w, h);
+      glClearColor(1, 1, 1, 1);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      auto& pixels = frames.emplace_back(static_cast<std::size_t>(w) * h * 4);
+      glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+      if (glGetError() != GL_NO_ERROR) error = "OpenGL error while rendering offscreen";
+    }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glDeleteFramebuffers(1, &fbo);
-    glDeleteTextures(1, &tex);
-    if (!complete) throw std::runtime_error("cannot render offscreen (incomplete framebuffer)");
-    if (err != GL_NO_ERROR) throw std::runtime_error("OpenGL error while rendering offscreen");
-    if (!save_png(out, w, h, pixels)) throw std::runtime_error("cannot write " + out);
+    if (fbo) glDeleteFramebuffers(1, &fbo);
+    if (tex) glDeleteTextures(1, &tex);
   }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui::DestroyContext(ctx);
   ImGui::SetCurrentContext(previous);
+  if (!error.empty()) throw std::runtime_error(error);
+  return frames;
+}
+
+// An animated GIF (giflib), one frame per step, each quantized to its own 256-colour palette.
+void write_gif(const std::string& out, const std::vector<std::vector<unsigned char>>& frames, int w, int h, int delay_cs) {
+  const std::string tmp = out + ".tmp.gif";
+  int err = 0;
+  GifFileType* gif = EGifOpenFileName(tmp.c_str(), false, &err);
+  if (!gif) throw std::runtime_error("cannot write " + out + ": " + GifErrorString(err));
+  EGifSetGifVersion(gif, true);  // GIF89a: frame delays and looping
+  bool ok = EGifPutScreenDesc(gif, w, h, 8, 0, nullptr) == GIF_OK;
+  // Loop forever (the NETSCAPE2.0 application extension).
+  const unsigned char loop[] = {1, 0, 0};
+  ok = ok && EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_OK &&
+       EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_OK && EGifPutExtensionBlock(gif, 3, loop) == GIF_OK &&
+       EGifPutExtensionTrailer(gif) == GIF_OK;
+  const std::size_t n = static_cast<std::size_t>(w) * h;
+  std::vector<GifByteType> r(n), g(n), b(n), index(n);
+  for (const auto& rgba : frames) {
+    if (!ok) break;
+    for (int y = 0; y < h; ++y)  // GL rows run bottom-up
+      for (int x = 0; x < w; ++x) {
+        const std::size_t src = (static_cast<std::size_t>(h - 1 - y) * w + x) * 4, dst = static_cast<std::size_t>(y) * w + x;
+        r[dst] = rgba[src];
+        g[dst] = rgba[src + 1];
+        b[dst] = rgba[src + 2];
+      }
+    int colors = 256;
+    GifColorType palette[256];
+    ok = GifQuantizeBuffer(w, h, &colors, r.data(), g.data(), b.data(), index.data(), palette) == GIF_OK;
+    ColorMapObject* map = ok ? GifMakeMapObject(256, palette) : nullptr;
+    GraphicsControlBlock gcb{DISPOSAL_UNSPECIFIED, false, delay_cs, NO_TRANSPARENT_COLOR};
+    GifByteType ext[4];
+    EGifGCBToExtension(&gcb, ext);
+    ok = map && EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_OK &&
+         EGifPutImageDesc(gif, 0, 0, w, h, false, map) == GIF_OK;
+    for (int y = 0; ok && y < h; ++y) ok = EGifPutLine(gif, &index[static_cast<std::size_t>(y) * w], w) == GIF_OK;
+    if (map) GifFreeMapObject(map);
+  }
+  if (EGifCloseFile(gif, &err) != GIF_OK) ok = false;
+  std::error_code ec;
+  if (ok) fs::permissions(tmp, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read, ec);
+  if (ok) fs::rename(tmp, out, ec);
+  if (!ok || ec) {
+    fs::remove(tmp, ec);
+    throw std::runtime_error("cannot write " + out);
+  }
+}
+
+void render_with_current_gl(const TraceView& tv, int step, const std::string& out, const std::string& ext,
+                            const RenderOptions& o) {
+  int w = 0, h = 0;
+  if (ext == ".gif") {
+    std::vector<int> steps;
+    for (int k = 0; k < static_cast<int>(tv.trace.snapshots.size()); ++k) steps.push_back(k);
+    const auto frames = render_frames(tv, steps, o, w, h);  // sets w and h
+    write_gif(out, frames, w, h, o.gif_delay_cs);
+    return;
+  }
+  auto frames = render_frames(tv, {step}, o, w, h);
+  if (!save_png(out, w, h, frames.front())) throw std::runtime_error("cannot write " + out);
 }
 
 }  // namespace
@@ -963,10 +1035,9 @@ void render_to_file(const Trace& trace, const std::string& out, const RenderOpti
     }
     return;
   }
-  if (ext != ".png") throw std::runtime_error("--out must end in .png or .svg, not '" + out + "'");
-  if (GLFWwindow* current = glfwGetCurrentContext()) {
-    (void)current;
-    render_png(tv, step, out, o);
+  if (ext != ".png" && ext != ".gif") throw std::runtime_error("--out must end in .png, .gif or .svg, not '" + out + "'");
+  if (glfwGetCurrentContext()) {
+    render_with_current_gl(tv, step, out, ext, o);
     return;
   }
   if (!display_available())
@@ -986,7 +1057,7 @@ void render_to_file(const Trace& trace, const std::string& out, const RenderOpti
   glfwMakeContextCurrent(window);
   try {
     if (!gladLoadGL(glfwGetProcAddress)) throw std::runtime_error("cannot load OpenGL functions");
-    render_png(tv, step, out, o);
+    render_with_current_gl(tv, step, out, ext, o);
   } catch (...) {
     glfwDestroyWindow(window);
     glfwTerminate();

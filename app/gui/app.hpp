@@ -38,10 +38,12 @@ struct RenderOptions {
   std::string theme = "light";
   float font_scale = 1;
   int width = 0;  // 0: fit the diagram
+  int gif_delay_cs = 100;  // GIF: hundredths of a second per step
 };
 
-// Writes the diagram at `step` as PNG (drawn by the same GL code as the window, offscreen) or SVG
-// (by the file's extension). Throws std::runtime_error with a one-line reason.
+// Writes the diagram at `step` as PNG (drawn by the same GL code as the window, offscreen) or SVG,
+// or every step as an animated GIF (by the file's extension). Throws std::runtime_error with a
+// one-line reason.
 void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& options);
 
 }  // namespace sv::gui
