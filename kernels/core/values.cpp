@@ -43,7 +43,13 @@ std::optional<T> parse_number(std::string_view s) {
 }
 
 std::string format_range(std::int32_t lo, std::int32_t hi) {
-  return lo == hi ? "x" + std::to_string(lo) : "x" + std::to_string(lo) + "..x" + std::to_string(hi);
+  std::string s = "x";  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "x" + string
+  s += std::to_string(lo);
+  if (lo != hi) {
+    s += "..x";
+    s += std::to_string(hi);
+  }
+  return s;
 }
 
 // "x3" or "x0..x3"; indices non-negative and lo <= hi.
