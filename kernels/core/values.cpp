@@ -104,7 +104,11 @@ std::string format_value(ValueType type, const Payload& v) {
       auto iv = v.as<Interval>();
       if (iv.is_identity()) return "ID";
       if (iv.is_range()) return format_range(iv.lo, iv.hi);
-      return "!" + format_range(iv.lo, iv.hi) + "," + format_range(iv.lo2, iv.hi2);
+      std::string s = "!";
+      s += format_range(iv.lo, iv.hi);
+      s += ",";
+      s += format_range(iv.lo2, iv.hi2);
+      return s;
     }
   }
   return "?";
