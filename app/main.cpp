@@ -260,6 +260,7 @@ int main(int argc, char** argv) {
   gui_cmd->add_option("--font-scale", go.font_scale, "1 to 3");
   gui_cmd->add_flag("--side-by-side", go.side_by_side, "show the single-buffer kernel beside the lesson");
   gui_cmd->add_flag("--play", go.play, "start playing");
+  gui_cmd->add_flag("--lecture", go.lecture, "start in lecture mode (fullscreen, large font, diagram only)");
   gui_cmd->add_option("--size", size, "window size WxH");
   gui_cmd->add_option("--frames", go.frames, "run this many frames and exit");
   gui_cmd->add_option("--screenshot", go.screenshot, "with --frames: save the last frame as PNG");

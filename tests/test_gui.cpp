@@ -99,7 +99,7 @@ TEST_CASE("diagram model: kogge-stone-double-buffer n = 8 at stride 2") {
     if (c.row == 2 && c.active) active.insert(c.column);
   CHECK(active == std::set<int>{2, 3, 4, 5, 6, 7});
   int left = 0, right = 0, copy = 0;
-  const DiagramLayout L;
+  const DiagramLayout& L = d.layout;
   for (const DiagramEdge& e : d.edges) {
     const int from = static_cast<int>((e.x0 - L.margin - L.label_w) / L.cell_w);
     const int to = static_cast<int>((e.x1 - L.margin - L.label_w) / L.cell_w);
@@ -189,7 +189,7 @@ TEST_CASE("render PNG: kogge-stone-double-buffer n = 8, step 2, as the slide dra
   CHECK(arrows == 14);
   // And no arrow ends in columns 0 and 1 other than the copies: left of column 2, below the row
   // above, the only colour besides the background is the copies' grey.
-  const DiagramLayout L;
+  const DiagramLayout& L = d.layout;
   const int y_arrive = static_cast<int>(d.rows[2].y + top - 6);
   for (int x = static_cast<int>(L.margin + L.label_w); x < static_cast<int>(L.margin + L.label_w + 2 * L.cell_w); ++x) {
     CHECK_FALSE(near(img.at(x, y_arrive), pal.edge_left, 30));
@@ -275,4 +275,51 @@ TEST_CASE("render GIF: one frame per step, the rows appearing as the steps go") 
     if (c.row == 2) CHECK(near(pixel(2, c.x + 4, c.y + 4), palette_light().cell_active, 12) == (c.column >= 2));
   stbi_image_free(data);
   stbi_image_free(delays);
+}
+
+namespace {
+Image screenshot(const std::string& args, const fs::path& png, const std::string& env = "") {
+  const std::string cmd = env + " xvfb-run -a -s '-screen 0 1920x1080x24' '" SCANVIZ_EXE "' gui --frames 4 --size 1200x700 " + args +
+                          " --screenshot '" + png.string() + "' >/dev/null 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  return load_png(png);
+}
+int count_near(const Image& img, std::uint32_t color, int x0, int x1, int tolerance = 6, int y0 = 0, int y1 = 1 << 30) {
+  int n = 0;
+  for (int y = std::max(0, y0); y < std::min(img.h, y1); ++y)
+    for (int x = std::max(0, x0); x < std::min(img.w, x1); ++x) n += near(img.at(x, y), color, tolerance);
+  return n;
+}
+}  // namespace
+
+TEST_CASE("window: side by side, the single-buffer kernel's race shows only on its side") {
+  Dir dir;
+  // n = 64 on the slides' input, in-order schedule, at stride 1: the racy kernel has RAW cells.
+  const Image img = screenshot("--side-by-side --n 64 --step 1", dir.path / "s.png");
+  const int canvas_left = 0, canvas_right = img.w;  // the red is the hazard colour, used nowhere else
+  const std::uint32_t red = palette_light().cell_hazard;
+  const int mid = img.w / 2;
+  CHECK(count_near(img, red, canvas_left, mid) == 0);
+  CHECK(count_near(img, red, mid, canvas_right) > 0);
+}
+
+TEST_CASE("window: lecture mode hides the controls and enlarges the text; themes and font scale are kept") {
+  Dir dir;
+  const std::string env = "XDG_CONFIG_HOME='" + dir.path.string() + "'";
+  const Image normal = screenshot("--theme light", dir.path / "n.png", env);
+  const Image lecture = screenshot("--lecture", dir.path / "l.png", env);
+  // Normally the lesson panel (ImGui's light window grey) fills the left of the window; in lecture
+  // mode the diagram's white canvas is there instead.
+  const std::uint32_t panel_grey = 0xF0F0F0FF;
+  CHECK(count_near(normal, panel_grey, 0, 250, 1, 100, 400) > 20000);
+  CHECK(count_near(lecture, panel_grey, 0, 250, 1, 100, 400) < 500);
+  CHECK(count_near(lecture, 0xFFFFFFFF, 0, 250, 1, 100, 400) > 20000);
+  // A dark theme chosen once is there the next time, without the option.
+  screenshot("--theme dark --font-scale 1.5", dir.path / "d.png", env);
+  std::ifstream f(dir.path / "scanviz" / "settings.json");
+  const std::string settings((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  CHECK(settings.find("\"dark\"") != std::string::npos);
+  CHECK(settings.find("1.5") != std::string::npos);
+  const Image again = screenshot("", dir.path / "a.png", env);
+  CHECK(near(again.at(again.w / 2, again.h / 2), palette_dark().background, 10));
 }

@@ -152,6 +152,7 @@ ImU32 im_color(std::uint32_t rgba) {
 struct CanvasState {
   ViewTransform view;  // in window (logical) pixels, relative to the canvas' top-left
   bool fit = true;
+  float text_scale = 1;  // the font scale the layout was made for
   Diagram diagram;
   int built_step = -2;
   const TraceView* built_for = nullptr;
@@ -198,8 +199,10 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
                  std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
                  const char* id) {
   const Palette& pal = palette_named(theme);
-  if (cs.built_step != step || cs.built_for != &tv || cs.built_theme != theme) {
-    cs.diagram = build_diagram(tv, step, pal);
+  const float text_scale = ImGui::GetFontSize() / kBaseFontPx;
+  if (cs.built_step != step || cs.built_for != &tv || cs.built_theme != theme || cs.text_scale != text_scale) {
+    cs.text_scale = text_scale;
+    cs.diagram = build_diagram(tv, step, pal, DiagramLayout::scaled(text_scale));
     cs.built_step = step;
     cs.built_for = &tv;
     cs.built_theme = theme;
@@ -250,11 +253,11 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   auto to_screen = [&](float x, float y) { return ImVec2(pos.x + cs.view.offset_x + x * s, pos.y + cs.view.offset_y + y * sy); };
   const ImU32 text = im_color(pal.text);
   for (const DiagramRow& row : d.rows) {
-    const ImVec2 at = to_screen(12, row.y + 8);
+    const ImVec2 at = to_screen(d.layout.margin, row.y + (d.layout.cell_h - ImGui::GetFontSize() / std::max(sy, 1e-3f)) / 2);
     if (at.y > pos.y + size.y || at.y + ImGui::GetFontSize() < pos.y) continue;
-    if (ImGui::CalcTextSize(row.label.c_str()).x < (DiagramLayout{}.label_w - 16) * s)
+    if (ImGui::CalcTextSize(row.label.c_str()).x < (d.layout.label_w - 16) * s)
       dl->AddText(at, im_color(pal.text_dim), row.label.c_str());
-    else if (sy * DiagramLayout{}.cell_h >= ImGui::GetFontSize())  // no room at the left: over the row, dimmed
+    else if (sy * d.layout.cell_h >= ImGui::GetFontSize())  // no room at the left: over the row, dimmed
       dl->AddText(ImVec2(pos.x + 4, at.y), (im_color(pal.text_dim) & ~IM_COL32_A_MASK) | (160u << IM_COL32_A_SHIFT),
                   row.label.c_str());
     if (row.cell_count == 0) continue;
@@ -277,7 +280,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
 
   // Hover: the cell's value, and the hazard it is part of.
   if (interactive && ImGui::IsItemHovered() && !d.rows.empty() && !d.cells.empty()) {
-    const DiagramLayout L;
+    const DiagramLayout& L = d.layout;
     const float cx = (io.MousePos.x - pos.x - cs.view.offset_x) / s, cy = (io.MousePos.y - pos.y - cs.view.offset_y) / sy;
     const int r = static_cast<int>(std::floor((cy - L.margin) / (L.cell_h + L.row_gap)));
     const float col_f = (cx - L.margin - L.label_w) / L.cell_w;
@@ -643,6 +646,9 @@ int run_gui(const GuiOptions& opt) {
   if (!opt.theme.empty()) ui.settings.theme = opt.theme;
   if (opt.font_scale > 0) ui.settings.font_scale = std::clamp(opt.font_scale, 1.0f, 3.0f);
   ui.side_by_side = opt.side_by_side;
+  ui.lecture = opt.lecture;
+  ui.fullscreen = opt.lecture && opt.frames == 0;  // a timed (test) run keeps its window size
+  if (opt.lecture && opt.font_scale <= 0 && ui.settings.font_scale < 1.5f) ui.settings.font_scale = 2.0f;
   if (opt.n > 0) ui.lesson.n = opt.n;
   if (!opt.algorithm.empty())
     for (int i = 0; i < static_cast<int>(block_algorithms().size()); ++i)
@@ -754,7 +760,8 @@ int run_gui(const GuiOptions& opt) {
         ImGui::EndMainMenuBar();
       }
       const float W = io.DisplaySize.x, H = io.DisplaySize.y, em = ImGui::GetFontSize();
-      const float left_w = ui.lecture ? 0 : 22 * em, right_w = ui.lecture ? 0 : 28 * em;
+      // Side panels never take more than about half the width between them: the diagram comes first.
+      const float left_w = ui.lecture ? 0 : std::min(22 * em, 0.24f * W), right_w = ui.lecture ? 0 : std::min(28 * em, 0.3f * W);
       const float timeline_h = 3.2f * em, narration_h = ui.lecture ? 4.5f * em : 0;
       const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                      ImGuiWindowFlags_NoSavedSettings;
@@ -796,7 +803,8 @@ int run_gui(const GuiOptions& opt) {
             const int racy_step = std::min(ui.step, static_cast<int>(ui.lesson.racy->trace.steps.size()) - 1);
             draw_canvas(*ui.lesson.racy, racy_step, ui.canvas_racy, gl, ui.settings.theme, frame_draws,
                         ImVec2(pos.x + avail.x / 2 + 2, pos.y), size, true, "##canvas_racy");
-            ImGui::GetWindowDrawList()->AddText(ImVec2(pos.x + avail.x / 2 + 8, pos.y + 4), IM_COL32(224, 49, 49, 255),
+            ImGui::GetWindowDrawList()->AddText(ImVec2(pos.x + avail.x / 2 + 8, pos.y + 4),
+                                                im_color(palette_named(ui.settings.theme).text),
                                                 "single buffer, one barrier (kogge-stone-racy)");
           }
         }

@@ -20,6 +20,7 @@ struct GuiOptions {
   std::string theme;           // light, dark, high-contrast (default: the saved setting)
   float font_scale = 0;        // 1..3 (0: the saved setting)
   bool side_by_side = false;
+  bool lecture = false;        // start in lecture mode (fullscreen when a monitor allows it)
   int n = 0;                   // record the default lesson with this n instead
   std::string algorithm;       // ... and this algorithm
 };

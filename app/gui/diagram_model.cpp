@@ -57,11 +57,20 @@ TraceView make_trace_view(Trace trace) {
 
 // ---- the diagram ----
 
-Diagram build_diagram(const TraceView& view, int current, const Palette& pal, const DiagramLayout& L) {
+Diagram build_diagram(const TraceView& view, int current, const Palette& pal, DiagramLayout L) {
   Diagram d;
   const Trace& t = view.trace;
   if (t.steps.empty() || t.snapshots.empty()) return d;
   current = std::clamp(current, 0, static_cast<int>(t.snapshots.size()) - 1);
+  // Wide enough for the longest label of every row up to now (x100..x163 needs more than x0).
+  std::size_t longest = 0;
+  for (int k = 0; k <= current; ++k) {
+    const BufferSnapshot& snap = t.snapshots[k][view.row_buffer[k]];
+    for (std::size_t i = 0; i < snap.values.size(); ++i)
+      if (snap.defined[i]) longest = std::max(longest, format_value(t.meta.type, snap.values[i]).size());
+  }
+  L.cell_w = std::max(L.cell_w, L.char_w * static_cast<float>(longest) + 2 * L.margin);
+  d.layout = L;
 
   std::set<std::pair<int, std::int64_t>> active;
   for (std::uint64_t i = t.steps[current].first_event; i < t.steps[current].end_event; ++i) {

@@ -56,11 +56,15 @@ struct DiagramRow {
   std::size_t first_cell = 0, cell_count = 0;  // this row's cells in Diagram::cells
 };
 
+// Canvas units are pixels of the 16 px font: scaled() fits a larger font. Cells widen to hold the
+// longest label of the diagram.
 struct DiagramLayout {
-  float cell_w = 72, cell_h = 30, row_gap = 34, margin = 12, label_w = 215;
+  float cell_w = 72, cell_h = 30, row_gap = 34, margin = 12, label_w = 215, char_w = 10.5f;
+  static DiagramLayout scaled(float s) { return {72 * s, 30 * s, 34 * s, 12 * s, 215 * s, 10.5f * s}; }
 };
 
 struct Diagram {
+  DiagramLayout layout;  // as used, with cell_w widened for the labels
   std::vector<DiagramRow> rows;
   std::vector<DiagramCell> cells;
   std::vector<DiagramEdge> edges;
@@ -68,7 +72,7 @@ struct Diagram {
 };
 
 // Rows for steps 0..current (the slides reveal one row per step); arrows and marks for `current`.
-Diagram build_diagram(const TraceView& view, int current, const Palette& palette, const DiagramLayout& layout = {});
+Diagram build_diagram(const TraceView& view, int current, const Palette& palette, DiagramLayout layout = {});
 
 // The diagram as a standalone SVG document (vector export for slides).
 std::string diagram_svg(const Diagram& d, const Palette& palette, const std::string& title);
