@@ -36,6 +36,7 @@
 #include "core/values.hpp"
 #include "embedded.hpp"
 #include "emulator/record.hpp"
+#include "gpu/executor.hpp"
 #include "gui/diagram_model.hpp"
 #include "gui/gl_diagram.hpp"
 #include "trace/trace_json.hpp"
@@ -322,6 +323,8 @@ struct Lesson {
   char typed[2048] = "3,6,7,4,8,2,1,9";
   int schedule = 0;
   int schedule_seed = 7;
+  bool gpu = false;      // record on the GPU executor instead of the emulator
+  int amplify_seed = 0;  // GPU race amplifier (0 = off)
   // result
   std::unique_ptr<TraceView> view;
   std::unique_ptr<TraceView> racy;  // the single-buffer kernel on the same input (side by side)
@@ -361,9 +364,15 @@ void record_lesson(Lesson& l, bool side_by_side) {
   const auto start = std::chrono::steady_clock::now();
   try {
     const std::string algo(block_algorithms()[l.algorithm].name);
-    auto view = std::make_unique<TraceView>(make_trace_view(record_block_scan(lesson_config(l, algo))));
+    auto record = [&](const std::string& name) {
+      const BlockRunConfig c = lesson_config(l, name);
+      return std::make_unique<TraceView>(make_trace_view(
+          l.gpu ? record_block_scan_gpu(c, GpuOptions{GpuOptions{}.trace_capacity, static_cast<std::uint64_t>(l.amplify_seed)})
+                : record_block_scan(c)));
+    };
+    auto view = record(algo);
     std::unique_ptr<TraceView> racy;
-    if (side_by_side) racy = std::make_unique<TraceView>(make_trace_view(record_block_scan(lesson_config(l, "kogge-stone-racy"))));
+    if (side_by_side) racy = record("kogge-stone-racy");
     l.view = std::move(view);
     l.racy = std::move(racy);
     l.error.clear();
@@ -379,6 +388,7 @@ void record_lesson(Lesson& l, bool side_by_side) {
 
 struct Ui {
   Settings settings;
+  GpuStatus gpu = probe_gpu();
   Lesson lesson;
   int step = 0;
   bool playing = false;
@@ -454,14 +464,26 @@ bool controls_panel(Ui& ui) {
   if (l.input_mode == 1) changed |= ImGui::InputInt("input seed", &l.input_seed);
   if (l.input_mode == 2) changed |= ImGui::InputText("values", l.typed, sizeof l.typed);
   ImGui::Separator();
-  ImGui::TextDisabled("Executor: CPU emulator");
-  const auto names = schedule_kind_names();
-  if (ImGui::BeginCombo("schedule", std::string(names[l.schedule]).c_str())) {
-    for (int i = 0; i < static_cast<int>(names.size()); ++i)
-      if (ImGui::Selectable(std::string(names[i]).c_str(), i == l.schedule)) l.schedule = i, changed = true;
+  // Executor: the emulator (schedules), or the GPU when one is usable (the race amplifier).
+  const std::string gpu_label = ui.gpu.usable ? "GPU: " + ui.gpu.name : "GPU (none usable)";
+  if (ImGui::BeginCombo("executor", l.gpu ? gpu_label.c_str() : "CPU emulator")) {
+    if (ImGui::Selectable("CPU emulator", !l.gpu)) l.gpu = false, changed = true;
+    if (ImGui::Selectable(gpu_label.c_str(), l.gpu, ui.gpu.usable ? 0 : ImGuiSelectableFlags_Disabled)) l.gpu = true, changed = true;
     ImGui::EndCombo();
   }
-  if (l.schedule == 3) changed |= ImGui::InputInt("schedule seed", &l.schedule_seed);
+  if (!ui.gpu.usable && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui.gpu.error.c_str());
+  if (l.gpu) {
+    changed |= ImGui::InputInt("race amplifier seed (0 = off)", &l.amplify_seed);
+    l.amplify_seed = std::max(0, l.amplify_seed);
+  } else {
+    const auto names = schedule_kind_names();
+    if (ImGui::BeginCombo("schedule", std::string(names[l.schedule]).c_str())) {
+      for (int i = 0; i < static_cast<int>(names.size()); ++i)
+        if (ImGui::Selectable(std::string(names[i]).c_str(), i == l.schedule)) l.schedule = i, changed = true;
+      ImGui::EndCombo();
+    }
+    if (l.schedule == 3) changed |= ImGui::InputInt("schedule seed", &l.schedule_seed);
+  }
   changed |= ImGui::Checkbox("side by side with the single-buffer kernel", &ui.side_by_side);
   ImGui::Separator();
   if (!l.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", l.error.c_str());
