@@ -35,20 +35,6 @@ std::string describe_run(const Trace& t) {
   return s.str();
 }
 
-// "1-7", "0,2-3,9": sorted thread ids as ranges.
-std::string ranges(const std::vector<std::uint32_t>& ids) {
-  std::string out;
-  for (std::size_t i = 0; i < ids.size();) {
-    std::size_t j = i;
-    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
-    if (!out.empty()) out += ",";
-    out += std::to_string(ids[i]);
-    if (j > i) out += "-" + std::to_string(ids[j]);
-    i = j + 1;
-  }
-  return out.empty() ? "none" : out;
-}
-
 std::string cell_text(const Trace& t, const BufferSnapshot& snap, std::size_t i) {
   return snap.defined[i] ? format_value(t.meta.type, snap.values[i]) : "-";
 }
@@ -138,7 +124,7 @@ void print_steps(std::ostream& out, const Trace& t) {
     const StepMetrics& sm = metrics.per_step[k];
     out << "\nstep " << k << ": " << step.label() << "   (line " << step.line << ")";
     if (sm.operations) out << "   " << sm.operations << " operations";
-    out << "   active threads " << ranges(active_threads(t, k)) << "\n";
+    out << "   active threads " << thread_ranges(active_threads(t, k)) << "\n";
 
     // The buffers the step wrote, with the cells written by an operator marked * and hazards !.
     std::map<int, std::set<std::int64_t>> op_cells;

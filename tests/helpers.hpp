@@ -24,9 +24,9 @@ inline const std::vector<std::string>& schedules() {
   return s;
 }
 
-inline sv::Trace record(const std::string& algo, std::int64_t n, sv::OpKind op, sv::ValueType type,
-                        const std::string& schedule = "in-order", bool exclusive = false, std::uint64_t seed = 1,
-                        std::vector<sv::Payload> input = {}) {
+inline sv::BlockRunConfig config(const std::string& algo, std::int64_t n, sv::OpKind op, sv::ValueType type,
+                                 const std::string& schedule = "in-order", bool exclusive = false, std::uint64_t seed = 1,
+                                 std::vector<sv::Payload> input = {}) {
   sv::BlockRunConfig c;
   c.algorithm = algo;
   c.n = n;
@@ -36,7 +36,13 @@ inline sv::Trace record(const std::string& algo, std::int64_t n, sv::OpKind op, 
   c.input_seed = seed;
   c.input = std::move(input);
   c.schedule = *sv::Schedule::parse(schedule);
-  return sv::record_block_scan(c);
+  return c;
+}
+
+inline sv::Trace record(const std::string& algo, std::int64_t n, sv::OpKind op, sv::ValueType type,
+                        const std::string& schedule = "in-order", bool exclusive = false, std::uint64_t seed = 1,
+                        std::vector<sv::Payload> input = {}) {
+  return sv::record_block_scan(config(algo, n, op, type, schedule, exclusive, seed, std::move(input)));
 }
 
 inline sv::Trace record_interval(const std::string& algo, std::int64_t n, const std::string& schedule = "in-order") {

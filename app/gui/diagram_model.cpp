@@ -220,19 +220,6 @@ std::string diagram_svg(const Diagram& d, const Palette& pal, const std::string&
 
 namespace {
 
-std::string ranges(const std::vector<std::uint32_t>& ids) {
-  std::string out;
-  for (std::size_t i = 0; i < ids.size();) {
-    std::size_t j = i;
-    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
-    if (!out.empty()) out += ", ";
-    out += std::to_string(ids[i]);
-    if (j > i) out += ".." + std::to_string(ids[j]);
-    i = j + 1;
-  }
-  return out.empty() ? "none" : out;
-}
-
 // The template line for `phase` in assets/narration/ALGO.txt ("phase: text"), else the default file's.
 std::string narration_template(const std::string& algorithm, std::string_view phase) {
   for (const std::string& file : {"narration/" + algorithm + ".txt", std::string("narration/default.txt")}) {
@@ -280,10 +267,10 @@ std::string narrate_step(const TraceView& view, int step) {
     if (b != out_buffer) in_buffer = t.buffers[b].name;
   const auto& sm = view.metrics.per_step[step];
   replace_all(text, "{param}", std::to_string(s.param));
-  replace_all(text, "{threads}", ranges(active_threads(t, step)));
+  replace_all(text, "{threads}", thread_ranges(active_threads(t, step), ", ", ".."));
   replace_all(text, "{ops}", std::to_string(sm.operations));
   replace_all(text, "{copies}", std::to_string(copies));
-  replace_all(text, "{copying}", ranges(copying));
+  replace_all(text, "{copying}", thread_ranges(copying, ", ", ".."));
   replace_all(text, "{in}", in_buffer);
   replace_all(text, "{out}", t.buffers[out_buffer].name);
   replace_all(text, "{n}", std::to_string(t.meta.n));

@@ -18,6 +18,22 @@ bool is_access(const Event& e) { return e.kind == EventKind::Read || e.kind == E
 
 // ---- metrics ----
 
+std::string thread_ranges(const std::vector<std::uint32_t>& ids, std::string_view separator, std::string_view dash) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (!out.empty()) out += separator;
+    out += std::to_string(ids[i]);
+    if (j > i) {
+      out += dash;
+      out += std::to_string(ids[j]);
+    }
+    i = j + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
 int step_of_event(const Trace& trace, std::uint64_t seq) {
   auto it = std::upper_bound(trace.steps.begin(), trace.steps.end(), seq,
                              [](std::uint64_t s, const Step& st) { return s < st.first_event; });

@@ -38,6 +38,10 @@ Metrics compute_metrics(const Trace& trace);
 // Threads that applied the operator in step k (sorted); the writers when none did.
 std::vector<std::uint32_t> active_threads(const Trace& trace, std::size_t step);
 
+// Sorted thread ids as ranges: {1,2,3,7} -> "1-3,7" (with separator "," and dash "-"); "none" if empty.
+std::string thread_ranges(const std::vector<std::uint32_t>& ids, std::string_view separator = ",",
+                          std::string_view dash = "-");
+
 // The step whose [first_event, end_event) holds event `seq`, or -1.
 int step_of_event(const Trace& trace, std::uint64_t seq);
 

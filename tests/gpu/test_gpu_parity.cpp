@@ -21,14 +21,7 @@ constexpr GpuOptions kTestOptions{1u << 18, 0};
 
 sv::Trace record_gpu(const std::string& algo, std::int64_t n, OpKind op, ValueType type, bool exclusive,
                      std::uint64_t seed = 1) {
-  BlockRunConfig c;
-  c.algorithm = algo;
-  c.n = n;
-  c.op = op;
-  c.type = type;
-  c.exclusive = exclusive;
-  c.input_seed = seed;
-  return record_block_scan_gpu(c, kTestOptions);
+  return record_block_scan_gpu(sv_test::config(algo, n, op, type, "in-order", exclusive, seed), kTestOptions);
 }
 
 using EdgeKey = std::tuple<int, std::uint32_t, int, int, std::int64_t, int, std::int64_t>;
