@@ -313,7 +313,7 @@ int main(int argc, char** argv) {
     }
 #ifdef SCANVIZ_HAVE_GUI
     if (*render) {
-      if (rop.font_scale < 1 || rop.font_scale > 3) throw UsageError("--scale must be between 1 and 3");
+      if (!(rop.font_scale >= 1 && rop.font_scale <= 3)) throw UsageError("--scale must be between 1 and 3");
       if (rop.gif_delay_cs < 1 || rop.gif_delay_cs > 6000) throw UsageError("--delay must be 1 to 6000 (hundredths of a second)");
       gui::render_to_file(load_trace(file), render_out, rop);
       std::cout << "wrote " << render_out << "\n";
@@ -324,6 +324,7 @@ int main(int argc, char** argv) {
           go.width > 8192 || go.height > 8192)
         throw UsageError("--size must be WxH between 320x240 and 8192x8192, not '" + size + "'");
       if (go.frames < 0) throw UsageError("--frames must not be negative");
+      if (go.font_scale != 0 && !(go.font_scale >= 1 && go.font_scale <= 3)) throw UsageError("--font-scale must be between 1 and 3");
       return gui::run_gui(go);
     }
 #endif

@@ -61,10 +61,21 @@ struct Dir {
   ~Dir() { fs::remove_all(path); }
 };
 
+// Settings of our own, so what the user saved in ~/.config/scanviz does not change the pictures.
+const std::string& config_env() {
+  static const std::string env = [] {
+    const fs::path dir = fs::temp_directory_path() / ("scanviz-gui-config-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return "XDG_CONFIG_HOME='" + dir.string() + "' ";
+  }();
+  return env;
+}
+
 // Runs scanviz under Xvfb (a fresh virtual display each time); returns the exit code.
 int run_under_xvfb(const std::string& args, std::string* out = nullptr) {
   const fs::path log = fs::temp_directory_path() / ("scanviz-gui-out-" + std::to_string(::getpid()));
-  const std::string cmd = "xvfb-run -a -s '-screen 0 1920x1080x24' '" SCANVIZ_EXE "' " + args + " >'" + log.string() + "' 2>&1";
+  const std::string cmd = config_env() + "xvfb-run -a -s '-screen 0 1920x1080x24' '" SCANVIZ_EXE "' " + args + " >'" +
+                          log.string() + "' 2>&1";
   const int status = std::system(cmd.c_str());
   if (out) {
     std::ifstream f(log);
@@ -221,11 +232,12 @@ TEST_CASE("render PNG: the racy kernel's hazard colour sits exactly on the cells
 }
 
 TEST_CASE("headless: scanviz without a display says how to render instead, and exits 2") {
-  const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY '" SCANVIZ_EXE "' >/dev/null 2>" +
-                          (fs::temp_directory_path() / "scanviz-headless.txt").string();
+  Dir dir;
+  const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY '" SCANVIZ_EXE "' >/dev/null 2>'" +
+                          (dir.path / "headless.txt").string() + "'";
   const int status = std::system(cmd.c_str());
   CHECK(WEXITSTATUS(status) == 2);
-  std::ifstream f(fs::temp_directory_path() / "scanviz-headless.txt");
+  std::ifstream f(dir.path / "headless.txt");
   std::string line, extra;
   std::getline(f, line);
   CHECK(line.find("scanviz render") != std::string::npos);
@@ -278,7 +290,7 @@ TEST_CASE("render GIF: one frame per step, the rows appearing as the steps go") 
 }
 
 namespace {
-Image screenshot(const std::string& args, const fs::path& png, const std::string& env = "") {
+Image screenshot(const std::string& args, const fs::path& png, const std::string& env = config_env()) {
   const std::string cmd = env + " xvfb-run -a -s '-screen 0 1920x1080x24' '" SCANVIZ_EXE "' gui --frames 4 --size 1200x700 " + args +
                           " --screenshot '" + png.string() + "' >/dev/null 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
@@ -322,4 +334,39 @@ TEST_CASE("window: lecture mode hides the controls and enlarges the text; themes
   CHECK(settings.find("1.5") != std::string::npos);
   const Image again = screenshot("", dir.path / "a.png", env);
   CHECK(near(again.at(again.w / 2, again.h / 2), palette_dark().background, 10));
+}
+
+TEST_CASE("render: --scale 2 draws every cell of the diagram at twice the size") {
+  Dir dir;
+  const Trace t = saved(sv_test::record_interval("kogge-stone-double-buffer", 8), dir.path / "t.json");
+  REQUIRE(run_under_xvfb("render '" + (dir.path / "t.json").string() + "' --step 4 --scale 2 --out '" + (dir.path / "s.png").string() + "'") == 0);
+  const Image img = load_png(dir.path / "s.png");
+  const TraceView v = make_trace_view(t);
+  const Diagram d = build_diagram(v, 4, palette_light(), DiagramLayout::scaled(2));
+  CHECK(img.w == static_cast<int>(std::ceil(d.width)));
+  // The last row, every one of its 8 cells, in the cell colour just inside its top-left corner.
+  int cells = 0;
+  for (const DiagramCell& c : d.cells)
+    if (c.row == 4) cells += near(img.at(static_cast<int>(c.x + 6), static_cast<int>(c.y + 2 * kRenderTitleHeight + 6)), palette_light().cell, 8);
+  CHECK(cells == 8);
+}
+
+TEST_CASE("render and gui: bad numbers and empty traces are refused, not crashed on") {
+  Dir dir;
+  save_trace(dir.path / "t.json", sv_test::record_interval("sklansky", 8));
+  std::string out;
+  CHECK(run_under_xvfb("render '" + (dir.path / "t.json").string() + "' --scale nan --out '" + (dir.path / "x.png").string() + "'", &out) == 2);
+  CHECK(run_under_xvfb("gui --font-scale 0.5 --frames 2", &out) == 2);
+  CHECK(run_under_xvfb("gui --algo nope --frames 2", &out) == 2);
+  CHECK(out.find("unknown algorithm") != std::string::npos);
+  // A valid trace with no buffers and no steps.
+  Trace empty;
+  empty.meta.algorithm = "sklansky";
+  empty.meta.block = 1;
+  save_trace(dir.path / "empty.json", empty);
+  REQUIRE_NOTHROW(load_trace(dir.path / "empty.json"));
+  CHECK(run_under_xvfb("render '" + (dir.path / "empty.json").string() + "' --out '" + (dir.path / "e.svg").string() + "'", &out) == 2);
+  CHECK(run_under_xvfb("gui --trace '" + (dir.path / "empty.json").string() + "' --frames 3", &out) == 0);
+  CHECK_FALSE(fs::exists(dir.path / "x.png"));
+  CHECK_FALSE(fs::exists(dir.path / "e.svg"));
 }

@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -104,13 +105,15 @@ Fonts load_fonts(float scale) {
   Fonts f;
   const char* sans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
   const char* mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
-  if (fs::exists(sans)) f.text = io.Fonts->AddFontFromFileTTF(sans, kBaseFontPx * scale);
-  if (!f.text) {
+  // Latin, general punctuation (–, −'s neighbours) and mathematical operators (⊕, −) for the sources.
+  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2010, 0x205E, 0x2200, 0x22FF, 0};
+  if (fs::exists(sans)) f.text = io.Fonts->AddFontFromFileTTF(sans, kBaseFontPx * scale, nullptr, ranges);
+  if (!f.text) {  // ImGui's own font, at the same size so the layout matches
     ImFontConfig cfg;
-    cfg.SizePixels = 13.0f * scale;
+    cfg.SizePixels = kBaseFontPx * scale;
     f.text = io.Fonts->AddFontDefault(&cfg);
   }
-  if (fs::exists(mono)) f.mono = io.Fonts->AddFontFromFileTTF(mono, kBaseFontPx * scale);
+  if (fs::exists(mono)) f.mono = io.Fonts->AddFontFromFileTTF(mono, kBaseFontPx * scale, nullptr, ranges);
   if (!f.mono) f.mono = f.text;
   io.Fonts->Build();
   return f;
@@ -266,7 +269,8 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
     const float cell_px = first.w * s;
     if (cell_px < 12) continue;
     const auto c0 = static_cast<std::size_t>(std::max(0.0f, std::floor((pos.x - to_screen(first.x, 0).x) / cell_px)));
-    const auto c1 = std::min(row.cell_count, static_cast<std::size_t>(std::ceil((pos.x + size.x - to_screen(first.x, 0).x) / cell_px)) + 1);
+    const float last_visible = std::max(0.0f, std::ceil((pos.x + size.x - to_screen(first.x, 0).x) / cell_px));
+    const auto c1 = std::min(row.cell_count, static_cast<std::size_t>(last_visible) + 1);
     for (std::size_t i = c0; i < c1; ++i) {
       const DiagramCell& c = d.cells[row.first_cell + i];
       if (c.label.empty()) continue;
@@ -356,7 +360,9 @@ BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm) {
     c.n = static_cast<std::int64_t>(c.input.size());
   }
   const auto names = schedule_kind_names();
-  c.schedule = *Schedule::parse(std::string(names[l.schedule]) + (l.schedule == 3 ? ":" + std::to_string(l.schedule_seed) : ""));
+  const auto schedule = Schedule::parse(std::string(names[l.schedule]) + (l.schedule == 3 ? ":" + std::to_string(l.schedule_seed) : ""));
+  if (!schedule) throw std::invalid_argument("the schedule seed must be a non-negative number");
+  c.schedule = *schedule;
   return c;
 }
 
@@ -388,6 +394,7 @@ void record_lesson(Lesson& l, bool side_by_side) {
 
 struct Ui {
   Settings settings;
+  float pending_font_scale = 1;  // the View menu's slider, applied when released
   GpuStatus gpu = probe_gpu();
   Lesson lesson;
   int step = 0;
@@ -452,7 +459,8 @@ bool controls_panel(Ui& ui) {
   ImGui::TextWrapped("%s", std::string(algos[l.algorithm].summary).c_str());
   ImGui::Separator();
   const int max_n = kMaxBlockThreads * algos[l.algorithm].items_per_thread;
-  if (l.input_mode != 2) changed |= ImGui::SliderInt("n", &l.n, 1, max_n, "%d", ImGuiSliderFlags_Logarithmic);
+  if (l.input_mode != 2)
+    changed |= ImGui::SliderInt("n", &l.n, 1, max_n, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   changed |= ImGui::InputInt("block (0 = fit n)", &l.block, 32, 128);
   l.block = std::clamp(l.block, 0, kMaxBlockThreads);
   const char* ops[] = {"sum", "product", "min", "max", "interval"};
@@ -483,6 +491,7 @@ bool controls_panel(Ui& ui) {
       ImGui::EndCombo();
     }
     if (l.schedule == 3) changed |= ImGui::InputInt("schedule seed", &l.schedule_seed);
+    l.schedule_seed = std::max(0, l.schedule_seed);
   }
   changed |= ImGui::Checkbox("side by side with the single-buffer kernel", &ui.side_by_side);
   ImGui::Separator();
@@ -515,7 +524,7 @@ void timeline_panel(Ui& ui) {
   if (ImGui::Button(">|")) set_step(ui, steps - 1);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  ImGui::SliderFloat("steps/s", &ui.settings.speed, 0.25f, 8.0f, "%.2f");
+  ImGui::SliderFloat("steps/s", &ui.settings.speed, 0.25f, 8.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine();
   int step = ui.step;
   ImGui::SetNextItemWidth(-1);
@@ -617,6 +626,7 @@ bool save_png(const std::string& path, int w, int h, std::vector<unsigned char>&
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
+  if (ec) fs::remove(tmp, ec);
   return !ec;
 }
 
@@ -667,14 +677,20 @@ int run_gui(const GuiOptions& opt) {
   ui.settings = load_settings();
   if (!opt.theme.empty()) ui.settings.theme = opt.theme;
   if (opt.font_scale > 0) ui.settings.font_scale = std::clamp(opt.font_scale, 1.0f, 3.0f);
+  ui.pending_font_scale = ui.settings.font_scale;
   ui.side_by_side = opt.side_by_side;
   ui.lecture = opt.lecture;
   ui.fullscreen = opt.lecture && opt.frames == 0;  // a timed (test) run keeps its window size
-  if (opt.lecture && opt.font_scale <= 0 && ui.settings.font_scale < 1.5f) ui.settings.font_scale = 2.0f;
+
   if (opt.n > 0) ui.lesson.n = opt.n;
-  if (!opt.algorithm.empty())
-    for (int i = 0; i < static_cast<int>(block_algorithms().size()); ++i)
-      if (block_algorithms()[i].name == opt.algorithm) ui.lesson.algorithm = i;
+  if (!opt.algorithm.empty()) {
+    const AlgorithmInfo* info = find_algorithm(opt.algorithm);
+    if (!info) {
+      std::cerr << "scanviz: --algo: unknown algorithm '" << opt.algorithm << "' (scanviz algos lists them)\n";
+      return 2;
+    }
+    ui.lesson.algorithm = static_cast<int>(info - block_algorithms().data());
+  }
   if (!opt.trace_path.empty()) {
     try {
       ui.lesson.view = std::make_unique<TraceView>(make_trace_view(load_trace(opt.trace_path)));
@@ -702,12 +718,18 @@ int run_gui(const GuiOptions& opt) {
     for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames <= 0 || frame < opt.frames); ++frame) {
       const auto frame_start = std::chrono::steady_clock::now();
       glfwPollEvents();
-      if (applied_scale != ui.settings.font_scale || applied_theme != ui.settings.theme) {
-        ui.fonts = load_fonts(ui.settings.font_scale);
-        ImGui_ImplOpenGL3_DestroyFontsTexture();
-        ImGui_ImplOpenGL3_CreateFontsTexture();
-        apply_theme(ui.settings.theme, ui.settings.font_scale);
-        applied_scale = ui.settings.font_scale;
+      // Lecture mode shows at least twice the normal size without changing the saved setting.
+      const float font_scale = ui.lecture ? std::max(2.0f, ui.settings.font_scale) : ui.settings.font_scale;
+      if (applied_scale != font_scale) {
+        ui.fonts = load_fonts(font_scale);
+        if (applied_scale > 0) {  // the first frame's NewFrame creates the texture itself
+          ImGui_ImplOpenGL3_DestroyFontsTexture();
+          ImGui_ImplOpenGL3_CreateFontsTexture();
+        }
+      }
+      if (applied_scale != font_scale || applied_theme != ui.settings.theme) {
+        apply_theme(ui.settings.theme, font_scale);
+        applied_scale = font_scale;
         applied_theme = ui.settings.theme;
       }
       ImGui_ImplOpenGL3_NewFrame();
@@ -738,7 +760,6 @@ int run_gui(const GuiOptions& opt) {
         if (ImGui::IsKeyPressed(GLFW_KEY_L)) {
           ui.lecture = !ui.lecture;
           ui.fullscreen = ui.lecture;
-          if (ui.lecture && ui.settings.font_scale < 1.5f) ui.settings.font_scale = 2.0f;
         }
       }
       GLFWmonitor* monitor = glfwGetWindowMonitor(window);
@@ -771,7 +792,9 @@ int run_gui(const GuiOptions& opt) {
         if (ImGui::BeginMenu("View")) {
           for (const char* t : {"light", "dark", "high-contrast"})
             if (ImGui::MenuItem(t, nullptr, ui.settings.theme == t)) ui.settings.theme = t;
-          ImGui::SliderFloat("font scale", &ui.settings.font_scale, 1.0f, 3.0f, "%.2f");
+          // Applied when released: each change rasterizes the fonts again.
+          ImGui::SliderFloat("font scale", &ui.pending_font_scale, 1.0f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+          if (ImGui::IsItemDeactivatedAfterEdit()) ui.settings.font_scale = ui.pending_font_scale;
           ImGui::MenuItem("lecture mode (L)", nullptr, &ui.lecture);
           ImGui::MenuItem("fullscreen (F)", nullptr, &ui.fullscreen);
           if (ImGui::MenuItem("fit the diagram (0)")) ui.canvas.fit = ui.canvas_racy.fit = true;
@@ -895,25 +918,30 @@ int run_gui(const GuiOptions& opt) {
 namespace {
 
 // Renders `steps` with the current GL context into a framebuffer object, all at the size of the
-// largest (the last step's rows), and returns their pixels, bottom-up as GL reads them.
-std::vector<std::vector<unsigned char>> render_frames(const TraceView& tv, const std::vector<int>& steps,
-                                                      const RenderOptions& o, int& w, int& h) {
+// largest (the last step's rows), handing each frame's pixels (bottom-up, as GL reads them) to
+// `on_frame` as soon as it is drawn. The first call of `on_size` says the size.
+void render_frames(const TraceView& tv, const std::vector<int>& steps, const RenderOptions& o,
+                   const std::function<void(int, int)>& on_size,
+                   const std::function<void(const std::vector<unsigned char>&)>& on_frame) {
   ImGuiContext* previous = ImGui::GetCurrentContext();
   ImGuiContext* ctx = ImGui::CreateContext();
   ImGui::SetCurrentContext(ctx);
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
-  load_fonts(o.font_scale);
+  const Fonts fonts = load_fonts(o.font_scale);
   apply_theme(o.theme, o.font_scale);
   ImGui_ImplOpenGL3_Init("#version 330 core");
-  std::vector<std::vector<unsigned char>> frames;
+  std::vector<unsigned char> pixels;
   std::string error;
+  int w = 0, h = 0;
   {
     GlDiagram gl;
     const float title_h = kRenderTitleHeight * o.font_scale;
-    const Diagram largest = build_diagram(tv, *std::max_element(steps.begin(), steps.end()), palette_named(o.theme));
-    w = o.width > 0 ? o.width : static_cast<int>(std::ceil(largest.width * o.font_scale));
-    h = static_cast<int>(std::ceil(largest.height * o.font_scale + title_h));
+    // The layout draw_canvas makes for this font; the view then draws it one to one.
+    const DiagramLayout layout = DiagramLayout::scaled(fonts.text->FontSize / kBaseFontPx);
+    const Diagram largest = build_diagram(tv, *std::max_element(steps.begin(), steps.end()), palette_named(o.theme), layout);
+    w = o.width > 0 ? o.width : static_cast<int>(std::ceil(largest.width));
+    h = static_cast<int>(std::ceil(largest.height + title_h));
     if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
       error = "the diagram is " + std::to_string(w) + "x" + std::to_string(h) +
               " pixels; images are at most 16384x16384 (try --out FILE.svg)";
@@ -929,12 +957,12 @@ std::vector<std::vector<unsigned char>> render_frames(const TraceView& tv, const
     }
     io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
     io.DeltaTime = 1.0f / 60;
+    if (error.empty()) on_size(w, h);
     for (int step : steps) {
       if (!error.empty()) break;
       CanvasState cs;
       cs.fit = false;
-      cs.view.scale_x = cs.view.scale_y = o.font_scale;
-      if (o.width > 0) cs.view.scale_x = std::min(o.font_scale, static_cast<float>(w) / largest.width);
+      if (o.width > 0) cs.view.scale_x = std::min(1.0f, static_cast<float>(w) / largest.width);
       std::vector<std::unique_ptr<CanvasDraw>> draws;
       ImGui_ImplOpenGL3_NewFrame();
       ImGui::NewFrame();
@@ -957,9 +985,16 @@ std::vector<std::vector<unsigned char>> render_frames(const TraceView& tv, const
       glClearColor(1, 1, 1, 1);
       glClear(GL_COLOR_BUFFER_BIT);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-      auto& pixels = frames.emplace_back(static_cast<std::size_t>(w) * h * 4);
+      pixels.resize(static_cast<std::size_t>(w) * h * 4);
       glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
       if (glGetError() != GL_NO_ERROR) error = "OpenGL error while rendering offscreen";
+      if (error.empty()) {
+        try {
+          on_frame(pixels);
+        } catch (const std::exception& e) {
+          error = e.what();
+        }
+      }
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (fbo) glDeleteFramebuffers(1, &fbo);
@@ -969,73 +1004,104 @@ std::vector<std::vector<unsigned char>> render_frames(const TraceView& tv, const
   ImGui::DestroyContext(ctx);
   ImGui::SetCurrentContext(previous);
   if (!error.empty()) throw std::runtime_error(error);
-  return frames;
 }
 
-// An animated GIF (giflib), one frame per step, each quantized to its own 256-colour palette.
-void write_gif(const std::string& out, const std::vector<std::vector<unsigned char>>& frames, int w, int h, int delay_cs) {
-  const std::string tmp = out + ".tmp.gif";
-  int err = 0;
-  GifFileType* gif = EGifOpenFileName(tmp.c_str(), false, &err);
-  if (!gif) throw std::runtime_error("cannot write " + out + ": " + GifErrorString(err));
-  EGifSetGifVersion(gif, true);  // GIF89a: frame delays and looping
-  bool ok = EGifPutScreenDesc(gif, w, h, 8, 0, nullptr) == GIF_OK;
-  // Loop forever (the NETSCAPE2.0 application extension).
-  const unsigned char loop[] = {1, 0, 0};
-  ok = ok && EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_OK &&
-       EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_OK && EGifPutExtensionBlock(gif, 3, loop) == GIF_OK &&
-       EGifPutExtensionTrailer(gif) == GIF_OK;
-  const std::size_t n = static_cast<std::size_t>(w) * h;
-  std::vector<GifByteType> r(n), g(n), b(n), index(n);
-  for (const auto& rgba : frames) {
-    if (!ok) break;
-    for (int y = 0; y < h; ++y)  // GL rows run bottom-up
-      for (int x = 0; x < w; ++x) {
-        const std::size_t src = (static_cast<std::size_t>(h - 1 - y) * w + x) * 4, dst = static_cast<std::size_t>(y) * w + x;
+// An animated GIF (giflib) written frame by frame, each quantized to its own 256-colour palette;
+// to FILE.tmp.gif, renamed when complete, removed on any failure.
+class GifWriter {
+ public:
+  GifWriter(std::string out, int delay_cs) : out_(std::move(out)), tmp_(out_ + ".tmp.gif"), delay_cs_(delay_cs) {}
+  ~GifWriter() {
+    if (gif_) {
+      int err = 0;
+      EGifCloseFile(gif_, &err);
+    }
+    if (!done_) {
+      std::error_code ec;
+      fs::remove(tmp_, ec);
+    }
+  }
+  void start(int w, int h) {
+    w_ = w;
+    h_ = h;
+    int err = 0;
+    gif_ = EGifOpenFileName(tmp_.c_str(), false, &err);
+    if (!gif_) throw std::runtime_error("cannot write " + out_ + ": " + GifErrorString(err));
+    EGifSetGifVersion(gif_, true);  // GIF89a: frame delays and looping
+    const unsigned char loop[] = {1, 0, 0};  // NETSCAPE2.0: loop forever
+    check(EGifPutScreenDesc(gif_, w, h, 8, 0, nullptr) == GIF_OK &&
+          EGifPutExtensionLeader(gif_, APPLICATION_EXT_FUNC_CODE) == GIF_OK &&
+          EGifPutExtensionBlock(gif_, 11, "NETSCAPE2.0") == GIF_OK && EGifPutExtensionBlock(gif_, 3, loop) == GIF_OK &&
+          EGifPutExtensionTrailer(gif_) == GIF_OK);
+  }
+  void frame(const std::vector<unsigned char>& rgba) {
+    const std::size_t n = static_cast<std::size_t>(w_) * h_;
+    std::vector<GifByteType> r(n), g(n), b(n), index(n);
+    for (int y = 0; y < h_; ++y)  // GL rows run bottom-up
+      for (int x = 0; x < w_; ++x) {
+        const std::size_t src = (static_cast<std::size_t>(h_ - 1 - y) * w_ + x) * 4, dst = static_cast<std::size_t>(y) * w_ + x;
         r[dst] = rgba[src];
         g[dst] = rgba[src + 1];
         b[dst] = rgba[src + 2];
       }
     int colors = 256;
     GifColorType palette[256];
-    ok = GifQuantizeBuffer(w, h, &colors, r.data(), g.data(), b.data(), index.data(), palette) == GIF_OK;
-    ColorMapObject* map = ok ? GifMakeMapObject(256, palette) : nullptr;
-    GraphicsControlBlock gcb{DISPOSAL_UNSPECIFIED, false, delay_cs, NO_TRANSPARENT_COLOR};
+    check(GifQuantizeBuffer(w_, h_, &colors, r.data(), g.data(), b.data(), index.data(), palette) == GIF_OK);
+    ColorMapObject* map = GifMakeMapObject(256, palette);
+    GraphicsControlBlock gcb{DISPOSAL_UNSPECIFIED, false, delay_cs_, NO_TRANSPARENT_COLOR};
     GifByteType ext[4];
     EGifGCBToExtension(&gcb, ext);
-    ok = map && EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_OK &&
-         EGifPutImageDesc(gif, 0, 0, w, h, false, map) == GIF_OK;
-    for (int y = 0; ok && y < h; ++y) ok = EGifPutLine(gif, &index[static_cast<std::size_t>(y) * w], w) == GIF_OK;
+    bool ok = map && EGifPutExtension(gif_, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_OK &&
+              EGifPutImageDesc(gif_, 0, 0, w_, h_, false, map) == GIF_OK;
+    for (int y = 0; ok && y < h_; ++y) ok = EGifPutLine(gif_, &index[static_cast<std::size_t>(y) * w_], w_) == GIF_OK;
     if (map) GifFreeMapObject(map);
+    check(ok);
   }
-  if (EGifCloseFile(gif, &err) != GIF_OK) ok = false;
-  std::error_code ec;
-  if (ok) fs::permissions(tmp, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read, ec);
-  if (ok) fs::rename(tmp, out, ec);
-  if (!ok || ec) {
-    fs::remove(tmp, ec);
-    throw std::runtime_error("cannot write " + out);
+  void finish() {
+    int err = 0;
+    const bool closed = EGifCloseFile(gif_, &err) == GIF_OK;
+    gif_ = nullptr;
+    check(closed);
+    std::error_code ec;
+    fs::permissions(tmp_, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read, ec);
+    fs::rename(tmp_, out_, ec);
+    check(!ec);
+    done_ = true;
   }
-}
+
+ private:
+  void check(bool ok) const {
+    if (!ok) throw std::runtime_error("cannot write " + out_);
+  }
+  std::string out_, tmp_;
+  int delay_cs_;
+  int w_ = 0, h_ = 0;
+  GifFileType* gif_ = nullptr;
+  bool done_ = false;
+};
 
 void render_with_current_gl(const TraceView& tv, int step, const std::string& out, const std::string& ext,
                             const RenderOptions& o) {
-  int w = 0, h = 0;
   if (ext == ".gif") {
     std::vector<int> steps;
     for (int k = 0; k < static_cast<int>(tv.trace.snapshots.size()); ++k) steps.push_back(k);
-    const auto frames = render_frames(tv, steps, o, w, h);  // sets w and h
-    write_gif(out, frames, w, h, o.gif_delay_cs);
+    GifWriter gif(out, o.gif_delay_cs);
+    render_frames(tv, steps, o, [&](int w, int h) { gif.start(w, h); }, [&](const auto& pixels) { gif.frame(pixels); });
+    gif.finish();
     return;
   }
-  auto frames = render_frames(tv, {step}, o, w, h);
-  if (!save_png(out, w, h, frames.front())) throw std::runtime_error("cannot write " + out);
+  int w = 0, h = 0;
+  render_frames(tv, {step}, o, [&](int fw, int fh) { w = fw, h = fh; }, [&](const auto& pixels) {
+    auto copy = pixels;
+    if (!save_png(out, w, h, copy)) throw std::runtime_error("cannot write " + out);
+  });
 }
 
 }  // namespace
 
 void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& o) {
-  if (trace.steps.empty() || trace.snapshots.empty()) throw std::runtime_error("the trace has no steps to draw");
+  if (trace.steps.empty() || trace.snapshots.empty() || trace.buffers.empty())
+    throw std::runtime_error("the trace has no steps or buffers to draw");
   const int last = static_cast<int>(trace.snapshots.size()) - 1;
   if (o.step < -1 || o.step > last)
     throw std::runtime_error("--step " + std::to_string(o.step) + " is out of range (the trace has steps 0.." + std::to_string(last) + ")");

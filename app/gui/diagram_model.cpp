@@ -40,6 +40,7 @@ TraceView make_trace_view(Trace trace) {
   v.edges = dataflow_edges(v.trace);
   v.metrics = compute_metrics(v.trace);
   const Trace& t = v.trace;
+  if (t.buffers.empty()) return v;  // nothing to draw
   int previous = t.buffers.size() > 2 ? 2 : static_cast<int>(t.buffers.size()) - 1;
   for (const Step& s : t.steps) {
     std::map<int, int> writes;
@@ -60,7 +61,7 @@ TraceView make_trace_view(Trace trace) {
 Diagram build_diagram(const TraceView& view, int current, const Palette& pal, DiagramLayout L) {
   Diagram d;
   const Trace& t = view.trace;
-  if (t.steps.empty() || t.snapshots.empty()) return d;
+  if (t.steps.empty() || t.snapshots.empty() || t.buffers.empty() || view.row_buffer.size() != t.steps.size()) return d;
   current = std::clamp(current, 0, static_cast<int>(t.snapshots.size()) - 1);
   // Wide enough for the longest label of every row up to now (x100..x163 needs more than x0).
   std::size_t longest = 0;
@@ -226,8 +227,9 @@ std::string narration_template(const std::string& algorithm, std::string_view ph
     std::istringstream in{std::string(embedded_file(file))};
     for (std::string line; std::getline(in, line);) {
       if (line.rfind(std::string(phase) + ":", 0) == 0) {
-        auto text = line.substr(phase.size() + 1);
-        return text.substr(text.find_first_not_of(' '));
+        const auto text = line.substr(phase.size() + 1);
+        const auto start = text.find_first_not_of(' ');
+        return start == std::string::npos ? std::string() : text.substr(start);
       }
     }
   }
