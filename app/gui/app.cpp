@@ -841,16 +841,24 @@ int run_gui(const GuiOptions& opt) {
       if (ImGui::Begin("Diagram", nullptr, fixed | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
         const ImVec2 pos = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
         if (ui.lesson.view) {
+          // Side by side: the lesson above, the single-buffer kernel below (the diagrams are wide and
+          // short, so stacking gives both the full width), each under a one-line caption, steps in sync.
           const bool pair = ui.side_by_side && ui.lesson.racy;
-          const ImVec2 size(pair ? avail.x / 2 - 2 : avail.x, avail.y);
-          draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws, pos, size, true, "##canvas");
-          if (pair) {
+          if (!pair) {
+            draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws, pos, avail, true, "##canvas");
+          } else {
+            const float caption = ImGui::GetTextLineHeightWithSpacing();
+            const ImVec2 size(avail.x, avail.y / 2 - caption - 2);
+            const ImU32 text = im_color(palette_named(ui.settings.theme).text);
+            ImDrawList* dl = ImGui::GetWindowDrawList();
+            dl->AddText(ImVec2(pos.x + 8, pos.y + 2), text, (ui.lesson.view->trace.meta.algorithm + " (the lesson)").c_str());
+            draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws,
+                        ImVec2(pos.x, pos.y + caption), size, true, "##canvas");
+            const float lower = pos.y + avail.y / 2;
+            dl->AddText(ImVec2(pos.x + 8, lower + 2), text, "kogge-stone-racy: one buffer, one barrier a step");
             const int racy_step = std::min(ui.step, static_cast<int>(ui.lesson.racy->trace.steps.size()) - 1);
             draw_canvas(*ui.lesson.racy, racy_step, ui.canvas_racy, gl, ui.settings.theme, frame_draws,
-                        ImVec2(pos.x + avail.x / 2 + 2, pos.y), size, true, "##canvas_racy");
-            ImGui::GetWindowDrawList()->AddText(ImVec2(pos.x + avail.x / 2 + 8, pos.y + 4),
-                                                im_color(palette_named(ui.settings.theme).text),
-                                                "single buffer, one barrier (kogge-stone-racy)");
+                        ImVec2(pos.x, lower + caption), size, true, "##canvas_racy");
           }
         }
       }
