@@ -10,6 +10,7 @@
 #include "core/values.hpp"
 #include "emulator/block_emulator.hpp"
 #include "emulator/record.hpp"
+#include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
 #include "text_view.hpp"
 #ifdef SCANVIZ_HAVE_GUI
@@ -187,6 +188,64 @@ int cmd_race(const TraceOptions& o) {
   return 0;
 }
 
+// "1024,2^20,65536" -> sizes.
+std::vector<std::int64_t> parse_sizes(const std::string& text) {
+  std::vector<std::int64_t> sizes;
+  std::istringstream in(text);
+  for (std::string tok; std::getline(in, tok, ',');) {
+    std::int64_t v = 0;
+    int k = 0;
+    char extra = 0;
+    if (std::sscanf(tok.c_str(), "2^%d%c", &k, &extra) == 1 && k >= 0 && k <= 30) v = std::int64_t{1} << k;
+    else if (std::sscanf(tok.c_str(), "%ld%c", &v, &extra) != 1) v = 0;
+    if (v < 1 || v > (std::int64_t{1} << 30)) throw UsageError("--sizes: '" + tok + "' is not a size from 1 to 2^30");
+    sizes.push_back(v);
+  }
+  if (sizes.empty()) throw UsageError("--sizes: no sizes given");
+  return sizes;
+}
+
+int cmd_bench(const std::string& sizes, int runs, const std::string& json_path) {
+  BenchOptions options;
+  if (!sizes.empty()) options.sizes = parse_sizes(sizes);
+  if (runs < 1) throw UsageError("--runs must be at least 1");
+  options.runs = runs;
+  const GpuStatus gpu = probe_gpu();
+  if (!gpu.usable) throw UsageError("bench needs a usable CUDA device (" + gpu.error + ")");
+  const BenchResult r = run_bench(options, [](const std::string& line) { std::cerr << line << "\n"; });
+  std::printf("int32 inclusive sum on %s; median of %d timed runs after warm-up; inputs rotated over > 256 MB\n",
+              r.device.c_str(), options.runs);
+  std::printf("%-10s %12s %10s %12s %10s %10s %8s %s\n", "algorithm", "n", "ms", "G items/s", "GB/s", "% copy",
+              "vs CUB", "verified");
+  for (const BenchRow& row : r.rows)
+    std::printf("%-10s %12lld %10.4f %12.2f %10.1f %10.1f %8.2f %s\n", row.algorithm.c_str(),
+                static_cast<long long>(row.n), row.median_ms, row.items_per_s / 1e9, row.bytes_per_s / 1e9,
+                row.percent_of_copy, row.vs_cub, row.verified ? "yes" : "NO");
+  if (!json_path.empty()) {
+    nlohmann::json j = {{"device", r.device}, {"runs", options.runs}, {"type", "int32"}, {"op", "sum"}, {"rows", nlohmann::json::array()}};
+    for (const BenchRow& row : r.rows)
+      j["rows"].push_back({{"algorithm", row.algorithm}, {"n", row.n}, {"median_ms", row.median_ms},
+                           {"items_per_s", row.items_per_s}, {"bytes_per_s", row.bytes_per_s},
+                           {"percent_of_copy", row.percent_of_copy}, {"vs_cub", row.vs_cub}, {"verified", row.verified}});
+    const std::string tmp = json_path + ".tmp";
+    {
+      std::ofstream f(tmp);
+      f << j.dump(2) << "\n";
+      if (!f) {
+        std::remove(tmp.c_str());
+        throw UsageError("--json: cannot write " + json_path);
+      }
+    }
+    if (std::rename(tmp.c_str(), json_path.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      throw UsageError("--json: cannot write " + json_path);
+    }
+  }
+  for (const BenchRow& row : r.rows)
+    if (!row.verified) return 1;
+  return 0;
+}
+
 int cmd_demo() {
   const GpuStatus gpu = probe_gpu();
   std::cout << "scanviz demo: Kogge-Stone (double buffered) on the slides' input, step by step.\n"
@@ -245,6 +304,13 @@ int main(int argc, char** argv) {
   race->add_option("--amplify", ro.amplify, "amplifier seed (default 1)");
   race->add_option("--seed", ro.seed, "seed of the random input");
 
+  std::string bench_sizes, bench_json;
+  int bench_runs = 20;
+  auto* bench = app.add_subcommand("bench", "GPU: time device-wide scans against CUB and a copy");
+  bench->add_option("--sizes", bench_sizes, "comma-separated sizes, e.g. 2^20,2^24 (default 2^10..2^28, even powers)");
+  bench->add_option("--runs", bench_runs, "timed runs per measurement (default 20; the median is reported)");
+  bench->add_option("--json", bench_json, "also write the table as JSON to FILE");
+
   std::string file;
   bool as_json = false;
 
@@ -301,6 +367,7 @@ int main(int argc, char** argv) {
     if (*algos) return cmd_algos();
     if (*trace) return cmd_trace(to);
     if (*race) return cmd_race(ro);
+    if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_json);
     if (*show) {
       print_steps(std::cout, load_trace(file));
       return 0;

@@ -147,6 +147,8 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"trace --algo kogge-stone --out missing-dir/t.json", "missing-dir"},
       {"trace --algo kogge-stone", "--out"},
       {"frobnicate", "frobnicate"},
+      {"bench --sizes 2^40", "--sizes"},
+      {"bench --sizes 1000,x", "--sizes"},
       {"stats no-such-file.json", "no-such-file.json"},
       {"show", "FILE"},
   };
@@ -181,6 +183,11 @@ TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error a
   r = scanviz("race --runs 3", d.path);
   CHECK(r.code == 2);
   CHECK(lines(r.err) == 1);
+  r = scanviz("bench --json b.json", d.path);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK(r.err.find("CUDA device") != std::string::npos);
+  CHECK(d.files().empty());
 }
 
 TEST_CASE("cli: a corrupt trace file is rejected with the field named") {

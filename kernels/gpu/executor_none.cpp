@@ -1,4 +1,5 @@
 // The GPU executor of a build without nvcc: it says so.
+#include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
 
 namespace sv {
@@ -18,5 +19,9 @@ GpuStatus probe_gpu() {
 Trace record_block_scan_gpu(const BlockRunConfig&, const GpuOptions&) { throw GpuError(kNoCuda); }
 
 WrongCount count_wrong_outputs_gpu(const BlockRunConfig&, int, std::uint64_t) { throw GpuError(kNoCuda); }
+
+std::vector<std::int64_t> default_bench_sizes() { return {}; }
+
+BenchResult run_bench(const BenchOptions&, const std::function<void(const std::string&)>&) { throw GpuError(kNoCuda); }
 
 }  // namespace sv

@@ -1,0 +1,133 @@
+// `scanviz bench`: CUDA-event timing of device-wide scans and the baselines (CUB, a copy).
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <cstdio>
+#include <random>
+#include <stdexcept>
+
+#include "gpu/bench.hpp"
+#include "gpu/cuda_util.cuh"
+
+namespace sv {
+
+namespace {
+
+using Item = std::int32_t;
+constexpr std::size_t kRotationBytes = 256u << 20;  // per size: > 2x the largest L2 (H200: 60 MB), counting in + out
+
+// One measured algorithm: runs on (d_in, d_out, n) on the default stream.
+struct Candidate {
+  std::string name;
+  std::function<void(const Item*, Item*, std::int64_t)> run;
+};
+
+// Small values keep the int32 sums exact and the reference cheap to check.
+__global__ void fill_input(Item* d_in, std::int64_t n, std::uint32_t salt) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    std::uint32_t x = static_cast<std::uint32_t>(i) * 2654435761u ^ salt;
+    x ^= x >> 15;
+    d_in[i] = static_cast<Item>(x % 7) - 3;
+  }
+}
+
+double median(std::vector<float> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+std::vector<std::int64_t> default_bench_sizes() {
+  std::vector<std::int64_t> sizes;
+  for (int k = 10; k <= 28; k += 2) sizes.push_back(std::int64_t{1} << k);
+  return sizes;
+}
+
+BenchResult run_bench(const BenchOptions& options, const std::function<void(const std::string&)>& progress) {
+  const std::vector<std::int64_t> sizes = options.sizes.empty() ? default_bench_sizes() : options.sizes;
+  for (std::int64_t n : sizes)
+    if (n < 1 || n > (std::int64_t{1} << 30)) throw std::invalid_argument("bench size " + std::to_string(n) + " is outside 1..2^30");
+  if (options.runs < 1 || options.warmup < 0) throw std::invalid_argument("bench needs at least one timed run");
+  const GpuStatus gpu = probe_gpu();
+  if (!gpu.usable) throw GpuError(gpu.error);
+  BenchResult result;
+  result.device = gpu.name;
+
+  for (std::int64_t n : sizes) {
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(Item);
+    const int buffers = static_cast<int>(std::clamp<std::size_t>(kRotationBytes / (2 * bytes), 1, 64));
+    std::vector<std::unique_ptr<cuda::DeviceArray<Item>>> d_in, d_out;
+    for (int b = 0; b < buffers; ++b) {
+      d_in.push_back(std::make_unique<cuda::DeviceArray<Item>>(n));
+      d_out.push_back(std::make_unique<cuda::DeviceArray<Item>>(n));
+      fill_input<<<1024, 256>>>(d_in.back()->get(), n, 0x9e3779b9u * (b + 1));
+    }
+    cuda::check_launch("fill_input");
+
+    std::size_t temp_bytes = 0;
+    SV_CUDA(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, d_in[0]->get(), d_out[0]->get(), n));
+    cuda::DeviceArray<unsigned char> d_temp(std::max<std::size_t>(temp_bytes, 1));
+    const std::vector<Candidate> candidates = {
+        {"copy", [&](const Item* in, Item* out, std::int64_t m) {
+           SV_CUDA(cudaMemcpyAsync(out, in, static_cast<std::size_t>(m) * sizeof(Item), cudaMemcpyDeviceToDevice));
+         }},
+        {"cub", [&](const Item* in, Item* out, std::int64_t m) {
+           std::size_t t = temp_bytes;
+           SV_CUDA(cub::DeviceScan::InclusiveSum(d_temp.get(), t, in, out, m));
+         }},
+    };
+
+    // The reference of buffer 0's input, to check every algorithm's last output against.
+    std::vector<Item> h_in(n), h_out(n), reference(n);
+    d_in[0]->download(h_in.data(), n);
+    Item acc = 0;
+    for (std::int64_t i = 0; i < n; ++i) reference[i] = acc += h_in[i];
+
+    double copy_rate = 0, cub_rate = 0;
+    cuda::DeviceEvents events;
+    for (const Candidate& c : candidates) {
+      for (int r = 0; r < options.warmup; ++r) c.run(d_in[r % buffers]->get(), d_out[r % buffers]->get(), n);
+      std::vector<float> times;
+      for (int r = 0; r < options.runs; ++r) {
+        const int b = r % buffers;
+        SV_CUDA(cudaEventRecord(events.start));
+        c.run(d_in[b]->get(), d_out[b]->get(), n);
+        SV_CUDA(cudaEventRecord(events.stop));
+        SV_CUDA(cudaEventSynchronize(events.stop));
+        float ms = 0;
+        SV_CUDA(cudaEventElapsedTime(&ms, events.start, events.stop));
+        times.push_back(ms);
+      }
+      c.run(d_in[0]->get(), d_out[0]->get(), n);
+      cuda::check_launch(c.name.c_str());
+      d_out[0]->download(h_out.data(), n);
+      BenchRow row;
+      row.algorithm = c.name;
+      row.n = n;
+      row.median_ms = median(times);
+      row.items_per_s = static_cast<double>(n) / (row.median_ms * 1e-3);
+      row.bytes_per_s = 2.0 * static_cast<double>(bytes) / (row.median_ms * 1e-3);
+      row.verified = c.name == "copy" ? h_out == h_in : h_out == reference;
+      if (c.name == "copy") copy_rate = row.items_per_s;
+      if (c.name == "cub") cub_rate = row.items_per_s;
+      row.percent_of_copy = copy_rate > 0 ? 100.0 * row.items_per_s / copy_rate : 0;
+      row.vs_cub = cub_rate > 0 ? row.items_per_s / cub_rate : 0;
+      result.rows.push_back(row);
+      char line[160];
+      std::snprintf(line, sizeof line, "bench: %-8s n = 2^%-2d %9.4f ms  %8.2f G items/s%s", c.name.c_str(),
+                    static_cast<int>(std::log2(static_cast<double>(n))), row.median_ms, row.items_per_s / 1e9,
+                    row.verified ? "" : "  OUTPUT WRONG");
+      progress(line);
+    }
+    // CUB's ratio for the rows measured before it (the copy).
+    for (BenchRow& row : result.rows)
+      if (row.n == n && cub_rate > 0) row.vs_cub = row.items_per_s / cub_rate;
+  }
+  return result;
+}
+
+}  // namespace sv
