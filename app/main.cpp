@@ -274,10 +274,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
 
   auto* algos = app.add_subcommand("algos", "list the algorithms and their switches");
-  app.add_subcommand("demo", "print Kogge-Stone on the slides' input, step by step (also: no subcommand)");
+  app.add_subcommand("demo", "print Kogge-Stone on the slides' input, step by step, in the terminal");
 
   TraceOptions to;
-  auto* trace = app.add_subcommand("trace", "run a scan on the emulator and record its trace");
+  auto* trace = app.add_subcommand("trace", "run a scan (GPU when usable, else the CPU emulator) and record its trace");
   trace->add_option("--algo", to.algo, "algorithm (scanviz algos lists them)")->required();
   trace->add_option("--n", to.n, "number of elements (default 8, or the length of --input)");
   trace->add_option("--op", to.op, "sum, product, min, max or interval");
@@ -334,7 +334,7 @@ int main(int argc, char** argv) {
 
   gui::RenderOptions rop;
   std::string render_out;
-  auto* render = app.add_subcommand("render", "draw a trace's step to PNG (offscreen OpenGL) or SVG");
+  auto* render = app.add_subcommand("render", "draw a trace's step to PNG (offscreen OpenGL) or SVG, or every step to GIF");
   render->add_option("FILE", file, "trace file")->required();
   render->add_option("--step", rop.step, "the step to draw (default: the last)");
   render->add_option("--out", render_out, "FILE.png or FILE.svg (one step), FILE.gif (every step)")->required();
