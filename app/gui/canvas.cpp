@@ -1,0 +1,233 @@
+// Fonts, themes and the diagram canvas shared by the window and the offscreen renderer.
+#include "gui/canvas.hpp"
+
+#include <glad/gl.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace sv::gui {
+
+namespace fs = std::filesystem;
+
+// ============================================================================================
+// [SECTION] fonts and themes
+// ============================================================================================
+
+Fonts load_fonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  Fonts f;
+  const char* sans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  const char* mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+  // Latin, general punctuation (–, −'s neighbours) and mathematical operators (⊕, −) for the sources.
+  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2010, 0x205E, 0x2200, 0x22FF, 0};
+  if (fs::exists(sans)) f.text = io.Fonts->AddFontFromFileTTF(sans, kBaseFontPx * scale, nullptr, ranges);
+  if (!f.text) {  // ImGui's own font, at the same size so the layout matches
+    ImFontConfig cfg;
+    cfg.SizePixels = kBaseFontPx * scale;
+    f.text = io.Fonts->AddFontDefault(&cfg);
+  }
+  if (fs::exists(mono)) f.mono = io.Fonts->AddFontFromFileTTF(mono, kBaseFontPx * scale, nullptr, ranges);
+  if (!f.mono) f.mono = f.text;
+  io.Fonts->Build();
+  return f;
+}
+
+const Palette& palette_named(const std::string& theme) {
+  if (theme == "dark") return palette_dark();
+  if (theme == "high-contrast") return palette_high_contrast();
+  return palette_light();
+}
+
+void apply_theme(const std::string& theme, float scale) {
+  ImGuiStyle style;
+  if (theme == "dark") {
+    ImGui::StyleColorsDark(&style);
+  } else if (theme == "high-contrast") {
+    ImGui::StyleColorsDark(&style);
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
+    style.Colors[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+    style.Colors[ImGuiCol_Border] = ImVec4(1, 1, 1, 1);
+    style.Colors[ImGuiCol_FrameBg] = ImVec4(0.15f, 0.15f, 0.15f, 1);
+    style.Colors[ImGuiCol_Button] = ImVec4(0.1f, 0.1f, 0.5f, 1);
+    style.Colors[ImGuiCol_Header] = ImVec4(0.5f, 0.5f, 0, 1);
+    style.WindowBorderSize = 2;
+  } else {
+    ImGui::StyleColorsLight(&style);
+  }
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+}
+
+ImU32 im_color(std::uint32_t rgba) {
+  return IM_COL32((rgba >> 24) & 0xFF, (rgba >> 16) & 0xFF, (rgba >> 8) & 0xFF, rgba & 0xFF);
+}
+
+// ============================================================================================
+// [SECTION] the canvas
+// ============================================================================================
+
+namespace {
+
+void gl_canvas_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const auto* c = static_cast<const CanvasDraw*>(cmd->UserCallbackData);
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(static_cast<int>(c->clip[0]), c->fb_h - static_cast<int>(c->clip[3]),
+            static_cast<int>(c->clip[2] - c->clip[0]), static_cast<int>(c->clip[3] - c->clip[1]));
+  c->gl->draw(*c->diagram, *c->palette, c->view, c->fb_w, c->fb_h, c->clip);
+}
+
+// Small diagrams fit with one scale (cells stay boxes with readable labels); long ones fit their
+// width and keep their rows readable (the folded heatmap).
+void fit_view(CanvasState& cs, ImVec2 size) {
+  const Diagram& d = cs.diagram;
+  if (d.width <= 0 || d.height <= 0) return;
+  const float sx = std::clamp(size.x / d.width, 1e-5f, 2.5f), sy = std::clamp(size.y / d.height, 0.05f, 2.5f);
+  const float cell_w = d.cells.empty() ? 1 : d.cells.front().w;
+  if (std::min(sx, sy) * cell_w >= 16) {
+    cs.view.scale_x = cs.view.scale_y = std::min(sx, sy);
+  } else {
+    cs.view.scale_x = sx;
+    cs.view.scale_y = std::min(sy, 1.0f);
+  }
+  cs.view.offset_x = std::max(0.0f, (size.x - d.width * cs.view.scale_x) / 2);
+  cs.view.offset_y = 0;
+}
+
+}  // namespace
+
+void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
+                 std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
+                 const char* id) {
+  const Palette& pal = palette_named(theme);
+  const float text_scale = ImGui::GetFontSize() / kBaseFontPx;
+  if (cs.built_step != step || cs.built_for != &tv || cs.built_theme != theme || cs.text_scale != text_scale) {
+    cs.text_scale = text_scale;
+    cs.diagram = build_diagram(tv, step, pal, DiagramLayout::scaled(text_scale));
+    cs.built_step = step;
+    cs.built_for = &tv;
+    cs.built_theme = theme;
+  }
+  if (cs.fit) fit_view(cs, size);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), im_color(pal.background));
+
+  ImGui::SetCursorScreenPos(pos);
+  ImGui::InvisibleButton(id, size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
+  const ImGuiIO& io = ImGui::GetIO();
+  if (interactive && ImGui::IsItemHovered() && io.MouseWheel != 0) {
+    const float factor = std::pow(1.15f, io.MouseWheel);
+    const float mx = io.MousePos.x - pos.x, my = io.MousePos.y - pos.y;
+    cs.view.offset_x = mx - (mx - cs.view.offset_x) * factor;
+    cs.view.offset_y = my - (my - cs.view.offset_y) * factor;
+    cs.view.scale_x *= factor;
+    cs.view.scale_y *= factor;
+    cs.fit = false;
+  }
+  if (interactive && ImGui::IsItemActive() && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0)) {
+    cs.view.offset_x += io.MouseDelta.x;
+    cs.view.offset_y += io.MouseDelta.y;
+    cs.fit = false;
+  }
+
+  const ImVec2 fb_scale = io.DisplayFramebufferScale;
+  auto draw = std::make_unique<CanvasDraw>();
+  draw->gl = &gl;
+  draw->diagram = &cs.diagram;
+  draw->palette = &pal;
+  draw->view = {cs.view.scale_x * fb_scale.x, cs.view.scale_y * fb_scale.y, (pos.x + cs.view.offset_x) * fb_scale.x,
+                (pos.y + cs.view.offset_y) * fb_scale.y};
+  draw->clip[0] = pos.x * fb_scale.x;
+  draw->clip[1] = pos.y * fb_scale.y;
+  draw->clip[2] = (pos.x + size.x) * fb_scale.x;
+  draw->clip[3] = (pos.y + size.y) * fb_scale.y;
+  draw->fb_w = static_cast<int>(io.DisplaySize.x * fb_scale.x);
+  draw->fb_h = static_cast<int>(io.DisplaySize.y * fb_scale.y);
+  dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), true);
+  dl->AddCallback(gl_canvas_callback, draw.get());
+  dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+  frame_draws.push_back(std::move(draw));
+
+  // Labels: visible cells only; a label fades out as its cell gets too narrow to hold it.
+  const Diagram& d = cs.diagram;
+  const float s = cs.view.scale_x, sy = cs.view.scale_y;
+  auto to_screen = [&](float x, float y) { return ImVec2(pos.x + cs.view.offset_x + x * s, pos.y + cs.view.offset_y + y * sy); };
+  const ImU32 text = im_color(pal.text);
+  for (const DiagramRow& row : d.rows) {
+    const ImVec2 at = to_screen(d.layout.margin, row.y + (d.layout.cell_h - ImGui::GetFontSize() / std::max(sy, 1e-3f)) / 2);
+    if (at.y > pos.y + size.y || at.y + ImGui::GetFontSize() < pos.y) continue;
+    if (ImGui::CalcTextSize(row.label.c_str()).x < (d.layout.label_w - 16) * s)
+      dl->AddText(at, im_color(pal.text_dim), row.label.c_str());
+    else if (sy * d.layout.cell_h >= ImGui::GetFontSize())  // no room at the left: over the row, dimmed
+      dl->AddText(ImVec2(pos.x + 4, at.y), (im_color(pal.text_dim) & ~IM_COL32_A_MASK) | (160u << IM_COL32_A_SHIFT),
+                  row.label.c_str());
+    if (row.cell_count == 0) continue;
+    const DiagramCell& first = d.cells[row.first_cell];
+    const float cell_px = first.w * s;
+    if (cell_px < 12) continue;
+    const auto c0 = static_cast<std::size_t>(std::max(0.0f, std::floor((pos.x - to_screen(first.x, 0).x) / cell_px)));
+    const float last_visible = std::max(0.0f, std::ceil((pos.x + size.x - to_screen(first.x, 0).x) / cell_px));
+    const auto c1 = std::min(row.cell_count, static_cast<std::size_t>(last_visible) + 1);
+    for (std::size_t i = c0; i < c1; ++i) {
+      const DiagramCell& c = d.cells[row.first_cell + i];
+      if (c.label.empty()) continue;
+      const ImVec2 ts = ImGui::CalcTextSize(c.label.c_str());
+      const float alpha = std::clamp((cell_px - 4 - ts.x) / std::max(ts.x * 0.4f, 1.0f), 0.0f, 1.0f);
+      if (alpha <= 0) continue;
+      const ImVec2 center = to_screen(c.x + c.w / 2, c.y + c.h / 2);
+      dl->AddText(ImVec2(center.x - ts.x / 2, center.y - ts.y / 2), (text & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha * 255) << IM_COL32_A_SHIFT), c.label.c_str());
+    }
+  }
+  dl->PopClipRect();
+
+  // Hover: the cell's value, and the hazard it is part of.
+  if (interactive && ImGui::IsItemHovered() && !d.rows.empty() && !d.cells.empty()) {
+    const DiagramLayout& L = d.layout;
+    const float cx = (io.MousePos.x - pos.x - cs.view.offset_x) / s, cy = (io.MousePos.y - pos.y - cs.view.offset_y) / sy;
+    const int r = static_cast<int>(std::floor((cy - L.margin) / (L.cell_h + L.row_gap)));
+    const float col_f = (cx - L.margin - L.label_w) / L.cell_w;
+    if (r >= 0 && r < static_cast<int>(d.rows.size()) && col_f >= 0 && cy - d.rows[r].y <= L.cell_h) {
+      const auto col = static_cast<std::size_t>(col_f);
+      if (col < d.rows[r].cell_count) {
+        const DiagramCell& c = d.cells[d.rows[r].first_cell + col];
+        ImGui::BeginTooltip();
+        ImGui::Text("%s[%zu] = %s", tv.trace.buffers[d.rows[r].buffer].name.c_str(), col,
+                    c.label.empty() ? "(not written yet)" : c.label.c_str());
+        ImGui::TextDisabled("after step %d: %s", r, tv.trace.steps[r].label().c_str());
+        for (int h : c.hazards) {
+          ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.88f, 0.19f, 0.19f, 1));
+          ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+          ImGui::TextUnformatted(hazard_text(tv, tv.hazards[h]).c_str());
+          ImGui::PopTextWrapPos();
+          ImGui::PopStyleColor();
+        }
+        ImGui::EndTooltip();
+      }
+    }
+  }
+}
+
+bool save_png(const std::string& path, int w, int h, std::vector<unsigned char>& rgba) {
+  // GL rows run bottom-up.
+  std::vector<unsigned char> flipped(rgba.size());
+  for (int y = 0; y < h; ++y)
+    std::copy_n(&rgba[static_cast<std::size_t>(h - 1 - y) * w * 4], w * 4, &flipped[static_cast<std::size_t>(y) * w * 4]);
+  const std::string tmp = path + ".tmp.png";
+  if (!stbi_write_png(tmp.c_str(), w, h, 4, flipped.data(), w * 4)) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) fs::remove(tmp, ec);
+  return !ec;
+}
+
+void glfw_error(int code, const char* what) { std::cerr << "scanviz: GLFW error " << code << ": " << what << "\n"; }
+
+}  // namespace sv::gui

@@ -1,0 +1,61 @@
+// What the window and the offscreen renderer share: fonts (DejaVu Sans at any scale), themes, and
+// the diagram canvas (GL cells and arrows through an ImGui draw callback, ImGui labels, hover).
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gui/diagram_model.hpp"
+#include "gui/gl_diagram.hpp"
+
+namespace sv::gui {
+
+inline constexpr float kBaseFontPx = 16.0f;
+
+struct Fonts {
+  ImFont* text = nullptr;
+  ImFont* mono = nullptr;
+};
+
+// DejaVu Sans (fonts-dejavu-core) rasterized at the scale, so large text stays crisp on a projector.
+Fonts load_fonts(float scale);
+const Palette& palette_named(const std::string& theme);
+void apply_theme(const std::string& theme, float scale);
+ImU32 im_color(std::uint32_t rgba);
+
+struct CanvasState {
+  ViewTransform view;  // in window (logical) pixels, relative to the canvas' top-left
+  bool fit = true;
+  float text_scale = 1;  // the font scale the layout was made for
+  Diagram diagram;
+  int built_step = -2;
+  const TraceView* built_for = nullptr;
+  std::string built_theme;
+};
+
+// What the GL callback needs, alive until the frame is rendered.
+struct CanvasDraw {
+  GlDiagram* gl;
+  const Diagram* diagram;
+  const Palette* palette;
+  ViewTransform view;  // framebuffer pixels
+  float clip[4];
+  int fb_w, fb_h;
+};
+
+// Draws the diagram for `step` in the rectangle [pos, pos + size] of the current ImGui window.
+void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
+                 std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
+                 const char* id);
+
+// GLFW's error callback: one line on stderr.
+void glfw_error(int code, const char* what);
+
+// Writes bottom-up RGBA pixels (as glReadPixels gives them) as a PNG, through a temporary file.
+bool save_png(const std::string& path, int w, int h, std::vector<unsigned char>& rgba);
+
+}  // namespace sv::gui

@@ -1,0 +1,280 @@
+// Offscreen rendering of the diagram with the window's own drawing code: PNG, animated GIF, SVG.
+#include <glad/gl.h>
+// clang-format off
+#include <GLFW/glfw3.h>
+// clang-format on
+#include <gif_lib.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+
+#include "core/values.hpp"
+#include "gui/app.hpp"
+#include "gui/canvas.hpp"
+
+namespace sv::gui {
+
+namespace fs = std::filesystem;
+
+// ============================================================================================
+// [SECTION] offscreen rendering
+// ============================================================================================
+
+namespace {
+
+// Renders `steps` with the current GL context into a framebuffer object, all at the size of the
+// largest (the last step's rows), handing each frame's pixels (bottom-up, as GL reads them) to
+// `on_frame` as soon as it is drawn. The first call of `on_size` says the size.
+void render_frames(const TraceView& tv, const std::vector<int>& steps, const RenderOptions& o,
+                   const std::function<void(int, int)>& on_size,
+                   const std::function<void(const std::vector<unsigned char>&)>& on_frame) {
+  ImGuiContext* previous = ImGui::GetCurrentContext();
+  ImGuiContext* ctx = ImGui::CreateContext();
+  ImGui::SetCurrentContext(ctx);
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  const Fonts fonts = load_fonts(o.font_scale);
+  apply_theme(o.theme, o.font_scale);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  std::vector<unsigned char> pixels;
+  std::string error;
+  int w = 0, h = 0;
+  {
+    GlDiagram gl;
+    const float title_h = kRenderTitleHeight * o.font_scale;
+    // The layout draw_canvas makes for this font; the view then draws it one to one.
+    const DiagramLayout layout = DiagramLayout::scaled(fonts.text->FontSize / kBaseFontPx);
+    const Diagram largest = build_diagram(tv, *std::max_element(steps.begin(), steps.end()), palette_named(o.theme), layout);
+    w = o.width > 0 ? o.width : static_cast<int>(std::ceil(largest.width));
+    h = static_cast<int>(std::ceil(largest.height + title_h));
+    if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
+      error = "the diagram is " + std::to_string(w) + "x" + std::to_string(h) +
+              " pixels; images are at most 16384x16384 (try --out FILE.svg)";
+    unsigned fbo = 0, tex = 0;
+    if (error.empty()) {
+      glGenFramebuffers(1, &fbo);
+      glGenTextures(1, &tex);
+      glBindTexture(GL_TEXTURE_2D, tex);
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+      glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+      if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) error = "cannot render offscreen (incomplete framebuffer)";
+    }
+    io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
+    io.DeltaTime = 1.0f / 60;
+    if (error.empty()) on_size(w, h);
+    for (int step : steps) {
+      if (!error.empty()) break;
+      CanvasState cs;
+      cs.fit = false;
+      if (o.width > 0) cs.view.scale_x = std::min(1.0f, static_cast<float>(w) / largest.width);
+      std::vector<std::unique_ptr<CanvasDraw>> draws;
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(io.DisplaySize);
+      ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+      ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
+      ImGui::Begin("render", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground);
+      const Trace& t = tv.trace;
+      const std::string title = t.meta.algorithm + ", n = " + std::to_string(t.meta.n) + ", " +
+                                std::string(op_name(t.meta.op)) + ": step " + std::to_string(step) + ", " + t.steps[step].label();
+      const Palette& pal = palette_named(o.theme);
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(0, 0), io.DisplaySize, im_color(pal.background));
+      ImGui::GetWindowDrawList()->AddText(ImVec2(12 * o.font_scale, 6 * o.font_scale), im_color(pal.text), title.c_str());
+      draw_canvas(tv, step, cs, gl, o.theme, draws, ImVec2(0, title_h), ImVec2(static_cast<float>(w), h - title_h), false, "##render");
+      ImGui::End();
+      ImGui::PopStyleVar(2);
+      ImGui::Render();
+      glViewport(0, 0, w, h);
+      glClearColor(1, 1, 1, 1);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      pixels.resize(static_cast<std::size_t>(w) * h * 4);
+      glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+      if (glGetError() != GL_NO_ERROR) error = "OpenGL error while rendering offscreen";
+      if (error.empty()) {
+        try {
+          on_frame(pixels);
+        } catch (const std::exception& e) {
+          error = e.what();
+        }
+      }
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (fbo) glDeleteFramebuffers(1, &fbo);
+    if (tex) glDeleteTextures(1, &tex);
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui::DestroyContext(ctx);
+  ImGui::SetCurrentContext(previous);
+  if (!error.empty()) throw std::runtime_error(error);
+}
+
+// An animated GIF (giflib) written frame by frame, each quantized to its own 256-colour palette;
+// to FILE.tmp.gif, renamed when complete, removed on any failure.
+class GifWriter {
+ public:
+  GifWriter(std::string out, int delay_cs) : out_(std::move(out)), tmp_(out_ + ".tmp.gif"), delay_cs_(delay_cs) {}
+  ~GifWriter() {
+    if (gif_) {
+      int err = 0;
+      EGifCloseFile(gif_, &err);
+    }
+    if (!done_) {
+      std::error_code ec;
+      fs::remove(tmp_, ec);
+    }
+  }
+  void start(int w, int h) {
+    w_ = w;
+    h_ = h;
+    int err = 0;
+    gif_ = EGifOpenFileName(tmp_.c_str(), false, &err);
+    if (!gif_) throw std::runtime_error("cannot write " + out_ + ": " + GifErrorString(err));
+    EGifSetGifVersion(gif_, true);  // GIF89a: frame delays and looping
+    const unsigned char loop[] = {1, 0, 0};  // NETSCAPE2.0: loop forever
+    check(EGifPutScreenDesc(gif_, w, h, 8, 0, nullptr) == GIF_OK &&
+          EGifPutExtensionLeader(gif_, APPLICATION_EXT_FUNC_CODE) == GIF_OK &&
+          EGifPutExtensionBlock(gif_, 11, "NETSCAPE2.0") == GIF_OK && EGifPutExtensionBlock(gif_, 3, loop) == GIF_OK &&
+          EGifPutExtensionTrailer(gif_) == GIF_OK);
+  }
+  void frame(const std::vector<unsigned char>& rgba) {
+    const std::size_t n = static_cast<std::size_t>(w_) * h_;
+    std::vector<GifByteType> r(n), g(n), b(n), index(n);
+    for (int y = 0; y < h_; ++y)  // GL rows run bottom-up
+      for (int x = 0; x < w_; ++x) {
+        const std::size_t src = (static_cast<std::size_t>(h_ - 1 - y) * w_ + x) * 4, dst = static_cast<std::size_t>(y) * w_ + x;
+        r[dst] = rgba[src];
+        g[dst] = rgba[src + 1];
+        b[dst] = rgba[src + 2];
+      }
+    int colors = 256;
+    GifColorType palette[256];
+    check(GifQuantizeBuffer(w_, h_, &colors, r.data(), g.data(), b.data(), index.data(), palette) == GIF_OK);
+    ColorMapObject* map = GifMakeMapObject(256, palette);
+    GraphicsControlBlock gcb{DISPOSAL_UNSPECIFIED, false, delay_cs_, NO_TRANSPARENT_COLOR};
+    GifByteType ext[4];
+    EGifGCBToExtension(&gcb, ext);
+    bool ok = map && EGifPutExtension(gif_, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_OK &&
+              EGifPutImageDesc(gif_, 0, 0, w_, h_, false, map) == GIF_OK;
+    for (int y = 0; ok && y < h_; ++y) ok = EGifPutLine(gif_, &index[static_cast<std::size_t>(y) * w_], w_) == GIF_OK;
+    if (map) GifFreeMapObject(map);
+    check(ok);
+  }
+  void finish() {
+    int err = 0;
+    const bool closed = EGifCloseFile(gif_, &err) == GIF_OK;
+    gif_ = nullptr;
+    check(closed);
+    std::error_code ec;
+    fs::permissions(tmp_, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read, ec);
+    fs::rename(tmp_, out_, ec);
+    check(!ec);
+    done_ = true;
+  }
+
+ private:
+  void check(bool ok) const {
+    if (!ok) throw std::runtime_error("cannot write " + out_);
+  }
+  std::string out_, tmp_;
+  int delay_cs_;
+  int w_ = 0, h_ = 0;
+  GifFileType* gif_ = nullptr;
+  bool done_ = false;
+};
+
+void render_with_current_gl(const TraceView& tv, int step, const std::string& out, const std::string& ext,
+                            const RenderOptions& o) {
+  if (ext == ".gif") {
+    std::vector<int> steps;
+    for (int k = 0; k < static_cast<int>(tv.trace.snapshots.size()); ++k) steps.push_back(k);
+    GifWriter gif(out, o.gif_delay_cs);
+    render_frames(tv, steps, o, [&](int w, int h) { gif.start(w, h); }, [&](const auto& pixels) { gif.frame(pixels); });
+    gif.finish();
+    return;
+  }
+  int w = 0, h = 0;
+  render_frames(tv, {step}, o, [&](int fw, int fh) { w = fw, h = fh; }, [&](const auto& pixels) {
+    auto copy = pixels;
+    if (!save_png(out, w, h, copy)) throw std::runtime_error("cannot write " + out);
+  });
+}
+
+}  // namespace
+
+void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& o) {
+  if (trace.steps.empty() || trace.snapshots.empty() || trace.buffers.empty())
+    throw std::runtime_error("the trace has no steps or buffers to draw");
+  const int last = static_cast<int>(trace.snapshots.size()) - 1;
+  if (o.step < -1 || o.step > last)
+    throw std::runtime_error("--step " + std::to_string(o.step) + " is out of range (the trace has steps 0.." + std::to_string(last) + ")");
+  if (o.theme != "light" && o.theme != "dark" && o.theme != "high-contrast")
+    throw std::runtime_error("--theme: unknown theme '" + o.theme + "' (light, dark or high-contrast)");
+  const int step = o.step < 0 ? last : o.step;
+  const TraceView tv = make_trace_view(trace);
+  const std::string ext = fs::path(out).extension().string();
+  if (ext == ".svg") {
+    const Diagram d = build_diagram(tv, step, palette_named(o.theme));
+    const std::string title = trace.meta.algorithm + ", n = " + std::to_string(trace.meta.n) + ": step " +
+                              std::to_string(step) + ", " + trace.steps[step].label();
+    const std::string tmp = out + ".tmp";
+    {
+      std::ofstream f(tmp);
+      f << diagram_svg(d, palette_named(o.theme), title);
+      if (!f) {
+        std::remove(tmp.c_str());
+        throw std::runtime_error("cannot write " + out);
+      }
+    }
+    std::error_code ec;
+    fs::rename(tmp, out, ec);
+    if (ec) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error("cannot write " + out + ": " + ec.message());
+    }
+    return;
+  }
+  if (ext != ".png" && ext != ".gif") throw std::runtime_error("--out must end in .png, .gif or .svg, not '" + out + "'");
+  if (glfwGetCurrentContext()) {
+    render_with_current_gl(tv, step, out, ext, o);
+    return;
+  }
+  if (!display_available())
+    throw std::runtime_error("no display for OpenGL: run under xvfb-run (xvfb package), or write --out FILE.svg");
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) throw std::runtime_error("cannot initialize GLFW on this display");
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(64, 64, "scanviz render", nullptr, nullptr);
+  if (!window) {
+    glfwTerminate();
+    throw std::runtime_error("cannot create an OpenGL 3.3 core context");
+  }
+  glfwMakeContextCurrent(window);
+  try {
+    if (!gladLoadGL(glfwGetProcAddress)) throw std::runtime_error("cannot load OpenGL functions");
+    render_with_current_gl(tv, step, out, ext, o);
+  } catch (...) {
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    throw;
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
+}
+
+
+}  // namespace sv::gui
