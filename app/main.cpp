@@ -12,6 +12,8 @@
 #include "emulator/record.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
+#include "analysis/work_steps.hpp"
+#include "chart.hpp"
 #include "text_view.hpp"
 #ifdef SCANVIZ_HAVE_GUI
 #include "gui/app.hpp"
@@ -188,6 +190,23 @@ int cmd_race(const TraceOptions& o) {
   return 0;
 }
 
+// Writes `text` to `path` through a temporary file, so a failure leaves nothing behind.
+void write_file_atomically(const std::string& path, const std::string& text, const char* option) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    if (!f) {
+      std::remove(tmp.c_str());
+      throw UsageError(std::string(option) + ": cannot write " + path);
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw UsageError(std::string(option) + ": cannot write " + path);
+  }
+}
+
 // "1024,2^20,65536" -> sizes.
 std::vector<std::int64_t> parse_sizes(const std::string& text) {
   std::vector<std::int64_t> sizes;
@@ -227,22 +246,32 @@ int cmd_bench(const std::string& sizes, int runs, const std::string& json_path) 
       j["rows"].push_back({{"algorithm", row.algorithm}, {"n", row.n}, {"median_ms", row.median_ms},
                            {"items_per_s", row.items_per_s}, {"bytes_per_s", row.bytes_per_s},
                            {"percent_of_copy", row.percent_of_copy}, {"vs_cub", row.vs_cub}, {"verified", row.verified}});
-    const std::string tmp = json_path + ".tmp";
-    {
-      std::ofstream f(tmp);
-      f << j.dump(2) << "\n";
-      if (!f) {
-        std::remove(tmp.c_str());
-        throw UsageError("--json: cannot write " + json_path);
-      }
-    }
-    if (std::rename(tmp.c_str(), json_path.c_str()) != 0) {
-      std::remove(tmp.c_str());
-      throw UsageError("--json: cannot write " + json_path);
-    }
+    write_file_atomically(json_path, j.dump(2) + "\n", "--json");
   }
   for (const BenchRow& row : r.rows)
     if (!row.verified) return 1;
+  return 0;
+}
+
+int cmd_chart(const std::string& kind, const std::string& out, std::int64_t depth_n) {
+  if (kind != "work-steps") throw UsageError("chart: unknown chart '" + kind + "' (work-steps)");
+  if (depth_n < 2 || depth_n > 2048 || (depth_n & (depth_n - 1)) != 0)
+    throw UsageError("--n must be a power of two from 2 to 2048 (the work-depth chart's n)");
+  const std::string ext = out.size() >= 4 ? out.substr(out.size() - 4) : "";
+  if (ext != ".csv" && ext != ".svg" && ext != ".png") throw UsageError("--out must end in .csv, .svg or .png");
+  const auto points = measure_work_steps();
+  if (ext == ".csv") {
+    write_file_atomically(out, work_steps_csv(points), "--out");
+  } else if (ext == ".svg") {
+    write_file_atomically(out, chart::charts_svg(chart::work_steps_charts(points, depth_n), 1000, 380), "--out");
+  } else {
+#ifdef SCANVIZ_HAVE_GUI
+    gui::render_charts_png(chart::work_steps_charts(points, depth_n), out, 1000, 380);
+#else
+    throw UsageError("--out FILE.png needs the GUI libraries, which this build lacks; use .svg or .csv");
+#endif
+  }
+  std::cout << "wrote " << out << ": " << points.size() << " measured points\n";
   return 0;
 }
 
@@ -311,6 +340,13 @@ int main(int argc, char** argv) {
   bench->add_option("--runs", bench_runs, "timed runs per measurement (default 20; the median is reported)");
   bench->add_option("--json", bench_json, "also write the table as JSON to FILE");
 
+  std::string chart_kind, chart_out;
+  std::int64_t chart_n = 1024;
+  auto* chart_cmd = app.add_subcommand("chart", "charts from traces: work-steps (steps and operations against n, work-depth)");
+  chart_cmd->add_option("KIND", chart_kind, "work-steps")->required();
+  chart_cmd->add_option("--out", chart_out, "FILE.csv, FILE.svg or FILE.png")->required();
+  chart_cmd->add_option("--n", chart_n, "n of the work-depth chart (default 1024)");
+
   std::string file;
   bool as_json = false;
 
@@ -327,6 +363,7 @@ int main(int argc, char** argv) {
   gui_cmd->add_flag("--side-by-side", go.side_by_side, "show the single-buffer kernel beside the lesson");
   gui_cmd->add_flag("--play", go.play, "start playing");
   gui_cmd->add_flag("--lecture", go.lecture, "start in lecture mode (fullscreen, large font, diagram only)");
+  gui_cmd->add_flag("--charts", go.charts, "open the work-against-steps charts");
   gui_cmd->add_option("--size", size, "window size WxH");
   gui_cmd->add_option("--frames", go.frames, "run this many frames and exit");
   gui_cmd->add_option("--screenshot", go.screenshot, "with --frames: save the last frame as PNG");
@@ -368,6 +405,7 @@ int main(int argc, char** argv) {
     if (*trace) return cmd_trace(to);
     if (*race) return cmd_race(ro);
     if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_json);
+    if (*chart_cmd) return cmd_chart(chart_kind, chart_out, chart_n);
     if (*show) {
       print_steps(std::cout, load_trace(file));
       return 0;

@@ -16,6 +16,7 @@
 
 #include "../tests/helpers.hpp"
 #include "gui/app.hpp"
+#include "chart.hpp"
 #include "gui/diagram_model.hpp"
 #include "trace/trace_json.hpp"
 
@@ -368,4 +369,18 @@ TEST_CASE("render and gui: bad numbers and empty traces are refused, not crashed
   CHECK(run_under_xvfb("gui --trace '" + (dir.path / "empty.json").string() + "' --frames 3", &out) == 0);
   CHECK_FALSE(fs::exists(dir.path / "x.png"));
   CHECK_FALSE(fs::exists(dir.path / "e.svg"));
+}
+
+TEST_CASE("chart PNG: the work-steps charts drawn by the GUI's widget show every algorithm's colour") {
+  Dir dir;
+  REQUIRE(run_under_xvfb("chart work-steps --out '" + (dir.path / "c.png").string() + "'") == 0);
+  const Image img = load_png(dir.path / "c.png");
+  CHECK(img.w == 1000);
+  CHECK(img.h == 3 * 380);
+  for (const char* algo : {"kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky"}) {
+    CAPTURE(algo);
+    // The points of the work chart (the second) carry the algorithm's colour (in the steps chart
+    // Sklansky's points cover Kogge-Stone's: both take log2 n steps).
+    CHECK(count_near(img, sv::chart::algorithm_color(algo), 0, 760, 4, 380, 760) > 20);
+  }
 }

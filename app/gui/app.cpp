@@ -33,7 +33,10 @@
 #include "emulator/record.hpp"
 #include "gpu/executor.hpp"
 #include "gui/diagram_model.hpp"
+#include "analysis/work_steps.hpp"
+#include "chart.hpp"
 #include "gui/canvas.hpp"
+#include "gui/plot.hpp"
 #include "gui/gl_diagram.hpp"
 #include "trace/trace_json.hpp"
 
@@ -183,6 +186,8 @@ struct Ui {
   std::string status;
   bool recorded_from_controls = true;
   int source_scrolled_for = -1;  // the step the source panel last scrolled to
+  bool show_charts = false;
+  std::vector<chart::Chart> charts;  // work against steps, measured once when first shown
 };
 
 int step_count(const Ui& ui) { return ui.lesson.view ? static_cast<int>(ui.lesson.view->trace.steps.size()) : 0; }
@@ -437,6 +442,7 @@ int run_gui(const GuiOptions& opt) {
   ui.pending_font_scale = ui.settings.font_scale;
   ui.side_by_side = opt.side_by_side;
   ui.lecture = opt.lecture;
+  ui.show_charts = opt.charts;
   ui.fullscreen = opt.lecture && opt.frames == 0;  // a timed (test) run keeps its window size
 
   if (opt.n > 0) ui.lesson.n = opt.n;
@@ -514,6 +520,7 @@ int run_gui(const GuiOptions& opt) {
           if (ImGui::IsKeyPressed(GLFW_KEY_0)) cs->fit = true;
         }
         if (ImGui::IsKeyPressed(GLFW_KEY_F) || ImGui::IsKeyPressed(GLFW_KEY_F11)) ui.fullscreen = !ui.fullscreen;
+        if (ImGui::IsKeyPressed(GLFW_KEY_W)) ui.show_charts = !ui.show_charts;
         if (ImGui::IsKeyPressed(GLFW_KEY_L)) {
           ui.lecture = !ui.lecture;
           ui.fullscreen = ui.lecture;
@@ -555,6 +562,7 @@ int run_gui(const GuiOptions& opt) {
           ImGui::MenuItem("lecture mode (L)", nullptr, &ui.lecture);
           ImGui::MenuItem("fullscreen (F)", nullptr, &ui.fullscreen);
           if (ImGui::MenuItem("fit the diagram (0)")) ui.canvas.fit = ui.canvas_racy.fit = true;
+          ImGui::MenuItem("work against steps (W)", nullptr, &ui.show_charts);
           ImGui::EndMenu();
         }
         if (!ui.status.empty()) ImGui::TextDisabled("%s", ui.status.c_str());
@@ -621,6 +629,19 @@ int run_gui(const GuiOptions& opt) {
       }
       ImGui::End();
       ImGui::PopStyleVar();
+
+      // Work against steps: a window over the others, measured from emulator traces the first time.
+      if (ui.show_charts) {
+        if (ui.charts.empty()) ui.charts = chart::work_steps_charts(measure_work_steps(), 1024);
+        ImGui::SetNextWindowSize(ImVec2(W * 0.7f, H * 0.85f), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowPos(ImVec2(W * 0.15f, H * 0.07f), ImGuiCond_FirstUseEver);
+        if (ImGui::Begin("Work against steps", &ui.show_charts)) {
+          const float chart_h = std::max(12 * em, ImGui::GetContentRegionAvail().y / 3 - 4);
+          for (std::size_t k = 0; k < ui.charts.size(); ++k)
+            svplot::Chart(("chart" + std::to_string(k)).c_str(), ui.charts[k], ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
+        }
+        ImGui::End();
+      }
 
       if (changed && ui.recorded_from_controls) {
         record_lesson(ui.lesson, ui.side_by_side);

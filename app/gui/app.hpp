@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "trace/trace.hpp"
 
@@ -21,6 +22,7 @@ struct GuiOptions {
   float font_scale = 0;        // 1..3 (0: the saved setting)
   bool side_by_side = false;
   bool lecture = false;        // start in lecture mode (fullscreen when a monitor allows it)
+  bool charts = false;         // open the work-against-steps charts
   int n = 0;                   // record the default lesson with this n instead
   std::string algorithm;       // ... and this algorithm
 };
@@ -46,5 +48,16 @@ struct RenderOptions {
 // or every step as an animated GIF (by the file's extension). Throws std::runtime_error with a
 // one-line reason.
 void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& options);
+
+}  // namespace sv::gui
+
+namespace sv::chart {
+struct Chart;
+}
+
+namespace sv::gui {
+
+// Draws the charts with the GUI's chart widget, offscreen, one under the other, to a PNG.
+void render_charts_png(const std::vector<chart::Chart>& charts, const std::string& out, int width, int chart_height);
 
 }  // namespace sv::gui

@@ -19,6 +19,7 @@
 #include "core/values.hpp"
 #include "gui/app.hpp"
 #include "gui/canvas.hpp"
+#include "gui/plot.hpp"
 
 namespace sv::gui {
 
@@ -30,93 +31,115 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Renders `steps` with the current GL context into a framebuffer object, all at the size of the
-// largest (the last step's rows), handing each frame's pixels (bottom-up, as GL reads them) to
-// `on_frame` as soon as it is drawn. The first call of `on_size` says the size.
+// An ImGui context of its own (fonts, theme, the OpenGL3 backend) drawing into a framebuffer object
+// of a fixed size, with the current GL context. Each frame() builds one full-size window with
+// `build` and returns its pixels, bottom-up as glReadPixels gives them.
+class Offscreen {
+ public:
+  Offscreen(int w, int h, const std::string& theme, float font_scale) : w_(w), h_(h) {
+    if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
+      throw std::runtime_error("the image would be " + std::to_string(w) + "x" + std::to_string(h) +
+                               " pixels; images are at most 16384x16384 (try --out FILE.svg)");
+    previous_ = ImGui::GetCurrentContext();
+    ctx_ = ImGui::CreateContext();
+    ImGui::SetCurrentContext(ctx_);
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
+    io.DeltaTime = 1.0f / 60;
+    fonts_ = load_fonts(font_scale);
+    apply_theme(theme, font_scale);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    glGenFramebuffers(1, &fbo_);
+    glGenTextures(1, &tex_);
+    glBindTexture(GL_TEXTURE_2D, tex_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex_, 0);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      release();
+      throw std::runtime_error("cannot render offscreen (incomplete framebuffer)");
+    }
+  }
+  ~Offscreen() { release(); }
+  Offscreen(const Offscreen&) = delete;
+  Offscreen& operator=(const Offscreen&) = delete;
+
+  const Fonts& fonts() const { return fonts_; }
+
+  const std::vector<unsigned char>& frame(const std::function<void()>& build) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
+    ImGui::Begin("offscreen", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground);
+    build();
+    ImGui::End();
+    ImGui::PopStyleVar(2);
+    ImGui::Render();
+    glViewport(0, 0, w_, h_);
+    glClearColor(1, 1, 1, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    pixels_.resize(static_cast<std::size_t>(w_) * h_ * 4);
+    glReadPixels(0, 0, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, pixels_.data());
+    if (glGetError() != GL_NO_ERROR) throw std::runtime_error("OpenGL error while rendering offscreen");
+    return pixels_;
+  }
+
+ private:
+  void release() {
+    if (!ctx_) return;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo_);
+    glDeleteTextures(1, &tex_);
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext(ctx_);
+    ImGui::SetCurrentContext(previous_);
+    ctx_ = nullptr;
+  }
+  int w_, h_;
+  ImGuiContext* previous_ = nullptr;
+  ImGuiContext* ctx_ = nullptr;
+  Fonts fonts_;
+  unsigned fbo_ = 0, tex_ = 0;
+  std::vector<unsigned char> pixels_;
+};
+
+// Renders `steps` into frames all the size of the largest (the last step's rows), handing each
+// frame's pixels to `on_frame` as soon as it is drawn; `on_size` hears the size first.
 void render_frames(const TraceView& tv, const std::vector<int>& steps, const RenderOptions& o,
                    const std::function<void(int, int)>& on_size,
                    const std::function<void(const std::vector<unsigned char>&)>& on_frame) {
-  ImGuiContext* previous = ImGui::GetCurrentContext();
-  ImGuiContext* ctx = ImGui::CreateContext();
-  ImGui::SetCurrentContext(ctx);
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  const Fonts fonts = load_fonts(o.font_scale);
-  apply_theme(o.theme, o.font_scale);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
-  std::vector<unsigned char> pixels;
-  std::string error;
-  int w = 0, h = 0;
-  {
-    GlDiagram gl;
-    const float title_h = kRenderTitleHeight * o.font_scale;
-    // The layout draw_canvas makes for this font; the view then draws it one to one.
-    const DiagramLayout layout = DiagramLayout::scaled(fonts.text->FontSize / kBaseFontPx);
-    const Diagram largest = build_diagram(tv, *std::max_element(steps.begin(), steps.end()), palette_named(o.theme), layout);
-    w = o.width > 0 ? o.width : static_cast<int>(std::ceil(largest.width));
-    h = static_cast<int>(std::ceil(largest.height + title_h));
-    if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
-      error = "the diagram is " + std::to_string(w) + "x" + std::to_string(h) +
-              " pixels; images are at most 16384x16384 (try --out FILE.svg)";
-    unsigned fbo = 0, tex = 0;
-    if (error.empty()) {
-      glGenFramebuffers(1, &fbo);
-      glGenTextures(1, &tex);
-      glBindTexture(GL_TEXTURE_2D, tex);
-      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-      glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
-      if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) error = "cannot render offscreen (incomplete framebuffer)";
-    }
-    io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
-    io.DeltaTime = 1.0f / 60;
-    if (error.empty()) on_size(w, h);
-    for (int step : steps) {
-      if (!error.empty()) break;
-      CanvasState cs;
-      cs.fit = false;
-      if (o.width > 0) cs.view.scale_x = std::min(1.0f, static_cast<float>(w) / largest.width);
-      std::vector<std::unique_ptr<CanvasDraw>> draws;
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui::NewFrame();
-      ImGui::SetNextWindowPos(ImVec2(0, 0));
-      ImGui::SetNextWindowSize(io.DisplaySize);
-      ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
-      ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
-      ImGui::Begin("render", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground);
+  const float title_h = kRenderTitleHeight * o.font_scale;
+  // The layout draw_canvas makes for this font scale (fonts are rasterized at kBaseFontPx x scale);
+  // the view then draws it one to one.
+  const Diagram largest = build_diagram(tv, *std::max_element(steps.begin(), steps.end()), palette_named(o.theme),
+                                        DiagramLayout::scaled(o.font_scale));
+  const int w = o.width > 0 ? o.width : static_cast<int>(std::ceil(largest.width));
+  const int h = static_cast<int>(std::ceil(largest.height + title_h));
+  Offscreen screen(w, h, o.theme, o.font_scale);
+  GlDiagram gl;
+  on_size(w, h);
+  const Palette& pal = palette_named(o.theme);
+  for (int step : steps) {
+    CanvasState cs;
+    cs.fit = false;
+    if (o.width > 0) cs.view.scale_x = std::min(1.0f, static_cast<float>(w) / largest.width);
+    std::vector<std::unique_ptr<CanvasDraw>> draws;
+    on_frame(screen.frame([&] {
       const Trace& t = tv.trace;
       const std::string title = t.meta.algorithm + ", n = " + std::to_string(t.meta.n) + ", " +
                                 std::string(op_name(t.meta.op)) + ": step " + std::to_string(step) + ", " + t.steps[step].label();
-      const Palette& pal = palette_named(o.theme);
-      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(0, 0), io.DisplaySize, im_color(pal.background));
-      ImGui::GetWindowDrawList()->AddText(ImVec2(12 * o.font_scale, 6 * o.font_scale), im_color(pal.text), title.c_str());
-      draw_canvas(tv, step, cs, gl, o.theme, draws, ImVec2(0, title_h), ImVec2(static_cast<float>(w), h - title_h), false, "##render");
-      ImGui::End();
-      ImGui::PopStyleVar(2);
-      ImGui::Render();
-      glViewport(0, 0, w, h);
-      glClearColor(1, 1, 1, 1);
-      glClear(GL_COLOR_BUFFER_BIT);
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-      pixels.resize(static_cast<std::size_t>(w) * h * 4);
-      glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-      if (glGetError() != GL_NO_ERROR) error = "OpenGL error while rendering offscreen";
-      if (error.empty()) {
-        try {
-          on_frame(pixels);
-        } catch (const std::exception& e) {
-          error = e.what();
-        }
-      }
-    }
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    if (fbo) glDeleteFramebuffers(1, &fbo);
-    if (tex) glDeleteTextures(1, &tex);
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      dl->AddRectFilled(ImVec2(0, 0), ImGui::GetIO().DisplaySize, im_color(pal.background));
+      dl->AddText(ImVec2(12 * o.font_scale, 6 * o.font_scale), im_color(pal.text), title.c_str());
+      draw_canvas(tv, step, cs, gl, o.theme, draws, ImVec2(0, title_h), ImVec2(static_cast<float>(w), h - title_h), false,
+                  "##render");
+    }));
   }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui::DestroyContext(ctx);
-  ImGui::SetCurrentContext(previous);
-  if (!error.empty()) throw std::runtime_error(error);
 }
 
 // An animated GIF (giflib) written frame by frame, each quantized to its own 256-colour palette;
@@ -212,6 +235,59 @@ void render_with_current_gl(const TraceView& tv, int step, const std::string& ou
 
 }  // namespace
 
+namespace {
+
+// Runs `draw` with a current OpenGL 3.3 context: the caller's, or a hidden window's made for it.
+void with_gl_context(const std::function<void()>& draw) {
+  if (glfwGetCurrentContext()) {
+    draw();
+    return;
+  }
+  if (!display_available())
+    throw std::runtime_error("no display for OpenGL: run under xvfb-run (xvfb package), or write --out FILE.svg");
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) throw std::runtime_error("cannot initialize GLFW on this display");
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(64, 64, "scanviz render", nullptr, nullptr);
+  if (!window) {
+    glfwTerminate();
+    throw std::runtime_error("cannot create an OpenGL 3.3 core context");
+  }
+  glfwMakeContextCurrent(window);
+  try {
+    if (!gladLoadGL(glfwGetProcAddress)) throw std::runtime_error("cannot load OpenGL functions");
+    draw();
+  } catch (...) {
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    throw;
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
+}
+
+}  // namespace
+
+void render_charts_png(const std::vector<chart::Chart>& charts, const std::string& out, int width, int chart_height) {
+  with_gl_context([&] {
+    const int h = chart_height * static_cast<int>(charts.size());
+    Offscreen screen(width, h, "light", 1.0f);
+    auto pixels = screen.frame([&] {
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(0, 0), ImGui::GetIO().DisplaySize, IM_COL32_WHITE);
+      for (std::size_t k = 0; k < charts.size(); ++k) {
+        ImGui::SetCursorScreenPos(ImVec2(8, static_cast<float>(k * chart_height) + 6));
+        svplot::Chart(("chart" + std::to_string(k)).c_str(), charts[k],
+                      ImVec2(static_cast<float>(width - 16), static_cast<float>(chart_height - 12)));
+      }
+    });
+    if (!save_png(out, width, h, pixels)) throw std::runtime_error("cannot write " + out);
+  });
+}
+
 void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& o) {
   if (trace.steps.empty() || trace.snapshots.empty() || trace.buffers.empty())
     throw std::runtime_error("the trace has no steps or buffers to draw");
@@ -245,36 +321,7 @@ void render_to_file(const Trace& trace, const std::string& out, const RenderOpti
     return;
   }
   if (ext != ".png" && ext != ".gif") throw std::runtime_error("--out must end in .png, .gif or .svg, not '" + out + "'");
-  if (glfwGetCurrentContext()) {
-    render_with_current_gl(tv, step, out, ext, o);
-    return;
-  }
-  if (!display_available())
-    throw std::runtime_error("no display for OpenGL: run under xvfb-run (xvfb package), or write --out FILE.svg");
-  glfwSetErrorCallback(glfw_error);
-  if (!glfwInit()) throw std::runtime_error("cannot initialize GLFW on this display");
-  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  GLFWwindow* window = glfwCreateWindow(64, 64, "scanviz render", nullptr, nullptr);
-  if (!window) {
-    glfwTerminate();
-    throw std::runtime_error("cannot create an OpenGL 3.3 core context");
-  }
-  glfwMakeContextCurrent(window);
-  try {
-    if (!gladLoadGL(glfwGetProcAddress)) throw std::runtime_error("cannot load OpenGL functions");
-    render_with_current_gl(tv, step, out, ext, o);
-  } catch (...) {
-    glfwDestroyWindow(window);
-    glfwTerminate();
-    throw;
-  }
-  glfwDestroyWindow(window);
-  glfwTerminate();
+  with_gl_context([&] { render_with_current_gl(tv, step, out, ext, o); });
 }
-
 
 }  // namespace sv::gui

@@ -1,0 +1,44 @@
+// Charts as data (series of points and lines on linear or log2 axes) and as SVG; the GUI draws the
+// same Chart with its ImGui widget (gui/plot.hpp). Today: the work-vs-steps charts.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/work_steps.hpp"
+
+namespace sv::chart {
+
+struct Series {
+  std::string name;
+  std::uint32_t color = 0x000000FF;  // 0xRRGGBBAA
+  std::vector<double> x, y;
+  bool line = false;    // a line through the points (closed forms, bounds), else markers (measurements)
+  bool legend = true;
+};
+
+struct Chart {
+  std::string title, x_label, y_label;
+  bool log2_x = false, log2_y = false;
+  std::vector<Series> series;
+};
+
+// The plotted extent in axis units (log2 applied where the axis is log2), padded a little.
+struct Extent {
+  double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
+};
+Extent extent(const Chart& c);
+double to_axis(double v, bool log2);
+// Tick positions in axis units, with their labels (powers of two on log2 axes).
+std::vector<std::pair<double, std::string>> ticks(double lo, double hi, bool log2);
+
+std::uint32_t algorithm_color(const std::string& algorithm);
+
+// Steps against n, operations against n (measured points, closed forms as lines), and work against
+// depth at n = depth_n with Snir's bound depth + size >= 2n - 2.
+std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, std::int64_t depth_n);
+
+std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_height);
+
+}  // namespace sv::chart

@@ -1,0 +1,143 @@
+// svplot: the chart widget.
+#include "gui/plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace svplot {
+
+namespace {
+
+ImU32 color(std::uint32_t rgba, float alpha = 1.0f) {
+  return IM_COL32((rgba >> 24) & 0xFF, (rgba >> 16) & 0xFF, (rgba >> 8) & 0xFF, static_cast<int>((rgba & 0xFF) * alpha));
+}
+
+// The chart being drawn between BeginChart and EndChart.
+struct Current {
+  const sv::chart::Chart* chart = nullptr;
+  sv::chart::Extent extent;
+  ImVec2 plot_min, plot_max;
+  ImVec2 after;  // the cursor below the chart, restored after the legend's buttons
+  ImGuiID id = 0;
+  float best_distance = 0;
+  std::string hover;
+};
+Current g;
+
+ImVec2 to_screen(double x, double y) {
+  const auto& e = g.extent;
+  const double fx = (sv::chart::to_axis(x, g.chart->log2_x) - e.x0) / (e.x1 - e.x0);
+  const double fy = (sv::chart::to_axis(y, g.chart->log2_y) - e.y0) / (e.y1 - e.y0);
+  return ImVec2(g.plot_min.x + static_cast<float>(fx) * (g.plot_max.x - g.plot_min.x),
+                g.plot_max.y - static_cast<float>(fy) * (g.plot_max.y - g.plot_min.y));
+}
+
+ImGuiID hidden_key(int index) { return g.id + 1 + static_cast<ImGuiID>(index); }
+
+}  // namespace
+
+bool BeginChart(const char* id, const sv::chart::Chart& chart, ImVec2 size) {
+  ImGui::PushID(id);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(size);
+  if (!ImGui::IsItemVisible()) {
+    ImGui::PopID();
+    return false;
+  }
+  const float em = ImGui::GetFontSize();
+  g = Current{};
+  g.after = ImGui::GetCursorScreenPos();
+  g.chart = &chart;
+  g.id = ImGui::GetID("state");
+  g.extent = sv::chart::extent(chart);
+  g.plot_min = ImVec2(at.x + 4.5f * em, at.y + 1.8f * em);
+  g.plot_max = ImVec2(at.x + size.x - 15 * em, at.y + size.y - 2.6f * em);
+  g.best_distance = 0.6f * em;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border, 0.35f);
+  dl->AddText(at, text, chart.title.c_str());
+  const auto& e = g.extent;
+  for (const auto& [v, label] : sv::chart::ticks(e.x0, e.x1, chart.log2_x)) {
+    const float x = g.plot_min.x + static_cast<float>((v - e.x0) / (e.x1 - e.x0)) * (g.plot_max.x - g.plot_min.x);
+    dl->AddLine(ImVec2(x, g.plot_min.y), ImVec2(x, g.plot_max.y), grid);
+    const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+    dl->AddText(ImVec2(x - ts.x / 2, g.plot_max.y + 0.2f * em), text, label.c_str());
+  }
+  for (const auto& [v, label] : sv::chart::ticks(e.y0, e.y1, chart.log2_y)) {
+    const float y = g.plot_max.y - static_cast<float>((v - e.y0) / (e.y1 - e.y0)) * (g.plot_max.y - g.plot_min.y);
+    dl->AddLine(ImVec2(g.plot_min.x, y), ImVec2(g.plot_max.x, y), grid);
+    const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+    dl->AddText(ImVec2(g.plot_min.x - ts.x - 0.4f * em, y - ts.y / 2), text, label.c_str());
+  }
+  dl->AddRect(g.plot_min, g.plot_max, ImGui::GetColorU32(ImGuiCol_Border));
+  const ImVec2 xs = ImGui::CalcTextSize(chart.x_label.c_str());
+  dl->AddText(ImVec2((g.plot_min.x + g.plot_max.x - xs.x) / 2, g.plot_max.y + 1.3f * em), text, chart.x_label.c_str());
+  dl->PushClipRect(g.plot_min, g.plot_max, true);
+  return true;
+}
+
+void PlotSeries(const sv::chart::Series& s, int index) {
+  if (ImGui::GetStateStorage()->GetBool(hidden_key(index), false)) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const bool inside = mouse.x >= g.plot_min.x && mouse.x <= g.plot_max.x && mouse.y >= g.plot_min.y && mouse.y <= g.plot_max.y;
+  const float em = ImGui::GetFontSize();
+  for (std::size_t i = 0; i < s.x.size(); ++i) {
+    const ImVec2 p = to_screen(s.x[i], s.y[i]);
+    if (s.line && i + 1 < s.x.size()) {
+      // Dashed: 6 px on, 4 px off along the segment.
+      const ImVec2 q = to_screen(s.x[i + 1], s.y[i + 1]);
+      const float len = std::hypot(q.x - p.x, q.y - p.y);
+      for (float t = 0; t < len; t += 10) {
+        const float t1 = std::min(len, t + 6);
+        dl->AddLine(ImVec2(p.x + (q.x - p.x) * t / len, p.y + (q.y - p.y) * t / len),
+                    ImVec2(p.x + (q.x - p.x) * t1 / len, p.y + (q.y - p.y) * t1 / len), color(s.color, 0.8f), 1.5f);
+      }
+    } else if (!s.line) {
+      dl->AddCircleFilled(p, 0.3f * em, color(s.color));
+    }
+    const float d = std::hypot(mouse.x - p.x, mouse.y - p.y);
+    if (inside && d < g.best_distance) {
+      g.best_distance = d;
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "%s\n%s = %g\n%s = %g", s.name.c_str(), g.chart->x_label.c_str(), s.x[i],
+                    g.chart->y_label.c_str(), s.y[i]);
+      g.hover = buf;
+    }
+  }
+}
+
+void EndChart() {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PopClipRect();
+  // Legend: a colour box and the name; a click hides or shows the series.
+  const float em = ImGui::GetFontSize();
+  ImVec2 at(g.plot_max.x + 0.8f * em, g.plot_min.y);
+  for (int i = 0; i < static_cast<int>(g.chart->series.size()); ++i) {
+    const sv::chart::Series& s = g.chart->series[i];
+    if (!s.legend) continue;
+    const bool off = ImGui::GetStateStorage()->GetBool(hidden_key(i), false);
+    ImGui::SetCursorScreenPos(at);
+    ImGui::PushID(i);
+    if (ImGui::InvisibleButton("legend", ImVec2(14 * em, 1.2f * em)))
+      ImGui::GetStateStorage()->SetBool(hidden_key(i), !off);
+    ImGui::PopID();
+    dl->AddRectFilled(ImVec2(at.x, at.y + 0.25f * em), ImVec2(at.x + 0.7f * em, at.y + 0.95f * em), color(s.color, off ? 0.25f : 1));
+    dl->AddText(ImVec2(at.x + em, at.y), ImGui::GetColorU32(off ? ImGuiCol_TextDisabled : ImGuiCol_Text), s.name.c_str());
+    at.y += 1.3f * em;
+  }
+  if (!g.hover.empty()) ImGui::SetTooltip("%s", g.hover.c_str());
+  ImGui::SetCursorScreenPos(g.after);
+  ImGui::PopID();
+  g.chart = nullptr;
+}
+
+void Chart(const char* id, const sv::chart::Chart& chart, ImVec2 size) {
+  if (!BeginChart(id, chart, size)) return;
+  for (int i = 0; i < static_cast<int>(chart.series.size()); ++i) PlotSeries(chart.series[i], i);
+  EndChart();
+}
+
+}  // namespace svplot

@@ -1,0 +1,22 @@
+// svplot: a small chart widget in the shape of an ImGui extension (as ImPlot is): its own namespace,
+// BeginChart/EndChart around the series, per-chart state (hidden series) kept in ImGui's storage
+// under the chart's ID. Draws a chart::Chart; hovering a point shows its values, clicking a legend
+// entry hides or shows its series.
+#pragma once
+
+#include <imgui.h>
+
+#include "chart.hpp"
+
+namespace svplot {
+
+// Draws the frame, grid and axes of `chart` in a `size` rectangle at the cursor. Returns false
+// when it is clipped away (then call nothing else, EndChart included).
+bool BeginChart(const char* id, const sv::chart::Chart& chart, ImVec2 size);
+void PlotSeries(const sv::chart::Series& series, int index);
+void EndChart();
+
+// BeginChart, every series, EndChart.
+void Chart(const char* id, const sv::chart::Chart& chart, ImVec2 size);
+
+}  // namespace svplot

@@ -1,0 +1,76 @@
+// Work against steps: the chart data equals the metrics of the traces it was made from, the CSV and
+// SVG carry exactly those numbers, and Snir's bound holds for every algorithm.
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "analysis/analysis.hpp"
+#include "analysis/work_steps.hpp"
+#include "chart.hpp"
+#include "helpers.hpp"
+
+using namespace sv;
+
+TEST_CASE("work-steps: every point equals the metrics of a trace recorded under another schedule") {
+  const auto points = measure_work_steps();
+  std::set<std::string> algorithms;
+  for (const WorkStepsPoint& p : points) {
+    CAPTURE(p.algorithm);
+    CAPTURE(p.n);
+    algorithms.insert(p.algorithm);
+    // The metrics do not depend on the schedule or the operator for race-free kernels.
+    const Metrics m = compute_metrics(sv_test::record(p.algorithm, p.n, OpKind::Interval, ValueType::Interval, "random:11"));
+    CHECK(p.steps == m.steps);
+    CHECK(p.operations == m.operations);
+    REQUIRE(p.closed);  // every default size is a power of two
+    CHECK(p.steps == p.closed->steps);
+    CHECK(p.operations == p.closed->operations);
+    // Snir: depth + size >= 2n - 2 for every prefix network.
+    CHECK(p.steps + p.operations >= 2 * p.n - 2);
+  }
+  CHECK(algorithms.size() == 5);  // every race-free block algorithm
+  CHECK(points.size() == 2 * 10 + 3 * 11);  // 2..1024 for one element per thread, 2..2048 for two
+}
+
+TEST_CASE("work-steps: the CSV holds exactly the measured points") {
+  const auto points = measure_work_steps({4, 64, 100});
+  const std::string csv = work_steps_csv(points);
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "algorithm,n,steps,operations,closed_steps,closed_operations");
+  std::size_t rows = 0;
+  for (; std::getline(in, line); ++rows) {
+    const WorkStepsPoint& p = points[rows];
+    std::string expected = p.algorithm + "," + std::to_string(p.n) + "," + std::to_string(p.steps) + "," +
+                           std::to_string(p.operations) + ",";
+    expected += p.closed ? std::to_string(p.closed->steps) + "," + std::to_string(p.closed->operations) : ",";
+    CHECK(line == expected);
+  }
+  CHECK(rows == points.size());
+  // n = 100 is no power of two: no closed form.
+  CHECK(csv.find("kogge-stone,100,7,") != std::string::npos);
+}
+
+TEST_CASE("work-steps: the SVG draws one point per measurement with its values, and Snir's bound") {
+  const auto points = measure_work_steps({8, 1024});
+  const auto charts = chart::work_steps_charts(points, 1024);
+  REQUIRE(charts.size() == 3);
+  const std::string svg = chart::charts_svg(charts, 1000, 380);
+  for (const WorkStepsPoint& p : points) {
+    const std::string steps_point = "data-series=\"" + p.algorithm + "\" data-x=\"" + std::to_string(p.n) +
+                                    "\" data-y=\"" + std::to_string(p.steps) + "\"";
+    const std::string work_point = "data-series=\"" + p.algorithm + "\" data-x=\"" + std::to_string(p.n) +
+                                   "\" data-y=\"" + std::to_string(p.operations) + "\"";
+    CHECK(svg.find(steps_point) != std::string::npos);
+    CHECK(svg.find(work_point) != std::string::npos);
+  }
+  // Brent-Kung at n = 1024 sits just above Snir's bound: 19 + 2036 >= 2046.
+  const chart::Chart& depth = charts[2];
+  REQUIRE(depth.series.front().line);
+  CHECK(depth.series.front().x.front() == 10);
+  CHECK(depth.series.front().y.front() == 2 * 1024 - 2 - 10);
+  CHECK(svg.find("data-series=\"brent-kung\" data-x=\"19\" data-y=\"2036\"") != std::string::npos);
+}
