@@ -1,6 +1,8 @@
 // Charts as data and as SVG.
 #include "chart.hpp"
 
+#include "svg.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -97,18 +99,6 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
   return {steps, work, depth};
 }
 
-namespace {
-std::string hex(std::uint32_t rgba) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "#%06x", rgba >> 8);
-  return buf;
-}
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
-  return out;
-}
-}  // namespace
 
 std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_height) {
   std::ostringstream s;
@@ -122,8 +112,8 @@ std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_he
     const double left = 70, right = width - 230.0, top = k * chart_height + 34.0, bottom = (k + 1) * chart_height - 44.0;
     auto px = [&](double x) { return left + (to_axis(x, c.log2_x) - e.x0) / (e.x1 - e.x0) * (right - left); };
     auto py = [&](double y) { return bottom - (to_axis(y, c.log2_y) - e.y0) / (e.y1 - e.y0) * (bottom - top); };
-    s << "<g class=\"chart\" data-title=\"" << escape(c.title) << "\">\n";
-    s << "<text x=\"" << left << "\" y=\"" << top - 12 << "\" font-size=\"14\">" << escape(c.title) << "</text>\n";
+    s << "<g class=\"chart\" data-title=\"" << svg::escape(c.title) << "\">\n";
+    s << "<text x=\"" << left << "\" y=\"" << top - 12 << "\" font-size=\"14\">" << svg::escape(c.title) << "</text>\n";
     s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << right - left << "\" height=\"" << bottom - top
       << "\" fill=\"none\" stroke=\"#495057\"/>\n";
     for (const auto& [v, label] : ticks(e.x0, e.x1, c.log2_x)) {
@@ -136,26 +126,26 @@ std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_he
       s << "<line x1=\"" << left << "\" y1=\"" << y << "\" x2=\"" << right << "\" y2=\"" << y << "\" stroke=\"#e9ecef\"/>"
         << "<text x=\"" << left - 6 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">" << label << "</text>\n";
     }
-    s << "<text x=\"" << (left + right) / 2 << "\" y=\"" << bottom + 34 << "\" text-anchor=\"middle\">" << escape(c.x_label)
+    s << "<text x=\"" << (left + right) / 2 << "\" y=\"" << bottom + 34 << "\" text-anchor=\"middle\">" << svg::escape(c.x_label)
       << "</text>\n";
     int legend = 0;
     for (const Series& ser : c.series) {
       if (ser.line) {
-        s << "<polyline class=\"line\" data-series=\"" << escape(ser.name) << "\" fill=\"none\" stroke=\"" << hex(ser.color)
+        s << "<polyline class=\"line\" data-series=\"" << svg::escape(ser.name) << "\" fill=\"none\" stroke=\"" << svg::color(ser.color)
           << "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" points=\"";
         for (std::size_t i = 0; i < ser.x.size(); ++i) s << px(ser.x[i]) << ',' << py(ser.y[i]) << ' ';
         s << "\"/>\n";
       } else {
         for (std::size_t i = 0; i < ser.x.size(); ++i)
-          s << "<circle class=\"point\" data-series=\"" << escape(ser.name) << "\" data-x=\"" << ser.x[i] << "\" data-y=\""
-            << ser.y[i] << "\" cx=\"" << px(ser.x[i]) << "\" cy=\"" << py(ser.y[i]) << "\" r=\"3.5\" fill=\"" << hex(ser.color)
-            << "\"><title>" << escape(ser.name) << ": " << c.x_label << " = " << ser.x[i] << ", " << c.y_label << " = "
+          s << "<circle class=\"point\" data-series=\"" << svg::escape(ser.name) << "\" data-x=\"" << ser.x[i] << "\" data-y=\""
+            << ser.y[i] << "\" cx=\"" << px(ser.x[i]) << "\" cy=\"" << py(ser.y[i]) << "\" r=\"3.5\" fill=\"" << svg::color(ser.color)
+            << "\"><title>" << svg::escape(ser.name) << ": " << c.x_label << " = " << ser.x[i] << ", " << c.y_label << " = "
             << ser.y[i] << "</title></circle>\n";
       }
       if (ser.legend) {
         const double ly = top + 8 + 18 * legend++;
-        s << "<rect x=\"" << right + 12 << "\" y=\"" << ly - 8 << "\" width=\"10\" height=\"10\" fill=\"" << hex(ser.color)
-          << "\"/><text x=\"" << right + 28 << "\" y=\"" << ly + 1 << "\">" << escape(ser.name) << "</text>\n";
+        s << "<rect x=\"" << right + 12 << "\" y=\"" << ly - 8 << "\" width=\"10\" height=\"10\" fill=\"" << svg::color(ser.color)
+          << "\"/><text x=\"" << right + 28 << "\" y=\"" << ly + 1 << "\">" << svg::escape(ser.name) << "</text>\n";
       }
     }
     s << "</g>\n";

@@ -10,6 +10,7 @@
 
 #include "core/values.hpp"
 #include "embedded.hpp"
+#include "svg.hpp"
 
 namespace sv::gui {
 
@@ -165,51 +166,33 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
 
 // ---- SVG ----
 
-namespace {
-std::string svg_color(std::uint32_t rgba) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "#%06x", rgba >> 8);
-  return buf;
-}
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
-}  // namespace
 
 std::string diagram_svg(const Diagram& d, const Palette& pal, const std::string& title) {
   std::ostringstream s;
   const float title_h = 28;
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << d.width << "\" height=\"" << d.height + title_h
     << "\" viewBox=\"0 0 " << d.width << " " << d.height + title_h << "\" font-family=\"DejaVu Sans, sans-serif\">\n";
-  s << "<title>" << xml_escape(title) << "</title>\n";
-  s << "<rect width=\"100%\" height=\"100%\" fill=\"" << svg_color(pal.background) << "\"/>\n";
-  s << "<text x=\"12\" y=\"20\" font-size=\"15\" fill=\"" << svg_color(pal.text) << "\">" << xml_escape(title)
+  s << "<title>" << svg::escape(title) << "</title>\n";
+  s << "<rect width=\"100%\" height=\"100%\" fill=\"" << svg::color(pal.background) << "\"/>\n";
+  s << "<text x=\"12\" y=\"20\" font-size=\"15\" fill=\"" << svg::color(pal.text) << "\">" << svg::escape(title)
     << "</text>\n<g transform=\"translate(0," << title_h << ")\">\n";
   s << "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" "
        "orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"context-stroke\"/></marker></defs>\n";
   for (const DiagramRow& r : d.rows)
     s << "<text class=\"row-label\" x=\"12\" y=\"" << r.y + 19 << "\" font-size=\"12\" fill=\""
-      << svg_color(pal.text_dim) << "\">" << xml_escape(r.label) << "</text>\n";
+      << svg::color(pal.text_dim) << "\">" << svg::escape(r.label) << "</text>\n";
   for (const DiagramEdge& e : d.edges)
     s << "<line class=\"edge " << edge_role_name(e.role) << "\" x1=\"" << e.x0 << "\" y1=\"" << e.y0 << "\" x2=\""
-      << e.x1 << "\" y2=\"" << e.y1 << "\" stroke=\"" << svg_color(e.color)
+      << e.x1 << "\" y2=\"" << e.y1 << "\" stroke=\"" << svg::color(e.color)
       << "\" stroke-width=\"2\" marker-end=\"url(#arrow)\"/>\n";
   for (const DiagramCell& c : d.cells) {
     s << "<g class=\"cell" << (c.active ? " active" : "") << (c.hazard ? " hazard" : "") << "\" data-row=\"" << c.row
       << "\" data-column=\"" << c.column << "\">";
     s << "<rect x=\"" << c.x << "\" y=\"" << c.y << "\" width=\"" << c.w << "\" height=\"" << c.h << "\" fill=\""
-      << svg_color(c.fill) << "\" stroke=\"" << svg_color(pal.border) << "\"/>";
+      << svg::color(c.fill) << "\" stroke=\"" << svg::color(pal.border) << "\"/>";
     if (!c.label.empty())
       s << "<text x=\"" << c.x + c.w / 2 << "\" y=\"" << c.y + c.h / 2 + 4
-        << "\" font-size=\"12\" text-anchor=\"middle\" fill=\"" << svg_color(pal.text) << "\">" << xml_escape(c.label)
+        << "\" font-size=\"12\" text-anchor=\"middle\" fill=\"" << svg::color(pal.text) << "\">" << svg::escape(c.label)
         << "</text>";
     s << "</g>\n";
   }
