@@ -49,7 +49,8 @@ std::vector<std::pair<double, std::string>> ticks(double lo, double hi, bool log
 std::uint32_t algorithm_color(const std::string& algorithm) {
   static const std::map<std::string, std::uint32_t> colors = {
       {"kogge-stone", 0x1C7ED6FF}, {"kogge-stone-double-buffer", 0x74C0FCFF}, {"brent-kung", 0xF08C00FF},
-      {"blelloch", 0x2B8A3EFF},    {"sklansky", 0xAE3EC9FF},                  {"kogge-stone-racy", 0xE03131FF}};
+      {"blelloch", 0x2B8A3EFF},    {"sklansky", 0xAE3EC9FF},                  {"kogge-stone-racy", 0xE03131FF},
+      {"copy", 0x5C940DFF},        {"cub", 0x0B7285FF}};
   auto it = colors.find(algorithm);
   return it == colors.end() ? 0x495057FF : it->second;
 }
@@ -99,6 +100,21 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
   return {steps, work, depth};
 }
 
+
+Chart throughput_chart(const BenchResult& r) {
+  Chart c{"Throughput on " + (r.device.empty() ? std::string("the GPU") : r.device) + " (int32 inclusive sum)", "n",
+          "G items/s", true, false, {}};
+  for (const BenchRow& row : r.rows) {
+    auto it = std::find_if(c.series.begin(), c.series.end(), [&](const Series& s) { return s.name == row.algorithm; });
+    if (it == c.series.end()) {
+      c.series.push_back({row.algorithm, algorithm_color(row.algorithm), {}, {}, false, true});
+      it = c.series.end() - 1;
+    }
+    it->x.push_back(static_cast<double>(row.n));
+    it->y.push_back(row.items_per_s / 1e9);
+  }
+  return c;
+}
 
 std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_height) {
   std::ostringstream s;

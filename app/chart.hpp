@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/work_steps.hpp"
+#include "bench_result.hpp"
 
 namespace sv::chart {
 
@@ -38,6 +39,9 @@ std::uint32_t algorithm_color(const std::string& algorithm);
 // Steps against n, operations against n (measured points, closed forms as lines), and work against
 // depth at n = depth_n with Snir's bound depth + size >= 2n - 2.
 std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, std::int64_t depth_n);
+
+// G items/s against n, one series per algorithm of the table.
+Chart throughput_chart(const BenchResult& result);
 
 std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_height);
 

@@ -240,14 +240,7 @@ int cmd_bench(const std::string& sizes, int runs, const std::string& json_path) 
     std::printf("%-10s %12lld %10.4f %12.2f %10.1f %10.1f %8.2f %s\n", row.algorithm.c_str(),
                 static_cast<long long>(row.n), row.median_ms, row.items_per_s / 1e9, row.bytes_per_s / 1e9,
                 row.percent_of_copy, row.vs_cub, row.verified ? "yes" : "NO");
-  if (!json_path.empty()) {
-    nlohmann::json j = {{"device", r.device}, {"runs", options.runs}, {"type", "int32"}, {"op", "sum"}, {"rows", nlohmann::json::array()}};
-    for (const BenchRow& row : r.rows)
-      j["rows"].push_back({{"algorithm", row.algorithm}, {"n", row.n}, {"median_ms", row.median_ms},
-                           {"items_per_s", row.items_per_s}, {"bytes_per_s", row.bytes_per_s},
-                           {"percent_of_copy", row.percent_of_copy}, {"vs_cub", row.vs_cub}, {"verified", row.verified}});
-    write_file_atomically(json_path, j.dump(2) + "\n", "--json");
-  }
+  if (!json_path.empty()) write_file_atomically(json_path, bench_to_json(r), "--json");
   for (const BenchRow& row : r.rows)
     if (!row.verified) return 1;
   return 0;
@@ -364,6 +357,8 @@ int main(int argc, char** argv) {
   gui_cmd->add_flag("--play", go.play, "start playing");
   gui_cmd->add_flag("--lecture", go.lecture, "start in lecture mode (fullscreen, large font, diagram only)");
   gui_cmd->add_flag("--charts", go.charts, "open the work-against-steps charts");
+  gui_cmd->add_flag("--timing", go.timing, "open the GPU timing panel");
+  gui_cmd->add_option("--bench", go.bench_json, "show this scanviz bench --json table in the timing panel");
   gui_cmd->add_option("--size", size, "window size WxH");
   gui_cmd->add_option("--frames", go.frames, "run this many frames and exit");
   gui_cmd->add_option("--screenshot", go.screenshot, "with --frames: save the last frame as PNG");

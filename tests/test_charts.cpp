@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.hpp"
 #include "analysis/work_steps.hpp"
+#include "bench_result.hpp"
 #include "chart.hpp"
 #include "helpers.hpp"
 
@@ -73,4 +74,41 @@ TEST_CASE("work-steps: the SVG draws one point per measurement with its values, 
   CHECK(depth.series.front().x.front() == 10);
   CHECK(depth.series.front().y.front() == 2 * 1024 - 2 - 10);
   CHECK(svg.find("data-series=\"brent-kung\" data-x=\"19\" data-y=\"2036\"") != std::string::npos);
+}
+
+TEST_CASE("bench tables: JSON round trip, and the loader names the bad field") {
+  BenchResult r;
+  r.device = "NVIDIA H200";
+  r.runs = 20;
+  r.rows = {{"copy", 1 << 28, 0.5093, 527.02e9, 4216.2e9, 100.0, 1.38, true},
+            {"cub", 1 << 28, 0.7054, 380.52e9, 3044.2e9, 72.2, 1.0, true}};
+  const std::string text = bench_to_json(r);
+  const BenchResult back = bench_from_json(text);
+  CHECK(back.device == r.device);
+  CHECK(back.runs == 20);
+  REQUIRE(back.rows.size() == 2);
+  CHECK(back.rows[1].algorithm == "cub");
+  CHECK(back.rows[1].n == (1 << 28));
+  CHECK(back.rows[1].items_per_s == doctest::Approx(380.52e9));
+  CHECK(bench_to_json(back) == text);
+  const chart::Chart c = chart::throughput_chart(back);
+  REQUIRE(c.series.size() == 2);
+  CHECK(c.series[0].y[0] == doctest::Approx(527.02));
+  auto rejects = [](const std::string& t, const std::string& field) {
+    try {
+      bench_from_json(t);
+      return false;
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what()).find(field) == 0;
+    }
+  };
+  CHECK(rejects("{", "not JSON"));
+  CHECK(rejects(R"({"format":"scanviz-trace"})", "format"));
+  CHECK(rejects(R"({"format":"scanviz-bench","version":2})", "version"));
+  std::string bad = text;
+  bad.replace(bad.find("\"n\": 268435456"), 14, "\"n\": -4");
+  CHECK(rejects(bad, "rows[0].n"));
+  bad = text;
+  bad.replace(bad.find("\"verified\": true"), 16, "\"verified\": 1");
+  CHECK(rejects(bad, "rows[0].verified"));
 }

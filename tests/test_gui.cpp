@@ -16,7 +16,9 @@
 
 #include "../tests/helpers.hpp"
 #include "gui/app.hpp"
+#include "bench_result.hpp"
 #include "chart.hpp"
+#include "gpu/executor.hpp"
 #include "gui/diagram_model.hpp"
 #include "trace/trace_json.hpp"
 
@@ -383,4 +385,32 @@ TEST_CASE("chart PNG: the work-steps charts drawn by the GUI's widget show every
     // Sklansky's points cover Kogge-Stone's: both take log2 n steps).
     CHECK(count_near(img, sv::chart::algorithm_color(algo), 0, 760, 4, 380, 760) > 20);
   }
+}
+
+TEST_CASE("timing panel: a bench table made on a GPU machine loads and is charted; no device says so") {
+  Dir dir;
+  sv::BenchResult r;
+  r.device = "NVIDIA H200";
+  r.runs = 20;
+  for (int k = 20; k <= 28; k += 2) {
+    const double n = static_cast<double>(1 << k);
+    r.rows.push_back({"copy", 1 << k, n / 500e9 * 1e3, 500e9, 4000e9, 100, 1.4, true});
+    r.rows.push_back({"cub", 1 << k, n / 380e9 * 1e3, 380e9, 3040e9, 76, 1.0, true});
+  }
+  {
+    std::ofstream f(dir.path / "bench.json");
+    f << sv::bench_to_json(r);
+  }
+  const Image img = screenshot("--bench '" + (dir.path / "bench.json").string() + "'", dir.path / "t.png");
+  CHECK(count_near(img, sv::chart::algorithm_color("copy"), 0, img.w, 4) > 30);
+  CHECK(count_near(img, sv::chart::algorithm_color("cub"), 0, img.w, 4) > 30);
+  if (!sv::probe_gpu().usable)  // the message is drawn in the hazard red, used nowhere else here
+    CHECK(count_near(img, palette_light().cell_hazard, 0, img.w, 30) > 50);
+  {
+    std::ofstream f(dir.path / "bad.json");
+    f << "{\"format\": \"scanviz-bench\", \"version\": 7}";
+  }
+  std::string out;
+  CHECK(run_under_xvfb("gui --bench '" + (dir.path / "bad.json").string() + "' --frames 2", &out) == 2);
+  CHECK(out.find("version") != std::string::npos);
 }

@@ -23,6 +23,8 @@ struct GuiOptions {
   bool side_by_side = false;
   bool lecture = false;        // start in lecture mode (fullscreen when a monitor allows it)
   bool charts = false;         // open the work-against-steps charts
+  bool timing = false;         // open the GPU timing panel
+  std::string bench_json;      // ... showing this `scanviz bench --json` table
   int n = 0;                   // record the default lesson with this n instead
   std::string algorithm;       // ... and this algorithm
 };

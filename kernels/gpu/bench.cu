@@ -56,6 +56,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   if (!gpu.usable) throw GpuError(gpu.error);
   BenchResult result;
   result.device = gpu.name;
+  result.runs = options.runs;
 
   for (std::int64_t n : sizes) {
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(Item);

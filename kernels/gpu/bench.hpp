@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_result.hpp"
+
 namespace sv {
 
 struct BenchOptions {
@@ -21,22 +23,6 @@ struct BenchOptions {
 };
 
 std::vector<std::int64_t> default_bench_sizes();
-
-struct BenchRow {
-  std::string algorithm;
-  std::int64_t n = 0;
-  double median_ms = 0;
-  double items_per_s = 0;  // G items/s = items_per_s / 1e9
-  double bytes_per_s = 0;  // read + write
-  double percent_of_copy = 0;
-  double vs_cub = 0;       // this algorithm's throughput / CUB's
-  bool verified = false;   // output equal to the reference scan
-};
-
-struct BenchResult {
-  std::string device;
-  std::vector<BenchRow> rows;
-};
 
 // Throws GpuError (gpu/executor.hpp) without a usable device or on any CUDA failure, and
 // std::invalid_argument for a size outside 1 .. 2^30. `progress` gets one line per measurement.

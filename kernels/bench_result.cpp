@@ -1,0 +1,56 @@
+// The benchmark table's JSON form.
+#include "bench_result.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace sv {
+
+std::string bench_to_json(const BenchResult& r) {
+  nlohmann::json j = {{"format", "scanviz-bench"}, {"version", 1}, {"device", r.device}, {"runs", r.runs},
+                      {"type", "int32"}, {"op", "sum"}, {"rows", nlohmann::json::array()}};
+  for (const BenchRow& row : r.rows)
+    j["rows"].push_back({{"algorithm", row.algorithm}, {"n", row.n}, {"median_ms", row.median_ms},
+                         {"items_per_s", row.items_per_s}, {"bytes_per_s", row.bytes_per_s},
+                         {"percent_of_copy", row.percent_of_copy}, {"vs_cub", row.vs_cub}, {"verified", row.verified}});
+  return j.dump(2) + "\n";
+}
+
+BenchResult bench_from_json(const std::string& text) {
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  auto fail = [](const std::string& what) -> void { throw std::runtime_error(what); };
+  if (j.is_discarded()) fail("not JSON");
+  if (!j.is_object() || j.value("format", "") != "scanviz-bench") fail("format: not a scanviz bench file");
+  if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != 1)
+    fail("version: this scanviz reads version 1");
+  BenchResult r;
+  if (!j.contains("device") || !j["device"].is_string()) fail("device: expected a string");
+  r.device = j["device"].get<std::string>();
+  if (!j.contains("runs") || !j["runs"].is_number_integer() || j["runs"].get<int>() < 1) fail("runs: expected a count");
+  r.runs = j["runs"].get<int>();
+  if (!j.contains("rows") || !j["rows"].is_array()) fail("rows: expected an array");
+  for (std::size_t i = 0; i < j["rows"].size(); ++i) {
+    const auto& o = j["rows"][i];
+    const std::string at = "rows[" + std::to_string(i) + "]";
+    if (!o.is_object()) fail(at + ": expected an object");
+    BenchRow row;
+    if (!o.contains("algorithm") || !o["algorithm"].is_string()) fail(at + ".algorithm: expected a string");
+    row.algorithm = o["algorithm"].get<std::string>();
+    if (!o.contains("n") || !o["n"].is_number_integer() || o["n"].get<std::int64_t>() < 1) fail(at + ".n: expected a size");
+    row.n = o["n"].get<std::int64_t>();
+    for (auto [key, field] : {std::pair{"median_ms", &row.median_ms}, std::pair{"items_per_s", &row.items_per_s},
+                              std::pair{"bytes_per_s", &row.bytes_per_s}, std::pair{"percent_of_copy", &row.percent_of_copy},
+                              std::pair{"vs_cub", &row.vs_cub}}) {
+      if (!o.contains(key) || !o[key].is_number() || !std::isfinite(o[key].get<double>()) || o[key].get<double>() < 0)
+        fail(at + "." + key + ": expected a non-negative number");
+      *field = o[key].get<double>();
+    }
+    if (!o.contains("verified") || !o["verified"].is_boolean()) fail(at + ".verified: expected true or false");
+    row.verified = o["verified"].get<bool>();
+    r.rows.push_back(row);
+  }
+  return r;
+}
+
+}  // namespace sv
