@@ -317,7 +317,7 @@ TEST_CASE("window: side by side, the single-buffer kernel's race shows only on i
   CHECK(count_near(img, red, 0, img.w, 6, img.h / 2, img.h) > 0);
 }
 
-TEST_CASE("window: lecture mode hides the controls and enlarges the text; themes and font scale are kept") {
+TEST_CASE("window: lecture mode hides the controls and enlarges the text, and themes and font scale are kept") {
   Dir dir;
   const std::string env = "XDG_CONFIG_HOME='" + dir.path.string() + "'";
   const Image normal = screenshot("--theme light", dir.path / "n.png", env);
@@ -387,7 +387,7 @@ TEST_CASE("chart PNG: the work-steps charts drawn by the GUI's widget show every
   }
 }
 
-TEST_CASE("timing panel: a bench table made on a GPU machine loads and is charted; no device says so") {
+TEST_CASE("timing panel: a bench table made on a GPU machine loads and is charted, and no device says so") {
   Dir dir;
   sv::BenchResult r;
   r.device = "NVIDIA H200";
