@@ -39,6 +39,7 @@
 #include "chart.hpp"
 #include "gui/canvas.hpp"
 #include "gui/plot.hpp"
+#include "gui/timing_panel.hpp"
 #include "gui/gl_diagram.hpp"
 #include "trace/trace_json.hpp"
 
@@ -190,94 +191,11 @@ struct Ui {
   int source_scrolled_for = -1;  // the step the source panel last scrolled to
   bool show_charts = false;
   std::vector<chart::Chart> charts;  // work against steps, measured once when first shown
-  // GPU timing: measured on a background thread (the frame loop never waits), or loaded from a file.
   bool show_timing = false;
-  int timing_log2_n = 24;
-  std::future<BenchResult> timing_pending;
-  BenchResult timing;
-  std::string timing_status;
-  char bench_path[512] = "bench.json";
+  TimingPanel timing;
 };
 
-// Merges new measurements into the shown table, replacing rows of the same algorithm and n.
-void merge_rows(BenchResult& into, const BenchResult& from) {
-  if (!from.device.empty()) into.device = from.device;
-  into.runs = from.runs;
-  for (const BenchRow& row : from.rows) {
-    auto it = std::find_if(into.rows.begin(), into.rows.end(),
-                           [&](const BenchRow& r) { return r.algorithm == row.algorithm && r.n == row.n; });
-    if (it != into.rows.end()) *it = row;
-    else into.rows.push_back(row);
-  }
-}
 
-void timing_panel(Ui& ui) {
-  if (ui.gpu.usable) {
-    ImGui::Text("GPU: %s (sm_%d%d, %d SMs)", ui.gpu.name.c_str(), ui.gpu.cc_major, ui.gpu.cc_minor, ui.gpu.sm_count);
-    ImGui::SliderInt("log2 n", &ui.timing_log2_n, 10, 28, "2^%d", ImGuiSliderFlags_AlwaysClamp);
-    const bool busy = ui.timing_pending.valid();
-    if (!busy && ImGui::Button("Measure CUB and the copy at this n")) {
-      BenchOptions options;
-      options.sizes = {std::int64_t{1} << ui.timing_log2_n};
-      ui.timing_pending = std::async(std::launch::async, [options] { return run_bench(options, [](const std::string&) {}); });
-    }
-    if (busy) {
-      ImGui::TextDisabled("measuring on the GPU...");
-      if (ui.timing_pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-        try {
-          merge_rows(ui.timing, ui.timing_pending.get());
-          ui.timing_status.clear();
-        } catch (const std::exception& e) {
-          ui.timing_status = e.what();
-          ui.timing_pending = {};
-        }
-      }
-    }
-  } else {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "No usable CUDA device (%s).", ui.gpu.error.c_str());
-    ImGui::TextUnformatted("Load a table made on a GPU machine with scanviz bench --json FILE instead.");
-    ImGui::PopTextWrapPos();
-  }
-  ImGui::InputText("bench JSON", ui.bench_path, sizeof ui.bench_path);
-  ImGui::SameLine();
-  if (ImGui::Button("Load")) {
-    try {
-      std::ifstream f(ui.bench_path);
-      if (!f) throw std::runtime_error(std::string("cannot open ") + ui.bench_path);
-      std::stringstream text;
-      text << f.rdbuf();
-      ui.timing = {};
-      merge_rows(ui.timing, bench_from_json(text.str()));
-      ui.timing_status = std::string("loaded ") + ui.bench_path;
-    } catch (const std::exception& e) {
-      ui.timing_status = std::string(ui.bench_path) + ": " + e.what();
-    }
-  }
-  if (!ui.timing_status.empty()) ImGui::TextDisabled("%s", ui.timing_status.c_str());
-  if (ui.timing.rows.empty()) return;
-  svplot::Chart("throughput", chart::throughput_chart(ui.timing), ImVec2(ImGui::GetContentRegionAvail().x, 18 * ImGui::GetFontSize()));
-  if (ImGui::BeginTable("rows", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
-    for (const char* h : {"algorithm", "n", "ms", "G items/s", "% of copy", "vs CUB"}) ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
-    for (const BenchRow& r : ui.timing.rows) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.algorithm.c_str());
-      ImGui::TableNextColumn();
-      ImGui::Text("%lld", static_cast<long long>(r.n));
-      ImGui::TableNextColumn();
-      ImGui::Text("%.4f", r.median_ms);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2f", r.items_per_s / 1e9);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.1f", r.percent_of_copy);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2f", r.vs_cub);
-    }
-    ImGui::EndTable();
-  }
-}
 
 int step_count(const Ui& ui) { return ui.lesson.view ? static_cast<int>(ui.lesson.view->trace.steps.size()) : 0; }
 
@@ -547,8 +465,8 @@ int run_gui(const GuiOptions& opt) {
   ui.show_charts = opt.charts;
   ui.show_timing = opt.timing || !opt.bench_json.empty();
   if (!opt.bench_json.empty()) {
-    std::snprintf(ui.bench_path, sizeof ui.bench_path, "%s", opt.bench_json.c_str());
-    merge_rows(ui.timing, bench);
+    std::snprintf(ui.timing.path, sizeof ui.timing.path, "%s", opt.bench_json.c_str());
+    merge_rows(ui.timing.table, bench);
   }
   ui.fullscreen = opt.lecture && opt.frames == 0;  // a timed (test) run keeps its window size
 
@@ -755,7 +673,7 @@ int run_gui(const GuiOptions& opt) {
       if (ui.show_timing) {
         ImGui::SetNextWindowSize(ImVec2(W * 0.55f, H * 0.7f), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowPos(ImVec2(W * 0.25f, H * 0.12f), ImGuiCond_FirstUseEver);
-        if (ImGui::Begin("GPU timing", &ui.show_timing)) timing_panel(ui);
+        if (ImGui::Begin("GPU timing", &ui.show_timing)) timing_panel(ui.timing, ui.gpu);
         ImGui::End();
       }
 

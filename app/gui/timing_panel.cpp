@@ -1,0 +1,95 @@
+// The GPU timing panel: CUB and the copy measured on a background thread, or a bench table loaded.
+#include "gui/timing_panel.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "chart.hpp"
+#include "gui/plot.hpp"
+
+namespace sv::gui {
+
+// Merges new measurements into the shown table, replacing rows of the same algorithm and n.
+void merge_rows(BenchResult& into, const BenchResult& from) {
+  if (!from.device.empty()) into.device = from.device;
+  into.runs = from.runs;
+  for (const BenchRow& row : from.rows) {
+    auto it = std::find_if(into.rows.begin(), into.rows.end(),
+                           [&](const BenchRow& r) { return r.algorithm == row.algorithm && r.n == row.n; });
+    if (it != into.rows.end()) *it = row;
+    else into.rows.push_back(row);
+  }
+}
+
+void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
+  if (gpu.usable) {
+    ImGui::Text("GPU: %s (sm_%d%d, %d SMs)", gpu.name.c_str(), gpu.cc_major, gpu.cc_minor, gpu.sm_count);
+    ImGui::SliderInt("log2 n", &t.log2_n, 10, 28, "2^%d", ImGuiSliderFlags_AlwaysClamp);
+    const bool busy = t.pending.valid();
+    if (!busy && ImGui::Button("Measure CUB and the copy at this n")) {
+      BenchOptions options;
+      options.sizes = {std::int64_t{1} << t.log2_n};
+      t.pending = std::async(std::launch::async, [options] { return run_bench(options, [](const std::string&) {}); });
+    }
+    if (busy) {
+      ImGui::TextDisabled("measuring on the GPU...");
+      if (t.pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        try {
+          merge_rows(t.table, t.pending.get());
+          t.status.clear();
+        } catch (const std::exception& e) {
+          t.status = e.what();
+          t.pending = {};
+        }
+      }
+    }
+  } else {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "No usable CUDA device (%s).", gpu.error.c_str());
+    ImGui::TextUnformatted("Load a table made on a GPU machine with scanviz bench --json FILE instead.");
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::InputText("bench JSON", t.path, sizeof t.path);
+  ImGui::SameLine();
+  if (ImGui::Button("Load")) {
+    try {
+      std::ifstream f(t.path);
+      if (!f) throw std::runtime_error(std::string("cannot open ") + t.path);
+      std::stringstream text;
+      text << f.rdbuf();
+      t.table = {};
+      merge_rows(t.table, bench_from_json(text.str()));
+      t.status = std::string("loaded ") + t.path;
+    } catch (const std::exception& e) {
+      t.status = std::string(t.path) + ": " + e.what();
+    }
+  }
+  if (!t.status.empty()) ImGui::TextDisabled("%s", t.status.c_str());
+  if (t.table.rows.empty()) return;
+  svplot::Chart("throughput", chart::throughput_chart(t.table), ImVec2(ImGui::GetContentRegionAvail().x, 18 * ImGui::GetFontSize()));
+  if (ImGui::BeginTable("rows", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
+    for (const char* h : {"algorithm", "n", "ms", "G items/s", "% of copy", "vs CUB"}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (const BenchRow& r : t.table.rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.algorithm.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld", static_cast<long long>(r.n));
+      ImGui::TableNextColumn();
+      ImGui::Text("%.4f", r.median_ms);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2f", r.items_per_s / 1e9);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f", r.percent_of_copy);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2f", r.vs_cub);
+    }
+    ImGui::EndTable();
+  }
+}
+
+}  // namespace sv::gui

@@ -1,0 +1,28 @@
+// The GPU timing panel: measures CUB and the copy at a chosen n on a background thread (the frame
+// loop never waits for it) and charts G items/s against n; without a device it says so and shows
+// tables made elsewhere with `scanviz bench --json`.
+#pragma once
+
+#include <future>
+#include <string>
+
+#include "bench_result.hpp"
+#include "gpu/bench.hpp"
+#include "gpu/executor.hpp"
+
+namespace sv::gui {
+
+struct TimingPanel {
+  int log2_n = 24;
+  std::future<BenchResult> pending;  // a measurement under way
+  BenchResult table;                 // what is shown
+  std::string status;
+  char path[512] = "bench.json";
+};
+
+// Merges new measurements into the shown table, replacing rows of the same algorithm and n.
+void merge_rows(BenchResult& into, const BenchResult& from);
+
+void timing_panel(TimingPanel& t, const GpuStatus& gpu);
+
+}  // namespace sv::gui
