@@ -39,31 +39,6 @@ std::string cell_text(const Trace& t, const BufferSnapshot& snap, std::size_t i)
   return snap.defined[i] ? format_value(t.meta.type, snap.values[i]) : "-";
 }
 
-std::string hazard_sentence(const Trace& t, const Hazard& h) {
-  const std::string& buf = t.buffers[h.buffer].name;
-  const std::string cell = buf + "[" + std::to_string(h.index) + "]";
-  auto val = [&](const Payload& p) { return format_value(t.meta.type, p); };
-  std::ostringstream s;
-  s << hazard_kind_name(h.kind) << " " << cell << ": ";
-  switch (h.kind) {
-    case HazardKind::RAW:
-      s << "thread " << h.first.thread << " wrote " << val(h.first.value) << " (line " << h.first.line << "), then thread "
-        << h.second.thread << " read it (line " << h.second.line << ")";
-      if (h.has_expected) s << " instead of " << val(h.expected);
-      break;
-    case HazardKind::WAR:
-      s << "thread " << h.first.thread << " read " << val(h.first.value) << " (line " << h.first.line << "), then thread "
-        << h.second.thread << " overwrote it with " << val(h.second.value) << " (line " << h.second.line << ")";
-      break;
-    case HazardKind::WAW:
-      s << "threads " << h.first.thread << " and " << h.second.thread << " both wrote it (lines " << h.first.line
-        << " and " << h.second.line << ")";
-      break;
-  }
-  if (h.same_warp) s << " [same warp]";
-  return s.str();
-}
-
 // One buffer's cells, 16 to a line, each chunk as wide as its widest label. Marks: * written by an
 // operator this step, ! read by another thread after being overwritten (RAW), ~ other hazards.
 void print_row(std::ostream& out, const Trace& t, const std::string& name, const BufferSnapshot& snap,
@@ -83,7 +58,12 @@ void print_row(std::ostream& out, const Trace& t, const std::string& name, const
     auto pad = [width](const std::string& s) { return s + std::string(width + 1 - s.size(), ' '); };
     if (cells.size() > kCellsPerLine) {
       out << "  " << std::string(label.size(), ' ');
-      for (std::size_t i = start; i < end; ++i) out << pad("[" + std::to_string(i) + "]");
+      for (std::size_t i = start; i < end; ++i) {
+        std::string index = "[";  // appended: GCC 12 warns falsely (-Wrestrict) on "[" + string
+        index += std::to_string(i);
+        index += ']';
+        out << pad(index);
+      }
       out << "\n";
     }
     out << "  " << label;
@@ -144,7 +124,7 @@ void print_steps(std::ostream& out, const Trace& t) {
 
     const auto& step_hazards = hazards_by_step[static_cast<int>(k)];
     for (std::size_t i = 0; i < step_hazards.size() && i < kHazardsShownPerStep; ++i)
-      out << "  hazard " << hazard_sentence(t, *step_hazards[i]) << "\n";
+      out << "  hazard " << describe_hazard(t, *step_hazards[i]) << "\n";
     if (step_hazards.size() > kHazardsShownPerStep)
       out << "  ... and " << step_hazards.size() - kHazardsShownPerStep << " more hazards in this step\n";
   }
@@ -247,7 +227,7 @@ void print_stats(std::ostream& out, const Trace& t) {
   if (!hazards.empty()) out << " (RAW " << by_kind[0] << ", WAR " << by_kind[1] << ", WAW " << by_kind[2] << ")";
   out << "\n";
   for (std::size_t i = 0; i < hazards.size() && i < 10; ++i)
-    out << "  step " << hazards[i].step << ": " << hazard_sentence(t, hazards[i]) << "\n";
+    out << "  step " << hazards[i].step << ": " << describe_hazard(t, hazards[i]) << "\n";
   if (hazards.size() > 10) out << "  ... " << hazards.size() - 10 << " more (stats --json lists them all)\n";
   out << "outcome            " << outcome_name(c.outcome);
   if (!c.wrong.empty()) out << ": " << c.wrong.size() << " of " << t.meta.n << " outputs differ from the reference";

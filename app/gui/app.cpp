@@ -283,7 +283,7 @@ bool controls_panel(Ui& ui) {
   if (!l.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", l.error.c_str());
   if (l.view) {
     const Trace& t = l.view->trace;
-    const auto correct = check_result(t).outcome == Outcome::Correct;
+    const bool correct = l.view->outcome == Outcome::Correct;
     if (ui.recorded_from_controls) ImGui::Text("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
     else ImGui::Text("%zu events", t.events.size());
     ImGui::Text("steps %lld, operations %lld", static_cast<long long>(l.view->metrics.steps),

@@ -40,6 +40,7 @@ TraceView make_trace_view(Trace trace) {
   v.hazards = find_hazards(v.trace);
   v.edges = dataflow_edges(v.trace);
   v.metrics = compute_metrics(v.trace);
+  v.outcome = check_result(v.trace).outcome;
   const Trace& t = v.trace;
   if (t.buffers.empty()) return v;  // nothing to draw
   int previous = t.buffers.size() > 2 ? 2 : static_cast<int>(t.buffers.size()) - 1;
@@ -264,17 +265,6 @@ std::string narrate_step(const TraceView& view, int step) {
   for (const Hazard& h : view.hazards) raw += h.step == step && h.kind == HazardKind::RAW;
   if (raw) text += " Race: " + std::to_string(raw) + " reads saw a value another thread had already overwritten.";
   return text;
-}
-
-std::string hazard_text(const TraceView& view, const Hazard& h) {
-  const Trace& t = view.trace;
-  auto val = [&](const Payload& p) { return format_value(t.meta.type, p); };
-  std::ostringstream s;
-  s << hazard_kind_name(h.kind) << " on " << t.buffers[h.buffer].name << "[" << h.index << "]: thread " << h.first.thread
-    << " wrote " << val(h.first.value) << " (line " << h.first.line << "), then thread " << h.second.thread
-    << " read it (line " << h.second.line << ")";
-  if (h.has_expected) s << "; it should have read " << val(h.expected);
-  return s.str();
 }
 
 }  // namespace sv::gui

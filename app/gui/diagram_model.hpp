@@ -27,6 +27,7 @@ struct TraceView {
   std::vector<Hazard> hazards;
   std::vector<Edge> edges;
   Metrics metrics;
+  Outcome outcome = Outcome::Correct;  // against the recomputed reference
   std::vector<int> row_buffer;  // per step: the buffer that step's row shows
 };
 TraceView make_trace_view(Trace trace);
@@ -79,7 +80,5 @@ std::string diagram_svg(const Diagram& d, const Palette& palette, const std::str
 
 // One sentence on what a step does, for the narration panel and the exports' captions.
 std::string narrate_step(const TraceView& view, int step);
-
-std::string hazard_text(const TraceView& view, const Hazard& h);
 
 }  // namespace sv::gui
