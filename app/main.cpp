@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "algorithms.hpp"
+#include "core/files.hpp"
 #include "core/values.hpp"
 #include "emulator/block_emulator.hpp"
 #include "emulator/record.hpp"
@@ -60,22 +61,11 @@ std::vector<Payload> parse_input_list(const std::string& arg, ValueType type) {
       if (!line.empty() && line.front() != '#') text += (text.empty() ? "" : ",") + line;
     }
   }
-  if (!text.empty() && text.back() == ',') throw UsageError("--input: empty value after the last comma");
-  std::vector<Payload> values;
-  std::string token;
-  std::istringstream in(text);
-  while (std::getline(in, token, ',')) {
-    const auto b = token.find_first_not_of(" \t");
-    const auto e = token.find_last_not_of(" \t");
-    if (b == std::string::npos) throw UsageError("--input: empty value at position " + std::to_string(values.size()));
-    auto v = parse_value(type, token.substr(b, e - b + 1));
-    if (!v)
-      throw UsageError("--input: '" + token.substr(b, e - b + 1) + "' is not a " + std::string(type_name(type)) +
-                       " value");
-    values.push_back(*v);
+  try {
+    return parse_value_list(text, type);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--input: ") + e.what());
   }
-  if (values.empty()) throw UsageError("--input: no values given");
-  return values;
 }
 
 BlockRunConfig run_config(const TraceOptions& o) {
@@ -190,23 +180,6 @@ int cmd_race(const TraceOptions& o) {
   return 0;
 }
 
-// Writes `text` to `path` through a temporary file, so a failure leaves nothing behind.
-void write_file_atomically(const std::string& path, const std::string& text, const char* option) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << text;
-    if (!f) {
-      std::remove(tmp.c_str());
-      throw UsageError(std::string(option) + ": cannot write " + path);
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw UsageError(std::string(option) + ": cannot write " + path);
-  }
-}
-
 // "1024,2^20,65536" -> sizes.
 std::vector<std::int64_t> parse_sizes(const std::string& text) {
   std::vector<std::int64_t> sizes;
@@ -240,7 +213,7 @@ int cmd_bench(const std::string& sizes, int runs, const std::string& json_path) 
     std::printf("%-10s %12lld %10.4f %12.2f %10.1f %10.1f %8.2f %s\n", row.algorithm.c_str(),
                 static_cast<long long>(row.n), row.median_ms, row.items_per_s / 1e9, row.bytes_per_s / 1e9,
                 row.percent_of_copy, row.vs_cub, row.verified ? "yes" : "NO");
-  if (!json_path.empty()) write_file_atomically(json_path, bench_to_json(r), "--json");
+  if (!json_path.empty()) write_file_atomically(json_path, bench_to_json(r));
   for (const BenchRow& row : r.rows)
     if (!row.verified) return 1;
   return 0;
@@ -254,9 +227,9 @@ int cmd_chart(const std::string& kind, const std::string& out, std::int64_t dept
   if (ext != ".csv" && ext != ".svg" && ext != ".png") throw UsageError("--out must end in .csv, .svg or .png");
   const auto points = measure_work_steps();
   if (ext == ".csv") {
-    write_file_atomically(out, work_steps_csv(points), "--out");
+    write_file_atomically(out, work_steps_csv(points));
   } else if (ext == ".svg") {
-    write_file_atomically(out, chart::charts_svg(chart::work_steps_charts(points, depth_n), 1000, 380), "--out");
+    write_file_atomically(out, chart::charts_svg(chart::work_steps_charts(points, depth_n), 1000, 380));
   } else {
 #ifdef SCANVIZ_HAVE_GUI
     gui::render_charts_png(chart::work_steps_charts(points, depth_n), out, 1000, 380);

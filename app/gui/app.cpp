@@ -29,6 +29,7 @@
 #include <sstream>
 
 #include "algorithms.hpp"
+#include "core/files.hpp"
 #include "core/values.hpp"
 #include "embedded.hpp"
 #include "emulator/record.hpp"
@@ -84,8 +85,10 @@ void save_settings(const Settings& s) {
   std::error_code ec;
   fs::create_directories(p.parent_path(), ec);
   const nlohmann::json j = {{"theme", s.theme}, {"font_scale", s.font_scale}, {"speed", s.speed}};
-  std::ofstream(p.string() + ".tmp") << j.dump(2) << "\n";
-  fs::rename(p.string() + ".tmp", p, ec);
+  try {
+    write_file_atomically(p, j.dump(2) + "\n");
+  } catch (const std::exception&) {  // settings are a convenience: an unwritable home keeps the defaults
+  }
 }
 
 
@@ -128,14 +131,7 @@ BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm) {
   c.input_seed = static_cast<std::uint64_t>(l.input_seed);
   if (l.input_mode == 0) c.input = slides_input(c.op, c.type, static_cast<std::size_t>(l.n));
   if (l.input_mode == 2) {
-    std::istringstream in(l.typed);
-    for (std::string tok; std::getline(in, tok, ',');) {
-      tok.erase(0, tok.find_first_not_of(" \t"));
-      tok.erase(tok.find_last_not_of(" \t") + 1);
-      auto v = parse_value(c.type, tok);
-      if (!v) throw std::invalid_argument("'" + tok + "' is not a " + std::string(type_name(c.type)) + " value");
-      c.input.push_back(*v);
-    }
+    c.input = parse_value_list(l.typed, c.type);
     c.n = static_cast<std::int64_t>(c.input.size());
   }
   const auto names = schedule_kind_names();

@@ -16,6 +16,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "core/files.hpp"
 #include "core/values.hpp"
 #include "gui/app.hpp"
 #include "gui/canvas.hpp"
@@ -303,21 +304,7 @@ void render_to_file(const Trace& trace, const std::string& out, const RenderOpti
     const Diagram d = build_diagram(tv, step, palette_named(o.theme));
     const std::string title = trace.meta.algorithm + ", n = " + std::to_string(trace.meta.n) + ": step " +
                               std::to_string(step) + ", " + trace.steps[step].label();
-    const std::string tmp = out + ".tmp";
-    {
-      std::ofstream f(tmp);
-      f << diagram_svg(d, palette_named(o.theme), title);
-      if (!f) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error("cannot write " + out);
-      }
-    }
-    std::error_code ec;
-    fs::rename(tmp, out, ec);
-    if (ec) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error("cannot write " + out + ": " + ec.message());
-    }
+    write_file_atomically(out, diagram_svg(d, palette_named(o.theme), title));
     return;
   }
   if (ext != ".png" && ext != ".gif") throw std::runtime_error("--out must end in .png, .gif or .svg, not '" + out + "'");

@@ -142,6 +142,25 @@ std::optional<Payload> parse_value(ValueType type, std::string_view text) {
   return std::nullopt;
 }
 
+std::vector<Payload> parse_value_list(std::string_view text, ValueType type) {
+  std::vector<Payload> values;
+  if (!text.empty() && text.back() == ',') throw std::invalid_argument("empty value after the last comma");
+  std::size_t start = 0;
+  while (start <= text.size() && !text.empty()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    std::string_view item = text.substr(start, comma - start);
+    const auto b = item.find_first_not_of(" \t");
+    if (b == std::string_view::npos) throw std::invalid_argument("empty value at position " + std::to_string(values.size()));
+    item = item.substr(b, item.find_last_not_of(" \t") - b + 1);
+    auto v = parse_value(type, item);
+    if (!v) throw std::invalid_argument("'" + std::string(item) + "' is not a " + std::string(type_name(type)) + " value");
+    values.push_back(*v);
+    start = comma + 1;
+  }
+  if (values.empty()) throw std::invalid_argument("no values given");
+  return values;
+}
+
 Payload identity_of(OpKind op, ValueType type) {
   Payload out;
   if (!visit_op(op, type, [&](auto f) { out = Payload::of(f.identity()); })) check_op_type(op, type);

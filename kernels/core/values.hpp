@@ -28,6 +28,10 @@ std::string format_value(ValueType type, const Payload& v);
 // Parses what format_value writes. Returns nullopt on anything else (no exception).
 std::optional<Payload> parse_value(ValueType type, std::string_view text);
 
+// "3, 6, 7" or "x0,x1": comma-separated values, blanks around each ignored. Throws
+// std::invalid_argument naming the bad item ("'x' is not a int32 value", "empty value at position 2").
+std::vector<Payload> parse_value_list(std::string_view text, ValueType type);
+
 Payload identity_of(OpKind op, ValueType type);
 Payload apply_op(OpKind op, ValueType type, const Payload& a, const Payload& b);
 
