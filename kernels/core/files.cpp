@@ -1,6 +1,7 @@
 // Writing a whole file so that a failure never leaves a half-written one behind.
 #include "core/files.hpp"
 
+#include <cerrno>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -13,9 +14,11 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view t
   tmp += ".tmp";
   std::error_code ec;
   {
+    errno = 0;
     std::ofstream f(tmp, std::ios::binary);
     f.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!f) ec = std::make_error_code(std::errc::io_error);
+    f.close();
+    if (!f) ec = errno ? std::error_code(errno, std::generic_category()) : std::make_error_code(std::errc::io_error);
   }
   if (!ec) std::filesystem::rename(tmp, path, ec);
   if (ec) {
