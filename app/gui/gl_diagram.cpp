@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 
@@ -72,11 +73,29 @@ void set_view(unsigned program, const ViewTransform& v, int w, int h) {
   glUniform2f(glGetUniformLocation(program, "u_viewport"), static_cast<float>(w), static_cast<float>(h));
 }
 
-void instance_attribute(unsigned index, int components, std::size_t stride, std::size_t offset) {
-  glEnableVertexAttribArray(index);
-  glVertexAttribPointer(index, components, GL_FLOAT, GL_FALSE, static_cast<int>(stride),
-                        reinterpret_cast<const void*>(offset));
-  glVertexAttribDivisor(index, 1);
+struct InstanceAttribute {
+  int components;
+  std::size_t offset;
+};
+
+// A VAO drawing the unit quad (attribute 0) once per instance of `vbo`, whose float attributes
+// 1, 2, ... are laid out as `attributes` within records of `stride` bytes.
+void make_instanced_vao(unsigned& vao, unsigned& vbo, unsigned quad_vbo, std::size_t stride,
+                        std::initializer_list<InstanceAttribute> attributes) {
+  glGenVertexArrays(1, &vao);
+  glGenBuffers(1, &vbo);
+  glBindVertexArray(vao);
+  glBindBuffer(GL_ARRAY_BUFFER, quad_vbo);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo);
+  unsigned index = 1;
+  for (const InstanceAttribute& a : attributes) {
+    glEnableVertexAttribArray(index);
+    glVertexAttribPointer(index, a.components, GL_FLOAT, GL_FALSE, static_cast<int>(stride),
+                          reinterpret_cast<const void*>(a.offset));
+    glVertexAttribDivisor(index++, 1);
+  }
 }
 
 }  // namespace
@@ -89,27 +108,10 @@ GlDiagram::GlDiagram() {
   glBindBuffer(GL_ARRAY_BUFFER, quad_vbo_);
   glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
 
-  glGenVertexArrays(1, &cell_vao_);
-  glGenBuffers(1, &cell_vbo_);
-  glBindVertexArray(cell_vao_);
-  glBindBuffer(GL_ARRAY_BUFFER, quad_vbo_);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-  glBindBuffer(GL_ARRAY_BUFFER, cell_vbo_);
-  instance_attribute(1, 4, sizeof(CellInstance), offsetof(CellInstance, rect));
-  instance_attribute(2, 4, sizeof(CellInstance), offsetof(CellInstance, fill));
-  instance_attribute(3, 4, sizeof(CellInstance), offsetof(CellInstance, border));
-
-  glGenVertexArrays(1, &segment_vao_);
-  glGenBuffers(1, &segment_vbo_);
-  glBindVertexArray(segment_vao_);
-  glBindBuffer(GL_ARRAY_BUFFER, quad_vbo_);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-  glBindBuffer(GL_ARRAY_BUFFER, segment_vbo_);
-  instance_attribute(1, 4, sizeof(SegmentInstance), offsetof(SegmentInstance, ends));
-  instance_attribute(2, 4, sizeof(SegmentInstance), offsetof(SegmentInstance, rgba));
-  instance_attribute(3, 1, sizeof(SegmentInstance), offsetof(SegmentInstance, width));
+  make_instanced_vao(cell_vao_, cell_vbo_, quad_vbo_, sizeof(CellInstance),
+                     {{4, offsetof(CellInstance, rect)}, {4, offsetof(CellInstance, fill)}, {4, offsetof(CellInstance, border)}});
+  make_instanced_vao(segment_vao_, segment_vbo_, quad_vbo_, sizeof(SegmentInstance),
+                     {{4, offsetof(SegmentInstance, ends)}, {4, offsetof(SegmentInstance, rgba)}, {1, offsetof(SegmentInstance, width)}});
   glBindVertexArray(0);
 }
 
