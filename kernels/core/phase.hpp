@@ -15,7 +15,14 @@ enum class Phase : std::uint8_t {
   DownSweep,      // Blelloch down-sweep
   Span,           // Sklansky: upper half of each 2*span group adds the lower half's last element
   Store,          // shared -> global
+  // Device-wide scans: one phase per kernel launch (param = recursion level of the tile sums).
+  ScanTiles,      // each block scans its tile (hierarchical: with a block algorithm)
+  TileSums,       // each tile's last element -> the tile sums
+  AddPrefixes,    // each tile adds the scanned sums of the tiles before it
+  ReduceTiles,    // each tile's aggregate -> the tile sums (reduce-then-scan)
+  ScanWithPrefix, // each tile scans again, seeded with the scanned sums before it
+  SinglePass,     // chained and decoupled look-back: one launch
 };
-inline constexpr int kPhaseCount = 9;
+inline constexpr int kPhaseCount = 15;
 
 }  // namespace sv

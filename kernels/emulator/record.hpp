@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,16 +24,41 @@ struct BlockRunConfig {
   std::vector<Payload> input;    // empty: seeded random input of length n
   std::uint64_t input_seed = 1;  // seed of the random input
   Schedule schedule;
+  std::map<std::string, std::string> options;  // device-wide algorithms' switches (--option key=value)
 };
+
+struct DeviceConfig;
+
+// Traces of device-wide scans snapshot every global buffer after every launch: n is capped for them
+// (untraced GPU runs take any n up to 2^30).
+inline constexpr std::int64_t kMaxTracedDeviceN = std::int64_t{1} << 22;
+inline constexpr std::int64_t kMaxDeviceN = std::int64_t{1} << 30;
+
+bool is_device_algorithm(std::string_view name);
 
 // Throws std::invalid_argument for a configuration that cannot run (unknown algorithm, n too large,
 // operator and type that don't go together, wrong input length) and EmulationError when the kernel
 // does something the emulator cannot continue from.
 Trace record_block_scan(const BlockRunConfig& config);
 
+// The same for the device-wide algorithms (hierarchical, reduce-then-scan, chained,
+// decoupled-lookback): the emulator's simulated multiprocessors run the grid. A deadlock (static
+// tile ids under an adversarial launch order) ends the run with outcome Deadlock and the waiting
+// tiles; it never hangs.
+Trace record_device_scan(const BlockRunConfig& config);
+
+// Either of the two, by the algorithm's name.
+Trace record_scan(const BlockRunConfig& config);
+
 // The parts every executor shares: validate the configuration and fill trace.meta (all but the
 // executor) and return the block; then store the output and judge it against the reference.
 BlockShape prepare_block_trace(const BlockRunConfig& config, Trace& trace);
 void finish_block_trace(Trace& trace, std::vector<Payload> output);
+
+// For the device-wide algorithms: validates (n from 0 to kMaxTracedDeviceN, switches) and fills
+// trace.meta (all but the executor; options holds every switch with its value, block and
+// items_per_thread the tile policy, capacity the tile size, grid the tiles) and returns the parsed
+// configuration with params.n, tiles and exclusive set.
+DeviceConfig prepare_device_trace(const BlockRunConfig& config, Trace& trace, bool on_gpu);
 
 }  // namespace sv

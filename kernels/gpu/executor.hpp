@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -39,6 +41,27 @@ struct GpuOptions {
 // cannot run and GpuError for any CUDA failure, a trace buffer too small (naming the capacity and
 // the size needed) or a kernel fault (out-of-bounds access).
 Trace record_block_scan_gpu(const BlockRunConfig& config, const GpuOptions& options = {});
+
+// Runs a device-wide algorithm (hierarchical, reduce-then-scan, chained, decoupled-lookback) traced
+// on device 0: the tile-level trace (tile ids, descriptor publishes and inspections, waits, %globaltimer
+// time and SM) and a snapshot of every global buffer after every launch. n up to kMaxTracedDeviceN.
+// A spin wait that runs out of its bound throws GpuError naming the tile.
+Trace record_device_scan_gpu(const BlockRunConfig& config, const GpuOptions& options = {});
+
+// Untraced device-wide scan of config.input (or the seeded random input) on device 0; returns the
+// output. For tests at moderate n; see verify_device_scan_gpu for large n.
+std::vector<Payload> run_device_scan_gpu(const BlockRunConfig& config);
+
+// Untraced device-wide scan of n elements generated on the device (int32 sum, any n up to
+// kMaxDeviceN), checked against a sequential reference on the host. Returns the mismatches (0 when
+// correct). Throws GpuError on any CUDA failure or a spin wait that ran out.
+struct DeviceCheck {
+  std::int64_t n = 0;
+  std::int64_t mismatches = 0;
+  std::int64_t first_mismatch = -1;
+};
+DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::map<std::string, std::string>& options,
+                                       std::int64_t n, bool exclusive, std::uint64_t seed);
 
 // Runs the untraced kernel `runs` times on the same input and counts the wrong outputs. With an
 // amplify seed S != 0, run r uses seed S + r.

@@ -18,6 +18,15 @@ GpuStatus probe_gpu() {
 
 Trace record_block_scan_gpu(const BlockRunConfig&, const GpuOptions&) { throw GpuError(kNoCuda); }
 
+Trace record_device_scan_gpu(const BlockRunConfig&, const GpuOptions&) { throw GpuError(kNoCuda); }
+
+std::vector<Payload> run_device_scan_gpu(const BlockRunConfig&) { throw GpuError(kNoCuda); }
+
+DeviceCheck verify_device_scan_gpu_i32(const std::string&, const std::map<std::string, std::string>&, std::int64_t, bool,
+                                       std::uint64_t) {
+  throw GpuError(kNoCuda);
+}
+
 WrongCount count_wrong_outputs_gpu(const BlockRunConfig&, int, std::uint64_t) { throw GpuError(kNoCuda); }
 
 std::vector<std::int64_t> default_bench_sizes() { return {}; }

@@ -7,7 +7,8 @@ namespace sv {
 
 namespace {
 constexpr std::array<std::string_view, kPhaseCount> kPhaseNames = {
-    "load", "stride", "reduction", "post-reduction", "up-sweep", "clear-root", "down-sweep", "span", "store"};
+    "load", "stride", "reduction", "post-reduction", "up-sweep", "clear-root", "down-sweep", "span", "store",
+    "scan-tiles", "tile-sums", "add-prefixes", "reduce-tiles", "scan-with-prefix", "single-pass"};
 }
 
 std::string_view phase_name(Phase p) { return kPhaseNames.at(static_cast<std::size_t>(p)); }
@@ -22,6 +23,7 @@ std::string phase_label(Phase p, std::int64_t param) {
   std::string label(phase_name(p));
   if (p == Phase::Stride) return "stride = " + std::to_string(param);
   if (p == Phase::Span) return "span = " + std::to_string(param);
+  if (p >= Phase::ScanTiles) return param > 0 ? label + " level " + std::to_string(param) : label;
   if (param >= 0) label += " stride = " + std::to_string(param);
   return label;
 }
@@ -31,6 +33,17 @@ std::string_view event_kind_name(EventKind k) {
   return names.at(static_cast<std::size_t>(k));
 }
 std::string_view space_name(Space s) { return s == Space::Global ? "global" : "shared"; }
-std::string_view outcome_name(Outcome o) { return o == Outcome::Correct ? "correct" : "wrong"; }
+std::string_view outcome_name(Outcome o) {
+  static constexpr std::array<std::string_view, kOutcomeCount> names = {"correct", "wrong", "deadlock"};
+  return names.at(static_cast<std::size_t>(o));
+}
+std::string_view tile_event_kind_name(TileEventKind k) {
+  static constexpr std::array<std::string_view, kTileEventKindCount> names = {"start", "publish", "inspect", "wait", "end"};
+  return names.at(static_cast<std::size_t>(k));
+}
+std::string_view tile_flag_name(TileFlag f) {
+  static constexpr std::array<std::string_view, 3> names = {"X", "A", "P"};
+  return names.at(static_cast<std::size_t>(f));
+}
 
 }  // namespace sv

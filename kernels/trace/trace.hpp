@@ -12,15 +12,20 @@
 #include "core/payload.hpp"
 #include "trace/event.hpp"
 #include "trace/phase.hpp"
+#include "trace/tile_event.hpp"
 
 namespace sv {
 
 enum class Space : std::uint8_t { Global, Shared };
-enum class Outcome : std::uint8_t { Correct, Wrong };
+// Deadlock: the emulator found every resident block waiting on a tile that can never publish.
+enum class Outcome : std::uint8_t { Correct, Wrong, Deadlock };
+inline constexpr int kOutcomeCount = 3;
 
 std::string_view event_kind_name(EventKind k);
 std::string_view space_name(Space s);
 std::string_view outcome_name(Outcome o);
+std::string_view tile_event_kind_name(TileEventKind k);
+std::string_view tile_flag_name(TileFlag f);  // "X", "A", "P"
 
 struct BufferInfo {
   std::string name;
@@ -76,6 +81,7 @@ struct TraceResult {
   std::vector<Payload> output;
   std::vector<Payload> reference;
   Outcome outcome = Outcome::Correct;
+  std::vector<std::int64_t> waiting;  // deadlock: the tiles that were waiting when it was found
 };
 
 struct Trace {
@@ -87,6 +93,7 @@ struct Trace {
   std::vector<Step> steps;
   std::vector<Event> events;
   std::vector<std::vector<BufferSnapshot>> snapshots;  // [step][buffer]
+  std::vector<TileEvent> tile_events;                  // device-wide scans: the tile-level trace
   TraceResult result;
 
   int find_buffer(std::string_view name) const {

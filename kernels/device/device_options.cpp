@@ -1,0 +1,169 @@
+// The device-wide algorithms' registry and the parsing of their switches.
+#include "device/device_options.hpp"
+
+#include <array>
+#include <charconv>
+#include <stdexcept>
+
+#include "algorithms.hpp"
+
+namespace sv {
+
+namespace {
+
+constexpr std::array<DeviceAlgorithmInfo, 4> kDeviceAlgorithms = {{
+    {"hierarchical", "scan-then-propagate: a block algorithm scans each tile, the tile sums are scanned (recursively), "
+                     "each tile adds the sums before it; 3 launches a level"},
+    {"reduce-then-scan", "reduce each tile to the tile sums, scan the sums (recursively), scan each tile again seeded "
+                         "with them; ~3n memory traffic"},
+    {"chained", "single pass: each tile waits for its predecessor's inclusive prefix (flag P), then publishes its own"},
+    {"decoupled-lookback", "single pass (Merrill and Garland): publish the tile's aggregate (A), look back over a window "
+                           "of predecessors to the nearest inclusive prefix (P), publish P; dynamic tile ids"},
+}};
+
+constexpr std::array<SwitchInfo, 10> kSwitches = {{
+    {"block-algo", "kogge-stone-double-buffer", "hierarchical", false,
+     "the block algorithm that scans each tile (any block-level algorithm but the racy one)"},
+    {"items", "by type", "reduce-then-scan chained decoupled-lookback", false,
+     "elements per thread (tile = --block threads x items; default 16 for 32-bit values, 8 for 64-bit, 4 for interval)"},
+    {"tile-ids", "dynamic", "chained decoupled-lookback", false,
+     "dynamic (from an atomic counter, in the order blocks start) or static (the block index: can deadlock)"},
+    {"fence", "on", "chained decoupled-lookback", false,
+     "off: the descriptor's flag and value are separate words stored with no fence between, so a reader can see "
+     "the flag before the value (on: one packed 64-bit word for 32-bit values, else value, fence, flag)"},
+    {"window", "32", "decoupled-lookback", false,
+     "predecessors the look-back warp inspects at once, 1..32 (1: wait for the predecessor's P, the chained scan)"},
+    {"stall", "none", "chained decoupled-lookback", false,
+     "TILE:CYCLES: that tile waits after taking its id (emulator cycles; nanoseconds on the GPU)"},
+    {"sms", "4", "all", true, "simulated multiprocessors, 1..1024"},
+    {"resident", "2", "all", true, "blocks resident on one multiprocessor at a time, 1..64"},
+    {"launch", "in-order", "all", true, "the order blocks are launched in: in-order, reverse (adversarial) or random:SEED"},
+    {"latency", "400", "all", true, "cycles of a global memory round trip, 1..100000"},
+}};
+
+bool applies(const SwitchInfo& s, std::string_view algorithm) {
+  if (s.algorithms == "all") return true;
+  for (std::size_t pos = 0; pos < s.algorithms.size();) {
+    std::size_t end = s.algorithms.find(' ', pos);
+    if (end == std::string_view::npos) end = s.algorithms.size();
+    if (s.algorithms.substr(pos, end - pos) == algorithm) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+std::int64_t parse_int(const std::string& key, const std::string& text, std::int64_t lo, std::int64_t hi) {
+  std::int64_t v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || ptr != end || v < lo || v > hi)
+    throw std::invalid_argument("--option " + key + "=" + text + ": expected an integer from " + std::to_string(lo) +
+                                " to " + std::to_string(hi));
+  return v;
+}
+
+}  // namespace
+
+std::span<const DeviceAlgorithmInfo> device_algorithms() { return kDeviceAlgorithms; }
+
+const DeviceAlgorithmInfo* find_device_algorithm(std::string_view name) {
+  for (const auto& a : kDeviceAlgorithms)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+std::span<const SwitchInfo> device_switches() { return kSwitches; }
+
+std::int32_t default_items_per_thread(ValueType type) {
+  switch (type) {
+    case ValueType::I32:
+    case ValueType::F32: return 16;
+    case ValueType::I64:
+    case ValueType::F64: return 8;
+    case ValueType::Interval: return 4;
+  }
+  return 4;
+}
+
+std::string tile_policy(const DeviceParams& p) {
+  return std::to_string(p.threads) + " threads x " + std::to_string(p.items) + " items = " +
+         std::to_string(p.tile_items()) + " elements per tile";
+}
+
+DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std::string, std::string>& given,
+                                 ValueType type, std::int32_t requested_threads, bool on_gpu) {
+  const std::string who(algorithm);
+  if (!find_device_algorithm(algorithm))
+    throw std::invalid_argument("unknown device-wide algorithm '" + who + "'");
+  std::map<std::string, std::string> v;
+  for (const SwitchInfo& s : kSwitches)
+    if (applies(s, algorithm) && !(on_gpu && s.emulator_only)) v[std::string(s.key)] = std::string(s.fallback);
+  for (const auto& [key, value] : given) {
+    const SwitchInfo* s = nullptr;
+    for (const SwitchInfo& k : kSwitches)
+      if (k.key == key) s = &k;
+    if (!s) throw std::invalid_argument("--option " + key + ": unknown switch (scanviz algos lists them)");
+    if (!applies(*s, algorithm)) throw std::invalid_argument("--option " + key + " does not apply to " + who);
+    if (on_gpu && s->emulator_only)
+      throw std::invalid_argument("--option " + key + " models the emulator's machine; it does not apply to the GPU");
+    v[key] = value;
+  }
+
+  DeviceConfig c;
+  DeviceParams& p = c.params;
+  if (algorithm == "hierarchical") {
+    c.block_algorithm = v["block-algo"];
+    const AlgorithmInfo* block = find_algorithm(c.block_algorithm);
+    if (!block || block->racy)
+      throw std::invalid_argument("--option block-algo=" + c.block_algorithm +
+                                  ": expected a race-free block-level algorithm (scanviz algos lists them)");
+    const std::int32_t threads = requested_threads ? requested_threads : 1024 / block->items_per_thread;
+    const BlockShape shape = block_shape(*block, static_cast<std::int64_t>(threads) * block->items_per_thread, threads);
+    p.threads = shape.threads;
+    p.items = block->items_per_thread;
+  } else {
+    if (requested_threads < 0 || requested_threads > kMaxBlockThreads)
+      throw std::invalid_argument("block size " + std::to_string(requested_threads) + " is outside 1..1024");
+    p.threads = requested_threads ? requested_threads : kTileThreads;
+    const std::int32_t fallback = default_items_per_thread(type);
+    if (v["items"] == "by type") v["items"] = std::to_string(fallback);
+    p.items = static_cast<std::int32_t>(parse_int("items", v["items"], 1, 64));
+    if (on_gpu && p.items != fallback)
+      throw std::invalid_argument("--option items=" + v["items"] + ": the GPU kernels are built for " +
+                                  std::to_string(fallback) + " items per thread with this type");
+    if (on_gpu && p.threads % 32 != 0)
+      throw std::invalid_argument("block size " + std::to_string(p.threads) + ": the GPU tile kernels need a multiple of 32");
+  }
+  if (v.count("tile-ids")) {
+    if (v["tile-ids"] != "dynamic" && v["tile-ids"] != "static")
+      throw std::invalid_argument("--option tile-ids=" + v["tile-ids"] + ": expected dynamic or static");
+    p.dynamic_ids = v["tile-ids"] == "dynamic";
+  }
+  if (v.count("fence")) {
+    if (v["fence"] != "on" && v["fence"] != "off")
+      throw std::invalid_argument("--option fence=" + v["fence"] + ": expected on or off");
+    p.fence = v["fence"] == "on";
+  }
+  if (v.count("window")) p.window = static_cast<std::int32_t>(parse_int("window", v["window"], 1, 32));
+  if (v.count("stall") && v["stall"] != "none") {
+    const std::string& s = v["stall"];
+    const auto colon = s.find(':');
+    if (colon == std::string::npos) throw std::invalid_argument("--option stall=" + s + ": expected TILE:CYCLES");
+    p.stall_tile = parse_int("stall", s.substr(0, colon), 0, std::int64_t{1} << 30);
+    p.stall_cycles = parse_int("stall", s.substr(colon + 1), 0, std::int64_t{1} << 40);
+  }
+  if (v.count("sms")) c.machine.sms = static_cast<std::int32_t>(parse_int("sms", v["sms"], 1, 1024));
+  if (v.count("resident")) c.machine.resident = static_cast<std::int32_t>(parse_int("resident", v["resident"], 1, 64));
+  if (v.count("latency")) c.machine.latency = static_cast<std::int32_t>(parse_int("latency", v["latency"], 1, 100000));
+  if (v.count("launch")) {
+    auto order = Schedule::parse(v["launch"]);
+    if (!order || order->kind == Schedule::Kind::RoundRobin)
+      throw std::invalid_argument("--option launch=" + v["launch"] + ": expected in-order, reverse or random:SEED");
+    c.machine.launch = *order;
+    v["launch"] = order->name();
+  }
+  c.options = v;
+  return c;
+}
+
+}  // namespace sv

@@ -1,0 +1,61 @@
+// The device-wide algorithms' registry and their switches (`--option key=value`, listed by
+// `scanviz algos`), parsed into what the kernels and the emulator's machine model need.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/ops.hpp"
+#include "device/device_params.hpp"
+#include "emulator/schedule.hpp"
+
+namespace sv {
+
+struct DeviceAlgorithmInfo {
+  std::string_view name;
+  std::string_view summary;
+};
+std::span<const DeviceAlgorithmInfo> device_algorithms();
+const DeviceAlgorithmInfo* find_device_algorithm(std::string_view name);
+
+struct SwitchInfo {
+  std::string_view key;
+  std::string_view fallback;    // the default value
+  std::string_view algorithms;  // which algorithms take it ("all", or names)
+  bool emulator_only;
+  std::string_view help;
+};
+std::span<const SwitchInfo> device_switches();
+
+// The emulator's machine: simulated multiprocessors, resident blocks, launch order, latencies.
+struct EmuMachine {
+  std::int32_t sms = 4;
+  std::int32_t resident = 2;       // blocks resident on one SM at a time
+  Schedule launch;                 // the order blocks are launched in: in-order, reverse, random:SEED
+  std::int32_t latency = 400;      // cycles of a global memory round trip
+};
+
+struct DeviceConfig {
+  DeviceParams params;                         // n, tiles and exclusive are filled by the caller
+  std::string block_algorithm;                 // hierarchical only
+  EmuMachine machine;
+  std::map<std::string, std::string> options;  // every switch of the algorithm, with its value
+};
+
+// The tile policy (threads x items per thread) of the tile-level kernels for a value type.
+inline constexpr std::int32_t kTileThreads = 256;
+std::int32_t default_items_per_thread(ValueType type);
+
+// Validates `given` for `algorithm` (unknown keys, bad values, emulator-only switches on the GPU)
+// and fills in the defaults; `requested_threads` is --block (0 = the default). Throws
+// std::invalid_argument with a one-line reason naming the option.
+DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std::string, std::string>& given,
+                                 ValueType type, std::int32_t requested_threads, bool on_gpu);
+
+// "256 threads x 16 items = 4096 elements per tile"
+std::string tile_policy(const DeviceParams& p);
+
+}  // namespace sv

@@ -1,0 +1,39 @@
+// The tile-level trace of the device-wide scans: which block took which tile, what each tile
+// published in its descriptor (X -> A -> P), which predecessors it inspected and what it saw there,
+// how long it waited. Fixed-size records, shared by the host and by the GPU's traced kernels.
+#pragma once
+
+#include <cstdint>
+
+#include "core/hd.hpp"
+#include "core/payload.hpp"
+
+namespace sv {
+
+// A tile descriptor's status (Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled
+// Look-back"): X nothing published yet, A the tile's aggregate, P its inclusive prefix.
+enum class TileFlag : std::uint8_t { X = 0, A = 1, P = 2 };
+
+enum class TileEventKind : std::uint8_t {
+  Start,    // a block took the tile (tile id from the counter, or the block index)
+  Publish,  // the tile published `flag` with `value` in its own descriptor
+  Inspect,  // the tile read predecessor `target`'s descriptor and saw `flag` and `value`
+  Wait,     // the tile began waiting: predecessor `target` still showed `flag` (X, or A in a chained scan)
+  End,      // the tile stored its outputs
+};
+inline constexpr int kTileEventKindCount = 5;
+
+struct TileEvent {
+  std::uint64_t time = 0;    // ns (GPU %globaltimer) or emulator cycles
+  std::int64_t tile = -1;    // the tile doing it
+  std::int64_t target = -1;  // Publish: the tile itself; Inspect/Wait: the predecessor; Start/End: -1
+  std::uint32_t block = 0;   // CTA index
+  std::uint32_t spins = 0;   // Inspect: polls of this window that saw an X before this read
+  std::uint16_t sm = 0;
+  std::uint16_t pass = 0;    // index of the kernel launch (the trace step) it belongs to
+  TileEventKind kind = TileEventKind::Start;
+  TileFlag flag = TileFlag::X;
+  Payload value;
+};
+
+}  // namespace sv
