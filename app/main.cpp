@@ -9,6 +9,7 @@
 #include "algorithms.hpp"
 #include "core/files.hpp"
 #include "core/values.hpp"
+#include "device/device_options.hpp"
 #include "emulator/block_emulator.hpp"
 #include "emulator/record.hpp"
 #include "gpu/bench.hpp"
@@ -47,6 +48,7 @@ struct TraceOptions {
   int runs = 1000;
   std::uint64_t seed = 1;
   std::string out;
+  std::vector<std::string> options;  // --option key=value
 };
 
 // "3,6,7" or "@FILE": values separated by commas or newlines; lines starting with # are comments.
@@ -71,7 +73,15 @@ std::vector<Payload> parse_input_list(const std::string& arg, ValueType type) {
 BlockRunConfig run_config(const TraceOptions& o) {
   BlockRunConfig c;
   c.algorithm = o.algo;
-  if (!find_algorithm(o.algo)) throw UsageError("--algo: unknown algorithm '" + o.algo + "' (scanviz algos lists them)");
+  const bool device = is_device_algorithm(o.algo);
+  if (!find_algorithm(o.algo) && !device)
+    throw UsageError("--algo: unknown algorithm '" + o.algo + "' (scanviz algos lists them)");
+  for (const std::string& kv : o.options) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError("--option " + kv + ": expected key=value");
+    if (!c.options.emplace(kv.substr(0, eq), kv.substr(eq + 1)).second)
+      throw UsageError("--option " + kv.substr(0, eq) + " is given twice");
+  }
   auto op = parse_op_name(o.op);
   if (!op) throw UsageError("--op: unknown operator '" + o.op + "' (sum, product, min, max or interval)");
   c.op = *op;
@@ -90,7 +100,8 @@ BlockRunConfig run_config(const TraceOptions& o) {
       throw UsageError("--n " + std::to_string(o.n) + " does not match the " + std::to_string(c.input.size()) +
                        " values of --input");
   }
-  if (o.n_given && o.n < 1) throw UsageError("--n must be at least 1, not " + std::to_string(o.n));
+  if (o.n_given && o.n < (device ? 0 : 1))
+    throw UsageError("--n must be at least " + std::string(device ? "0" : "1") + ", not " + std::to_string(o.n));
   c.n = !c.input.empty() ? static_cast<std::int64_t>(c.input.size()) : (o.n_given ? o.n : 8);
   if (o.n_given && o.n > (std::int64_t{1} << 31)) throw UsageError("--n " + std::to_string(o.n) + " is too large");
   if (o.seed == 0) throw UsageError("--seed must be at least 1 (0 marks input typed by hand in a trace)");
@@ -116,6 +127,18 @@ int cmd_algos() {
     if (a.racy) std::cout << "\n      RACY by design: shows hazards under every schedule, wrong results under some";
     std::cout << "\n";
   }
+  std::cout << "\nDevice-wide algorithms (any n; tiles of --block threads x items per thread):\n\n";
+  for (const DeviceAlgorithmInfo& a : device_algorithms()) {
+    std::cout << "  " << a.name << "\n      " << a.summary << "\n      switches:";
+    for (const SwitchInfo& s : device_switches())
+      if (s.algorithms == "all" ? !s.emulator_only : s.algorithms.find(a.name) != std::string_view::npos)
+        std::cout << " " << s.key;
+    std::cout << "\n";
+  }
+  std::cout << "\nSwitches (--option key=value, repeatable; default in brackets):\n";
+  for (const SwitchInfo& s : device_switches())
+    std::cout << "  " << s.key << " [" << s.fallback << "]" << (s.emulator_only ? " (emulator's machine, all algorithms)" : "")
+              << "\n      " << s.help << (s.emulator_only ? "" : "\n      for: " + std::string(s.algorithms)) << "\n";
   std::cout << "\nOperators: sum, product, min, max (types int32, int64, float, double) and interval (x0..x3 labels).\n"
                "Schedules: in-order, reverse, round-robin, random:SEED.\n";
   return 0;
@@ -149,17 +172,33 @@ int cmd_trace(const TraceOptions& o) {
   std::string why;
   const Where where = choose_executor(o, why);
   if (where == Where::Emulator && o.amplify) throw UsageError("--amplify applies to the GPU executor only");
-  const Trace trace = where == Where::Gpu ? record_block_scan_gpu(config, GpuOptions{o.trace_capacity, o.amplify})
-                                          : record_block_scan(config);
+  const bool device = is_device_algorithm(config.algorithm);
+  if (device && o.schedule_given)
+    throw UsageError("--schedule is the warp schedule of the block algorithms; device-wide ones take --option launch=ORDER");
+  const GpuOptions gpu_options{o.trace_capacity, o.amplify};
+  const Trace trace = where == Where::Gpu ? (device ? record_device_scan_gpu(config, gpu_options)
+                                                    : record_block_scan_gpu(config, gpu_options))
+                                          : record_scan(config);
   save_trace(o.out, trace);
   std::cout << "wrote " << o.out << ": " << trace.meta.algorithm << ", n = " << trace.meta.n << ", "
             << op_name(trace.meta.op) << ", ";
   if (where == Where::Gpu)
     std::cout << "GPU " << trace.meta.executor.device << " (sm_" << trace.meta.executor.compute_capability << ")";
   else
-    std::cout << "CPU emulator (schedule " << config.schedule.name() << (why.empty() ? "" : "; " + why) << ")";
-  std::cout << ", " << trace.events.size() << " events, " << trace.steps.size() << " steps, outcome "
-            << outcome_name(trace.result.outcome) << "\n";
+    std::cout << "CPU emulator (" << (device ? "launch order " + trace.meta.executor.schedule : "schedule " + config.schedule.name())
+              << (why.empty() ? "" : "; " + why) << ")";
+  if (device)
+    std::cout << ", " << trace.meta.grid << " tiles of " << trace.meta.capacity << ", " << trace.tile_events.size()
+              << " tile events, " << trace.steps.size() << " launches, outcome " << outcome_name(trace.result.outcome);
+  else
+    std::cout << ", " << trace.events.size() << " events, " << trace.steps.size() << " steps, outcome "
+              << outcome_name(trace.result.outcome);
+  if (trace.result.outcome == Outcome::Deadlock) {
+    std::cout << " (waiting tiles:";
+    for (std::int64_t t : trace.result.waiting) std::cout << " " << t;
+    std::cout << ")";
+  }
+  std::cout << "\n";
   return 0;
 }
 
@@ -285,6 +324,7 @@ int main(int argc, char** argv) {
   trace->add_option("--seed", to.seed, "seed of the random input and of a random schedule without its own");
   trace->add_option("--trace-capacity", to.trace_capacity, "GPU: events the device trace buffer holds");
   trace->add_option("--amplify", to.amplify, "GPU: race amplifier seed (warps sleep seeded delays each step)");
+  trace->add_option("--option", to.options, "device-wide algorithms: a switch key=value, repeatable (scanviz algos lists them)");
   trace->add_option("--out", to.out, "trace file to write (JSON)")->required();
 
   TraceOptions ro;

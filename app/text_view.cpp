@@ -10,6 +10,7 @@
 
 #include "algorithms.hpp"
 #include "analysis/analysis.hpp"
+#include "analysis/lookback.hpp"
 #include "core/values.hpp"
 
 namespace sv {
@@ -71,6 +72,8 @@ void print_row(std::ostream& out, const Trace& t, const std::string& name, const
     out << "\n";
   }
 }
+
+nlohmann::json lookback_json(const Trace& t);  // below
 
 }  // namespace
 
@@ -193,11 +196,52 @@ nlohmann::json stats_json(const Trace& t) {
   }
   j["hazards"] = hz;
   j["outcome"] = outcome_name(c.outcome);
+  if (c.outcome == Outcome::Deadlock) j["waiting_tiles"] = t.result.waiting;
+  if (!t.tile_events.empty()) j["lookback"] = lookback_json(t);
   j["wrong_indices"] = c.wrong;
   j["output"] = values(t.result.output);
   j["reference"] = values(c.reference);
   return j;
 }
+
+namespace {
+
+void print_lookback(std::ostream& out, const Trace& t) {
+  const LookbackSummary s = summarize_lookback(t);
+  out << "tiles              " << t.meta.grid << " (" << t.meta.block << " threads x " << t.meta.items_per_thread
+      << " items = " << t.meta.capacity << " elements per tile), " << t.steps.size() << " launches\n";
+  out << "look-back          " << s.inspections << " descriptor inspections, " << s.waited_tiles
+      << " tiles waited, at most " << s.max_spins << " polls by one tile, " << s.stale_reads << " stale reads\n";
+  int shown = 0;
+  for (const TileSummary& tile : s.tiles)
+    for (const TileInspection& i : tile.inspections)
+      if (i.stale && shown++ < 5) out << "  " << describe_inspection(t, tile.tile, i) << "\n";
+  for (const TileSummary& tile : s.tiles)
+    if (tile.waited && !tile.ended && shown++ < 10)
+      out << "  tile " << tile.tile << " (block " << tile.block << ", SM " << tile.sm << ") waits for tile "
+          << tile.waiting_for << " since " << tile.wait_began << "\n";
+}
+
+nlohmann::json lookback_json(const Trace& t) {
+  using json = nlohmann::json;
+  const LookbackSummary s = summarize_lookback(t);
+  json tiles = json::array();
+  for (const TileSummary& tile : s.tiles) {
+    json insp = json::array();
+    for (const TileInspection& i : tile.inspections)
+      insp.push_back({{"tile", i.target}, {"flag", tile_flag_name(i.flag)}, {"value", value_json(t.meta.type, i.value)},
+                      {"spins", i.spins}, {"stale", i.stale}});
+    tiles.push_back({{"tile", tile.tile}, {"block", tile.block}, {"sm", tile.sm}, {"start", tile.start},
+                     {"end", tile.ended ? json(tile.end) : json(nullptr)},
+                     {"aggregate_at", tile.a_at >= 0 ? json(tile.a_at) : json(nullptr)},
+                     {"inclusive_at", tile.p_at >= 0 ? json(tile.p_at) : json(nullptr)},
+                     {"waited", tile.waited}, {"spins", tile.spins}, {"inspections", insp}});
+  }
+  return {{"tiles", tiles}, {"inspections", s.inspections}, {"stale_reads", s.stale_reads},
+          {"waited_tiles", s.waited_tiles}, {"max_spins", s.max_spins}};
+}
+
+}  // namespace
 
 void print_stats(std::ostream& out, const Trace& t) {
   const Metrics m = compute_metrics(t);
@@ -208,29 +252,43 @@ void print_stats(std::ostream& out, const Trace& t) {
   out << describe_run(t) << "\n";
   auto closed = closed_form(t.meta.algorithm, t.meta.n, t.meta.exclusive);
   if (t.meta.capacity != t.meta.n) closed.reset();  // padded: the closed forms are for n = capacity
-  out << "steps (depth)      " << m.steps;
-  if (closed && info) out << "   closed form " << info->steps << " = " << closed->steps;
-  out << "\noperations (work)  " << m.operations;
-  if (closed && info) out << "   closed form " << info->work << " = " << closed->operations;
-  out << "\nbarriers           " << m.barriers << "\n";
-  out << "per step           ";
-  for (std::size_t k = 0; k < t.steps.size(); ++k)
-    if (m.per_step[k].operations)
-      out << t.steps[k].label() << ": " << m.per_step[k].operations << " ops by " << m.per_step[k].active_threads
-          << " threads; ";
-  out << "\naccesses           ";
-  for (std::size_t b = 0; b < t.buffers.size(); ++b)
-    out << t.buffers[b].name << " " << m.per_buffer[b].reads << "r/" << m.per_buffer[b].writes << "w  ";
+  // Device-wide traces record tiles, not elements: their lines are the look-back's (below).
+  if (!t.events.empty() || t.tile_events.empty()) {
+    out << "steps (depth)      " << m.steps;
+    if (closed && info) out << "   closed form " << info->steps << " = " << closed->steps;
+    out << "\noperations (work)  " << m.operations;
+    if (closed && info) out << "   closed form " << info->work << " = " << closed->operations;
+    out << "\nbarriers           " << m.barriers << "\n";
+    out << "per step           ";
+    for (std::size_t k = 0; k < t.steps.size(); ++k)
+      if (m.per_step[k].operations)
+        out << t.steps[k].label() << ": " << m.per_step[k].operations << " ops by " << m.per_step[k].active_threads
+            << " threads; ";
+    out << "\naccesses           ";
+    for (std::size_t b = 0; b < t.buffers.size(); ++b)
+      out << t.buffers[b].name << " " << m.per_buffer[b].reads << "r/" << m.per_buffer[b].writes << "w  ";
+    out << "\n";
+  } else {
+    out << "launches           ";
+    for (std::size_t k = 0; k < t.steps.size(); ++k) out << (k ? ", " : "") << t.steps[k].label();
+    out << "\n";
+  }
   std::array<int, 3> by_kind{};
   for (const Hazard& h : hazards) ++by_kind[static_cast<std::size_t>(h.kind)];
-  out << "\nhazards            " << hazards.size();
+  out << "hazards            " << hazards.size();
   if (!hazards.empty()) out << " (RAW " << by_kind[0] << ", WAR " << by_kind[1] << ", WAW " << by_kind[2] << ")";
   out << "\n";
   for (std::size_t i = 0; i < hazards.size() && i < 10; ++i)
     out << "  step " << hazards[i].step << ": " << describe_hazard(t, hazards[i]) << "\n";
   if (hazards.size() > 10) out << "  ... " << hazards.size() - 10 << " more (stats --json lists them all)\n";
+  if (!t.tile_events.empty()) print_lookback(out, t);
   out << "outcome            " << outcome_name(c.outcome);
-  if (!c.wrong.empty()) out << ": " << c.wrong.size() << " of " << t.meta.n << " outputs differ from the reference";
+  if (c.outcome == Outcome::Deadlock) {
+    out << ": every resident block waits on a tile that can never publish; waiting tiles";
+    for (std::int64_t w : t.result.waiting) out << " " << w;
+  } else if (!c.wrong.empty()) {
+    out << ": " << c.wrong.size() << " of " << t.meta.n << " outputs differ from the reference";
+  }
   out << "\n";
 }
 

@@ -240,7 +240,9 @@ Correctness check_result(const Trace& trace) {
   c.reference = reference_scan(trace.meta.op, trace.meta.type, trace.meta.input, trace.meta.exclusive);
   c.wrong = mismatches(trace.meta.op, trace.meta.type, trace.meta.input, trace.meta.exclusive, c.reference,
                        trace.result.output);
-  c.outcome = c.wrong.empty() ? Outcome::Correct : Outcome::Wrong;
+  c.outcome = trace.result.outcome == Outcome::Deadlock ? Outcome::Deadlock  // the run never finished
+              : c.wrong.empty()                           ? Outcome::Correct
+                                                          : Outcome::Wrong;
   return c;
 }
 

@@ -107,7 +107,8 @@ struct Correctness {
   std::vector<Payload> reference;   // recomputed from meta.input
 };
 
-// Recomputes the reference from the trace's input; does not trust result.reference.
+// Recomputes the reference from the trace's input; does not trust result.reference. A trace whose
+// run deadlocked stays Deadlock (its output is what was stored before).
 Correctness check_result(const Trace& trace);
 
 }  // namespace sv

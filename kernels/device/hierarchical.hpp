@@ -13,7 +13,7 @@ struct Hierarchical {
   // Launch 1 runs the block algorithm's own kernel (block/), one block per tile.
   struct TileSums {
     template <class X, class Op>
-    SV_HD static void run(X& x, Op op, const DeviceParams& p, const DeviceBuffers& b) {
+    SV_HD static void run(X& x, Op, const DeviceParams& p, const DeviceBuffers& b) {
       using T = typename Op::value_type;
       const std::int64_t tile = x.block();
       if (x.thread() == 0) x.store_value(b.sums, tile, x.template load_value<T>(b.in, p.tile_end(tile) - 1));

@@ -31,8 +31,8 @@ std::int64_t EmuExec::record_op(const Payload& result, Origin a, Origin b, unsig
 // ---- construction ----
 
 BlockEmulator::BlockEmulator(Trace& trace, Schedule schedule, int threads, int block_id,
-                             const std::vector<Payload>& input, std::int64_t output_length)
-    : trace_(trace), picker_(schedule), block_id_(block_id), lanes_(static_cast<std::size_t>(threads)) {
+                             const std::vector<Payload>& input, std::int64_t output_length, bool record)
+    : trace_(trace), picker_(schedule), block_id_(block_id), lanes_(static_cast<std::size_t>(threads)), record_(record) {
   trace_.buffers = {{"input", Space::Global, static_cast<std::int64_t>(input.size())},
                     {"output", Space::Global, output_length}};
   values_ = {input, std::vector<Payload>(static_cast<std::size_t>(output_length))};
@@ -62,8 +62,8 @@ void BlockEmulator::check_cell(int lane, int buffer, std::int64_t index, unsigne
 }
 
 Event& BlockEmulator::append(EventKind kind, int lane, unsigned line) {
-  Event& e = trace_.events.emplace_back();
-  e.seq = trace_.events.size() - 1;
+  Event& e = record_ ? trace_.events.emplace_back() : (scratch_ = Event{});
+  e.seq = record_ ? trace_.events.size() - 1 : 0;
   e.time = clock_;
   e.kind = kind;
   e.block = static_cast<std::uint32_t>(block_id_);
@@ -130,9 +130,10 @@ void BlockEmulator::step(int lane, Phase phase, std::int64_t param, unsigned lin
 
 void BlockEmulator::close_step() {
   trace_.steps.back().end_event = trace_.events.size();
+  step_open_ = false;
+  if (!record_) return;
   auto& snap = trace_.snapshots.emplace_back(values_.size());
   for (std::size_t b = 0; b < values_.size(); ++b) snap[b] = {values_[b], defined_[b]};
-  step_open_ = false;
 }
 
 int BlockEmulator::declare_shared(int lane, const char* name, std::int64_t length) {

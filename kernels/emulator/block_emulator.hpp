@@ -160,8 +160,9 @@ class BlockEmulator {
 
   // Appends buffers, steps, events and snapshots to `trace`. Buffer 0 is the global input (holding
   // `input`), buffer 1 the global output (length n, undefined until written).
+  // With record = false nothing is appended but the steps (a block scan inside a device-wide one).
   BlockEmulator(Trace& trace, Schedule schedule, int threads, int block_id, const std::vector<Payload>& input,
-                std::int64_t output_length);
+                std::int64_t output_length, bool record = true);
   ~BlockEmulator();
   BlockEmulator(const BlockEmulator&) = delete;
   BlockEmulator& operator=(const BlockEmulator&) = delete;
@@ -206,6 +207,8 @@ class BlockEmulator {
   std::vector<std::vector<Payload>> values_;        // per buffer
   std::vector<std::vector<std::uint8_t>> defined_;  // per buffer
   std::uint64_t clock_ = 0;
+  bool record_ = true;
+  Event scratch_;  // what append() hands out when not recording
   std::string error_;
   bool step_open_ = false;
 };

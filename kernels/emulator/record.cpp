@@ -6,33 +6,107 @@
 #include "algorithms.hpp"
 #include "block/all.hpp"
 #include "core/values.hpp"
+#include "device/all.hpp"
+#include "device/device_options.hpp"
 #include "emulator/block_emulator.hpp"
+#include "emulator/device_emulator.hpp"
 
 namespace sv {
+
+namespace {
+
+void check_input_length(const BlockRunConfig& config) {
+  if (!config.input.empty() && static_cast<std::int64_t>(config.input.size()) != config.n)
+    throw std::invalid_argument("the input has " + std::to_string(config.input.size()) + " values but n = " +
+                                std::to_string(config.n));
+}
+
+void fill_common_meta(const BlockRunConfig& config, TraceMeta& m) {
+  m.algorithm = config.algorithm;
+  m.n = config.n;
+  m.op = config.op;
+  m.type = config.type;
+  m.exclusive = config.exclusive;
+  m.input_seed = config.input.empty() ? config.input_seed : 0;
+  m.input = config.input.empty() ? random_input(config.op, config.type, config.n, config.input_seed) : config.input;
+}
+
+}  // namespace
+
+bool is_device_algorithm(std::string_view name) { return find_device_algorithm(name) != nullptr; }
+
+DeviceConfig prepare_device_trace(const BlockRunConfig& config, Trace& trace, bool on_gpu) {
+  check_op_type(config.op, config.type);
+  if (config.n < 0 || config.n > kMaxTracedDeviceN)
+    throw std::invalid_argument("n = " + std::to_string(config.n) + " is outside 0.." +
+                                std::to_string(kMaxTracedDeviceN) + " for a traced device-wide scan");
+  check_input_length(config);
+  DeviceConfig c = parse_device_config(config.algorithm, config.options, config.type, config.block, on_gpu);
+  c.params = level_params(c.params, config.n, config.exclusive);
+  TraceMeta& m = trace.meta;
+  fill_common_meta(config, m);
+  m.options = c.options;
+  m.block = c.params.threads;
+  m.items_per_thread = c.params.items;
+  m.capacity = c.params.tile_items();
+  m.grid = static_cast<std::int32_t>(c.params.tiles);
+  return c;
+}
+
+Trace record_device_scan(const BlockRunConfig& config) {
+  Trace trace;
+  const DeviceConfig c = prepare_device_trace(config, trace, false);
+  TraceMeta& m = trace.meta;
+  m.executor.kind = "emulator";
+  m.executor.schedule = c.machine.launch.kind_name();
+  m.executor.seed = c.machine.launch.seed;
+  DeviceEmulator emu(trace, c.machine, m.input, config.n);
+  std::vector<std::int64_t> waiting;
+  bool deadlock = false;
+  try {
+    visit_op(config.op, config.type, [&](auto op) {
+      drive_device_scan(emu, config.algorithm, c.block_algorithm, op, c.params, emu.input(), emu.output());
+    });
+  } catch (DeadlockDetected& d) {
+    deadlock = true;
+    waiting = std::move(d.waiting);
+  }
+  finish_block_trace(trace, emu.buffer_values(1));
+  if (deadlock) {
+    trace.result.outcome = Outcome::Deadlock;
+    trace.result.waiting = std::move(waiting);
+  }
+  return trace;
+}
+
+Trace record_scan(const BlockRunConfig& config) {
+  return is_device_algorithm(config.algorithm) ? record_device_scan(config) : record_block_scan(config);
+}
 
 BlockShape prepare_block_trace(const BlockRunConfig& config, Trace& trace) {
   const AlgorithmInfo* info = find_algorithm(config.algorithm);
   if (!info) throw std::invalid_argument("unknown algorithm '" + config.algorithm + "' (scanviz algos lists them)");
   check_op_type(config.op, config.type);
   const BlockShape shape = block_shape(*info, config.n, config.block);
-  if (!config.input.empty() && static_cast<std::int64_t>(config.input.size()) != config.n)
-    throw std::invalid_argument("the input has " + std::to_string(config.input.size()) + " values but n = " +
-                                std::to_string(config.n));
+  check_input_length(config);
+  if (!config.options.empty())
+    throw std::invalid_argument("--option " + config.options.begin()->first + ": " + config.algorithm +
+                                " has no switches (the device-wide algorithms do; scanviz algos lists them)");
   TraceMeta& m = trace.meta;
-  m.algorithm = config.algorithm;
-  m.n = config.n;
+  fill_common_meta(config, m);
   m.block = shape.threads;
   m.items_per_thread = info->items_per_thread;
   m.capacity = shape.capacity;
-  m.op = config.op;
-  m.type = config.type;
-  m.exclusive = config.exclusive;
-  m.input_seed = config.input.empty() ? config.input_seed : 0;
-  m.input = config.input.empty() ? random_input(config.op, config.type, config.n, config.input_seed) : config.input;
   return shape;
 }
 
 void finish_block_trace(Trace& trace, std::vector<Payload> output) {
+  // Buffers allocated by a later launch appear, undefined, in the earlier snapshots.
+  for (auto& step : trace.snapshots)
+    for (std::size_t b = step.size(); b < trace.buffers.size(); ++b) {
+      const auto length = static_cast<std::size_t>(trace.buffers[b].length);
+      step.push_back({std::vector<Payload>(length), std::vector<std::uint8_t>(length, 0)});
+    }
   const TraceMeta& m = trace.meta;
   trace.result.output = std::move(output);
   trace.result.reference = reference_scan(m.op, m.type, m.input, m.exclusive);

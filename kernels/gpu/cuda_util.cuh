@@ -5,8 +5,14 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "block/block_params.hpp"
+#include "core/ops.hpp"
 #include "gpu/executor.hpp"
 
 namespace sv::cuda {
@@ -66,3 +72,43 @@ inline void check_launch(const char* what) {
 }
 
 }  // namespace sv::cuda
+
+namespace sv::gpu {
+
+// executor.cu: the block-level kernel `algo` (kernels/block/), untraced, on `grid` blocks of
+// `threads` threads, asynchronously on the default stream (launch errors are checked).
+void launch_block_scan(std::string_view algo, OpKind op, ValueType type, const void* in, void* out,
+                       const BlockParams& p, std::int64_t grid, std::int32_t threads);
+
+// device_executor.cu: a tile policy of the int32 tile kernels (threads x items, streaming cache
+// hints); the default is the one the scanviz kernels use. Other policies are built for decoupled
+// look-back only, to measure them (scanviz bench with SCANVIZ_BENCH_POLICIES=1).
+struct TilePolicy {
+  std::int32_t threads = 256;
+  std::int32_t items = 16;
+  bool streaming = false;
+  std::string name() const;
+  friend bool operator==(const TilePolicy&, const TilePolicy&) = default;
+};
+std::vector<TilePolicy> experimental_policies();
+
+// device_executor.cu: an untraced device-wide int32 sum that keeps its scratch buffers (tile sums,
+// descriptors) between runs, so a run is its launches and the single-pass state's memset alone.
+// run() is asynchronous on the default stream; check() synchronizes and throws GpuError if a spin
+// wait ran out (naming the tile) or a launch failed.
+class DeviceScanI32 {
+ public:
+  DeviceScanI32(const std::string& algorithm, const std::map<std::string, std::string>& options,
+                TilePolicy policy = {});
+  ~DeviceScanI32();
+  DeviceScanI32(const DeviceScanI32&) = delete;
+  DeviceScanI32& operator=(const DeviceScanI32&) = delete;
+  void run(const std::int32_t* d_in, std::int32_t* d_out, std::int64_t n, bool exclusive = false);
+  void check();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sv::gpu

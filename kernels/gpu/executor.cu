@@ -84,6 +84,25 @@ void allow_shared(Kernel kernel, std::size_t bytes) {
     SV_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
 }
 
+void launch_block_scan(std::string_view algo, OpKind op, ValueType type, const void* in, void* out,
+                       const BlockParams& p, std::int64_t grid, std::int32_t threads) {
+  if (grid <= 0) return;
+  if (grid > 0x7fffffff) throw GpuError("a grid of " + std::to_string(grid) + " blocks is more than CUDA launches");
+  const BlockShape shape{threads, p.capacity};
+  with_block_algorithm(algo, [&](auto a) {
+    using Algo = decltype(a);
+    visit_op(op, type, [&](auto o) {
+      using Op = decltype(o);
+      using T = typename Op::value_type;
+      const std::size_t smem = shared_bytes<Algo, T>(shape);
+      auto kernel = untraced_block_scan<Algo, Op>;
+      allow_shared(kernel, smem);
+      kernel<<<static_cast<unsigned>(grid), threads, smem>>>(static_cast<const T*>(in), static_cast<T*>(out), p, 0);
+      check(cudaGetLastError(), "block scan launch");
+    });
+  });
+}
+
 }  // namespace gpu
 
 // ============================================================================================

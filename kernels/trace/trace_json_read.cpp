@@ -266,7 +266,7 @@ TraceMeta read_meta(const json& j, const Path& p) {
   m.block = read_int<std::int32_t>(field("block"), p.at("block"), 1, kMaxBlock);
   m.items_per_thread = read_int<std::int32_t>(field("items_per_thread"), p.at("items_per_thread"), 1);
   m.capacity = read_int<std::int64_t>(field("capacity"), p.at("capacity"), 0);
-  m.grid = read_int<std::int32_t>(field("grid"), p.at("grid"), 1);
+  m.grid = read_int<std::int32_t>(field("grid"), p.at("grid"), m.n == 0 ? 0 : 1);
   m.op = read_enum<OpKind>(field("op"), p.at("op"), 5, op_name);
   m.type = read_enum<ValueType>(field("type"), p.at("type"), 5, type_name);
   try {
@@ -459,13 +459,57 @@ std::vector<std::vector<BufferSnapshot>> read_snapshots(const json& j, const Pat
 }
 
 TraceResult read_result(const json& j, const Path& p, const TraceMeta& meta) {
-  expect_object(j, p, {"output", "reference", "outcome"});
+  const bool deadlock = j.is_object() && j.find("outcome") != j.end() && j.find("outcome")->is_string() &&
+                        j.find("outcome")->get_ref<const std::string&>() == outcome_name(Outcome::Deadlock);
+  if (deadlock) expect_object(j, p, {"output", "reference", "outcome", "waiting"});
+  else expect_object(j, p, {"output", "reference", "outcome"});
   const auto n = static_cast<std::size_t>(meta.n);
   TraceResult r;
   r.output = read_values(member(j, "output"), p.at("output"), meta.type, n, "values (meta.n)");
   r.reference = read_values(member(j, "reference"), p.at("reference"), meta.type, n, "values (meta.n)");
-  r.outcome = read_enum<Outcome>(member(j, "outcome"), p.at("outcome"), 2, outcome_name);
+  r.outcome = read_enum<Outcome>(member(j, "outcome"), p.at("outcome"), kOutcomeCount, outcome_name);
+  if (deadlock) {
+    const auto& w = read_array(member(j, "waiting"), p.at("waiting"));
+    for (std::size_t i = 0; i < w.size(); ++i)
+      r.waiting.push_back(read_int<std::int64_t>(w[i], p.at("waiting").at(i), 0, std::max<std::int64_t>(meta.grid - 1, 0)));
+  }
   return r;
+}
+
+// The tile-level trace: each event an array in kTileEventFields order.
+std::vector<TileEvent> read_tile_events(const json& fields, const json& j, const Path& fp, const Path& p,
+                                        const TraceMeta& meta, std::size_t step_count) {
+  const auto& names = read_array(fields, fp, kTileEventFields.size(), "field names");
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (!names[i].is_string() || names[i].get_ref<const std::string&>() != kTileEventFields[i])
+      fail(fp.at(i), "expected " + json_quoted(kTileEventFields[i]) + ", got " + describe(names[i]));
+  const auto& a = read_array(j, p);
+  std::vector<TileEvent> out;
+  out.reserve(a.size());
+  const std::int64_t last_tile = std::max<std::int64_t>(meta.grid - 1, 0);
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const Path ep = p.at(k);
+    const auto& f = read_array(a[k], ep, kTileEventFields.size(), "fields (see tile_event_fields)");
+    const auto at = [&](std::size_t i) { return ep.at(kTileEventFields[i]); };
+    TileEvent e;
+    e.time = read_int<std::uint64_t>(f[0], at(0));
+    e.kind = read_enum<TileEventKind>(f[1], at(1), kTileEventKindCount, tile_event_kind_name);
+    e.tile = read_int<std::int64_t>(f[2], at(2), 0, last_tile);
+    const bool has_target = e.kind != TileEventKind::Start && e.kind != TileEventKind::End;
+    if (has_target) e.target = read_int<std::int64_t>(f[3], at(3), 0, e.tile);
+    else if (!f[3].is_null()) fail(at(3), "expected null for a " + std::string(tile_event_kind_name(e.kind)) + " event");
+    e.block = read_int<std::uint32_t>(f[4], at(4));
+    e.sm = read_int<std::uint16_t>(f[5], at(5));
+    e.pass = read_int<std::uint16_t>(f[6], at(6));
+    if (e.pass >= step_count) fail(at(6), std::to_string(e.pass) + " is not a step (there are " + std::to_string(step_count) + ")");
+    e.flag = read_enum<TileFlag>(f[7], at(7), 3, tile_flag_name);
+    const bool has_value = e.kind == TileEventKind::Publish || e.kind == TileEventKind::Inspect;
+    if (has_value) e.value = read_value(f[8], at(8), meta.type);
+    else if (!f[8].is_null()) fail(at(8), "expected null for a " + std::string(tile_event_kind_name(e.kind)) + " event");
+    e.spins = read_int<std::uint32_t>(f[9], at(9));
+    out.push_back(e);
+  }
+  return out;
 }
 
 json parse_json(const std::string& text) {
@@ -505,8 +549,13 @@ Trace trace_from_json(const std::string& text) {
     fail(top.at("version"), "unsupported version " + std::to_string(version) + " (this scanviz reads version " +
                                 std::to_string(Trace::kVersion) + ")");
 
-  expect_object(root, top,
-                {"format", "version", "meta", "buffers", "steps", "event_fields", "events", "snapshots", "result"});
+  const bool tiles = root.find("tile_events") != root.end() || root.find("tile_event_fields") != root.end();
+  if (tiles)
+    expect_object(root, top, {"format", "version", "meta", "buffers", "steps", "event_fields", "events", "snapshots",
+                              "tile_event_fields", "tile_events", "result"});
+  else
+    expect_object(root, top,
+                  {"format", "version", "meta", "buffers", "steps", "event_fields", "events", "snapshots", "result"});
   Trace t;
   t.meta = read_meta(member(root, "meta"), top.at("meta"));
   t.buffers = read_buffers(member(root, "buffers"), top.at("buffers"));
@@ -514,6 +563,9 @@ Trace trace_from_json(const std::string& text) {
   t.events = read_events(member(root, "events"), top.at("events"), t.meta, t.buffers);
   t.steps = read_steps(member(root, "steps"), top.at("steps"), t.events.size());
   t.snapshots = read_snapshots(member(root, "snapshots"), top.at("snapshots"), t.meta.type, t.buffers, t.steps.size());
+  if (tiles)
+    t.tile_events = read_tile_events(member(root, "tile_event_fields"), member(root, "tile_events"),
+                                     top.at("tile_event_fields"), top.at("tile_events"), t.meta, t.steps.size());
   t.result = read_result(member(root, "result"), top.at("result"), t.meta);
   return t;
 }

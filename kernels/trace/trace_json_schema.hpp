@@ -13,6 +13,8 @@ namespace sv::trace_json {
 
 inline constexpr std::array<std::string_view, 13> kEventFields = {
     "seq", "kind", "block", "thread", "warp", "buffer", "index", "value", "line", "time", "sm", "a", "b"};
+inline constexpr std::array<std::string_view, 10> kTileEventFields = {
+    "time", "kind", "tile", "target", "block", "sm", "pass", "flag", "value", "spins"};
 inline constexpr std::array<std::string_view, 2> kExecutorKinds = {"emulator", "gpu"};
 inline constexpr std::int64_t kMaxN = std::int64_t{1} << 31;
 inline constexpr std::size_t kMaxBuffers = kNoBuffer;  // buffer numbers are uint8_t and 0xff means "none"

@@ -338,6 +338,34 @@ void write_event(JsonOut& o, ValueType type, const Event& e) {
   o.raw(']');
 }
 
+// One tile event as an array in kTileEventFields order; start and end have no target (null), and
+// only publish and inspect events carry a value.
+void write_tile_event(JsonOut& o, ValueType type, const TileEvent& e) {
+  o.raw('[');
+  o.integer(e.time);
+  o.raw(',');
+  o.name(tile_event_kind_name(e.kind));
+  o.raw(',');
+  o.integer(e.tile);
+  o.raw(',');
+  if (e.target >= 0) o.integer(e.target);
+  else o.raw("null");
+  o.raw(',');
+  o.integer(e.block);
+  o.raw(',');
+  o.integer(e.sm);
+  o.raw(',');
+  o.integer(e.pass);
+  o.raw(',');
+  o.name(tile_flag_name(e.flag));
+  o.raw(',');
+  if (e.kind == TileEventKind::Publish || e.kind == TileEventKind::Inspect) o.value(type, e.value);
+  else o.raw("null");
+  o.raw(',');
+  o.integer(e.spins);
+  o.raw(']');
+}
+
 // One step's snapshot: per buffer its cells, null where nothing was written yet (a cell without a
 // defined flag counts as defined).
 void write_snapshot(JsonOut& o, ValueType type, const std::vector<BufferSnapshot>& buffers) {
@@ -360,6 +388,14 @@ void write_result(JsonOut& o, ValueType type, const TraceResult& r) {
   write_values(f["output"], type, r.output);
   write_values(f["reference"], type, r.reference);
   f["outcome"].name(outcome_name(r.outcome));
+  if (r.outcome == Outcome::Deadlock) {
+    f["waiting"].raw('[');
+    for (std::size_t i = 0; i < r.waiting.size(); ++i) {
+      if (i) o.raw(',');
+      o.integer(r.waiting[i]);
+    }
+    o.raw(']');
+  }
   f.end();
 }
 
@@ -383,6 +419,15 @@ void write_trace_json(std::ostream& out, const Trace& trace) {
   o.raw(']');
   write_lines(top["events"], trace.events, [&](const Event& e) { write_event(o, type, e); });
   write_lines(top["snapshots"], trace.snapshots, [&](const auto& step) { write_snapshot(o, type, step); });
+  if (!trace.tile_events.empty()) {  // device-wide scans only
+    top["tile_event_fields"].raw('[');
+    for (std::size_t i = 0; i < kTileEventFields.size(); ++i) {
+      if (i) o.raw(", ");
+      o.name(kTileEventFields[i]);
+    }
+    o.raw(']');
+    write_lines(top["tile_events"], trace.tile_events, [&](const TileEvent& e) { write_tile_event(o, type, e); });
+  }
   write_result(top["result"], type, trace.result);
   top.end();
   o.raw('\n');

@@ -1,0 +1,474 @@
+// The GPU executor of the device-wide scans: the launcher that drive_device_scan (device/all.hpp)
+// runs on a CUDA device. alloc = device memory; single_pass_state = the tile counter and the
+// descriptors, zeroed (X) with one cudaMemsetAsync; launch<Pass> = tile_pass_kernel (gpu/tile_exec.cuh)
+// on one block per tile; block_scan = the block-level kernels of kernels/block/, untraced, one block
+// per tile. Traced runs record the tile-level events and a snapshot of every global buffer after each
+// launch; untraced runs are what the tests at large n and the benchmark use.
+//
+// [SECTION] scratch memory and the launcher
+// [SECTION] traced runs
+// [SECTION] untraced runs
+// [SECTION] int32 sums for the benchmark and the large-n checks
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/values.hpp"
+#include "device/all.hpp"
+#include "device/device_options.hpp"
+#include "gpu/cuda_util.cuh"
+#include "gpu/executor.hpp"
+#include "gpu/tile_exec.cuh"
+
+namespace sv {
+
+using cuda::check;
+using cuda::check_launch;
+using cuda::DeviceArray;
+using gpu::NoRecorder;
+using gpu::TileDiag;
+using gpu::TileRecorder;
+using gpu::TileTraceState;
+
+namespace {
+
+// ============================================================================================
+// [SECTION] scratch memory and the launcher
+// ============================================================================================
+
+// Device memory handed out in the order a run asks for it, kept for the next run (the benchmark
+// times runs, not cudaMalloc).
+class Scratch {
+ public:
+  void rewind() { next_ = 0; }
+  void* take(std::size_t bytes) {
+    if (next_ == blocks_.size()) blocks_.emplace_back();
+    Block& b = blocks_[next_++];
+    if (b.bytes < bytes) {
+      b.mem.reset();
+      b.mem = std::make_unique<DeviceArray<unsigned char>>(bytes);
+      b.bytes = bytes;
+    }
+    return b.mem ? b.mem->get() : nullptr;
+  }
+
+ private:
+  struct Block {
+    std::unique_ptr<DeviceArray<unsigned char>> mem;
+    std::size_t bytes = 0;
+  };
+  std::vector<Block> blocks_;
+  std::size_t next_ = 0;
+};
+
+// What a traced run keeps on the host: every global buffer of scan values (0 input, 1 output, then
+// the allocated ones in order), which cells a launch has written, and each launch's copy of them.
+template <class T>
+struct TraceBook {
+  struct Buffer {
+    std::string name;
+    const T* ptr;
+    std::int64_t length;
+    std::vector<std::uint8_t> defined;
+  };
+  struct Launch {
+    Phase phase;
+    int level;
+    std::vector<std::vector<T>> values;  // of the buffers that existed then
+    std::vector<std::vector<std::uint8_t>> defined;
+  };
+  std::vector<Buffer> buffers;
+  std::vector<Launch> launches;
+  TileTraceState* d_state = nullptr;
+};
+
+void check_diag(const TileDiag* d_diag, std::string_view algorithm) {
+  TileDiag h{};
+  check(cudaMemcpy(&h, d_diag, sizeof h, cudaMemcpyDeviceToHost), "reading the tile kernels' error flag");
+  if (h.failed)
+    throw GpuError(std::string(algorithm) + ": tile " + std::to_string(h.tile) + " waited longer than " +
+                   std::to_string(gpu::kSpinLimitNs / 1'000'000'000ull) + " s for its predecessor (" +
+                   std::to_string(h.waited_ns / 1'000'000) + " ms of polling); the run was abandoned");
+}
+
+template <class Op, class Rec, int Items, bool Streaming>
+class Launcher {
+ public:
+  using T = typename Op::value_type;
+
+  Launcher(Scratch& scratch, TileDiag* diag, TraceBook<T>* book, std::string_view algorithm)
+      : scratch_(scratch), diag_(diag), book_(book), algorithm_(algorithm) {}
+
+  Buf alloc(const char* name, std::int64_t length) {
+    Buf b{scratch_.take(static_cast<std::size_t>(length) * sizeof(T)), -1, length};
+    if (book_) {
+      b.id = static_cast<int>(book_->buffers.size());
+      book_->buffers.push_back({name, static_cast<const T*>(b.ptr), length, std::vector<std::uint8_t>(length, 0)});
+    }
+    return b;
+  }
+
+  // One scratch block: the counter (its own 128-byte line), then the descriptors; zeroed = all X.
+  DeviceBuffers single_pass_state(const DeviceParams& p) {
+    constexpr std::int64_t kCounterBytes = 128;
+    const std::int64_t bytes = kCounterBytes + gpu::descriptor_bytes<T>(p.tiles, p.fence);
+    auto* base = static_cast<unsigned char*>(scratch_.take(static_cast<std::size_t>(bytes)));
+    check(cudaMemsetAsync(base, 0, static_cast<std::size_t>(bytes)), "zeroing the tile descriptors");
+    DeviceBuffers b;
+    b.counter = {base, -1, 1};
+    b.descriptors = {base + kCounterBytes, -1, p.tiles};
+    return b;
+  }
+
+  template <class Pass>
+  void launch(Phase phase, int level, Op op, const DeviceParams& p, std::int64_t grid, const DeviceBuffers& b) {
+    if (grid <= 0) return;
+    if (grid > 0x7fffffff) throw GpuError("a grid of " + std::to_string(grid) + " blocks is more than CUDA launches");
+    typename Rec::Args args{};
+    if constexpr (Rec::kTraced) args = {book_->d_state, static_cast<std::uint16_t>(book_->launches.size())};
+    gpu::tile_pass_kernel<Pass, Op, Rec, Items, Streaming>
+        <<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads)>>>(op, p, b, args, diag_);
+    check(cudaGetLastError(), "device-wide scan launch");
+    if (book_) {
+      const bool sums = phase == Phase::TileSums || phase == Phase::ReduceTiles;
+      written(sums ? b.sums : b.out, sums ? p.tiles : p.n);
+      after_launch(phase, level);
+    }
+  }
+
+  void block_scan(std::string_view algo, Op, const DeviceParams& p, Buf in, Buf out, int level) {
+    const BlockParams bp{p.n, static_cast<std::int32_t>(p.tile_items()), false};
+    gpu::launch_block_scan(algo, Op::kind, value_type_of<T>(), in.ptr, out.ptr, bp, p.tiles, p.threads);
+    if (book_) {
+      written(out, p.n);
+      after_launch(Phase::ScanTiles, level);
+    }
+  }
+
+ private:
+  void written(const Buf& b, std::int64_t count) {
+    if (b.id < 0 || b.id >= static_cast<int>(book_->buffers.size())) return;
+    auto& d = book_->buffers[b.id].defined;
+    std::fill(d.begin(), d.begin() + std::min<std::int64_t>(count, static_cast<std::int64_t>(d.size())), 1);
+  }
+
+  // Traced: wait for the launch, check it, copy every buffer out.
+  void after_launch(Phase phase, int level) {
+    check_launch("device-wide scan launch");
+    check_diag(diag_, algorithm_);
+    typename TraceBook<T>::Launch l{phase, level, {}, {}};
+    for (const auto& buf : book_->buffers) {
+      std::vector<T> v(buf.length);
+      if (buf.length)
+        check(cudaMemcpy(v.data(), buf.ptr, v.size() * sizeof(T), cudaMemcpyDeviceToHost), "snapshot of a buffer");
+      l.values.push_back(std::move(v));
+      l.defined.push_back(buf.defined);
+    }
+    book_->launches.push_back(std::move(l));
+  }
+
+  Scratch& scratch_;
+  TileDiag* diag_;
+  TraceBook<T>* book_;
+  std::string_view algorithm_;
+};
+
+template <class T>
+std::vector<T> unpack(const std::vector<Payload>& values) {
+  std::vector<T> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i].as<T>();
+  return out;
+}
+
+template <class T>
+std::vector<Payload> pack(const std::vector<T>& values) {
+  std::vector<Payload> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = Payload::of(values[i]);
+  return out;
+}
+
+GpuStatus require_gpu() {
+  GpuStatus s = probe_gpu();
+  if (!s.usable) throw GpuError(s.error);
+  return s;
+}
+
+std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+
+// The tile kernels are built for one items-per-thread per type; the switches' parser knows it too.
+template <class T>
+void check_policy(const std::string& algorithm, const DeviceParams& p) {
+  if (algorithm == "hierarchical") return;
+  if (p.items != gpu::tile_items_per_thread<T>())
+    throw std::invalid_argument("the GPU tile kernels are built for " + std::to_string(gpu::tile_items_per_thread<T>()) +
+                                " items per thread with this type, not " + std::to_string(p.items));
+  if (p.threads % 32 != 0 || p.threads < 32 || p.threads > 1024)
+    throw std::invalid_argument("block size " + std::to_string(p.threads) +
+                                ": the GPU tile kernels need a multiple of 32 up to 1024");
+}
+
+// ============================================================================================
+// [SECTION] traced runs
+// ============================================================================================
+
+template <class Op>
+void record_traced(const std::string& algorithm, const DeviceConfig& dc, const GpuOptions& options, Trace& trace) {
+  using T = typename Op::value_type;
+  constexpr int kItems = gpu::tile_items_per_thread<T>();
+  const DeviceParams& p = dc.params;
+  check_policy<T>(algorithm, p);
+  const std::int64_t n = p.n;
+  const std::vector<T> h_in = unpack<T>(trace.meta.input);
+  DeviceArray<T> d_in(n), d_out(n);
+  if (n) {
+    d_in.upload(h_in.data(), n);
+    SV_CUDA(cudaMemset(d_out.get(), 0, n * sizeof(T)));
+  }
+
+  DeviceArray<TileEvent> d_events(options.trace_capacity);
+  TileTraceState h_state{0, options.trace_capacity, d_events.get()};
+  DeviceArray<TileTraceState> d_state(1);
+  d_state.upload(&h_state, 1);
+  DeviceArray<TileDiag> d_diag(1);
+  SV_CUDA(cudaMemset(d_diag.get(), 0, sizeof(TileDiag)));
+
+  TraceBook<T> book;
+  book.d_state = d_state.get();
+  book.buffers.push_back({"input", d_in.get(), n, std::vector<std::uint8_t>(n, 1)});
+  book.buffers.push_back({"output", d_out.get(), n, std::vector<std::uint8_t>(n, 0)});
+  Scratch scratch;
+  Launcher<Op, TileRecorder, kItems, false> launcher(scratch, d_diag.get(), &book, algorithm);
+  drive_device_scan(launcher, algorithm, dc.block_algorithm, Op{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
+  check_launch("device-wide scan");
+
+  d_state.download(&h_state, 1);
+  if (h_state.counter > h_state.capacity)
+    throw GpuError("the trace buffer is too small: it holds " + std::to_string(h_state.capacity) +
+                   " events and the run needed " + std::to_string(h_state.counter) + " (use --trace-capacity " +
+                   std::to_string(h_state.counter) + ")");
+  trace.tile_events.resize(h_state.counter);
+  if (h_state.counter) d_events.download(trace.tile_events.data(), h_state.counter);
+  std::stable_sort(trace.tile_events.begin(), trace.tile_events.end(),
+                   [](const TileEvent& a, const TileEvent& b) { return a.time < b.time; });
+
+  for (const auto& b : book.buffers) trace.buffers.push_back({b.name, Space::Global, b.length});
+  for (const auto& l : book.launches) {
+    Step s;
+    s.phase = l.phase;
+    s.param = l.level;
+    s.line = 0;
+    s.first_event = 0;  // a device-wide trace has tile events, no element events
+    s.end_event = 0;
+    trace.steps.push_back(s);
+    auto& per_buffer = trace.snapshots.emplace_back(book.buffers.size());
+    for (std::size_t b = 0; b < book.buffers.size(); ++b) {
+      BufferSnapshot& bs = per_buffer[b];
+      const auto length = static_cast<std::size_t>(book.buffers[b].length);
+      bs.values.assign(length, Payload{});
+      bs.defined.assign(length, 0);
+      if (b >= l.values.size()) continue;  // allocated by a later launch
+      bs.defined = l.defined[b];
+      for (std::size_t i = 0; i < length; ++i)
+        if (bs.defined[i]) bs.values[i] = Payload::of(l.values[b][i]);
+    }
+  }
+
+  std::vector<T> h_out(n);
+  if (n) d_out.download(h_out.data(), n);
+  finish_block_trace(trace, pack(h_out));
+}
+
+// ============================================================================================
+// [SECTION] untraced runs
+// ============================================================================================
+
+template <class Op>
+std::vector<Payload> run_untraced(const std::string& algorithm, const DeviceConfig& dc, const DeviceParams& p,
+                                  const std::vector<Payload>& input) {
+  using T = typename Op::value_type;
+  check_policy<T>(algorithm, p);
+  const std::int64_t n = p.n;
+  const std::vector<T> h_in = unpack<T>(input);
+  DeviceArray<T> d_in(n), d_out(n);
+  std::vector<T> h_out(n);
+  if (n) {
+    d_in.upload(h_in.data(), n);
+    SV_CUDA(cudaMemset(d_out.get(), 0xA5, n * sizeof(T)));  // poison: every element must be written
+  }
+  DeviceArray<TileDiag> d_diag(1);
+  SV_CUDA(cudaMemset(d_diag.get(), 0, sizeof(TileDiag)));
+  Scratch scratch;
+  Launcher<Op, NoRecorder, gpu::tile_items_per_thread<T>(), false> launcher(scratch, d_diag.get(), nullptr, algorithm);
+  drive_device_scan(launcher, algorithm, dc.block_algorithm, Op{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
+  check_launch("device-wide scan");
+  check_diag(d_diag.get(), algorithm);
+  if (n) d_out.download(h_out.data(), n);
+  return pack(h_out);
+}
+
+// ============================================================================================
+// [SECTION] int32 sums for the benchmark and the large-n checks
+// ============================================================================================
+
+// Small values keep int32 sums of any length exact enough to check cheaply (they wrap the same way).
+__global__ void fill_i32(std::int32_t* d, std::int64_t n, std::uint64_t seed) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    d[i] = static_cast<std::int32_t>(gpu::splitmix64(seed ^ static_cast<std::uint64_t>(i)) % 7) - 3;
+}
+
+using SumI32 = SumOp<std::int32_t>;
+
+// Decoupled look-back alone, under a tile policy other than the default (for measuring them).
+template <int Items, bool Streaming>
+void run_policy(Scratch& scratch, TileDiag* diag, const DeviceParams& p, const std::int32_t* in, std::int32_t* out) {
+  Launcher<SumI32, NoRecorder, Items, Streaming> l(scratch, diag, nullptr, "decoupled-lookback");
+  drive_single_pass<DecoupledLookback>(l, SumI32{}, p, Buf{const_cast<std::int32_t*>(in), 0, p.n}, Buf{out, 1, p.n});
+}
+
+}  // namespace
+
+namespace gpu {
+
+std::string TilePolicy::name() const {
+  return std::to_string(threads) + "x" + std::to_string(items) + (streaming ? " cs" : "");
+}
+
+std::vector<TilePolicy> experimental_policies() {
+  return {{256, 16, true}, {512, 16, false}, {128, 16, false}, {256, 24, false}, {256, 24, true}, {512, 24, false}};
+}
+
+struct DeviceScanI32::Impl {
+  std::string algorithm;
+  DeviceConfig config;
+  TilePolicy policy;
+  Scratch scratch;
+  DeviceArray<TileDiag> diag{1};
+};
+
+DeviceScanI32::DeviceScanI32(const std::string& algorithm, const std::map<std::string, std::string>& options,
+                             TilePolicy policy)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->algorithm = algorithm;
+  impl_->config = parse_device_config(algorithm, options, ValueType::I32, 0, true);
+  impl_->policy = policy;
+  if (!(policy == TilePolicy{})) {
+    bool known = false;
+    for (const TilePolicy& e : experimental_policies()) known |= e == policy;
+    if (!known || algorithm != "decoupled-lookback")
+      throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm);
+    impl_->config.params.threads = policy.threads;
+    impl_->config.params.items = policy.items;
+  } else {
+    check_policy<std::int32_t>(algorithm, impl_->config.params);
+  }
+  SV_CUDA(cudaMemset(impl_->diag.get(), 0, sizeof(TileDiag)));
+}
+
+DeviceScanI32::~DeviceScanI32() = default;
+
+void DeviceScanI32::run(const std::int32_t* d_in, std::int32_t* d_out, std::int64_t n, bool exclusive) {
+  Impl& m = *impl_;
+  const DeviceParams p = level_params(m.config.params, n, exclusive);
+  m.scratch.rewind();
+  const TilePolicy& t = m.policy;
+  if (t == TilePolicy{}) {
+    Launcher<SumI32, NoRecorder, 16, false> l(m.scratch, m.diag.get(), nullptr, m.algorithm);
+    drive_device_scan(l, m.algorithm, m.config.block_algorithm, SumI32{}, p,
+                      Buf{const_cast<std::int32_t*>(d_in), 0, n}, Buf{d_out, 1, n});
+  } else if (t.items == 16 && t.streaming) {
+    run_policy<16, true>(m.scratch, m.diag.get(), p, d_in, d_out);
+  } else if (t.items == 16) {
+    run_policy<16, false>(m.scratch, m.diag.get(), p, d_in, d_out);
+  } else if (t.items == 24 && t.streaming) {
+    run_policy<24, true>(m.scratch, m.diag.get(), p, d_in, d_out);
+  } else {
+    run_policy<24, false>(m.scratch, m.diag.get(), p, d_in, d_out);
+  }
+}
+
+void DeviceScanI32::check() {
+  check_launch(impl_->algorithm.c_str());
+  check_diag(impl_->diag.get(), impl_->algorithm);
+}
+
+}  // namespace gpu
+
+Trace record_device_scan_gpu(const BlockRunConfig& config, const GpuOptions& options) {
+  Trace trace;
+  const DeviceConfig dc = prepare_device_trace(config, trace, true);
+  if (options.trace_capacity == 0 || options.trace_capacity > kMaxTraceCapacity)
+    throw std::invalid_argument("the trace capacity must be 1 to " + std::to_string(kMaxTraceCapacity) + " events, not " +
+                                std::to_string(options.trace_capacity));
+  const GpuStatus gpu = require_gpu();
+  TraceMeta& m = trace.meta;
+  m.executor.kind = "gpu";
+  m.executor.device = gpu.name;
+  m.executor.compute_capability = std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor);
+  m.executor.sm_count = gpu.sm_count;
+  m.executor.driver_version = version_text(gpu.driver_version);
+  visit_op(config.op, config.type,
+           [&](auto op) { record_traced<decltype(op)>(config.algorithm, dc, options, trace); });
+  return trace;
+}
+
+std::vector<Payload> run_device_scan_gpu(const BlockRunConfig& config) {
+  check_op_type(config.op, config.type);
+  if (config.n < 0 || config.n > kMaxDeviceN)
+    throw std::invalid_argument("n = " + std::to_string(config.n) + " is outside 0.." + std::to_string(kMaxDeviceN));
+  if (!config.input.empty() && static_cast<std::int64_t>(config.input.size()) != config.n)
+    throw std::invalid_argument("the input has " + std::to_string(config.input.size()) + " values but n = " +
+                                std::to_string(config.n));
+  const DeviceConfig dc = parse_device_config(config.algorithm, config.options, config.type, config.block, true);
+  const DeviceParams p = level_params(dc.params, config.n, config.exclusive);
+  const std::vector<Payload> input =
+      config.input.empty() ? random_input(config.op, config.type, static_cast<std::size_t>(config.n), config.input_seed)
+                           : config.input;
+  require_gpu();
+  std::vector<Payload> out;
+  visit_op(config.op, config.type,
+           [&](auto op) { out = run_untraced<decltype(op)>(config.algorithm, dc, p, input); });
+  return out;
+}
+
+DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::map<std::string, std::string>& options,
+                                       std::int64_t n, bool exclusive, std::uint64_t seed) {
+  if (n < 0 || n > kMaxDeviceN)
+    throw std::invalid_argument("n = " + std::to_string(n) + " is outside 0.." + std::to_string(kMaxDeviceN));
+  require_gpu();
+  gpu::DeviceScanI32 scan(algorithm, options);
+  DeviceArray<std::int32_t> d_in(n), d_out(n);
+  DeviceCheck result;
+  result.n = n;
+  if (n == 0) {
+    scan.run(nullptr, nullptr, 0, exclusive);
+    scan.check();
+    return result;
+  }
+  fill_i32<<<1024, 256>>>(d_in.get(), n, seed);
+  check_launch("fill_i32");
+  SV_CUDA(cudaMemset(d_out.get(), 0xA5, n * sizeof(std::int32_t)));  // poison: every element must be written
+  scan.run(d_in.get(), d_out.get(), n, exclusive);
+  scan.check();
+  std::vector<std::int32_t> h_in(n), h_out(n);
+  d_in.download(h_in.data(), n);
+  d_out.download(h_out.data(), n);
+  std::uint32_t acc = 0;  // int32 sums wrap around
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::uint32_t before = acc;
+    acc += static_cast<std::uint32_t>(h_in[i]);
+    const auto expected = static_cast<std::int32_t>(exclusive ? before : acc);
+    if (h_out[i] != expected) {
+      if (result.mismatches == 0) result.first_mismatch = i;
+      ++result.mismatches;
+    }
+  }
+  return result;
+}
+
+}  // namespace sv

@@ -1,0 +1,631 @@
+// The GPU tile-level execution context of the device-wide scans (kernels/device/): the API that
+// device/device_params.hpp documents, on real hardware. One block runs one tile.
+//
+// TileExec<T, Recorder, Items, Streaming>:
+//   T          the scan value type;
+//   Recorder   NoRecorder (untraced: every hook is an empty inline function, so the timed kernels
+//              carry no tracing code) or TileRecorder (appends TileEvents with %globaltimer time and
+//              the SM id to a bounded device buffer; the counter may run past the capacity, which
+//              the host reports);
+//   Items      elements per thread, a compile-time constant (default_items_per_thread of the type);
+//   Streaming  load the input and store the output with the evict-first cache hints (__ldcs/__stcs).
+//
+// Tile layout (warp-striped, coalesced): warp w of the block owns the contiguous segment
+// [tile_begin + w*32*Items, +32*Items). The segment is read in Items/V chunks of 32*V elements, V =
+// 16 bytes / sizeof(T) (4 for 32-bit values, 2 for 64-bit, 1 for the 20-byte interval): in chunk k,
+// lane l holds the V contiguous elements seg + (k*32 + l)*V .. +V-1, one 16-byte load when the tile
+// is full and the buffer aligned, else guarded scalar loads with the identity past n.
+//
+// The scan works in that layout and keeps operand order everywhere (the interval operator is not
+// commutative; the earlier element is always the left operand): per chunk a lane-local scan of its
+// V elements, an ordered warp scan (shfl_up) of the lane totals and a carry from chunk to chunk; the
+// warp totals go through shared memory for the block. reduce_tile does this local scan once and keeps
+// it in the items (the tile's aggregate falls out of it); scan_store_tile then only combines the
+// tile's prefix with each element's local prefix, so a single-pass tile is scanned once, not twice.
+//
+// Descriptors (single-pass scans), one per tile: for 4-byte values with the fence on, the flag and
+// the value are one 64-bit word (flag << 32 | value bits), stored and loaded whole; otherwise a value
+// array and a flag array: the writer stores the value, __threadfence(), then the flag, the reader
+// loads the flag, __threadfence(), then the value (fence=off drops both fences, so a reader can see
+// the flag before the value). X = 0, so zeroed memory is "nothing published".
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "core/ops.hpp"
+#include "core/payload.hpp"
+#include "device/device_params.hpp"
+#include "gpu/device_util.cuh"
+#include "trace/tile_event.hpp"
+
+namespace sv::gpu {
+
+// The bounded wait of a look-back: a tile that polled its predecessors this long gives up, sets the
+// error flag and carries on (so no block hangs); the host then reports the tile.
+inline constexpr std::uint64_t kSpinLimitNs = 2'000'000'000ull;
+
+// What a tile kernel reports to the host besides its output.
+struct TileDiag {
+  unsigned int failed;  // 1 once some tile's bounded wait ran out
+  long long tile;       // the first such tile
+  unsigned long long waited_ns;
+};
+
+// The tile-level trace of a traced run: events appended with an atomic counter.
+struct TileTraceState {
+  unsigned long long counter;
+  unsigned long long capacity;
+  TileEvent* events;
+};
+
+// Elements per thread of the tile kernels for a value type (kernels/device/device_options.cpp
+// default_items_per_thread, which the host checks against).
+template <class T>
+constexpr int tile_items_per_thread() {
+  return sizeof(T) == 4 ? 16 : sizeof(T) == 8 ? 8 : 4;
+}
+
+// Elements of one 16-byte vector access (1 where the type does not divide 16 bytes).
+template <class T>
+constexpr int vector_width() {
+  return 16 % sizeof(T) == 0 ? static_cast<int>(16 / sizeof(T)) : 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Descriptor layout, shared by the host (sizes, memset) and the kernels.
+// ---------------------------------------------------------------------------------------------
+
+template <class T>
+SV_HD constexpr bool packed_descriptors(bool fence) {
+  return sizeof(T) == 4 && fence;
+}
+
+// Unpacked descriptors: the values of all tiles, then (16-byte aligned) their flags.
+template <class T>
+SV_HD constexpr std::int64_t flag_offset(std::int64_t tiles) {
+  return (tiles * static_cast<std::int64_t>(sizeof(T)) + 15) / 16 * 16;
+}
+// Bytes of the descriptors of `tiles` tiles.
+template <class T>
+SV_HD constexpr std::int64_t descriptor_bytes(std::int64_t tiles, bool fence) {
+  if (packed_descriptors<T>(fence)) return tiles * 8;
+  return flag_offset<T>(tiles) + tiles * 4;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Warp primitives for any trivially copyable T (split into 32-bit words).
+// ---------------------------------------------------------------------------------------------
+
+inline constexpr unsigned kFullMask = 0xffffffffu;
+
+template <class T>
+__device__ __forceinline__ T shfl_up(const T& v, unsigned delta) {
+  static_assert(sizeof(T) % 4 == 0 && std::is_trivially_copyable_v<T>);
+  constexpr int W = sizeof(T) / 4;
+  unsigned w[W];
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < W; ++i) w[i] = __shfl_up_sync(kFullMask, w[i], delta);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_down(const T& v, unsigned delta) {
+  static_assert(sizeof(T) % 4 == 0 && std::is_trivially_copyable_v<T>);
+  constexpr int W = sizeof(T) / 4;
+  unsigned w[W];
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < W; ++i) w[i] = __shfl_down_sync(kFullMask, w[i], delta);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_idx(const T& v, int lane) {
+  static_assert(sizeof(T) % 4 == 0 && std::is_trivially_copyable_v<T>);
+  constexpr int W = sizeof(T) / 4;
+  unsigned w[W];
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < W; ++i) w[i] = __shfl_sync(kFullMask, w[i], lane);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+// Volatile (uncached, not reordered by the compiler) whole-word accesses of a T.
+template <class T>
+__device__ __forceinline__ T load_volatile(const T* p) {
+  static_assert(sizeof(T) % 4 == 0);
+  T v;
+  if constexpr (sizeof(T) == 8) {
+    const unsigned long long w = *reinterpret_cast<const volatile unsigned long long*>(p);
+    memcpy(&v, &w, 8);
+  } else {
+    unsigned w[sizeof(T) / 4];
+#pragma unroll
+    for (int i = 0; i < static_cast<int>(sizeof(T) / 4); ++i) w[i] = reinterpret_cast<const volatile unsigned*>(p)[i];
+    memcpy(&v, w, sizeof(T));
+  }
+  return v;
+}
+template <class T>
+__device__ __forceinline__ void store_volatile(T* p, const T& v) {
+  static_assert(sizeof(T) % 4 == 0);
+  if constexpr (sizeof(T) == 8) {
+    unsigned long long w;
+    memcpy(&w, &v, 8);
+    *reinterpret_cast<volatile unsigned long long*>(p) = w;
+  } else {
+    unsigned w[sizeof(T) / 4];
+    memcpy(w, &v, sizeof(T));
+#pragma unroll
+    for (int i = 0; i < static_cast<int>(sizeof(T) / 4); ++i) reinterpret_cast<volatile unsigned*>(p)[i] = w[i];
+  }
+}
+
+// V = vector_width<T>() values <-> one 16-byte vector, word by word (keeps the compiler's vector
+// accesses whole).
+template <class T>
+__device__ __forceinline__ uint4 pack16(const T* v) {
+  unsigned w[4];
+#pragma unroll
+  for (int e = 0; e < vector_width<T>(); ++e) memcpy(&w[e * sizeof(T) / 4], &v[e], sizeof(T));
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+template <class T>
+__device__ __forceinline__ void unpack16(const uint4& q, T* v) {
+  const unsigned w[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+  for (int e = 0; e < vector_width<T>(); ++e) memcpy(&v[e], &w[e * sizeof(T) / 4], sizeof(T));
+}
+
+// 16-byte global accesses as single instructions (written out in PTX: the compiler otherwise
+// sometimes splits one of them into four), with the evict-first hint when Streaming.
+template <class T, bool Streaming>
+__device__ __forceinline__ uint4 load16(const T* p) {
+  uint4 q;
+  if constexpr (Streaming)
+    asm("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(q.x), "=r"(q.y), "=r"(q.z), "=r"(q.w) : "l"(p));
+  else
+    asm("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(q.x), "=r"(q.y), "=r"(q.z), "=r"(q.w) : "l"(p));
+  return q;
+}
+template <class T, bool Streaming>
+__device__ __forceinline__ void store16(T* p, const uint4& q) {
+  if constexpr (Streaming)
+    asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(q.x), "r"(q.y), "r"(q.z), "r"(q.w)
+                 : "memory");
+  else
+    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(q.x), "r"(q.y), "r"(q.z), "r"(q.w)
+                 : "memory");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recorders
+// ---------------------------------------------------------------------------------------------
+
+// Untraced: nothing at all.
+struct NoRecorder {
+  static constexpr bool kTraced = false;
+  struct Args {};
+  __device__ explicit NoRecorder(const Args&) {}
+  __device__ void start(std::int64_t) {}
+  __device__ void end(std::int64_t) {}
+  template <class T>
+  __device__ void publish(std::int64_t, TileFlag, const T&) {}
+  template <class T>
+  __device__ void inspect(std::int64_t, std::int64_t, TileFlag, const T&, std::uint32_t) {}
+  __device__ void wait(std::int64_t, std::int64_t, TileFlag, std::uint32_t) {}
+};
+
+// Traced: one TileEvent per hook, from the thread that calls it.
+struct TileRecorder {
+  static constexpr bool kTraced = true;
+  struct Args {
+    TileTraceState* state;
+    std::uint16_t pass;
+  };
+  __device__ explicit TileRecorder(const Args& a) : a_(a) {}
+
+  __device__ void start(std::int64_t tile) { append(TileEventKind::Start, tile, -1, TileFlag::X, Payload{}, 0); }
+  __device__ void end(std::int64_t tile) { append(TileEventKind::End, tile, -1, TileFlag::X, Payload{}, 0); }
+  template <class T>
+  __device__ void publish(std::int64_t tile, TileFlag flag, const T& v) {
+    append(TileEventKind::Publish, tile, tile, flag, Payload::of(v), 0);
+  }
+  template <class T>
+  __device__ void inspect(std::int64_t tile, std::int64_t target, TileFlag flag, const T& v, std::uint32_t spins) {
+    append(TileEventKind::Inspect, tile, target, flag, Payload::of(v), spins);
+  }
+  __device__ void wait(std::int64_t tile, std::int64_t target, TileFlag flag, std::uint32_t spins) {
+    append(TileEventKind::Wait, tile, target, flag, Payload{}, spins);
+  }
+
+ private:
+  __device__ void append(TileEventKind kind, std::int64_t tile, std::int64_t target, TileFlag flag, const Payload& v,
+                         std::uint32_t spins) {
+    const unsigned long long seq = atomicAdd(&a_.state->counter, 1ULL);
+    if (seq >= a_.state->capacity) return;
+    TileEvent e;
+    e.time = global_timer_ns();
+    e.tile = tile;
+    e.target = target;
+    e.block = blockIdx.x;
+    e.spins = spins;
+    e.sm = static_cast<std::uint16_t>(sm_id());
+    e.pass = a_.pass;
+    e.kind = kind;
+    e.flag = flag;
+    e.value = v;
+    a_.state->events[seq] = e;
+  }
+  Args a_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The context
+// ---------------------------------------------------------------------------------------------
+
+// A thread's elements of a tile (see the layout above). After reduce_tile, v holds each element's
+// lane-local inclusive scan within its chunk and pre[k] the tile-local exclusive prefix of the lane's
+// chunk k; `scanned` says so.
+template <class T, int Items>
+struct TileItems {
+  static constexpr int V = vector_width<T>();
+  static constexpr int Chunks = Items / V;
+  T v[Items];
+  T pre[Chunks];
+  bool scanned;
+};
+
+template <class T, class Recorder, int Items = tile_items_per_thread<T>(), bool Streaming = false>
+class TileExec {
+ public:
+  static constexpr int V = vector_width<T>();
+  static constexpr int Chunks = Items / V;
+  static_assert(Items % V == 0, "items per thread must be a multiple of the vector width");
+  static constexpr int kMaxWarps = 32;
+
+  struct Storage {
+    alignas(16) unsigned char warp_totals[kMaxWarps * sizeof(T)];
+    alignas(16) unsigned char value[sizeof(T) < 8 ? 8 : sizeof(T)];
+    long long tile;
+  };
+
+  __device__ TileExec(Storage& s, const typename Recorder::Args& rec, TileDiag* diag)
+      : s_(s), rec_(rec), diag_(diag) {}
+
+  __device__ std::int32_t block() const { return static_cast<std::int32_t>(blockIdx.x); }
+  __device__ std::int32_t thread() const { return static_cast<std::int32_t>(threadIdx.x); }
+  __device__ std::int32_t threads() const { return static_cast<std::int32_t>(blockDim.x); }
+  __device__ bool look_back_warp() const { return threadIdx.x < 32; }
+
+  // ---- tile ids -------------------------------------------------------------------------------
+
+  __device__ std::int64_t take_tile(const DeviceParams& p, const DeviceBuffers& b) {
+    if (p.dynamic_ids) {
+      if (threadIdx.x == 0) {
+        const auto tile = static_cast<std::int64_t>(atomicAdd(static_cast<unsigned long long*>(b.counter.ptr), 1ULL));
+        rec_.start(tile);
+        if (tile == p.stall_tile) stall(p.stall_cycles);
+        s_.tile = tile;
+      }
+      __syncthreads();
+      return s_.tile;
+    }
+    const std::int64_t tile = blockIdx.x;
+    if (threadIdx.x == 0) rec_.start(tile);
+    if (tile == p.stall_tile) {
+      if (threadIdx.x == 0) stall(p.stall_cycles);
+      __syncthreads();
+    }
+    return tile;
+  }
+
+  __device__ void start_tile(std::int64_t tile) {
+    if (threadIdx.x == 0) rec_.start(tile);
+  }
+
+  // The traced End is recorded once every thread has stored its outputs.
+  __device__ void end_tile(std::int64_t tile) {
+    if constexpr (Recorder::kTraced) {
+      __syncthreads();
+      if (threadIdx.x == 0) rec_.end(tile);
+    }
+  }
+
+  // ---- the tile's elements --------------------------------------------------------------------
+
+  template <class U, class Op>
+  __device__ TileItems<T, Items> load_tile(Op op, const Buf& buf, std::int64_t tile, const DeviceParams& p) const {
+    static_assert(std::is_same_v<U, T>);
+    const T* in = static_cast<const T*>(buf.ptr);
+    const std::int64_t seg = segment(tile, p);
+    const int lane = threadIdx.x & 31;
+    TileItems<T, Items> r;
+    r.scanned = false;
+    if (vector_ok(in, tile, p)) {
+      uint4 q[Chunks];
+#pragma unroll
+      for (int k = 0; k < Chunks; ++k) q[k] = load16<T, Streaming>(in + seg + (k * 32 + lane) * V);
+#pragma unroll
+      for (int k = 0; k < Chunks; ++k) unpack16(q[k], &r.v[k * V]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < Chunks; ++k)
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          const std::int64_t i = seg + (k * 32 + lane) * V + j;
+          r.v[k * V + j] = i < p.n ? in[i] : op.identity();
+        }
+    }
+    return r;
+  }
+
+  // The tile-local scan (kept in the items); returns the tile's aggregate in every thread.
+  template <class Op>
+  __device__ T reduce_tile(Op op, TileItems<T, Items>& items) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    T* totals = reinterpret_cast<T*>(s_.warp_totals);
+    T carry = op.identity();
+#pragma unroll
+    for (int k = 0; k < Chunks; ++k) {
+#pragma unroll
+      for (int j = 1; j < V; ++j) items.v[k * V + j] = op(items.v[k * V + j - 1], items.v[k * V + j]);
+      T s = items.v[k * V + V - 1];
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+        const T left = shfl_up(s, d);
+        if (lane >= d) s = op(left, s);
+      }
+      const T before = shfl_up(s, 1);
+      items.pre[k] = lane == 0 ? carry : op(carry, before);
+      carry = op(carry, shfl_idx(s, 31));
+    }
+    if (lane == 0) totals[warp] = carry;
+    __syncthreads();
+    T warp_prefix = op.identity(), aggregate = op.identity();
+    for (int w = 0; w < warps; ++w) {
+      if (w == warp) warp_prefix = aggregate;
+      aggregate = op(aggregate, totals[w]);
+    }
+    if (warp > 0) {
+#pragma unroll
+      for (int k = 0; k < Chunks; ++k) items.pre[k] = op(warp_prefix, items.pre[k]);
+    }
+    items.scanned = true;
+    return aggregate;
+  }
+
+  // buf[i] = prefix ⊕ the tile's elements up to i (inclusive) or before i (exclusive).
+  template <class Op>
+  __device__ void scan_store_tile(Op op, TileItems<T, Items>& items, const T& prefix, const Buf& buf,
+                                  std::int64_t tile, const DeviceParams& p) {
+    if (!items.scanned) reduce_tile(op, items);
+    // Two straight-line paths, so each chunk's outputs stay one 16-byte store.
+    if (p.exclusive) store_scanned<true>(op, items, prefix, buf, tile, p);
+    else store_scanned<false>(op, items, prefix, buf, tile, p);
+  }
+
+  // ---- descriptors ----------------------------------------------------------------------------
+
+  template <class Op>
+  __device__ void publish(Op, const DeviceBuffers& b, std::int64_t tile, TileFlag flag, const T& value,
+                          const DeviceParams& p) {
+    if (threadIdx.x != 0) return;
+    if constexpr (sizeof(T) == 4) {
+      if (p.fence) {
+        unsigned bits;
+        memcpy(&bits, &value, 4);
+        const unsigned long long word = static_cast<unsigned long long>(flag) << 32 | bits;
+        reinterpret_cast<volatile unsigned long long*>(b.descriptors.ptr)[tile] = word;
+        rec_.publish(tile, flag, value);
+        return;
+      }
+    }
+    store_volatile(values(b) + tile, value);
+    if (p.fence) __threadfence();
+    reinterpret_cast<volatile unsigned*>(flags(b, p))[tile] = static_cast<unsigned>(flag);
+    rec_.publish(tile, flag, value);
+  }
+
+  // Lane l of the look-back warp reads the descriptor of tile end-1-l, l < min(w, end). The nearest
+  // P (lowest lane) ends the window; X only counts up to it. combined = the values of lanes
+  // [0..nearest P] (or of the whole window), the earlier tile (higher lane) on the left.
+  template <class Op>
+  __device__ Window<T> inspect_window(Op op, const DeviceBuffers& b, std::int64_t tile, std::int64_t end,
+                                      std::int32_t w, const DeviceParams& p) {
+    const int lane = threadIdx.x & 31;
+    const std::int64_t count = end < w ? end : w;
+    const bool valid = lane < count;
+    const std::int64_t target = end - 1 - lane;
+    TileFlag flag = TileFlag::X;
+    T value = op.identity();
+    if (valid) read_descriptor(b, p, target, flag, value);
+    const unsigned xmask = __ballot_sync(kFullMask, valid && flag == TileFlag::X);
+    const unsigned pmask = __ballot_sync(kFullMask, valid && flag == TileFlag::P);
+    const int last = pmask ? __ffs(pmask) - 1 : 31;  // lanes 0..last make up the window's value
+    const unsigned upto = last == 31 ? kFullMask : (2u << last) - 1;
+    Window<T> r;
+    r.has_p = pmask != 0;
+    r.any_x = (xmask & upto) != 0;
+    const bool used = valid && lane <= last;
+    T v = used ? value : op.identity();
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      const T earlier = shfl_down(v, d);
+      if (lane + d < 32) v = op(earlier, v);
+    }
+    r.combined = shfl_idx(v, 0);
+
+    const bool waits = w == 1 ? !r.has_p : r.any_x;
+    if constexpr (Recorder::kTraced) {
+      if (!waits) {
+        if (used) rec_.inspect(tile, target, flag, value, spins_);
+      } else {
+        // What the tile waits on: the nearest X (or, polling one predecessor, what it shows).
+        const unsigned blocking = xmask & upto;
+        const int l = blocking ? __ffs(blocking) - 1 : 0;
+        wait_target_ = end - 1 - l;
+        wait_flag_ = blocking ? TileFlag::X : static_cast<TileFlag>(__shfl_sync(kFullMask, static_cast<int>(flag), 0));
+      }
+    }
+    if (!waits) spins_ = 0;
+    return r;
+  }
+
+  // Called by the look-back warp after a window it must poll again. False once the tile has waited
+  // kSpinLimitNs: the error flag is set (with the tile) for the host.
+  __device__ bool spin(std::int64_t tile, const DeviceParams&) {
+    const int lane = threadIdx.x & 31;
+    if (spins_ == 0 && lane == 0) rec_.wait(tile, wait_target_, wait_flag_, total_spins_);
+    ++spins_;
+    ++total_spins_;
+    std::uint64_t now = lane == 0 ? global_timer_ns() : 0;
+    now = __shfl_sync(kFullMask, now, 0);
+    if (wait_start_ == 0) {
+      wait_start_ = now;
+    } else if (now - wait_start_ > kSpinLimitNs) {
+      if (lane == 0 && atomicCAS(&diag_->failed, 0u, 1u) == 0u) {
+        diag_->tile = tile;
+        diag_->waited_ns = now - wait_start_;
+      }
+      return false;
+    }
+    const unsigned backoff = 32u << (total_spins_ < 5 ? total_spins_ : 5);  // 64 ns .. 1 µs
+    __nanosleep(backoff);
+    return true;
+  }
+
+  // ---- block-wide and single values -----------------------------------------------------------
+
+  template <class U>
+  __device__ U broadcast(const U& v) {
+    static_assert(sizeof(U) <= sizeof(Storage::value) && std::is_trivially_copyable_v<U>);
+    if (threadIdx.x == 0) memcpy(s_.value, &v, sizeof(U));
+    __syncthreads();
+    U r;
+    memcpy(&r, s_.value, sizeof(U));
+    return r;
+  }
+
+  template <class U>
+  __device__ U load_value(const Buf& buf, std::int64_t i) const {
+    return static_cast<const U*>(buf.ptr)[i];
+  }
+  template <class U>
+  __device__ void store_value(const Buf& buf, std::int64_t i, const U& v) const {
+    static_cast<U*>(buf.ptr)[i] = v;
+  }
+
+ private:
+  __device__ std::int64_t segment(std::int64_t tile, const DeviceParams& p) const {
+    return tile * (static_cast<std::int64_t>(p.threads) * Items) + static_cast<std::int64_t>(threadIdx.x >> 5) * 32 * Items;
+  }
+  // 16-byte accesses: a type that divides 16 bytes, a full tile and an aligned buffer (block-uniform).
+  __device__ bool vector_ok(const T* ptr, std::int64_t tile, const DeviceParams& p) const {
+    if constexpr (V == 1) {
+      return false;
+    } else {
+      const std::int64_t end = (tile + 1) * (static_cast<std::int64_t>(p.threads) * Items);
+      return end <= p.n && (reinterpret_cast<std::uintptr_t>(ptr) & 15) == 0;
+    }
+  }
+
+  template <bool Exclusive, class Op>
+  __device__ void store_scanned(Op op, const TileItems<T, Items>& items, const T& prefix, const Buf& buf,
+                                std::int64_t tile, const DeviceParams& p) {
+    T* out = static_cast<T*>(buf.ptr);
+    const std::int64_t seg = segment(tile, p);
+    const int lane = threadIdx.x & 31;
+    T r[Items];
+#pragma unroll
+    for (int k = 0; k < Chunks; ++k) {
+      const T e = op(prefix, items.pre[k]);
+      if constexpr (Exclusive) {
+        r[k * V] = e;
+#pragma unroll
+        for (int j = 1; j < V; ++j) r[k * V + j] = op(e, items.v[k * V + j - 1]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < V; ++j) r[k * V + j] = op(e, items.v[k * V + j]);
+      }
+    }
+    if (vector_ok(out, tile, p)) {
+#pragma unroll
+      for (int k = 0; k < Chunks; ++k) store16<T, Streaming>(out + seg + (k * 32 + lane) * V, pack16(&r[k * V]));
+    } else {
+#pragma unroll
+      for (int k = 0; k < Chunks; ++k)
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          const std::int64_t i = seg + (k * 32 + lane) * V + j;
+          if (i < p.n) out[i] = r[k * V + j];
+        }
+    }
+  }
+
+  static __device__ T* values(const DeviceBuffers& b) { return static_cast<T*>(b.descriptors.ptr); }
+  static __device__ unsigned* flags(const DeviceBuffers& b, const DeviceParams& p) {
+    return reinterpret_cast<unsigned*>(static_cast<unsigned char*>(b.descriptors.ptr) + flag_offset<T>(p.tiles));
+  }
+
+  __device__ void read_descriptor(const DeviceBuffers& b, const DeviceParams& p, std::int64_t target, TileFlag& flag,
+                                  T& value) const {
+    if constexpr (sizeof(T) == 4) {
+      if (p.fence) {
+        const unsigned long long word = reinterpret_cast<const volatile unsigned long long*>(b.descriptors.ptr)[target];
+        flag = static_cast<TileFlag>(word >> 32);
+        const auto bits = static_cast<unsigned>(word);
+        memcpy(&value, &bits, 4);
+        return;
+      }
+    }
+    flag = static_cast<TileFlag>(reinterpret_cast<const volatile unsigned*>(flags(b, p))[target]);
+    if (flag != TileFlag::X) {
+      if (p.fence) __threadfence();
+      value = load_volatile(values(b) + target);
+    }
+  }
+
+  // stall=TILE:NS: wait that long (by the global timer; __nanosleep alone may return early).
+  __device__ static void stall(std::int64_t ns) {
+    const std::uint64_t t0 = global_timer_ns();
+    for (;;) {
+      const std::uint64_t spent = global_timer_ns() - t0;
+      if (spent >= static_cast<std::uint64_t>(ns)) break;
+      const std::uint64_t left = static_cast<std::uint64_t>(ns) - spent;
+      __nanosleep(left < 100000 ? static_cast<unsigned>(left) : 100000u);
+    }
+  }
+
+  Storage& s_;
+  Recorder rec_;
+  TileDiag* diag_;
+  std::uint32_t spins_ = 0;        // polls of the current window that had to wait
+  std::uint32_t total_spins_ = 0;  // polls of this tile that had to wait
+  std::uint64_t wait_start_ = 0;
+  std::int64_t wait_target_ = -1;
+  TileFlag wait_flag_ = TileFlag::X;
+};
+
+// One launch of a device-wide pass: one block per tile (or per block of the pass's grid).
+template <class Pass, class Op, class Recorder, int Items, bool Streaming>
+__global__ void __launch_bounds__(1024) tile_pass_kernel(Op op, DeviceParams p, DeviceBuffers b,
+                                                         typename Recorder::Args rec, TileDiag* diag) {
+  using X = TileExec<typename Op::value_type, Recorder, Items, Streaming>;
+  __shared__ typename X::Storage storage;
+  X x(storage, rec, diag);
+  Pass::run(x, op, p, b);
+}
+
+}  // namespace sv::gpu
