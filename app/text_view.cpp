@@ -210,6 +210,7 @@ void print_lookback(std::ostream& out, const Trace& t) {
   const LookbackSummary s = summarize_lookback(t);
   out << "tiles              " << t.meta.grid << " (" << t.meta.block << " threads x " << t.meta.items_per_thread
       << " items = " << t.meta.capacity << " elements per tile), " << t.steps.size() << " launches\n";
+  if (s.inspections == 0 && s.waited_tiles == 0) return;  // no descriptors: a multi-launch scan
   out << "look-back          " << s.inspections << " descriptor inspections, " << s.waited_tiles
       << " tiles waited, at most " << s.max_spins << " polls by one tile, " << s.stale_reads << " stale reads\n";
   int shown = 0;

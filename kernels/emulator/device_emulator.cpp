@@ -88,7 +88,7 @@ void EmuTileExec::publish_payload(std::int64_t tile, TileFlag flag, const Payloa
     }
   }
   d.flags.push_back({flag_at, flag, {}});
-  d.values.push_back({value_at, flag, value});
+  (flag == TileFlag::A ? d.aggregates : d.inclusives).push_back({value_at, flag, value});
   emu_->last_visible_ = std::max({emu_->last_visible_, flag_at, value_at});
   b.clock += 1;
 }
@@ -104,7 +104,7 @@ std::vector<EmuTileExec::Seen> EmuTileExec::read_window(std::int64_t tile, std::
     Seen s{TileFlag::X, Payload{}};
     for (const auto& st : d.flags)
       if (st.visible <= t) s.flag = st.flag;
-    for (const auto& st : d.values)
+    for (const auto& st : s.flag == TileFlag::A ? d.aggregates : d.inclusives)
       if (st.visible <= t) s.value = st.value;
     seen.push_back(s);
   }

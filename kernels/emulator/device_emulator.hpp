@@ -6,10 +6,10 @@
 // tile's load and store add one cycle per 32 elements). The scheduler always resumes the block with
 // the smallest clock, so every read at time t sees exactly the stores visible by then. Blocks are
 // launched, in the machine's launch order, into free slots (SM s holds `resident` blocks).
-// Descriptors: one packed word (flag and value visible together, one latency after the store); two
-// words with a fence (value visible, then the flag one latency later); two words without a fence
-// (the flag visible after one latency, the value after three: a reader can see the flag with the
-// old value, the stale read).
+// Descriptors: one packed word (flag and value visible together, one latency after the store); or a
+// flag word and a value word for each of A and P: with a fence the value is visible one latency
+// before the flag; without one the flag is visible after one latency and the value after three, so
+// a reader can see the flag with the word's old contents, the stale read.
 // Deadlock: every resident block is waiting, and each has polled again after the last store became
 // visible, with no block left to launch into a free slot. The run stops there and reports the
 // waiting tiles; it never hangs.
@@ -215,7 +215,8 @@ class DeviceEmulator {
     Payload value;
   };
   struct Descriptor {
-    std::vector<Store> flags, values;  // in store order
+    // In store order. Two value words, as CUB keeps them, so that P's value can never be read as A's.
+    std::vector<Store> flags, aggregates, inclusives;
   };
 
   void run_grid(Phase phase, int level, std::int64_t grid, const std::function<void(EmuTileExec&)>& body);

@@ -1,0 +1,260 @@
+// The device-wide scans on the CPU emulator: every algorithm against the one reference for every
+// operator at the sizes, the switches' documented outcomes, and the tile-level trace's
+// invariants.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+
+#include "analysis/analysis.hpp"
+#include "analysis/lookback.hpp"
+#include "device/device_options.hpp"
+#include "helpers.hpp"
+#include "trace/trace_json.hpp"
+
+namespace {
+
+using namespace sv;
+
+const std::vector<std::string> kDeviceAlgos = {"hierarchical", "reduce-then-scan", "chained", "decoupled-lookback"};
+
+Trace record_device(const std::string& algo, std::int64_t n, OpKind op, ValueType type, bool exclusive,
+                    std::map<std::string, std::string> options = {}, std::int32_t block = 0, std::uint64_t seed = 1) {
+  BlockRunConfig c = sv_test::config(algo, n, op, type, "in-order", exclusive, seed);
+  c.options = std::move(options);
+  c.block = block;
+  return record_device_scan(c);
+}
+
+// The tile size of the default policy: hierarchical's block algorithm holds 1024 elements; the tile
+// kernels take 256 threads x items by type.
+std::int64_t tile_size(const std::string& algo, ValueType type) {
+  return algo == "hierarchical" ? 1024 : 256 * default_items_per_thread(type);
+}
+
+void check_correct(const Trace& t) {
+  const auto ref = reference_scan(t.meta.op, t.meta.type, t.meta.input, t.meta.exclusive);
+  const auto wrong = mismatches(t.meta.op, t.meta.type, t.meta.input, t.meta.exclusive, ref, t.result.output);
+  CHECK(wrong.empty());
+  CHECK(t.result.outcome == Outcome::Correct);
+  CHECK(t.result.output.size() == static_cast<std::size_t>(t.meta.n));
+}
+
+// Start once per tile, A before P (tile 0: P only), every inspection sees a flag its target published
+// with exactly the value published with it, and P = the reference's inclusive prefix at the tile's end.
+void check_tile_invariants(const Trace& t) {
+  const std::int64_t tiles = t.meta.grid;
+  const auto inclusive = reference_scan(t.meta.op, t.meta.type, t.meta.input, false);
+  const LookbackSummary s = summarize_lookback(t);
+  REQUIRE(static_cast<std::int64_t>(s.tiles.size()) == tiles);
+  std::vector<int> starts(static_cast<std::size_t>(tiles), 0);
+  for (const TileEvent& e : t.tile_events)
+    if (e.kind == TileEventKind::Start) ++starts[static_cast<std::size_t>(e.tile)];
+  for (std::int64_t k = 0; k < tiles; ++k) {
+    CAPTURE(k);
+    const TileSummary& tile = s.tiles[static_cast<std::size_t>(k)];
+    CHECK(starts[static_cast<std::size_t>(k)] == 1);
+    CHECK(tile.ended);
+    REQUIRE(tile.p_at >= 0);
+    if (k == 0 || t.meta.algorithm == "chained") {
+      CHECK(tile.a_at < 0);
+    } else {
+      REQUIRE(tile.a_at >= 0);
+      CHECK(tile.a_at < tile.p_at);
+    }
+    const std::int64_t last = std::min<std::int64_t>((k + 1) * t.meta.capacity, t.meta.n) - 1;
+    CHECK(format_value(t.meta.type, tile.inclusive) == format_value(t.meta.type, inclusive[static_cast<std::size_t>(last)]));
+    for (const TileInspection& i : tile.inspections) {
+      CHECK(i.target < k);
+      CHECK(i.flag != TileFlag::X);
+      CHECK_FALSE(i.stale);
+    }
+  }
+  CHECK(s.stale_reads == 0);
+}
+
+}  // namespace
+
+TEST_CASE("device scans: every algorithm, operator and size against the reference") {
+  for (const std::string& algo : kDeviceAlgos)
+    for (auto [op, type] : sv_test::all_ops()) {
+      const std::int64_t tile = tile_size(algo, type);
+      for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{1000}, tile - 1, tile,
+                             tile + 1, std::int64_t{100003}})
+        for (bool exclusive : {false, true}) {
+          // hierarchical at n = 100003 emulates 100003 threads: every operator inclusive, and exclusive for sum
+          if (algo == "hierarchical" && n == 100003 && exclusive && op != OpKind::Sum) continue;
+          CAPTURE(algo);
+          CAPTURE(op_name(op));
+          CAPTURE(type_name(type));
+          CAPTURE(n);
+          CAPTURE(exclusive);
+          const Trace t = record_device(algo, n, op, type, exclusive);
+          CHECK(t.meta.capacity == tile);
+          CHECK(t.meta.grid == (n + tile - 1) / tile);
+          check_correct(t);
+        }
+    }
+}
+
+TEST_CASE("device scans: hierarchical with every race-free block algorithm and block size") {
+  for (std::string block : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky"})
+    for (std::int32_t threads : {32, 128})
+      for (bool exclusive : {false, true}) {
+        CAPTURE(block);
+        CAPTURE(threads);
+        const Trace t = record_device("hierarchical", 5000, OpKind::Interval, ValueType::Interval, exclusive,
+                                      {{"block-algo", block}}, threads);
+        check_correct(t);
+        // 5000 elements in tiles of 32 or 64 (or 128 or 256): the sums recurse at least two levels.
+        int levels = 0;
+        for (const Step& s : t.steps) levels = std::max<int>(levels, static_cast<int>(s.param));
+        CHECK(levels >= 1);
+      }
+}
+
+TEST_CASE("device scans: tile-level invariants of the single-pass scans") {
+  for (const std::string algo : {"chained", "decoupled-lookback"})
+    for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I32}, std::pair{OpKind::Interval, ValueType::Interval},
+                            std::pair{OpKind::Max, ValueType::F64}})
+      for (std::string launch : {"in-order", "reverse", "random:3"}) {
+        CAPTURE(algo);
+        CAPTURE(launch);
+        CAPTURE(type_name(type));
+        const Trace t = record_device(algo, 30011, op, type, false, {{"launch", launch}}, 64);
+        check_correct(t);
+        check_tile_invariants(t);
+        // Dynamic ids go out in the order blocks take them: tile k's Start is no later than tile k+1's.
+        const LookbackSummary s = summarize_lookback(t);
+        for (std::size_t k = 1; k < s.tiles.size(); ++k) CHECK(s.tiles[k - 1].start <= s.tiles[k].start);
+      }
+}
+
+TEST_CASE("device scans: static tile ids under an adversarial launch order deadlock, and the waiting tiles are named") {
+  for (const std::string algo : {"chained", "decoupled-lookback"}) {
+    CAPTURE(algo);
+    const Trace t = record_device(algo, 100003, OpKind::Sum, ValueType::I32, false,
+                                  {{"tile-ids", "static"}, {"launch", "reverse"}, {"sms", "3"}, {"resident", "2"}});
+    REQUIRE(t.result.outcome == Outcome::Deadlock);
+    CHECK(check_result(t).outcome == Outcome::Deadlock);
+    // 25 tiles, 6 slots, launched from the last: tiles 19..24 hold every slot and wait for 18.
+    CHECK(t.result.waiting == std::vector<std::int64_t>{19, 20, 21, 22, 23, 24});
+    const LookbackSummary s = summarize_lookback(t);
+    for (std::int64_t k = 19; k < 25; ++k) {
+      CHECK(s.tiles[static_cast<std::size_t>(k)].waited);
+      CHECK_FALSE(s.tiles[static_cast<std::size_t>(k)].ended);
+    }
+    // The same order with dynamic ids, or static ids launched in order, completes.
+    check_correct(record_device(algo, 100003, OpKind::Sum, ValueType::I32, false, {{"launch", "reverse"}}));
+    check_correct(record_device(algo, 100003, OpKind::Sum, ValueType::I32, false, {{"tile-ids", "static"}}));
+    // Few enough tiles to be resident at once: no deadlock even in reverse.
+    check_correct(record_device(algo, 8 * 4096, OpKind::Sum, ValueType::I32, false,
+                                {{"tile-ids", "static"}, {"launch", "reverse"}}));
+    // The deadlock survives a save and a load.
+    const Trace back = trace_from_json(trace_to_json(t));
+    CHECK(back.result.outcome == Outcome::Deadlock);
+    CHECK(back.result.waiting == t.result.waiting);
+    CHECK(trace_to_json(back) == trace_to_json(t));
+  }
+}
+
+TEST_CASE("device scans: fence=off lets a reader see the flag before the value: stale reads, wrong result") {
+  for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I32}, std::pair{OpKind::Interval, ValueType::Interval}}) {
+    CAPTURE(type_name(type));
+    const Trace off = record_device("decoupled-lookback", 100003, op, type, false, {{"fence", "off"}});
+    CHECK(off.result.outcome == Outcome::Wrong);
+    const LookbackSummary s = summarize_lookback(off);
+    CHECK(s.stale_reads > 0);
+    bool named = false;
+    for (const TileSummary& tile : s.tiles)
+      for (const TileInspection& i : tile.inspections)
+        if (i.stale) named |= describe_inspection(off, tile.tile, i).find("stale") != std::string::npos;
+    CHECK(named);
+    // With the fence (separate words for 64-bit values, one packed word for 32-bit ones): no stale read.
+    const Trace on = record_device("decoupled-lookback", 100003, op, type, false, {{"fence", "on"}});
+    check_correct(on);
+    check_tile_invariants(on);
+  }
+  const Trace wide = record_device("chained", 100003, OpKind::Sum, ValueType::I64, false, {{"fence", "off"}});
+  CHECK(wide.result.outcome == Outcome::Wrong);
+}
+
+TEST_CASE("device scans: window=1 is the chained scan, and a wider window inspects further") {
+  for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I32}, std::pair{OpKind::Interval, ValueType::Interval}}) {
+    const Trace chained = record_device("chained", 100003, op, type, true);
+    const Trace w1 = record_device("decoupled-lookback", 100003, op, type, true, {{"window", "1"}});
+    check_correct(chained);
+    check_correct(w1);
+    CHECK(chained.result.output == w1.result.output);
+    // The same inspections: each tile reads only its predecessor, and only once it shows P.
+    const LookbackSummary a = summarize_lookback(chained), b = summarize_lookback(w1);
+    REQUIRE(a.tiles.size() == b.tiles.size());
+    for (std::size_t k = 1; k < a.tiles.size(); ++k) {
+      REQUIRE(a.tiles[k].inspections.size() == 1);
+      REQUIRE(b.tiles[k].inspections.size() == 1);
+      CHECK(a.tiles[k].inspections[0].target == static_cast<std::int64_t>(k) - 1);
+      CHECK(b.tiles[k].inspections[0].target == static_cast<std::int64_t>(k) - 1);
+      CHECK(a.tiles[k].inspections[0].flag == TileFlag::P);
+      CHECK(b.tiles[k].inspections[0].flag == TileFlag::P);
+    }
+  }
+  // With a window of 32 some tile combines aggregates (A) of more than one predecessor.
+  const LookbackSummary w32 = summarize_lookback(record_device("decoupled-lookback", 100003, OpKind::Sum, ValueType::I32, false));
+  std::size_t widest = 0;
+  for (const TileSummary& t : w32.tiles) widest = std::max(widest, t.inspections.size());
+  CHECK(widest > 1);
+}
+
+TEST_CASE("device scans: a stalled tile makes its successors wait, and the result stays correct") {
+  const Trace base = record_device("decoupled-lookback", 100003, OpKind::Sum, ValueType::I32, false);
+  const Trace stalled = record_device("decoupled-lookback", 100003, OpKind::Sum, ValueType::I32, false, {{"stall", "5:200000"}});
+  check_correct(stalled);
+  check_tile_invariants(stalled);
+  const LookbackSummary a = summarize_lookback(base), b = summarize_lookback(stalled);
+  // Tile 6 waits for tile 5's aggregate: far more polls than without the stall.
+  CHECK(b.tiles[6].spins > a.tiles[6].spins + 100);
+  CHECK(b.tiles[6].waiting_for == 5);
+  CHECK(b.tiles[5].p_at > a.tiles[5].p_at + 150000);
+}
+
+TEST_CASE("device scans: switches are checked and named") {
+  const auto bad = [](const std::string& algo, std::map<std::string, std::string> o) {
+    BlockRunConfig c = sv_test::config(algo, 100, OpKind::Sum, ValueType::I32);
+    c.options = std::move(o);
+    return c;
+  };
+  CHECK_THROWS_WITH_AS(record_device_scan(bad("chained", {{"window", "4"}})), doctest::Contains("window"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(record_device_scan(bad("decoupled-lookback", {{"window", "0"}})), doctest::Contains("1 to 32"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(record_device_scan(bad("decoupled-lookback", {{"tile-ids", "random"}})), doctest::Contains("dynamic or static"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(record_device_scan(bad("decoupled-lookback", {{"stall", "3"}})), doctest::Contains("TILE:CYCLES"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(record_device_scan(bad("decoupled-lookback", {{"launch", "round-robin"}})), doctest::Contains("launch"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(record_device_scan(bad("hierarchical", {{"block-algo", "kogge-stone-racy"}})), doctest::Contains("race-free"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(record_device_scan(bad("hierarchical", {{"nope", "1"}})), doctest::Contains("unknown switch"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(record_block_scan(bad("kogge-stone", {{"window", "3"}})), doctest::Contains("no switches"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_device_config("decoupled-lookback", {{"sms", "8"}}, ValueType::I32, 0, true), std::invalid_argument);
+  CHECK_THROWS_AS(parse_device_config("decoupled-lookback", {{"items", "3"}}, ValueType::I32, 0, true), std::invalid_argument);
+  CHECK(tile_policy(parse_device_config("decoupled-lookback", {}, ValueType::I32, 0, true).params) ==
+        "256 threads x 16 items = 4096 elements per tile");
+}
+
+TEST_CASE("device scans: a device trace survives save and load byte for byte, and the loader checks tile events") {
+  const Trace t = record_device("decoupled-lookback", 20000, OpKind::Interval, ValueType::Interval, false, {}, 64);
+  const std::string text = trace_to_json(t);
+  const Trace back = trace_from_json(text);
+  CHECK(back.tile_events.size() == t.tile_events.size());
+  CHECK(trace_to_json(back) == text);
+  const Trace h = record_device("hierarchical", 5000, OpKind::Sum, ValueType::I32, true, {}, 256);
+  CHECK(trace_to_json(trace_from_json(trace_to_json(h))) == trace_to_json(h));
+  CHECK(h.snapshots.size() == h.steps.size());
+  for (const auto& step : h.snapshots) CHECK(step.size() == h.buffers.size());
+
+  auto mutate = [&](const std::string& from, const std::string& to) {
+    std::string s = text;
+    const auto at = s.find(from);
+    REQUIRE(at != std::string::npos);
+    s.replace(at, from.size(), to);
+    return s;
+  };
+  CHECK_THROWS_WITH_AS(trace_from_json(mutate("\"publish\"", "\"shout\"")), doctest::Contains("tile_events"), TraceError);
+  CHECK_THROWS_WITH_AS(trace_from_json(mutate("\"spins\"]", "\"spin\"]")), doctest::Contains("tile_event_fields"), TraceError);
+}
