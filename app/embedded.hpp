@@ -1,4 +1,4 @@
-// Files embedded at build time: the kernel sources (kernels/block/NAME.hpp as "block/NAME.hpp"), the
+// Files embedded at build time: the kernel sources (kernels/block/NAME.hpp as "block/NAME.hpp", kernels/device/NAME.hpp as "device/NAME.hpp"), the
 // assets (assets/narration/ALGO.txt as "narration/ALGO.txt") and the shaders ("shaders/NAME"), so the
 // program needs no install directory to show its own source and narration or to draw.
 #pragma once

@@ -89,6 +89,30 @@ TEST_CASE("cli: the issue's acceptance commands") {
   CHECK(fixed["output"][63] == "x0..x63");
 }
 
+TEST_CASE("cli: static tile ids under an adversarial launch order: stats reports the deadlock and the waiting tiles") {
+  TempDir d;
+  Run r = scanviz("trace --algo decoupled-lookback --n 100003 --option tile-ids=static --option launch=reverse "
+                  "--executor emulator --out d.json",
+                  d.path);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("outcome deadlock (waiting tiles: 17 18 19 20 21 22 23 24)") != std::string::npos);
+  r = scanviz("stats d.json --json", d.path);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["outcome"] == "deadlock");
+  CHECK(j["waiting_tiles"] == nlohmann::json::array({17, 18, 19, 20, 21, 22, 23, 24}));
+  CHECK(j["lookback"]["waited_tiles"] == 8);
+  r = scanviz("stats d.json", d.path);
+  CHECK(r.out.find("outcome            deadlock") != std::string::npos);
+  CHECK(r.out.find("tile 24 (block 24, SM 0) waits for tile 23") != std::string::npos);
+
+  r = scanviz("trace --algo decoupled-lookback --n 100003 --option fence=off --executor emulator --out f.json", d.path);
+  REQUIRE(r.code == 0);
+  r = scanviz("stats f.json", d.path);
+  CHECK(r.out.find("(stale: the flag arrived before its value)") != std::string::npos);
+  CHECK(r.out.find("outcome            wrong") != std::string::npos);
+}
+
 TEST_CASE("cli: show prints the slides' rows and marks hazards") {
   TempDir d;
   REQUIRE(scanviz("trace --algo kogge-stone --op interval --out t.json", d.path).code == 0);
@@ -150,6 +174,15 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"bench --sizes 2^40", "--sizes"},
       {"bench --sizes 1000,x", "--sizes"},
       {"stats no-such-file.json", "no-such-file.json"},
+      {"trace --algo chained --option window=3 --out t.json", "window"},
+      {"trace --algo decoupled-lookback --option window --out t.json", "key=value"},
+      {"trace --algo decoupled-lookback --option window=2 --option window=3 --out t.json", "twice"},
+      {"trace --algo decoupled-lookback --option window=33 --executor emulator --out t.json", "1 to 32"},
+      {"trace --algo decoupled-lookback --option sms=0 --executor emulator --out t.json", "sms"},
+      {"trace --algo decoupled-lookback --schedule reverse --out t.json", "launch"},
+      {"trace --algo decoupled-lookback --n -1 --out t.json", "--n"},
+      {"trace --algo decoupled-lookback --n 9999999 --executor emulator --out t.json", "outside 0.."},
+      {"trace --algo kogge-stone --option window=3 --out t.json", "no switches"},
       {"show", "FILE"},
   };
   for (const auto& [args, needle] : cases) {
@@ -220,6 +253,10 @@ TEST_CASE("cli: algos lists every algorithm and says which pad to a power of two
   for (const char* name : {"kogge-stone-racy", "kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky"})
     CHECK(r.out.find(name) != std::string::npos);
   CHECK(r.out.find("padded to a power of two") != std::string::npos);
+  for (const char* name : {"hierarchical", "reduce-then-scan", "chained", "decoupled-lookback", "tile-ids [dynamic]",
+                           "fence [on]", "window [32]", "stall [none]", "block-algo [kogge-stone-double-buffer]",
+                           "launch [in-order]"})
+    CHECK(r.out.find(name) != std::string::npos);
 }
 
 TEST_CASE("cli: the terminal demo runs Kogge-Stone on the slides' input") {

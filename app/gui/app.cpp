@@ -317,8 +317,9 @@ void timeline_panel(Ui& ui) {
 void source_panel(Ui& ui) {
   if (!ui.lesson.view) return;
   const Trace& t = ui.lesson.view->trace;
-  std::string file = "block/" + t.meta.algorithm + ".hpp";
-  std::replace(file.begin() + 6, file.end(), '-', '_');
+  const std::string dir = is_device_algorithm(t.meta.algorithm) ? "device/" : "block/";
+  std::string file = dir + t.meta.algorithm + ".hpp";
+  std::replace(file.begin() + static_cast<std::ptrdiff_t>(dir.size()), file.end(), '-', '_');
   const std::string_view src = embedded_file(file);
   std::set<std::uint32_t> lines;
   if (ui.step < static_cast<int>(t.steps.size())) {
