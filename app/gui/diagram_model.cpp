@@ -43,7 +43,9 @@ TraceView make_trace_view(Trace trace) {
   v.outcome = check_result(v.trace).outcome;
   const Trace& t = v.trace;
   if (t.buffers.empty()) return v;  // nothing to draw
-  int previous = t.buffers.size() > 2 ? 2 : static_cast<int>(t.buffers.size()) - 1;
+  // A device-wide trace records tiles, not elements: every row shows the output after a launch.
+  const bool device = t.events.empty() && !t.tile_events.empty() && t.buffers.size() > 1;
+  int previous = device ? 1 : t.buffers.size() > 2 ? 2 : static_cast<int>(t.buffers.size()) - 1;
   for (const Step& s : t.steps) {
     std::map<int, int> writes;
     for (std::uint64_t i = s.first_event; i < s.end_event; ++i)
