@@ -4,7 +4,10 @@
 # and racecheck on every race-free kernel (traced and untraced), and a SASS check that the untraced
 # kernels carry no trace code. Logs go to $OUT (or ./gpu-check).
 #
-# Parts to run may be named (default all): tests racy amplifier sanitizers sass.
+# Parts to run may be named (default all but device): tests racy amplifier sanitizers sass device.
+# `device` is the device-wide scans: their GPU tests, scanviz bench (default sizes, table and JSON;
+# then decoupled look-back under the other tile policies at large n), compute-sanitizer memcheck,
+# racecheck and synccheck on the small-n device tests, and the tile kernels' SASS.
 #
 # Uses build/portable (scripts built elsewhere with `cmake --preset portable`) when its binaries run
 # here; otherwise builds from source with the libraries scripts/device-deps.sh gathered into .deps.
@@ -37,6 +40,46 @@ if ! "$bin/app/scanviz" algos >/dev/null 2>"$out/portable.err"; then
   bin=build/device
 fi
 sv="$bin/app/scanviz"
+
+if want device; then
+say "device-wide scans: GPU tests"
+timeout 420 "$bin/tests/scanviz_gpu_tests" -tc='gpu device*' >"$out/device-tests.log" 2>&1
+echo "exit $?"
+grep -E "^\[doctest\] (test cases|assertions)|fence=off runs|ERROR|FAILED" "$out/device-tests.log" | head -n 40
+
+say "device-wide scans: scanviz bench (default sizes)"
+timeout 300 "$sv" bench --json "$out/bench.json" >"$out/bench.txt" 2>"$out/bench-progress.txt"
+echo "exit $?"
+cat "$out/bench.txt"
+
+say "decoupled look-back under other tile policies (2^24, 2^26, 2^28)"
+SCANVIZ_BENCH_POLICIES=1 timeout 200 "$sv" bench --sizes 2^24,2^26,2^28 --runs 30 >"$out/bench-policies.txt" 2>&1
+echo "exit $?"
+grep -v "^bench:" "$out/bench-policies.txt"
+
+say "SASS of the tile kernels: 16-byte accesses; trace code (atomics, SM id) only in the traced ones"
+cuobjdump -sass "$sv" 2>/dev/null | awk '
+  /Function : / { name = $3; kind = (name ~ /tile_pass_kernel.*NoRecorder/) ? "untraced" : (name ~ /tile_pass_kernel.*TileRecorder/) ? "traced" : "other"; n[kind]++ }
+  kind != "other" && /\/\*[0-9a-f]+\*\// { ins[kind]++ }
+  kind != "other" && /LDG.E.128/ { ldg[kind]++ }
+  kind != "other" && /STG.E.128/ { stg[kind]++ }
+  kind != "other" && /ATOMG|ATOM\.|RED\./ { atom[kind]++ }
+  kind != "other" && /SR_VIRTID|SR_SMID/ { smid[kind]++ }
+  END { for (k in n) if (k != "other") printf "%-9s tile kernels %4d  instructions/kernel %6.0f  LDG.128 %5d  STG.128 %5d  atomics %5d  SM id reads %5d\n", k, n[k], ins[k] / n[k], ldg[k], stg[k], atom[k], smid[k] }' |
+  tee "$out/device-sass.txt"
+grep -A2000 "Function : .*DecoupledLookbackENS_5SumOpIiEENS0_10NoRecorderELi16ELb0E" <(cuobjdump -sass "$sv" 2>/dev/null) |
+  awk 'NR > 1 && /Function : / { exit } { print }' >"$out/dl-i32-sum.sass"
+grep -cE "LDG.E.128|STG.E.128" "$out/dl-i32-sum.sass" | sed 's/^/decoupled-lookback int32 sum: 16-byte accesses in SASS: /'
+fi
+
+if want device-sanitizers; then
+say "compute-sanitizer on the small-n device tests"
+for tool in memcheck racecheck synccheck; do
+  timeout 120 compute-sanitizer --tool "$tool" "$bin/tests/scanviz_gpu_tests" -tc='gpu device small*' \
+    >"$out/device-$tool.txt" 2>&1
+  printf '%-10s exit %s  %s\n' "$tool" "$?" "$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases:" "$out/device-$tool.txt" | tr '\n' ' ')"
+done | tee "$out/device-sanitizers.txt"
+fi
 
 if want tests; then
 say "GPU test suites"

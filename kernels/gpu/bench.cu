@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
 #include <random>
 #include <stdexcept>
 
@@ -18,11 +20,29 @@ namespace {
 using Item = std::int32_t;
 constexpr std::size_t kRotationBytes = 256u << 20;  // per size: > 2x the largest L2 (H200: 60 MB), counting in + out
 
-// One measured algorithm: runs on (d_in, d_out, n) on the default stream.
+// One measured algorithm: runs on (d_in, d_out, n) on the default stream; check (optional) throws
+// GpuError for a failure the launch itself does not report (a look-back wait that ran out).
 struct Candidate {
   std::string name;
   std::function<void(const Item*, Item*, std::int64_t)> run;
+  std::function<void()> check;
 };
+
+// The device-wide algorithms, int32 inclusive sum with their default switches (hierarchical with its
+// default block algorithm). SCANVIZ_BENCH_POLICIES=1 adds decoupled look-back under the other tile
+// policies built for measuring them.
+struct DeviceCandidate {
+  std::string name, algorithm;
+  gpu::TilePolicy policy;
+};
+std::vector<DeviceCandidate> device_candidates() {
+  std::vector<DeviceCandidate> c;
+  for (const char* a : {"hierarchical", "reduce-then-scan", "chained", "decoupled-lookback"}) c.push_back({a, a, {}});
+  if (const char* e = std::getenv("SCANVIZ_BENCH_POLICIES"); e && *e && std::string(e) != "0")
+    for (const gpu::TilePolicy& t : gpu::experimental_policies())
+      c.push_back({"dl " + t.name(), "decoupled-lookback", t});
+  return c;
+}
 
 // Small values keep the int32 sums exact and the reference cheap to check.
 __global__ void fill_input(Item* d_in, std::int64_t n, std::uint32_t salt) {
@@ -41,6 +61,8 @@ double median(std::vector<float> v) {
 
 }  // namespace
 
+// 2^10 .. 2^28, every even power (10 sizes: enough to see the small-n launch floor, the L2-resident
+// middle and the memory-bound end without doubling the run time).
 std::vector<std::int64_t> default_bench_sizes() {
   std::vector<std::int64_t> sizes;
   for (int k = 10; k <= 28; k += 2) sizes.push_back(std::int64_t{1} << k);
@@ -72,15 +94,24 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     std::size_t temp_bytes = 0;
     SV_CUDA(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, d_in[0]->get(), d_out[0]->get(), n));
     cuda::DeviceArray<unsigned char> d_temp(std::max<std::size_t>(temp_bytes, 1));
-    const std::vector<Candidate> candidates = {
+    std::vector<Candidate> candidates = {
         {"copy", [&](const Item* in, Item* out, std::int64_t m) {
            SV_CUDA(cudaMemcpyAsync(out, in, static_cast<std::size_t>(m) * sizeof(Item), cudaMemcpyDeviceToDevice));
-         }},
+         }, {}},
         {"cub", [&](const Item* in, Item* out, std::int64_t m) {
            std::size_t t = temp_bytes;
            SV_CUDA(cub::DeviceScan::InclusiveSum(d_temp.get(), t, in, out, m));
-         }},
+         }, {}},
     };
+    // Each keeps its scratch (tile sums, descriptors) between runs; a timed run is its launches and,
+    // for the single-pass scans, the memset of the descriptors and the tile counter.
+    std::vector<std::unique_ptr<gpu::DeviceScanI32>> scanners;
+    for (const DeviceCandidate& d : device_candidates()) {
+      scanners.push_back(std::make_unique<gpu::DeviceScanI32>(d.algorithm, std::map<std::string, std::string>{}, d.policy));
+      gpu::DeviceScanI32* s = scanners.back().get();
+      candidates.push_back({d.name, [s](const Item* in, Item* out, std::int64_t m) { s->run(in, out, m); },
+                            [s] { s->check(); }});
+    }
 
     // The reference of buffer 0's input, to check every algorithm's last output against.
     std::vector<Item> h_in(n), h_out(n), reference(n);
@@ -103,8 +134,11 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         SV_CUDA(cudaEventElapsedTime(&ms, events.start, events.stop));
         times.push_back(ms);
       }
+      // The checked run writes over a poisoned output, so no earlier algorithm's result can pass for it.
+      SV_CUDA(cudaMemset(d_out[0]->get(), 0xA5, bytes));
       c.run(d_in[0]->get(), d_out[0]->get(), n);
       cuda::check_launch(c.name.c_str());
+      if (c.check) c.check();
       d_out[0]->download(h_out.data(), n);
       BenchRow row;
       row.algorithm = c.name;
@@ -118,8 +152,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       row.percent_of_copy = copy_rate > 0 ? 100.0 * row.items_per_s / copy_rate : 0;
       row.vs_cub = cub_rate > 0 ? row.items_per_s / cub_rate : 0;
       result.rows.push_back(row);
-      char line[160];
-      std::snprintf(line, sizeof line, "bench: %-8s n = 2^%-2d %9.4f ms  %8.2f G items/s%s", c.name.c_str(),
+      char line[200];
+      std::snprintf(line, sizeof line, "bench: %-26s n = 2^%-2d %9.4f ms  %8.2f G items/s%s", c.name.c_str(),
                     static_cast<int>(std::log2(static_cast<double>(n))), row.median_ms, row.items_per_s / 1e9,
                     row.verified ? "" : "  OUTPUT WRONG");
       progress(line);

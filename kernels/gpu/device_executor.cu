@@ -31,7 +31,10 @@ using cuda::check;
 using cuda::check_launch;
 using cuda::DeviceArray;
 using gpu::NoRecorder;
+using gpu::DefaultTileConfig;
+using gpu::TileConfig;
 using gpu::TileDiag;
+using gpu::TileKnobs;
 using gpu::TileRecorder;
 using gpu::TileTraceState;
 
@@ -96,13 +99,38 @@ void check_diag(const TileDiag* d_diag, std::string_view algorithm) {
                    std::to_string(h.waited_ns / 1'000'000) + " ms of polling); the run was abandoned");
 }
 
-template <class Op, class Rec, int Items, bool Streaming>
+// The passes that scan tiles (and so use a staged configuration's shared memory).
+template <class Pass>
+constexpr bool kScansTiles = !std::is_same_v<Pass, Hierarchical::TileSums> && !std::is_same_v<Pass, Hierarchical::AddPrefixes>;
+
+// Dynamic shared memory of a tile kernel: the staging area of a staged configuration. Raises the
+// kernel's limit past 48 KB where needed (once per size) and prefers shared memory over L1.
+template <class Pass, class Op, class Rec, class Config>
+std::size_t prepare_stage(std::size_t bytes) {
+  auto kernel = gpu::tile_pass_kernel<Pass, Op, Rec, Config>;  // one set of statics per kernel
+  static std::size_t allowed = 48 * 1024;
+  static bool carveout = false;
+  if (!carveout) {
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+          "preferring shared memory");
+    carveout = true;
+  }
+  if (bytes > allowed) {
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+          "raising a tile kernel's shared memory");
+    allowed = bytes;
+  }
+  return bytes;
+}
+
+template <class Op, class Rec, class Config = gpu::DefaultTileConfig<typename Op::value_type>>
 class Launcher {
  public:
   using T = typename Op::value_type;
 
-  Launcher(Scratch& scratch, TileDiag* diag, TraceBook<T>* book, std::string_view algorithm)
-      : scratch_(scratch), diag_(diag), book_(book), algorithm_(algorithm) {}
+  Launcher(Scratch& scratch, TileDiag* diag, TraceBook<T>* book, std::string_view algorithm,
+           gpu::TileKnobs knobs = {})
+      : scratch_(scratch), diag_(diag), book_(book), algorithm_(algorithm), knobs_(knobs) {}
 
   Buf alloc(const char* name, std::int64_t length) {
     Buf b{scratch_.take(static_cast<std::size_t>(length) * sizeof(T)), -1, length};
@@ -131,8 +159,14 @@ class Launcher {
     if (grid > 0x7fffffff) throw GpuError("a grid of " + std::to_string(grid) + " blocks is more than CUDA launches");
     typename Rec::Args args{};
     if constexpr (Rec::kTraced) args = {book_->d_state, static_cast<std::uint16_t>(book_->launches.size())};
-    gpu::tile_pass_kernel<Pass, Op, Rec, Items, Streaming>
-        <<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads)>>>(op, p, b, args, diag_);
+    if (p.threads > Config::kMaxThreads)
+      throw std::invalid_argument("block size " + std::to_string(p.threads) + " is over this tile kernel's bound of " +
+                                  std::to_string(Config::kMaxThreads));
+    auto kernel = gpu::tile_pass_kernel<Pass, Op, Rec, Config>;
+    std::size_t smem = 0;
+    if constexpr (Config::kStaged && kScansTiles<Pass>)
+      smem = prepare_stage<Pass, Op, Rec, Config>(static_cast<std::size_t>(p.threads) * Config::kItems * sizeof(T));
+    kernel<<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads), smem>>>(op, p, b, args, diag_, knobs_);
     check(cudaGetLastError(), "device-wide scan launch");
     if (book_) {
       const bool sums = phase == Phase::TileSums || phase == Phase::ReduceTiles;
@@ -176,6 +210,7 @@ class Launcher {
   TileDiag* diag_;
   TraceBook<T>* book_;
   std::string_view algorithm_;
+  gpu::TileKnobs knobs_;
 };
 
 template <class T>
@@ -219,7 +254,6 @@ void check_policy(const std::string& algorithm, const DeviceParams& p) {
 template <class Op>
 void record_traced(const std::string& algorithm, const DeviceConfig& dc, const GpuOptions& options, Trace& trace) {
   using T = typename Op::value_type;
-  constexpr int kItems = gpu::tile_items_per_thread<T>();
   const DeviceParams& p = dc.params;
   check_policy<T>(algorithm, p);
   const std::int64_t n = p.n;
@@ -242,7 +276,7 @@ void record_traced(const std::string& algorithm, const DeviceConfig& dc, const G
   book.buffers.push_back({"input", d_in.get(), n, std::vector<std::uint8_t>(n, 1)});
   book.buffers.push_back({"output", d_out.get(), n, std::vector<std::uint8_t>(n, 0)});
   Scratch scratch;
-  Launcher<Op, TileRecorder, kItems, false> launcher(scratch, d_diag.get(), &book, algorithm);
+  Launcher<Op, TileRecorder> launcher(scratch, d_diag.get(), &book, algorithm);
   drive_device_scan(launcher, algorithm, dc.block_algorithm, Op{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
   check_launch("device-wide scan");
 
@@ -303,7 +337,7 @@ std::vector<Payload> run_untraced(const std::string& algorithm, const DeviceConf
   DeviceArray<TileDiag> d_diag(1);
   SV_CUDA(cudaMemset(d_diag.get(), 0, sizeof(TileDiag)));
   Scratch scratch;
-  Launcher<Op, NoRecorder, gpu::tile_items_per_thread<T>(), false> launcher(scratch, d_diag.get(), nullptr, algorithm);
+  Launcher<Op, NoRecorder> launcher(scratch, d_diag.get(), nullptr, algorithm);
   drive_device_scan(launcher, algorithm, dc.block_algorithm, Op{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
   check_launch("device-wide scan");
   check_diag(d_diag.get(), algorithm);
@@ -325,9 +359,10 @@ __global__ void fill_i32(std::int32_t* d, std::int64_t n, std::uint64_t seed) {
 using SumI32 = SumOp<std::int32_t>;
 
 // Decoupled look-back alone, under a tile policy other than the default (for measuring them).
-template <int Items, bool Streaming>
-void run_policy(Scratch& scratch, TileDiag* diag, const DeviceParams& p, const std::int32_t* in, std::int32_t* out) {
-  Launcher<SumI32, NoRecorder, Items, Streaming> l(scratch, diag, nullptr, "decoupled-lookback");
+template <class Config>
+void run_policy(Scratch& scratch, TileDiag* diag, const DeviceParams& p, gpu::TileKnobs knobs, const std::int32_t* in,
+                std::int32_t* out) {
+  Launcher<SumI32, NoRecorder, Config> l(scratch, diag, nullptr, "decoupled-lookback", knobs);
   drive_single_pass<DecoupledLookback>(l, SumI32{}, p, Buf{const_cast<std::int32_t*>(in), 0, p.n}, Buf{out, 1, p.n});
 }
 
@@ -336,11 +371,28 @@ void run_policy(Scratch& scratch, TileDiag* diag, const DeviceParams& p, const s
 namespace gpu {
 
 std::string TilePolicy::name() const {
-  return std::to_string(threads) + "x" + std::to_string(items) + (streaming ? " cs" : "");
+  std::string s = std::to_string(threads) + "x" + std::to_string(items);
+  if (streaming) s += " cs";
+  if (min_blocks > 1) s += " min" + std::to_string(min_blocks);
+  s += staged ? " staged" : " regs";
+  if (!prefetch) s += " noprefetch";
+  return s + " sleep" + std::to_string(backoff_max_ns);
 }
 
+// What the tile kernels are built for besides the default (the dispatch in DeviceScanI32::run).
 std::vector<TilePolicy> experimental_policies() {
-  return {{256, 16, true}, {512, 16, false}, {128, 16, false}, {256, 24, false}, {256, 24, true}, {512, 24, false}};
+  std::vector<TilePolicy> v;
+  //            threads items  cs   minb sleep staged prefetch
+  v.push_back({256, 16, false, 2, 256, true, false});  // the default without the prefetch
+  v.push_back({256, 16, false, 1, 256, true, true});   // staged, registers unbounded
+  v.push_back({256, 16, false, 1, 256, false, true});  // tiles in registers (the first version)
+  v.push_back({256, 16, false, 1, 256, false, false});
+  v.push_back({256, 24, false, 1, 256, false, true});
+  v.push_back({512, 16, false, 2, 256, true, true});
+  v.push_back({256, 24, false, 2, 256, true, true});
+  v.push_back({256, 24, false, 2, 256, true, false});
+  v.push_back({256, 32, false, 2, 256, true, true});
+  return v;
 }
 
 struct DeviceScanI32::Impl {
@@ -377,18 +429,24 @@ void DeviceScanI32::run(const std::int32_t* d_in, std::int32_t* d_out, std::int6
   const DeviceParams p = level_params(m.config.params, n, exclusive);
   m.scratch.rewind();
   const TilePolicy& t = m.policy;
-  if (t == TilePolicy{}) {
-    Launcher<SumI32, NoRecorder, 16, false> l(m.scratch, m.diag.get(), nullptr, m.algorithm);
-    drive_device_scan(l, m.algorithm, m.config.block_algorithm, SumI32{}, p,
-                      Buf{const_cast<std::int32_t*>(d_in), 0, n}, Buf{d_out, 1, n});
-  } else if (t.items == 16 && t.streaming) {
-    run_policy<16, true>(m.scratch, m.diag.get(), p, d_in, d_out);
+  const TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
+  auto* in = const_cast<std::int32_t*>(d_in);
+  if (m.algorithm != "decoupled-lookback" || t == TilePolicy{} ||
+      (t.threads == 256 && t.items == 16 && t.staged && t.min_blocks == 2)) {
+    Launcher<SumI32, NoRecorder> l(m.scratch, m.diag.get(), nullptr, m.algorithm, knobs);
+    drive_device_scan(l, m.algorithm, m.config.block_algorithm, SumI32{}, p, Buf{in, 0, n}, Buf{d_out, 1, n});
+  } else if (!t.staged && t.items == 16) {
+    run_policy<TileConfig<16>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
+  } else if (!t.staged) {
+    run_policy<TileConfig<24>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
+  } else if (t.items == 16 && t.min_blocks == 1) {
+    run_policy<TileConfig<16, false, 1024, 1, true>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
   } else if (t.items == 16) {
-    run_policy<16, false>(m.scratch, m.diag.get(), p, d_in, d_out);
-  } else if (t.items == 24 && t.streaming) {
-    run_policy<24, true>(m.scratch, m.diag.get(), p, d_in, d_out);
+    run_policy<DefaultTileConfig<std::int32_t>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
+  } else if (t.items == 24) {
+    run_policy<TileConfig<24, false, 1024, 2, true>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
   } else {
-    run_policy<24, false>(m.scratch, m.diag.get(), p, d_in, d_out);
+    run_policy<TileConfig<32, false, 1024, 2, true>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
   }
 }
 

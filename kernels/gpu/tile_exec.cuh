@@ -24,10 +24,13 @@
 // tile's prefix with each element's local prefix, so a single-pass tile is scanned once, not twice.
 //
 // Descriptors (single-pass scans), one per tile: for 4-byte values with the fence on, the flag and
-// the value are one 64-bit word (flag << 32 | value bits), stored and loaded whole; otherwise a value
-// array and a flag array: the writer stores the value, __threadfence(), then the flag, the reader
-// loads the flag, __threadfence(), then the value (fence=off drops both fences, so a reader can see
-// the flag before the value). X = 0, so zeroed memory is "nothing published".
+// the value are one 64-bit word (flag << 32 | value bits), stored and loaded whole; otherwise three
+// arrays, the aggregates (A), the inclusive prefixes (P) and the flags: the writer stores the value
+// in the slot of its flag, __threadfence(), then the flag; the reader loads the flag,
+// __threadfence(), then the value from the slot of the flag it saw (one shared value slot would let
+// a reader that saw A read the P stored after it). fence=off drops both fences, so a reader can see
+// the flag before the value. X = 0, so zeroed memory is "nothing published". Descriptor accesses are
+// relaxed at GPU scope (ld/st.relaxed.gpu), which the compiler neither caches nor reorders.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -84,17 +87,58 @@ SV_HD constexpr bool packed_descriptors(bool fence) {
   return sizeof(T) == 4 && fence;
 }
 
-// Unpacked descriptors: the values of all tiles, then (16-byte aligned) their flags.
+// Unpacked descriptors: the aggregates of all tiles, their inclusive prefixes, then their flags,
+// each array 16-byte aligned.
 template <class T>
-SV_HD constexpr std::int64_t flag_offset(std::int64_t tiles) {
+SV_HD constexpr std::int64_t value_array_bytes(std::int64_t tiles) {
   return (tiles * static_cast<std::int64_t>(sizeof(T)) + 15) / 16 * 16;
 }
 // Bytes of the descriptors of `tiles` tiles.
 template <class T>
 SV_HD constexpr std::int64_t descriptor_bytes(std::int64_t tiles, bool fence) {
   if (packed_descriptors<T>(fence)) return tiles * 8;
-  return flag_offset<T>(tiles) + tiles * 4;
+  return 2 * value_array_bytes<T>(tiles) + tiles * 4;
 }
+
+// Run-time knobs: the look-back's polling sleeps backoff_min_ns after the first poll that must
+// wait, doubling up to backoff_max_ns (0: poll without sleeping); prefetch: with dynamic tile ids,
+// a block asks L2 for the tile of its own index while its tile id is on the way (blocks start
+// nearly in index order, so that is usually its tile, and otherwise one another block takes at
+// about the same time).
+struct TileKnobs {
+  unsigned backoff_min_ns = 32;
+  unsigned backoff_max_ns = 256;
+  unsigned prefetch = 1;
+};
+
+// The compile-time tile policy: elements per thread, cache hints, the launch bounds (a block size
+// bound and the blocks of that size per SM the registers must allow) and where the tile waits for
+// its loads (shared memory or registers).
+template <int ItemsPerThread, bool StreamingHints = false, int BoundThreads = 1024, int BoundBlocks = 1,
+          bool StagedTiles = false>
+struct TileConfig {
+  static constexpr int kItems = ItemsPerThread;
+  static constexpr bool kStreaming = StreamingHints;
+  static constexpr int kMaxThreads = BoundThreads;
+  static constexpr int kMinBlocks = BoundBlocks;
+  static constexpr bool kStaged = StagedTiles;
+};
+
+// Staged tiles: the tile's elements travel global -> shared memory with cp.async (L2 only), so no
+// register holds them while they are in flight, and the scan reads them chunk by chunk; a thread
+// then needs few registers and more blocks (more bytes in flight) fit on a multiprocessor. Each
+// thread reads back only the 16-byte pieces it copied itself, so no barrier is needed for them.
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
+  const auto s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
+
+// The policy every scan kernel uses unless a benchmark asks for another: staged tiles; for 4-byte
+// values a register bound that lets 8 blocks of 256 threads share a multiprocessor.
+template <class T>
+using DefaultTileConfig = TileConfig<tile_items_per_thread<T>(), false, 1024, sizeof(T) == 4 ? 2 : 1, true>;
 
 // ---------------------------------------------------------------------------------------------
 // Warp primitives for any trivially copyable T (split into 32-bit words).
@@ -141,34 +185,51 @@ __device__ __forceinline__ T shfl_idx(const T& v, int lane) {
   return r;
 }
 
-// Volatile (uncached, not reordered by the compiler) whole-word accesses of a T.
+// Relaxed GPU-scope accesses (not cached in L1, not reordered or merged by the compiler), for the
+// descriptors: 32- and 64-bit words, and any T word by word.
+__device__ __forceinline__ unsigned load_relaxed(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ unsigned long long load_relaxed(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_relaxed(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ void store_relaxed(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 template <class T>
-__device__ __forceinline__ T load_volatile(const T* p) {
+__device__ __forceinline__ T load_relaxed_value(const T* p) {
   static_assert(sizeof(T) % 4 == 0);
   T v;
   if constexpr (sizeof(T) == 8) {
-    const unsigned long long w = *reinterpret_cast<const volatile unsigned long long*>(p);
+    const unsigned long long w = load_relaxed(reinterpret_cast<const unsigned long long*>(p));
     memcpy(&v, &w, 8);
   } else {
     unsigned w[sizeof(T) / 4];
 #pragma unroll
-    for (int i = 0; i < static_cast<int>(sizeof(T) / 4); ++i) w[i] = reinterpret_cast<const volatile unsigned*>(p)[i];
+    for (int i = 0; i < static_cast<int>(sizeof(T) / 4); ++i) w[i] = load_relaxed(reinterpret_cast<const unsigned*>(p) + i);
     memcpy(&v, w, sizeof(T));
   }
   return v;
 }
 template <class T>
-__device__ __forceinline__ void store_volatile(T* p, const T& v) {
+__device__ __forceinline__ void store_relaxed_value(T* p, const T& v) {
   static_assert(sizeof(T) % 4 == 0);
   if constexpr (sizeof(T) == 8) {
     unsigned long long w;
     memcpy(&w, &v, 8);
-    *reinterpret_cast<volatile unsigned long long*>(p) = w;
+    store_relaxed(reinterpret_cast<unsigned long long*>(p), w);
   } else {
     unsigned w[sizeof(T) / 4];
     memcpy(w, &v, sizeof(T));
 #pragma unroll
-    for (int i = 0; i < static_cast<int>(sizeof(T) / 4); ++i) reinterpret_cast<volatile unsigned*>(p)[i] = w[i];
+    for (int i = 0; i < static_cast<int>(sizeof(T) / 4); ++i) store_relaxed(reinterpret_cast<unsigned*>(p) + i, w[i]);
   }
 }
 
@@ -275,10 +336,10 @@ struct TileRecorder {
 // The context
 // ---------------------------------------------------------------------------------------------
 
-// A thread's elements of a tile (see the layout above). After reduce_tile, v holds each element's
-// lane-local inclusive scan within its chunk and pre[k] the tile-local exclusive prefix of the lane's
-// chunk k; `scanned` says so.
-template <class T, int Items>
+// A thread's elements of a tile (see the layout above): in registers (v), or staged in shared
+// memory. After reduce_tile, v holds each element's lane-local inclusive scan within its chunk and
+// pre[k] the tile-local exclusive prefix of the lane's chunk k; `scanned` says so.
+template <class T, int Items, bool Staged>
 struct TileItems {
   static constexpr int V = vector_width<T>();
   static constexpr int Chunks = Items / V;
@@ -286,8 +347,16 @@ struct TileItems {
   T pre[Chunks];
   bool scanned;
 };
+template <class T, int Items>
+struct TileItems<T, Items, true> {
+  static constexpr int V = vector_width<T>();
+  static constexpr int Chunks = Items / V;
+  T pre[Chunks];
+  bool scanned;
+};
 
-template <class T, class Recorder, int Items = tile_items_per_thread<T>(), bool Streaming = false>
+template <class T, class Recorder, int Items = tile_items_per_thread<T>(), bool Streaming = false,
+          bool Staged = false>
 class TileExec {
  public:
   static constexpr int V = vector_width<T>();
@@ -301,8 +370,12 @@ class TileExec {
     long long tile;
   };
 
-  __device__ TileExec(Storage& s, const typename Recorder::Args& rec, TileDiag* diag)
-      : s_(s), rec_(rec), diag_(diag) {}
+  using Items_ = TileItems<T, Items, Staged>;
+
+  // stage: Staged only, threads * Items elements of dynamic shared memory.
+  __device__ TileExec(Storage& s, const typename Recorder::Args& rec, TileDiag* diag, const TileKnobs& knobs,
+                      T* stage = nullptr)
+      : s_(s), rec_(rec), diag_(diag), knobs_(knobs), stage_(stage) {}
 
   __device__ std::int32_t block() const { return static_cast<std::int32_t>(blockIdx.x); }
   __device__ std::int32_t thread() const { return static_cast<std::int32_t>(threadIdx.x); }
@@ -313,6 +386,7 @@ class TileExec {
 
   __device__ std::int64_t take_tile(const DeviceParams& p, const DeviceBuffers& b) {
     if (p.dynamic_ids) {
+      if (knobs_.prefetch) prefetch_tile(b.in, blockIdx.x, p);
       if (threadIdx.x == 0) {
         const auto tile = static_cast<std::int64_t>(atomicAdd(static_cast<unsigned long long*>(b.counter.ptr), 1ULL));
         rec_.start(tile);
@@ -346,14 +420,29 @@ class TileExec {
   // ---- the tile's elements --------------------------------------------------------------------
 
   template <class U, class Op>
-  __device__ TileItems<T, Items> load_tile(Op op, const Buf& buf, std::int64_t tile, const DeviceParams& p) const {
+  __device__ Items_ load_tile(Op op, const Buf& buf, std::int64_t tile, const DeviceParams& p) const {
     static_assert(std::is_same_v<U, T>);
     const T* in = static_cast<const T*>(buf.ptr);
     const std::int64_t seg = segment(tile, p);
     const int lane = threadIdx.x & 31;
-    TileItems<T, Items> r;
+    Items_ r;
     r.scanned = false;
-    if (vector_ok(in, tile, p)) {
+    if constexpr (Staged) {
+      if (vector_ok(in, tile, p)) {
+#pragma unroll
+        for (int k = 0; k < Chunks; ++k) cp_async16(staged_chunk(k), in + seg + (k * 32 + lane) * V);
+        cp_async_commit();
+      } else {
+#pragma unroll
+        for (int k = 0; k < Chunks; ++k)
+#pragma unroll
+          for (int j = 0; j < V; ++j) {
+            const std::int64_t i = seg + (k * 32 + lane) * V + j;
+            staged_chunk(k)[j] = i < p.n ? in[i] : op.identity();
+          }
+      }
+      return r;
+    } else if (vector_ok(in, tile, p)) {
       uint4 q[Chunks];
 #pragma unroll
       for (int k = 0; k < Chunks; ++k) q[k] = load16<T, Streaming>(in + seg + (k * 32 + lane) * V);
@@ -373,15 +462,22 @@ class TileExec {
 
   // The tile-local scan (kept in the items); returns the tile's aggregate in every thread.
   template <class Op>
-  __device__ T reduce_tile(Op op, TileItems<T, Items>& items) {
+  __device__ T reduce_tile(Op op, Items_& items) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     T* totals = reinterpret_cast<T*>(s_.warp_totals);
     T carry = op.identity();
+    if constexpr (Staged) cp_async_wait_all();
 #pragma unroll
     for (int k = 0; k < Chunks; ++k) {
+      T v[V];
+      chunk(items, k, v);
 #pragma unroll
-      for (int j = 1; j < V; ++j) items.v[k * V + j] = op(items.v[k * V + j - 1], items.v[k * V + j]);
-      T s = items.v[k * V + V - 1];
+      for (int j = 1; j < V; ++j) v[j] = op(v[j - 1], v[j]);
+      if constexpr (!Staged) {
+#pragma unroll
+        for (int j = 0; j < V; ++j) items.v[k * V + j] = v[j];
+      }
+      T s = v[V - 1];
 #pragma unroll
       for (int d = 1; d < 32; d *= 2) {
         const T left = shfl_up(s, d);
@@ -408,7 +504,7 @@ class TileExec {
 
   // buf[i] = prefix ⊕ the tile's elements up to i (inclusive) or before i (exclusive).
   template <class Op>
-  __device__ void scan_store_tile(Op op, TileItems<T, Items>& items, const T& prefix, const Buf& buf,
+  __device__ void scan_store_tile(Op op, Items_& items, const T& prefix, const Buf& buf,
                                   std::int64_t tile, const DeviceParams& p) {
     if (!items.scanned) reduce_tile(op, items);
     // Two straight-line paths, so each chunk's outputs stay one 16-byte store.
@@ -427,14 +523,14 @@ class TileExec {
         unsigned bits;
         memcpy(&bits, &value, 4);
         const unsigned long long word = static_cast<unsigned long long>(flag) << 32 | bits;
-        reinterpret_cast<volatile unsigned long long*>(b.descriptors.ptr)[tile] = word;
+        store_relaxed(static_cast<unsigned long long*>(b.descriptors.ptr) + tile, word);
         rec_.publish(tile, flag, value);
         return;
       }
     }
-    store_volatile(values(b) + tile, value);
+    store_relaxed_value(values(b, p, flag) + tile, value);
     if (p.fence) __threadfence();
-    reinterpret_cast<volatile unsigned*>(flags(b, p))[tile] = static_cast<unsigned>(flag);
+    store_relaxed(flags(b, p) + tile, static_cast<unsigned>(flag));
     rec_.publish(tile, flag, value);
   }
 
@@ -501,8 +597,11 @@ class TileExec {
       }
       return false;
     }
-    const unsigned backoff = 32u << (total_spins_ < 5 ? total_spins_ : 5);  // 64 ns .. 1 µs
-    __nanosleep(backoff);
+    if (knobs_.backoff_max_ns) {
+      sleep_ns_ = sleep_ns_ == 0 ? knobs_.backoff_min_ns : 2 * sleep_ns_;
+      if (sleep_ns_ > knobs_.backoff_max_ns) sleep_ns_ = knobs_.backoff_max_ns;
+      __nanosleep(sleep_ns_);
+    }
     return true;
   }
 
@@ -542,11 +641,47 @@ class TileExec {
   }
 
   template <bool Exclusive, class Op>
-  __device__ void store_scanned(Op op, const TileItems<T, Items>& items, const T& prefix, const Buf& buf,
+  __device__ void store_scanned(Op op, const Items_& items, const T& prefix, const Buf& buf,
                                 std::int64_t tile, const DeviceParams& p) {
     T* out = static_cast<T*>(buf.ptr);
     const std::int64_t seg = segment(tile, p);
     const int lane = threadIdx.x & 31;
+    if constexpr (Staged) {
+      // Chunk by chunk: read it again, scan it lane-locally, combine, store.
+      const bool vector = vector_ok(out, tile, p);
+#pragma unroll
+      for (int k = 0; k < Chunks; ++k) {
+        T v[V], r[V];
+        chunk(items, k, v);
+#pragma unroll
+        for (int j = 1; j < V; ++j) v[j] = op(v[j - 1], v[j]);
+        const T e = op(prefix, items.pre[k]);
+        if constexpr (Exclusive) {
+          r[0] = e;
+#pragma unroll
+          for (int j = 1; j < V; ++j) r[j] = op(e, v[j - 1]);
+        } else {
+#pragma unroll
+          for (int j = 0; j < V; ++j) r[j] = op(e, v[j]);
+        }
+        if (vector) {
+          store16<T, Streaming>(out + seg + (k * 32 + lane) * V, pack16(r));
+        } else {
+#pragma unroll
+          for (int j = 0; j < V; ++j) {
+            const std::int64_t i = seg + (k * 32 + lane) * V + j;
+            if (i < p.n) out[i] = r[j];
+          }
+        }
+      }
+    } else {
+      store_registers<Exclusive>(op, items, prefix, out, seg, lane, tile, p);
+    }
+  }
+
+  template <bool Exclusive, class Op>
+  __device__ void store_registers(Op op, const Items_& items, const T& prefix, T* out, std::int64_t seg, int lane,
+                                  std::int64_t tile, const DeviceParams& p) {
     T r[Items];
 #pragma unroll
     for (int k = 0; k < Chunks; ++k) {
@@ -574,26 +709,64 @@ class TileExec {
     }
   }
 
-  static __device__ T* values(const DeviceBuffers& b) { return static_cast<T*>(b.descriptors.ptr); }
+  // L2 prefetches of a tile's lines, one 128-byte line per thread and round.
+  __device__ void prefetch_tile(const Buf& buf, std::int64_t tile, const DeviceParams& p) const {
+    const std::int64_t begin = tile * (static_cast<std::int64_t>(p.threads) * Items);
+    if (buf.ptr == nullptr || begin >= p.n) return;
+    const std::int64_t end = begin + static_cast<std::int64_t>(p.threads) * Items < p.n
+                                 ? begin + static_cast<std::int64_t>(p.threads) * Items
+                                 : p.n;
+    const char* base = static_cast<const char*>(buf.ptr) + begin * static_cast<std::int64_t>(sizeof(T));
+    const std::int64_t bytes = (end - begin) * static_cast<std::int64_t>(sizeof(T));
+    for (std::int64_t off = static_cast<std::int64_t>(threadIdx.x) * 128; off < bytes; off += blockDim.x * 128)
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(base + off));
+  }
+
+  // This lane's V elements of chunk k in the staging area (the same layout as in global memory).
+  __device__ T* staged_chunk(int k) const {
+    return stage_ + static_cast<int>(threadIdx.x >> 5) * 32 * Items + (k * 32 + static_cast<int>(threadIdx.x & 31)) * V;
+  }
+  // The lane's V elements of chunk k: from the registers, or from the staging area (one 16-byte
+  // shared load where the type divides 16 bytes).
+  __device__ void chunk(const Items_& items, int k, T (&v)[V]) const {
+    if constexpr (Staged) {
+      const T* src = staged_chunk(k);
+      if constexpr (V * sizeof(T) == 16) {
+        unpack16(*reinterpret_cast<const uint4*>(src), v);
+      } else {
+#pragma unroll
+        for (int j = 0; j < V; ++j) v[j] = src[j];
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j) v[j] = items.v[k * V + j];
+    }
+  }
+
+  // The value slot of a flag (A: the aggregates, P: the inclusive prefixes) and the flags.
+  static __device__ T* values(const DeviceBuffers& b, const DeviceParams& p, TileFlag flag) {
+    auto* base = static_cast<unsigned char*>(b.descriptors.ptr);
+    return reinterpret_cast<T*>(flag == TileFlag::P ? base + value_array_bytes<T>(p.tiles) : base);
+  }
   static __device__ unsigned* flags(const DeviceBuffers& b, const DeviceParams& p) {
-    return reinterpret_cast<unsigned*>(static_cast<unsigned char*>(b.descriptors.ptr) + flag_offset<T>(p.tiles));
+    return reinterpret_cast<unsigned*>(static_cast<unsigned char*>(b.descriptors.ptr) + 2 * value_array_bytes<T>(p.tiles));
   }
 
   __device__ void read_descriptor(const DeviceBuffers& b, const DeviceParams& p, std::int64_t target, TileFlag& flag,
                                   T& value) const {
     if constexpr (sizeof(T) == 4) {
       if (p.fence) {
-        const unsigned long long word = reinterpret_cast<const volatile unsigned long long*>(b.descriptors.ptr)[target];
+        const unsigned long long word = load_relaxed(static_cast<const unsigned long long*>(b.descriptors.ptr) + target);
         flag = static_cast<TileFlag>(word >> 32);
         const auto bits = static_cast<unsigned>(word);
         memcpy(&value, &bits, 4);
         return;
       }
     }
-    flag = static_cast<TileFlag>(reinterpret_cast<const volatile unsigned*>(flags(b, p))[target]);
+    flag = static_cast<TileFlag>(load_relaxed(flags(b, p) + target));
     if (flag != TileFlag::X) {
       if (p.fence) __threadfence();
-      value = load_volatile(values(b) + target);
+      value = load_relaxed_value(values(b, p, flag) + target);
     }
   }
 
@@ -611,20 +784,26 @@ class TileExec {
   Storage& s_;
   Recorder rec_;
   TileDiag* diag_;
+  TileKnobs knobs_;
+  T* stage_;
   std::uint32_t spins_ = 0;        // polls of the current window that had to wait
   std::uint32_t total_spins_ = 0;  // polls of this tile that had to wait
   std::uint64_t wait_start_ = 0;
+  unsigned sleep_ns_ = 0;          // the current backoff
   std::int64_t wait_target_ = -1;
   TileFlag wait_flag_ = TileFlag::X;
 };
 
-// One launch of a device-wide pass: one block per tile (or per block of the pass's grid).
-template <class Pass, class Op, class Recorder, int Items, bool Streaming>
-__global__ void __launch_bounds__(1024) tile_pass_kernel(Op op, DeviceParams p, DeviceBuffers b,
-                                                         typename Recorder::Args rec, TileDiag* diag) {
-  using X = TileExec<typename Op::value_type, Recorder, Items, Streaming>;
+// One launch of a device-wide pass: one block per tile (or per block of the pass's grid). Staged
+// configurations get the tile's staging area as dynamic shared memory (threads * Items elements).
+template <class Pass, class Op, class Recorder, class Config>
+__global__ void __launch_bounds__(Config::kMaxThreads, Config::kMinBlocks)
+    tile_pass_kernel(Op op, DeviceParams p, DeviceBuffers b, typename Recorder::Args rec, TileDiag* diag, TileKnobs knobs) {
+  using T = typename Op::value_type;
+  using X = TileExec<T, Recorder, Config::kItems, Config::kStreaming, Config::kStaged>;
   __shared__ typename X::Storage storage;
-  X x(storage, rec, diag);
+  extern __shared__ __align__(16) unsigned char sv_tile_stage[];
+  X x(storage, rec, diag, knobs, Config::kStaged ? reinterpret_cast<T*>(sv_tile_stage) : nullptr);
   Pass::run(x, op, p, b);
 }
 

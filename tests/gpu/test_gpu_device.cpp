@@ -1,0 +1,497 @@
+// The device-wide scans on the GPU (kernels/device/ over gpu/tile_exec.cuh): every algorithm against
+// the reference for every operator at sizes around the tile, the switches, int32 sums up to 2^28
+// checked element by element, and the tile-level trace's invariants (ids taken once, A before P,
+// every inspection reads a published flag and the value published with it, each P the reference's
+// inclusive prefix). Runs only where a CUDA device is usable (gpu_main.cpp skips otherwise).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../helpers.hpp"
+#include "core/values.hpp"
+#include "device/device_options.hpp"
+#include "gpu/executor.hpp"
+
+using namespace sv;
+
+namespace {
+
+using Options = std::map<std::string, std::string>;
+
+const std::vector<std::string> kAlgorithms = {"hierarchical", "reduce-then-scan", "chained", "decoupled-lookback"};
+
+BlockRunConfig device_config(const std::string& algo, std::int64_t n, OpKind op, ValueType type, bool exclusive,
+                             std::uint64_t seed, const Options& options = {}) {
+  BlockRunConfig c = sv_test::config(algo, n, op, type, "in-order", exclusive, seed);
+  c.options = options;
+  return c;
+}
+
+// Elements per tile of an algorithm for a type, as the GPU runs it.
+std::int64_t tile_size(const std::string& algo, ValueType type, const Options& options = {}) {
+  return parse_device_config(algo, options, type, 0, true).params.tile_items();
+}
+
+// Runs untraced and compares with the one reference scan; returns the number of mismatches.
+std::size_t check_against_reference(const BlockRunConfig& c) {
+  const std::vector<Payload> input = random_input(c.op, c.type, static_cast<std::size_t>(c.n), c.input_seed);
+  const std::vector<Payload> out = run_device_scan_gpu(c);
+  REQUIRE(out.size() == input.size());
+  const std::vector<Payload> ref = reference_scan(c.op, c.type, input, c.exclusive);
+  return mismatches(c.op, c.type, input, c.exclusive, ref, out).size();
+}
+
+// ---- tile-level trace invariants ----
+
+struct TileLog {
+  int starts = 0, ends = 0;
+  std::vector<const TileEvent*> publishes;
+  std::uint64_t start_time = 0;
+};
+
+// Checks the invariants of one single-pass launch's tile events (pass 0) and returns the per-tile log.
+std::map<std::int64_t, TileLog> check_single_pass_trace(const Trace& t, const std::string& algo) {
+  const std::int64_t tiles = t.meta.grid;
+  const std::vector<Payload> inclusive = reference_scan(t.meta.op, t.meta.type, t.meta.input, false);
+  const std::int64_t tile_items = t.meta.capacity;
+  const bool dynamic = t.meta.options.at("tile-ids") == "dynamic";
+  std::map<std::int64_t, TileLog> log;
+  std::set<std::uint32_t> start_blocks;
+  int bad_inspections = 0, bad_values = 0, bad_prefixes = 0, bad_targets = 0;
+  for (std::size_t i = 1; i < t.tile_events.size(); ++i) CHECK(t.tile_events[i - 1].time <= t.tile_events[i].time);
+  for (const TileEvent& e : t.tile_events) {
+    CHECK(e.pass == 0);
+    CHECK(e.time > 0);
+    CHECK(e.sm < t.meta.executor.sm_count);
+    REQUIRE(e.tile >= 0);
+    REQUIRE(e.tile < tiles);
+    TileLog& l = log[e.tile];
+    switch (e.kind) {
+      case TileEventKind::Start:
+        ++l.starts;
+        l.start_time = e.time;
+        start_blocks.insert(e.block);
+        if (!dynamic) CHECK(e.block == static_cast<std::uint32_t>(e.tile));
+        break;
+      case TileEventKind::End: ++l.ends; break;
+      case TileEventKind::Publish:
+        CHECK(e.target == e.tile);
+        l.publishes.push_back(&e);
+        break;
+      case TileEventKind::Inspect:
+      case TileEventKind::Wait:
+        if (e.target < 0 || e.target >= e.tile) ++bad_targets;
+        break;
+    }
+  }
+  // Every tile taken exactly once (by one block each), stored exactly once.
+  CHECK(static_cast<std::int64_t>(log.size()) == tiles);
+  CHECK(static_cast<std::int64_t>(start_blocks.size()) == tiles);
+  for (std::int64_t tile = 0; tile < tiles; ++tile) {
+    CAPTURE(tile);
+    const TileLog& l = log[tile];
+    CHECK(l.starts == 1);
+    CHECK(l.ends == 1);
+    // Publishes: decoupled look-back A then P (tile 0 only P); chained only P.
+    if (algo == "decoupled-lookback" && tile > 0) {
+      REQUIRE(l.publishes.size() == 2);
+      CHECK(l.publishes[0]->flag == TileFlag::A);
+      CHECK(l.publishes[1]->flag == TileFlag::P);
+      CHECK(l.publishes[0]->time <= l.publishes[1]->time);
+    } else {
+      REQUIRE(l.publishes.size() == 1);
+      CHECK(l.publishes[0]->flag == TileFlag::P);
+    }
+    // Each tile's P is the inclusive prefix at its last element.
+    const TileEvent& p = *l.publishes.back();
+    const std::int64_t last = std::min((tile + 1) * tile_items, t.meta.n) - 1;
+    if (!values_match(t.meta.type, inclusive[last], p.value, static_cast<std::size_t>(last + 1))) ++bad_prefixes;
+  }
+  // Every inspection read a published flag, and the value published with that flag.
+  for (const TileEvent& e : t.tile_events) {
+    if (e.kind != TileEventKind::Inspect) continue;
+    if (e.flag != TileFlag::A && e.flag != TileFlag::P) {
+      ++bad_inspections;
+      continue;
+    }
+    const TileLog& target = log[e.target];
+    bool found = false;
+    for (const TileEvent* p : target.publishes)
+      if (p->flag == e.flag) found = p->value == e.value;
+    if (!found) ++bad_values;
+  }
+  CHECK(bad_targets == 0);
+  CHECK(bad_inspections == 0);
+  CHECK(bad_values == 0);
+  CHECK(bad_prefixes == 0);
+  return log;
+}
+
+void check_trace_common(const Trace& t, std::size_t steps) {
+  CHECK(t.meta.executor.kind == "gpu");
+  CHECK_FALSE(t.meta.executor.device.empty());
+  CHECK(t.result.outcome == Outcome::Correct);
+  CHECK(static_cast<std::int64_t>(t.result.output.size()) == t.meta.n);
+  REQUIRE(t.buffers.size() >= 2);
+  CHECK(t.buffers[0].name == "input");
+  CHECK(t.buffers[1].name == "output");
+  for (const BufferInfo& b : t.buffers) CHECK(b.space == Space::Global);
+  REQUIRE(t.steps.size() == steps);
+  REQUIRE(t.snapshots.size() == steps);
+  for (const auto& per_buffer : t.snapshots) REQUIRE(per_buffer.size() == t.buffers.size());
+  // The last snapshot's output is the result, all of it written; the input is always the input.
+  const BufferSnapshot& out = t.snapshots.back()[1];
+  CHECK(out.values == t.result.output);
+  CHECK(std::count(out.defined.begin(), out.defined.end(), 1) == t.meta.n);
+  for (const auto& per_buffer : t.snapshots) CHECK(per_buffer[0].values == t.meta.input);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Correctness against the reference
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("gpu device: every algorithm, every operator, sizes around the tile, inclusive and exclusive") {
+  for (const std::string& algo : kAlgorithms) {
+    for (auto [op, type] : sv_test::all_ops()) {
+      const std::int64_t tile = tile_size(algo, type);
+      for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{1000}, tile - 1, tile,
+                             tile + 1, std::int64_t{100003}}) {
+        for (bool exclusive : {false, true}) {
+          CAPTURE(algo);
+          CAPTURE(op_name(op));
+          CAPTURE(type_name(type));
+          CAPTURE(n);
+          CAPTURE(exclusive);
+          CHECK(check_against_reference(device_config(algo, n, op, type, exclusive, 11 + n)) == 0);
+        }
+      }
+    }
+  }
+}
+
+// Small enough to run under compute-sanitizer (scripts/gpu-check.sh device): every algorithm,
+// untraced and traced, full and partial tiles, the packed and the split descriptors.
+TEST_CASE("gpu device small: every algorithm untraced and traced at small n") {
+  for (const std::string& algo : kAlgorithms) {
+    for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I32}, std::pair{OpKind::Max, ValueType::F64},
+                            std::pair{OpKind::Interval, ValueType::Interval}}) {
+      for (std::int64_t n : {std::int64_t{1}, 3 * tile_size(algo, type), 3 * tile_size(algo, type) + 5}) {
+        for (bool exclusive : {false, true}) {
+          CAPTURE(algo);
+          CAPTURE(op_name(op));
+          CAPTURE(n);
+          CAPTURE(exclusive);
+          const BlockRunConfig c = device_config(algo, n, op, type, exclusive, 17);
+          CHECK(check_against_reference(c) == 0);
+          const Trace t = record_device_scan_gpu(c);
+          CHECK(t.result.outcome == Outcome::Correct);
+          if (algo == "chained" || algo == "decoupled-lookback") check_single_pass_trace(t, algo);
+        }
+      }
+    }
+  }
+  CHECK(check_against_reference(device_config("decoupled-lookback", 3 * 2048 + 5, OpKind::Sum, ValueType::I64, false, 1,
+                                               {{"window", "2"}, {"tile-ids", "static"}})) == 0);
+}
+
+TEST_CASE("gpu device: hierarchical and reduce-then-scan recurse over three levels, hierarchical with each block algorithm") {
+  // 1024-element tiles: 2^20 + 5 elements need the tile sums of the tile sums.
+  for (const std::string& algo : {std::string("hierarchical"), std::string("reduce-then-scan")}) {
+    for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I64}, std::pair{OpKind::Interval, ValueType::Interval}}) {
+      for (bool exclusive : {false, true}) {
+        CAPTURE(algo);
+        CAPTURE(op_name(op));
+        CAPTURE(exclusive);
+        CHECK(check_against_reference(device_config(algo, (1 << 20) + 5, op, type, exclusive, 3)) == 0);
+      }
+    }
+  }
+  for (const char* block : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky"}) {
+    for (bool exclusive : {false, true}) {
+      CAPTURE(block);
+      CAPTURE(exclusive);
+      const Options o{{"block-algo", block}};
+      CHECK(check_against_reference(
+                device_config("hierarchical", 100003, OpKind::Interval, ValueType::Interval, exclusive, 5, o)) == 0);
+      CHECK(check_against_reference(device_config("hierarchical", 3 * tile_size("hierarchical", ValueType::F32, o) + 1,
+                                                  OpKind::Sum, ValueType::F32, exclusive, 6, o)) == 0);
+    }
+  }
+}
+
+TEST_CASE("gpu device: the single-pass switches (static ids, windows, fence off on 64-bit values, a stall)") {
+  const std::vector<Options> switches = {
+      {{"tile-ids", "static"}}, {{"window", "1"}}, {{"window", "5"}}, {{"stall", "3:20000"}},
+      {{"tile-ids", "static"}, {"stall", "0:50000"}}};
+  for (const std::string& algo : {std::string("chained"), std::string("decoupled-lookback")}) {
+    for (const Options& o : switches) {
+      if (algo == "chained" && o.count("window")) continue;  // chained has no window
+      for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I32}, std::pair{OpKind::Max, ValueType::F64},
+                              std::pair{OpKind::Interval, ValueType::Interval}}) {
+        for (std::int64_t n : {std::int64_t{5}, 37 * tile_size(algo, type) + 11, std::int64_t{1} << 20}) {
+          CAPTURE(algo);
+          CAPTURE(o.begin()->first + "=" + o.begin()->second);
+          CAPTURE(op_name(op));
+          CAPTURE(n);
+          CHECK(check_against_reference(device_config(algo, n, op, type, n % 2 == 1, 21, o)) == 0);
+        }
+      }
+    }
+  }
+  // window=1 is the chained scan: the same results (exact for integers and intervals).
+  for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I64}, std::pair{OpKind::Interval, ValueType::Interval}}) {
+    const auto a = run_device_scan_gpu(device_config("chained", 300001, op, type, false, 8));
+    const auto b = run_device_scan_gpu(device_config("decoupled-lookback", 300001, op, type, false, 8, {{"window", "1"}}));
+    CHECK(a == b);
+  }
+}
+
+TEST_CASE("gpu device: fence=off on 64-bit values: separate flag and value, correct or a stale read the trace shows") {
+  // Without the fence nothing orders the value's store before the flag's: a reader may see the flag
+  // first. Whether it happens is up to the hardware; when the output is wrong, the trace must show
+  // an inspection whose value is not what that tile published.
+  int stale_runs = 0;
+  for (const std::string& algo : {std::string("chained"), std::string("decoupled-lookback")}) {
+    for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I64}, std::pair{OpKind::Sum, ValueType::F64}}) {
+      for (int run = 0; run < 3; ++run) {
+        CAPTURE(algo);
+        CAPTURE(type_name(type));
+        const Trace t = record_device_scan_gpu(
+            device_config(algo, 200 * tile_size(algo, type) + 3, op, type, false, 40 + run, {{"fence", "off"}}));
+        CHECK(t.meta.options.at("fence") == "off");
+        std::map<std::pair<std::int64_t, int>, Payload> published;
+        for (const TileEvent& e : t.tile_events)
+          if (e.kind == TileEventKind::Publish) published[{e.tile, static_cast<int>(e.flag)}] = e.value;
+        int stale = 0;
+        for (const TileEvent& e : t.tile_events)
+          if (e.kind == TileEventKind::Inspect && published[{e.target, static_cast<int>(e.flag)}] != e.value) ++stale;
+        if (t.result.outcome != Outcome::Correct) {
+          ++stale_runs;
+          CHECK(stale > 0);
+        }
+      }
+    }
+  }
+  MESSAGE("fence=off runs with a stale read: " << stale_runs << " of 12");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Large n: int32 sums generated and checked element by element
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("gpu device: int32 sums up to 2^28, every element checked") {
+  for (const std::string& algo : kAlgorithms) {
+    for (std::int64_t n : {std::int64_t{1} << 20, std::int64_t{1} << 24, std::int64_t{1} << 28,
+                           (std::int64_t{1} << 28) - 4093}) {
+      CAPTURE(algo);
+      CAPTURE(n);
+      const DeviceCheck c = verify_device_scan_gpu_i32(algo, {}, n, false, 1234 + n);
+      CHECK(c.n == n);
+      CHECK(c.mismatches == 0);
+      CHECK(c.first_mismatch == -1);
+    }
+    CAPTURE(algo);
+    const DeviceCheck e = verify_device_scan_gpu_i32(algo, {}, (std::int64_t{1} << 26) + 77, true, 99);
+    CHECK(e.mismatches == 0);
+  }
+  const DeviceCheck w = verify_device_scan_gpu_i32("decoupled-lookback", {{"window", "1"}}, std::int64_t{1} << 26, false, 5);
+  CHECK(w.mismatches == 0);
+  const DeviceCheck s = verify_device_scan_gpu_i32("chained", {{"tile-ids", "static"}}, std::int64_t{1} << 26, false, 6);
+  CHECK(s.mismatches == 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tile-level trace
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("gpu device trace: decoupled look-back and chained keep the tile invariants") {
+  for (const std::string& algo : {std::string("chained"), std::string("decoupled-lookback")}) {
+    for (auto [op, type] : sv_test::all_ops()) {
+      for (bool exclusive : {false, true}) {
+        CAPTURE(algo);
+        CAPTURE(op_name(op));
+        CAPTURE(type_name(type));
+        CAPTURE(exclusive);
+        const std::int64_t n = 150 * tile_size(algo, type) + 17;
+        const Trace t = record_device_scan_gpu(device_config(algo, n, op, type, exclusive, 3));
+        CHECK(t.meta.grid == 151);
+        check_trace_common(t, 1);
+        CHECK(t.steps[0].phase == Phase::SinglePass);
+        check_single_pass_trace(t, algo);
+      }
+    }
+  }
+}
+
+TEST_CASE("gpu device trace: the switches show in the tile events") {
+  const std::int64_t n = 120 * 4096 + 5;
+  SUBCASE("static ids: tile = block") {
+    const Trace t = record_device_scan_gpu(device_config("decoupled-lookback", n, OpKind::Sum, ValueType::I32, false, 1,
+                                                         {{"tile-ids", "static"}}));
+    check_trace_common(t, 1);
+    check_single_pass_trace(t, "decoupled-lookback");  // checks block == tile for every Start
+  }
+  SUBCASE("window=1: every inspection is the predecessor's P") {
+    const Trace t = record_device_scan_gpu(
+        device_config("decoupled-lookback", n, OpKind::Interval, ValueType::Interval, false, 1, {{"window", "1"}}));
+    check_trace_common(t, 1);
+    check_single_pass_trace(t, "decoupled-lookback");
+    int inspections = 0;
+    for (const TileEvent& e : t.tile_events)
+      if (e.kind == TileEventKind::Inspect) {
+        ++inspections;
+        CHECK(e.target == e.tile - 1);
+        CHECK(e.flag == TileFlag::P);
+      }
+    CHECK(inspections == t.meta.grid - 1);
+  }
+  SUBCASE("window=5: at most 5 predecessors a window, ending at the nearest P") {
+    const Trace t = record_device_scan_gpu(
+        device_config("decoupled-lookback", n, OpKind::Sum, ValueType::I64, false, 1, {{"window", "5"}}));
+    check_trace_common(t, 1);
+    check_single_pass_trace(t, "decoupled-lookback");
+    std::map<std::int64_t, std::vector<const TileEvent*>> by_tile;
+    for (const TileEvent& e : t.tile_events)
+      if (e.kind == TileEventKind::Inspect) by_tile[e.tile].push_back(&e);
+    for (const auto& [tile, seen] : by_tile) {
+      CAPTURE(tile);
+      // Inspected predecessors: contiguous from tile-1 down to a P, each A before it.
+      std::vector<std::int64_t> targets;
+      for (const TileEvent* e : seen) targets.push_back(e->target);
+      std::sort(targets.rbegin(), targets.rend());
+      for (std::size_t i = 0; i < targets.size(); ++i) CHECK(targets[i] == tile - 1 - static_cast<std::int64_t>(i));
+      int ps = 0;
+      for (const TileEvent* e : seen) ps += e->flag == TileFlag::P;
+      CHECK(ps == 1);
+    }
+  }
+  SUBCASE("stall=3:20000: tile 3 publishes 20 us after taking its id") {
+    const Trace t = record_device_scan_gpu(
+        device_config("decoupled-lookback", n, OpKind::Sum, ValueType::I32, false, 1, {{"stall", "3:20000"}}));
+    check_trace_common(t, 1);
+    const auto log = check_single_pass_trace(t, "decoupled-lookback");
+    const TileLog& l = log.at(3);
+    CHECK(l.publishes.front()->time - l.start_time >= 20000);
+  }
+  SUBCASE("chained: each tile waits for its predecessor's P") {
+    const Trace t = record_device_scan_gpu(device_config("chained", n, OpKind::Max, ValueType::F32, true, 1));
+    check_trace_common(t, 1);
+    check_single_pass_trace(t, "chained");
+    for (const TileEvent& e : t.tile_events) {
+      if (e.kind == TileEventKind::Inspect) {
+        CHECK(e.target == e.tile - 1);
+        CHECK(e.flag == TileFlag::P);
+      }
+      if (e.kind == TileEventKind::Wait) {
+        CHECK(e.target == e.tile - 1);
+        CHECK(e.flag != TileFlag::P);
+      }
+    }
+  }
+}
+
+TEST_CASE("gpu device trace: reduce-then-scan and hierarchical launches, buffers and snapshots") {
+  const std::int64_t n = 40 * 4096 + 9;  // 41 int32 tiles (reduce-then-scan); 161 of 1024 (hierarchical)
+  SUBCASE("reduce-then-scan") {
+    const Trace t = record_device_scan_gpu(device_config("reduce-then-scan", n, OpKind::Sum, ValueType::I32, false, 2));
+    check_trace_common(t, 3);
+    CHECK(t.steps[0].phase == Phase::ReduceTiles);
+    CHECK(t.steps[1].phase == Phase::ScanWithPrefix);  // the 41 sums fit one tile
+    CHECK(t.steps[1].param == 1);
+    CHECK(t.steps[2].phase == Phase::ScanWithPrefix);
+    CHECK(t.steps[2].param == 0);
+    REQUIRE(t.buffers.size() == 4);
+    CHECK(t.buffers[2].name == "tile sums");
+    CHECK(t.buffers[3].name == "scanned sums");
+    // After the first launch the tile sums are the tiles' aggregates; the output is not written yet.
+    const std::vector<Payload> inclusive = reference_scan(t.meta.op, t.meta.type, t.meta.input, false);
+    const BufferSnapshot& sums = t.snapshots[0][2];
+    std::int32_t before = 0;
+    for (std::int64_t tile = 0; tile < 41; ++tile) {
+      const std::int32_t at_end = inclusive[std::min((tile + 1) * 4096, n) - 1].as<std::int32_t>();
+      CHECK(sums.defined[tile] == 1);
+      CHECK(sums.values[tile].as<std::int32_t>() == static_cast<std::int32_t>(static_cast<std::uint32_t>(at_end) -
+                                                                               static_cast<std::uint32_t>(before)));
+      before = at_end;
+    }
+    CHECK(std::count(t.snapshots[0][1].defined.begin(), t.snapshots[0][1].defined.end(), 1) == 0);
+    // Start and End once per tile per launch.
+    std::map<std::pair<int, std::int64_t>, int> starts, ends;
+    for (const TileEvent& e : t.tile_events) {
+      if (e.kind == TileEventKind::Start) ++starts[{e.pass, e.tile}];
+      if (e.kind == TileEventKind::End) ++ends[{e.pass, e.tile}];
+      CHECK((e.kind == TileEventKind::Start || e.kind == TileEventKind::End));
+    }
+    CHECK(starts.size() == 41 + 1 + 41);
+    for (const auto& [k, c] : starts) CHECK(c == 1);
+    CHECK(ends == starts);
+  }
+  SUBCASE("hierarchical") {
+    const Trace t = record_device_scan_gpu(device_config("hierarchical", n, OpKind::Interval, ValueType::Interval, true, 2));
+    // scan-tiles, tile-sums, (level 1: scan-tiles, ) add-prefixes level 0... in launch order
+    CHECK(t.result.outcome == Outcome::Correct);
+    REQUIRE_FALSE(t.steps.empty());
+    CHECK(t.steps[0].phase == Phase::ScanTiles);
+    CHECK(t.steps.back().phase == Phase::AddPrefixes);
+    CHECK(t.steps.back().param == 0);
+    check_trace_common(t, t.steps.size());
+    CHECK(t.find_buffer("tile sums") >= 2);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failures are reported, never silent, never a hang
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("gpu device: a tile trace buffer too small fails, naming the capacity and the size needed") {
+  const BlockRunConfig c = device_config("decoupled-lookback", 20 * 4096, OpKind::Sum, ValueType::I32, false, 1);
+  const Trace full = record_device_scan_gpu(c);
+  try {
+    record_device_scan_gpu(c, GpuOptions{10, 0});
+    FAIL("no error for a 10-event trace buffer");
+  } catch (const GpuError& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("holds 10 events") != std::string::npos);
+    // The run needed at least one Start, one End and the publishes of every tile.
+    CHECK(msg.find("needed ") != std::string::npos);
+    const std::uint64_t needed = std::stoull(msg.substr(msg.find("needed ") + 7));
+    CHECK(needed >= 20 * 2 + 20 + 19);
+  }
+  CHECK(full.tile_events.size() >= 20 * 2 + 20 + 19);
+}
+
+TEST_CASE("gpu device: a look-back that waits too long ends with an error naming the tile, not a hang") {
+  // Tile 0 stalls 3 s after taking its id; tile 1 polls for it and gives up after its bounded wait.
+  for (const std::string& algo : {std::string("chained"), std::string("decoupled-lookback")}) {
+    CAPTURE(algo);
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      run_device_scan_gpu(device_config(algo, 2 * 4096, OpKind::Sum, ValueType::I32, false, 1,
+                                        {{"stall", "0:3000000000"}}));
+      FAIL("no error for a look-back wait of 3 s");
+    } catch (const GpuError& e) {
+      const std::string msg = e.what();
+      CHECK(msg.find("tile 1 waited longer than 2 s") != std::string::npos);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(seconds < 10);
+  }
+}
+
+TEST_CASE("gpu device: configurations the GPU kernels are not built for are refused") {
+  CHECK_THROWS_AS(run_device_scan_gpu(device_config("decoupled-lookback", 100, OpKind::Sum, ValueType::I32, false, 1,
+                                                    {{"items", "8"}})),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(run_device_scan_gpu(device_config("chained", 100, OpKind::Sum, ValueType::I32, false, 1,
+                                                    {{"sms", "8"}})),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(run_device_scan_gpu(device_config("no-such-scan", 100, OpKind::Sum, ValueType::I32, false, 1)),
+                  std::invalid_argument);
+}
