@@ -61,15 +61,15 @@ say "SASS of the tile kernels: 16-byte accesses; trace code (atomics, SM id) onl
 cuobjdump -sass "$sv" 2>/dev/null | awk '
   /Function : / { name = $3; kind = (name ~ /tile_pass_kernel.*NoRecorder/) ? "untraced" : (name ~ /tile_pass_kernel.*TileRecorder/) ? "traced" : "other"; n[kind]++ }
   kind != "other" && /\/\*[0-9a-f]+\*\// { ins[kind]++ }
-  kind != "other" && /LDG.E.128/ { ldg[kind]++ }
+  kind != "other" && /LDG.E.128|LDGSTS.E.BYPASS.128/ { ldg[kind]++ }
   kind != "other" && /STG.E.128/ { stg[kind]++ }
   kind != "other" && /ATOMG|ATOM\.|RED\./ { atom[kind]++ }
   kind != "other" && /SR_VIRTID|SR_SMID/ { smid[kind]++ }
-  END { for (k in n) if (k != "other") printf "%-9s tile kernels %4d  instructions/kernel %6.0f  LDG.128 %5d  STG.128 %5d  atomics %5d  SM id reads %5d\n", k, n[k], ins[k] / n[k], ldg[k], stg[k], atom[k], smid[k] }' |
+  END { for (k in n) if (k != "other") printf "%-9s tile kernels %4d  instructions/kernel %6.0f  16-byte loads %5d  STG.128 %5d  atomics %5d  SM id reads %5d\n", k, n[k], ins[k] / n[k], ldg[k], stg[k], atom[k], smid[k] }' |
   tee "$out/device-sass.txt"
-grep -A2000 "Function : .*DecoupledLookbackENS_5SumOpIiEENS0_10NoRecorderELi16ELb0E" <(cuobjdump -sass "$sv" 2>/dev/null) |
-  awk 'NR > 1 && /Function : / { exit } { print }' >"$out/dl-i32-sum.sass"
-grep -cE "LDG.E.128|STG.E.128" "$out/dl-i32-sum.sass" | sed 's/^/decoupled-lookback int32 sum: 16-byte accesses in SASS: /'
+cuobjdump -sass "$sv" 2>/dev/null | awk '/Function : .*DecoupledLookbackENS_5SumOpIiEENS0_10NoRecorderENS0_10TileConfigILi16ELb0ELi1024ELi1ELb1E/ { on = 1; print; next }
+  on && /Function : / { exit } on { print }' >"$out/dl-i32-sum.sass"
+echo "decoupled-lookback int32 sum (default policy) SASS: $(grep -c LDGSTS "$out/dl-i32-sum.sass") cp.async, $(grep -c "LDS.128" "$out/dl-i32-sum.sass") LDS.128, $(grep -c "STG.E.128" "$out/dl-i32-sum.sass") STG.128, $(grep -c "CCTL\|PREFETCH\|CCTLL" "$out/dl-i32-sum.sass") prefetch/cache ops"
 fi
 
 if want device-sanitizers; then

@@ -375,23 +375,20 @@ std::string TilePolicy::name() const {
   if (streaming) s += " cs";
   if (min_blocks > 1) s += " min" + std::to_string(min_blocks);
   s += staged ? " staged" : " regs";
-  if (!prefetch) s += " noprefetch";
+  if (!prefetch) s += " no-prefetch";
   return s + " sleep" + std::to_string(backoff_max_ns);
 }
 
 // What the tile kernels are built for besides the default (the dispatch in DeviceScanI32::run).
 std::vector<TilePolicy> experimental_policies() {
   std::vector<TilePolicy> v;
-  //            threads items  cs   minb sleep staged prefetch
-  v.push_back({256, 16, false, 2, 256, true, false});  // the default without the prefetch
-  v.push_back({256, 16, false, 1, 256, true, true});   // staged, registers unbounded
-  v.push_back({256, 16, false, 1, 256, false, true});  // tiles in registers (the first version)
-  v.push_back({256, 16, false, 1, 256, false, false});
-  v.push_back({256, 24, false, 1, 256, false, true});
-  v.push_back({512, 16, false, 2, 256, true, true});
+  // threads items  cs   minb sleep staged prefetch
+  v.push_back({256, 16, false, 1, 256, true, false});  // the default without the prefetch
+  v.push_back({256, 16, false, 1, 256, false, true});  // tiles in registers
+  v.push_back({256, 16, false, 2, 256, true, true});   // register bound: 2 blocks of 1024 threads
   v.push_back({256, 24, false, 2, 256, true, true});
-  v.push_back({256, 24, false, 2, 256, true, false});
   v.push_back({256, 32, false, 2, 256, true, true});
+  v.push_back({512, 16, false, 1, 256, true, true});
   return v;
 }
 
@@ -431,18 +428,13 @@ void DeviceScanI32::run(const std::int32_t* d_in, std::int32_t* d_out, std::int6
   const TilePolicy& t = m.policy;
   const TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
   auto* in = const_cast<std::int32_t*>(d_in);
-  if (m.algorithm != "decoupled-lookback" || t == TilePolicy{} ||
-      (t.threads == 256 && t.items == 16 && t.staged && t.min_blocks == 2)) {
+  if (m.algorithm != "decoupled-lookback" || (t.staged && t.items == 16 && t.min_blocks == 1)) {
     Launcher<SumI32, NoRecorder> l(m.scratch, m.diag.get(), nullptr, m.algorithm, knobs);
     drive_device_scan(l, m.algorithm, m.config.block_algorithm, SumI32{}, p, Buf{in, 0, n}, Buf{d_out, 1, n});
-  } else if (!t.staged && t.items == 16) {
-    run_policy<TileConfig<16>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
   } else if (!t.staged) {
-    run_policy<TileConfig<24>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
-  } else if (t.items == 16 && t.min_blocks == 1) {
-    run_policy<TileConfig<16, false, 1024, 1, true>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
+    run_policy<TileConfig<16>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
   } else if (t.items == 16) {
-    run_policy<DefaultTileConfig<std::int32_t>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
+    run_policy<TileConfig<16, false, 1024, 2, true>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
   } else if (t.items == 24) {
     run_policy<TileConfig<24, false, 1024, 2, true>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
   } else {

@@ -1,27 +1,31 @@
 // The GPU tile-level execution context of the device-wide scans (kernels/device/): the API that
 // device/device_params.hpp documents, on real hardware. One block runs one tile.
 //
-// TileExec<T, Recorder, Items, Streaming>:
+// TileExec<T, Recorder, Items, Streaming, Staged> (a TileConfig names the compile-time policy):
 //   T          the scan value type;
 //   Recorder   NoRecorder (untraced: every hook is an empty inline function, so the timed kernels
 //              carry no tracing code) or TileRecorder (appends TileEvents with %globaltimer time and
 //              the SM id to a bounded device buffer; the counter may run past the capacity, which
 //              the host reports);
 //   Items      elements per thread, a compile-time constant (default_items_per_thread of the type);
-//   Streaming  load the input and store the output with the evict-first cache hints (__ldcs/__stcs).
+//   Streaming  the evict-first hints (__ldcs/__stcs) on the element loads and stores;
+//   Staged     the tile waits for its loads in shared memory (cp.async) rather than in registers.
 //
 // Tile layout (warp-striped, coalesced): warp w of the block owns the contiguous segment
 // [tile_begin + w*32*Items, +32*Items). The segment is read in Items/V chunks of 32*V elements, V =
 // 16 bytes / sizeof(T) (4 for 32-bit values, 2 for 64-bit, 1 for the 20-byte interval): in chunk k,
-// lane l holds the V contiguous elements seg + (k*32 + l)*V .. +V-1, one 16-byte load when the tile
-// is full and the buffer aligned, else guarded scalar loads with the identity past n.
+// lane l holds the V contiguous elements seg + (k*32 + l)*V .. +V-1, one 16-byte access when the
+// tile is full and the buffer aligned, else guarded scalar loads with the identity past n. Staged,
+// the same layout is mirrored in shared memory and each lane reads back only what it copied.
 //
 // The scan works in that layout and keeps operand order everywhere (the interval operator is not
 // commutative; the earlier element is always the left operand): per chunk a lane-local scan of its
 // V elements, an ordered warp scan (shfl_up) of the lane totals and a carry from chunk to chunk; the
 // warp totals go through shared memory for the block. reduce_tile does this local scan once and keeps
 // it in the items (the tile's aggregate falls out of it); scan_store_tile then only combines the
-// tile's prefix with each element's local prefix, so a single-pass tile is scanned once, not twice.
+// tile's prefix with each element's local prefix, so a single-pass tile is scanned once, not twice
+// (staged, the items keep only each chunk's prefix, and the V-element lane-local scan is redone as
+// the chunk is read again for the store).
 //
 // Descriptors (single-pass scans), one per tile: for 4-byte values with the fence on, the flag and
 // the value are one 64-bit word (flag << 32 | value bits), stored and loaded whole; otherwise three
@@ -100,11 +104,16 @@ SV_HD constexpr std::int64_t descriptor_bytes(std::int64_t tiles, bool fence) {
   return 2 * value_array_bytes<T>(tiles) + tiles * 4;
 }
 
-// Run-time knobs: the look-back's polling sleeps backoff_min_ns after the first poll that must
-// wait, doubling up to backoff_max_ns (0: poll without sleeping); prefetch: with dynamic tile ids,
-// a block asks L2 for the tile of its own index while its tile id is on the way (blocks start
-// nearly in index order, so that is usually its tile, and otherwise one another block takes at
-// about the same time).
+// Run-time knobs. The look-back's polling sleeps backoff_min_ns after the first poll that must
+// wait, doubling up to backoff_max_ns (0: poll without sleeping). prefetch: with dynamic tile ids, a
+// block asks L2 for the tile of its own index while its tile id is on the way; blocks start nearly
+// in index order, so that is usually its tile, and otherwise one that another block takes at about
+// the same time, so the prefetch is seldom wasted.
+//
+// Measured on an H200 (decoupled look-back, int32 sum, n = 2^28, 256 x 16 staged): the prefetch
+// took 306-313 G items/s to 372-374; the backoff's cap (0, 64, 256, 1024 ns) moved nothing beyond
+// noise; prefetching one wave of tiles ahead as well (the blocks resident) lost 50 G items/s, and
+// starting the guessed tile's copies into shared memory instead of an L2 prefetch lost 70.
 struct TileKnobs {
   unsigned backoff_min_ns = 32;
   unsigned backoff_max_ns = 256;
@@ -135,10 +144,15 @@ __device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 __device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
 
-// The policy every scan kernel uses unless a benchmark asks for another: staged tiles; for 4-byte
-// values a register bound that lets 8 blocks of 256 threads share a multiprocessor.
+// The policy every scan kernel uses unless a benchmark asks for another: staged tiles, registers
+// unbounded. Measured on an H200 (decoupled look-back, int32 sum, n = 2^28, 256 x 16, before the
+// prefetch): 286 G items/s with the tile in registers (56 registers, 4 blocks a multiprocessor),
+// 313-318 staged (40 registers, 6 blocks); a bound for 8 blocks (32 registers) spills and gave
+// 314. With the prefetch: 328 in registers, 372-374 staged. Larger tiles do better (256 x 24 or
+// 256 x 32 staged with the 8-block bound: 356-410 in different runs), but the tile size is the
+// items per thread of kernels/device/device_options.cpp.
 template <class T>
-using DefaultTileConfig = TileConfig<tile_items_per_thread<T>(), false, 1024, sizeof(T) == 4 ? 2 : 1, true>;
+using DefaultTileConfig = TileConfig<tile_items_per_thread<T>(), false, 1024, 1, true>;
 
 // ---------------------------------------------------------------------------------------------
 // Warp primitives for any trivially copyable T (split into 32-bit words).
@@ -429,9 +443,7 @@ class TileExec {
     r.scanned = false;
     if constexpr (Staged) {
       if (vector_ok(in, tile, p)) {
-#pragma unroll
-        for (int k = 0; k < Chunks; ++k) cp_async16(staged_chunk(k), in + seg + (k * 32 + lane) * V);
-        cp_async_commit();
+        stage_copies(in, tile, p);
       } else {
 #pragma unroll
         for (int k = 0; k < Chunks; ++k)
@@ -707,6 +719,15 @@ class TileExec {
           if (i < p.n) out[i] = r[k * V + j];
         }
     }
+  }
+
+  // cp.async of the tile's elements into the staging area, each lane its own 16-byte pieces.
+  __device__ void stage_copies(const T* in, std::int64_t tile, const DeviceParams& p) const {
+    const std::int64_t seg = segment(tile, p);
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int k = 0; k < Chunks; ++k) cp_async16(staged_chunk(k), in + seg + (k * 32 + lane) * V);
+    cp_async_commit();
   }
 
   // L2 prefetches of a tile's lines, one 128-byte line per thread and round.
