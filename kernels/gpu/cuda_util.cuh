@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <map>
 #include <memory>
 #include <string>
@@ -69,6 +70,45 @@ class DeviceEvents {
 inline void check_launch(const char* what) {
   check(cudaGetLastError(), what);
   check(cudaDeviceSynchronize(), what);
+}
+
+
+// Host values <-> the trace's type-erased payloads.
+template <class T>
+std::vector<T> unpack(const std::vector<Payload>& values) {
+  std::vector<T> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i].as<T>();
+  return out;
+}
+
+template <class T>
+std::vector<Payload> pack(const std::vector<T>& values) {
+  std::vector<Payload> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = Payload::of(values[i]);
+  return out;
+}
+
+inline GpuStatus require_gpu() {
+  GpuStatus s = probe_gpu();
+  if (!s.usable) throw GpuError(s.error);
+  return s;
+}
+
+// What every traced GPU run does first: check the trace capacity, find the device and name it in
+// the trace's executor.
+inline GpuStatus begin_gpu_trace(const GpuOptions& options, Trace& trace) {
+  if (options.trace_capacity == 0 || options.trace_capacity > kMaxTraceCapacity)
+    throw std::invalid_argument("the trace capacity must be 1 to " + std::to_string(kMaxTraceCapacity) + " events, not " +
+                                std::to_string(options.trace_capacity));
+  const GpuStatus gpu = require_gpu();
+  const auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+  Executor& x = trace.meta.executor;
+  x.kind = "gpu";
+  x.device = gpu.name;
+  x.compute_capability = std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor);
+  x.sm_count = gpu.sm_count;
+  x.driver_version = version(gpu.driver_version);
+  return gpu;
 }
 
 }  // namespace sv::cuda

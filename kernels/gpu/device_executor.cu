@@ -213,27 +213,8 @@ class Launcher {
   gpu::TileKnobs knobs_;
 };
 
-template <class T>
-std::vector<T> unpack(const std::vector<Payload>& values) {
-  std::vector<T> out(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i].as<T>();
-  return out;
-}
 
-template <class T>
-std::vector<Payload> pack(const std::vector<T>& values) {
-  std::vector<Payload> out(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) out[i] = Payload::of(values[i]);
-  return out;
-}
 
-GpuStatus require_gpu() {
-  GpuStatus s = probe_gpu();
-  if (!s.usable) throw GpuError(s.error);
-  return s;
-}
-
-std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
 
 // The tile kernels are built for one items-per-thread per type; the switches' parser knows it too.
 template <class T>
@@ -257,7 +238,7 @@ void record_traced(const std::string& algorithm, const DeviceConfig& dc, const G
   const DeviceParams& p = dc.params;
   check_policy<T>(algorithm, p);
   const std::int64_t n = p.n;
-  const std::vector<T> h_in = unpack<T>(trace.meta.input);
+  const std::vector<T> h_in = cuda::unpack<T>(trace.meta.input);
   DeviceArray<T> d_in(n), d_out(n);
   if (n) {
     d_in.upload(h_in.data(), n);
@@ -314,7 +295,7 @@ void record_traced(const std::string& algorithm, const DeviceConfig& dc, const G
 
   std::vector<T> h_out(n);
   if (n) d_out.download(h_out.data(), n);
-  finish_block_trace(trace, pack(h_out));
+  finish_block_trace(trace, cuda::pack(h_out));
 }
 
 // ============================================================================================
@@ -327,7 +308,7 @@ std::vector<Payload> run_untraced(const std::string& algorithm, const DeviceConf
   using T = typename Op::value_type;
   check_policy<T>(algorithm, p);
   const std::int64_t n = p.n;
-  const std::vector<T> h_in = unpack<T>(input);
+  const std::vector<T> h_in = cuda::unpack<T>(input);
   DeviceArray<T> d_in(n), d_out(n);
   std::vector<T> h_out(n);
   if (n) {
@@ -342,7 +323,7 @@ std::vector<Payload> run_untraced(const std::string& algorithm, const DeviceConf
   check_launch("device-wide scan");
   check_diag(d_diag.get(), algorithm);
   if (n) d_out.download(h_out.data(), n);
-  return pack(h_out);
+  return cuda::pack(h_out);
 }
 
 // ============================================================================================
@@ -452,16 +433,7 @@ void DeviceScanI32::check() {
 Trace record_device_scan_gpu(const BlockRunConfig& config, const GpuOptions& options) {
   Trace trace;
   const DeviceConfig dc = prepare_device_trace(config, trace, true);
-  if (options.trace_capacity == 0 || options.trace_capacity > kMaxTraceCapacity)
-    throw std::invalid_argument("the trace capacity must be 1 to " + std::to_string(kMaxTraceCapacity) + " events, not " +
-                                std::to_string(options.trace_capacity));
-  const GpuStatus gpu = require_gpu();
-  TraceMeta& m = trace.meta;
-  m.executor.kind = "gpu";
-  m.executor.device = gpu.name;
-  m.executor.compute_capability = std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor);
-  m.executor.sm_count = gpu.sm_count;
-  m.executor.driver_version = version_text(gpu.driver_version);
+  cuda::begin_gpu_trace(options, trace);
   visit_op(config.op, config.type,
            [&](auto op) { record_traced<decltype(op)>(config.algorithm, dc, options, trace); });
   return trace;
@@ -479,7 +451,7 @@ std::vector<Payload> run_device_scan_gpu(const BlockRunConfig& config) {
   const std::vector<Payload> input =
       config.input.empty() ? random_input(config.op, config.type, static_cast<std::size_t>(config.n), config.input_seed)
                            : config.input;
-  require_gpu();
+  cuda::require_gpu();
   std::vector<Payload> out;
   visit_op(config.op, config.type,
            [&](auto op) { out = run_untraced<decltype(op)>(config.algorithm, dc, p, input); });
@@ -490,7 +462,7 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
                                        std::int64_t n, bool exclusive, std::uint64_t seed) {
   if (n < 0 || n > kMaxDeviceN)
     throw std::invalid_argument("n = " + std::to_string(n) + " is outside 0.." + std::to_string(kMaxDeviceN));
-  require_gpu();
+  cuda::require_gpu();
   gpu::DeviceScanI32 scan(algorithm, options);
   DeviceArray<std::int32_t> d_in(n), d_out(n);
   DeviceCheck result;

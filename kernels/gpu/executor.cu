@@ -34,19 +34,6 @@ using cuda::DeviceEvents;
 
 namespace {
 
-template <class T>
-std::vector<T> unpack(const std::vector<Payload>& values) {
-  std::vector<T> out(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i].as<T>();
-  return out;
-}
-
-template <class T>
-std::vector<Payload> pack(const std::vector<T>& values) {
-  std::vector<Payload> out(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) out[i] = Payload::of(values[i]);
-  return out;
-}
 
 }  // namespace
 
@@ -142,13 +129,7 @@ GpuStatus probe_gpu() {
 
 namespace {
 
-std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
 
-GpuStatus require_gpu() {
-  GpuStatus s = probe_gpu();
-  if (!s.usable) throw GpuError(s.error);
-  return s;
-}
 
 // ============================================================================================
 // [SECTION] traced runs
@@ -174,7 +155,7 @@ template <class Algo, class Op>
 void run_traced(const BlockRunConfig& config, const BlockShape& shape, const GpuOptions& options, Trace& trace) {
   using T = typename Op::value_type;
   const std::int64_t n = config.n;
-  const std::vector<T> h_in = unpack<T>(trace.meta.input);
+  const std::vector<T> h_in = cuda::unpack<T>(trace.meta.input);
   DeviceArray<T> d_in(n), d_out(n);
   d_in.upload(h_in.data(), n);
   SV_CUDA(cudaMemset(d_out.get(), 0, n * sizeof(T)));
@@ -247,7 +228,7 @@ void run_traced(const BlockRunConfig& config, const BlockShape& shape, const Gpu
 
   std::vector<T> h_out(n);
   d_out.download(h_out.data(), n);
-  finish_block_trace(trace, pack(h_out));
+  finish_block_trace(trace, cuda::pack(h_out));
 }
 
 // ============================================================================================
@@ -260,7 +241,7 @@ WrongCount run_untraced(const BlockRunConfig& config, const BlockShape& shape, c
   using T = typename Op::value_type;
   const std::int64_t n = config.n;
   const std::vector<Payload> reference = reference_scan(config.op, config.type, input, config.exclusive);
-  const std::vector<T> h_in = unpack<T>(input);
+  const std::vector<T> h_in = cuda::unpack<T>(input);
   DeviceArray<T> d_in(n), d_out(n);
   d_in.upload(h_in.data(), n);
   const BlockParams params{n, shape.capacity, config.exclusive};
@@ -282,7 +263,7 @@ WrongCount run_untraced(const BlockRunConfig& config, const BlockShape& shape, c
     SV_CUDA(cudaEventElapsedTime(&ms, timer.start, timer.stop));
     times.push_back(ms * 1000.0f);
     d_out.download(h_out.data(), n);
-    count.wrong += !mismatches(config.op, config.type, input, config.exclusive, reference, pack(h_out)).empty();
+    count.wrong += !mismatches(config.op, config.type, input, config.exclusive, reference, cuda::pack(h_out)).empty();
     ++count.runs;
   }
   if (!times.empty()) {
@@ -297,17 +278,8 @@ WrongCount run_untraced(const BlockRunConfig& config, const BlockShape& shape, c
 Trace record_block_scan_gpu(const BlockRunConfig& config, const GpuOptions& options) {
   Trace trace;
   const BlockShape shape = prepare_block_trace(config, trace);
-  if (options.trace_capacity == 0 || options.trace_capacity > kMaxTraceCapacity)
-    throw std::invalid_argument("the trace capacity must be 1 to " + std::to_string(kMaxTraceCapacity) + " events, not " +
-                                std::to_string(options.trace_capacity));
-  const GpuStatus gpu = require_gpu();
-  TraceMeta& m = trace.meta;
-  m.executor.kind = "gpu";
-  m.executor.device = gpu.name;
-  m.executor.compute_capability = std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor);
-  m.executor.sm_count = gpu.sm_count;
-  m.executor.driver_version = version_text(gpu.driver_version);
-  if (options.amplify_seed) m.options["amplify"] = std::to_string(options.amplify_seed);
+  cuda::begin_gpu_trace(options, trace);
+  if (options.amplify_seed) trace.meta.options["amplify"] = std::to_string(options.amplify_seed);
   with_block_algorithm(config.algorithm, [&](auto algo) {
     using Algo = decltype(algo);
     visit_op(config.op, config.type, [&](auto op) { run_traced<Algo, decltype(op)>(config, shape, options, trace); });
@@ -318,7 +290,7 @@ Trace record_block_scan_gpu(const BlockRunConfig& config, const GpuOptions& opti
 WrongCount count_wrong_outputs_gpu(const BlockRunConfig& config, int runs, std::uint64_t amplify_seed) {
   Trace scratch;
   const BlockShape shape = prepare_block_trace(config, scratch);
-  require_gpu();
+  cuda::require_gpu();
   WrongCount count;
   with_block_algorithm(config.algorithm, [&](auto algo) {
     using Algo = decltype(algo);

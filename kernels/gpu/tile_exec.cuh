@@ -160,43 +160,33 @@ using DefaultTileConfig = TileConfig<tile_items_per_thread<T>(), false, 1024, 1,
 
 inline constexpr unsigned kFullMask = 0xffffffffu;
 
-template <class T>
-__device__ __forceinline__ T shfl_up(const T& v, unsigned delta) {
+// Shuffles of any trivially copyable T, one 32-bit word at a time.
+template <class T, class Shuffle>
+__device__ __forceinline__ T shfl_words(const T& v, Shuffle shuffle) {
   static_assert(sizeof(T) % 4 == 0 && std::is_trivially_copyable_v<T>);
   constexpr int W = sizeof(T) / 4;
   unsigned w[W];
   memcpy(w, &v, sizeof(T));
 #pragma unroll
-  for (int i = 0; i < W; ++i) w[i] = __shfl_up_sync(kFullMask, w[i], delta);
+  for (int i = 0; i < W; ++i) w[i] = shuffle(w[i]);
   T r;
   memcpy(&r, w, sizeof(T));
   return r;
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_up(const T& v, unsigned delta) {
+  return shfl_words(v, [delta](unsigned x) { return __shfl_up_sync(kFullMask, x, delta); });
 }
 
 template <class T>
 __device__ __forceinline__ T shfl_down(const T& v, unsigned delta) {
-  static_assert(sizeof(T) % 4 == 0 && std::is_trivially_copyable_v<T>);
-  constexpr int W = sizeof(T) / 4;
-  unsigned w[W];
-  memcpy(w, &v, sizeof(T));
-#pragma unroll
-  for (int i = 0; i < W; ++i) w[i] = __shfl_down_sync(kFullMask, w[i], delta);
-  T r;
-  memcpy(&r, w, sizeof(T));
-  return r;
+  return shfl_words(v, [delta](unsigned x) { return __shfl_down_sync(kFullMask, x, delta); });
 }
 
 template <class T>
 __device__ __forceinline__ T shfl_idx(const T& v, int lane) {
-  static_assert(sizeof(T) % 4 == 0 && std::is_trivially_copyable_v<T>);
-  constexpr int W = sizeof(T) / 4;
-  unsigned w[W];
-  memcpy(w, &v, sizeof(T));
-#pragma unroll
-  for (int i = 0; i < W; ++i) w[i] = __shfl_sync(kFullMask, w[i], lane);
-  T r;
-  memcpy(&r, w, sizeof(T));
-  return r;
+  return shfl_words(v, [lane](unsigned x) { return __shfl_sync(kFullMask, x, lane); });
 }
 
 // Relaxed GPU-scope accesses (not cached in L1, not reordered or merged by the compiler), for the
