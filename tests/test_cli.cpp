@@ -173,6 +173,8 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"frobnicate", "frobnicate"},
       {"bench --sizes 2^40", "--sizes"},
       {"bench --sizes 1000,x", "--sizes"},
+      // Checked before the device is probed: the name, not "no CUDA device", with or without a GPU.
+      {"bench --algorithms decoupled-lookback,no-such-scan --json b.json", "'no-such-scan'"},
       {"stats no-such-file.json", "no-such-file.json"},
       {"trace --algo chained --option window=3 --out t.json", "window"},
       {"trace --algo decoupled-lookback --option window --out t.json", "key=value"},
@@ -221,6 +223,15 @@ TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error a
   CHECK(lines(r.err) == 1);
   CHECK(r.err.find("CUDA device") != std::string::npos);
   CHECK_FALSE(fs::exists(d.path / "b.json"));
+  // Known names pass the option checks and reach the device check; an unknown one is named first.
+  r = scanviz("bench --algorithms chained,decoupled-lookback", d.path);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("CUDA device") != std::string::npos);
+  r = scanviz("bench --algorithms chained,scan-of-doom", d.path);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK(r.err.find("'scan-of-doom'") != std::string::npos);
+  CHECK(r.err.find("CUDA device") == std::string::npos);
 }
 
 TEST_CASE("cli: a corrupt trace file is rejected with the field named") {

@@ -28,17 +28,22 @@ struct Candidate {
   std::function<void()> check;
 };
 
-// The device-wide algorithms, int32 inclusive sum with their default switches (hierarchical with its
-// default block algorithm). SCANVIZ_BENCH_POLICIES=1 adds decoupled look-back under the other tile
-// policies built for measuring them.
+// The device-wide algorithms asked for (all four when none is named), int32 inclusive sum with their
+// default switches (hierarchical with its default block algorithm), in the registry's order.
+// SCANVIZ_BENCH_POLICIES=1 adds decoupled look-back under the other tile policies built for
+// measuring them, when decoupled look-back is asked for.
 struct DeviceCandidate {
   std::string name, algorithm;
   gpu::TilePolicy policy;
 };
-std::vector<DeviceCandidate> device_candidates() {
+std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& wanted) {
+  const auto asked = [&](std::string_view a) {
+    return wanted.empty() || std::find(wanted.begin(), wanted.end(), a) != wanted.end();
+  };
   std::vector<DeviceCandidate> c;
-  for (const char* a : {"hierarchical", "reduce-then-scan", "chained", "decoupled-lookback"}) c.push_back({a, a, {}});
-  if (const char* e = std::getenv("SCANVIZ_BENCH_POLICIES"); e && *e && std::string(e) != "0")
+  for (const DeviceAlgorithmInfo& a : device_algorithms())
+    if (asked(a.name)) c.push_back({std::string(a.name), std::string(a.name), {}});
+  if (const char* e = std::getenv("SCANVIZ_BENCH_POLICIES"); e && *e && std::string(e) != "0" && asked("decoupled-lookback"))
     for (const gpu::TilePolicy& t : gpu::experimental_policies())
       c.push_back({"dl " + t.name(), "decoupled-lookback", t});
   return c;
@@ -70,10 +75,8 @@ std::vector<std::int64_t> default_bench_sizes() {
 }
 
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const std::string&)>& progress) {
+  check_bench_options(options);
   const std::vector<std::int64_t> sizes = options.sizes.empty() ? default_bench_sizes() : options.sizes;
-  for (std::int64_t n : sizes)
-    if (n < 1 || n > (std::int64_t{1} << 30)) throw std::invalid_argument("bench size " + std::to_string(n) + " is outside 1..2^30");
-  if (options.runs < 1 || options.warmup < 0) throw std::invalid_argument("bench needs at least one timed run");
   const GpuStatus gpu = probe_gpu();
   if (!gpu.usable) throw GpuError(gpu.error);
   BenchResult result;
@@ -106,7 +109,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     // Each keeps its scratch (tile sums, descriptors) between runs; a timed run is its launches and,
     // for the single-pass scans, the memset of the descriptors and the tile counter.
     std::vector<std::unique_ptr<gpu::DeviceScanI32>> scanners;
-    for (const DeviceCandidate& d : device_candidates()) {
+    for (const DeviceCandidate& d : device_candidates(options.algorithms)) {
       scanners.push_back(std::make_unique<gpu::DeviceScanI32>(d.algorithm, std::map<std::string, std::string>{}, d.policy));
       gpu::DeviceScanI32* s = scanners.back().get();
       candidates.push_back({d.name, [s](const Item* in, Item* out, std::int64_t m) { s->run(in, out, m); },

@@ -9,23 +9,42 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench_result.hpp"
+#include "device/device_options.hpp"
 
 namespace sv {
 
 struct BenchOptions {
-  std::vector<std::int64_t> sizes;  // empty: 2^10 .. 2^28, every power of four... (see default_bench_sizes)
-  int runs = 20;                    // timed runs per algorithm and size (median reported)
+  std::vector<std::int64_t> sizes;      // empty: 2^10 .. 2^28, every even power (see default_bench_sizes)
+  int runs = 20;                        // timed runs per algorithm and size (median reported)
   int warmup = 3;
+  std::vector<std::string> algorithms;  // device-wide algorithms to time (empty: all four); the copy
+                                        // and CUB always run, the % copy and vs CUB columns need them
 };
 
 std::vector<std::int64_t> default_bench_sizes();
 
-// Throws GpuError (gpu/executor.hpp) without a usable device or on any CUDA failure, and
-// std::invalid_argument for a size outside 1 .. 2^30. `progress` gets one line per measurement.
+// The checks run_bench makes before it looks for a device, so a caller can report bad options the
+// same way with or without one: std::invalid_argument for a size outside 1 .. 2^30, fewer than one
+// timed run, or an algorithm that is not a device-wide one (naming it).
+inline void check_bench_options(const BenchOptions& options) {
+  for (std::int64_t n : options.sizes)
+    if (n < 1 || n > (std::int64_t{1} << 30)) throw std::invalid_argument("bench size " + std::to_string(n) + " is outside 1..2^30");
+  if (options.runs < 1 || options.warmup < 0) throw std::invalid_argument("bench needs at least one timed run");
+  for (const std::string& a : options.algorithms) {
+    if (find_device_algorithm(a)) continue;
+    std::string known;
+    for (const DeviceAlgorithmInfo& d : device_algorithms()) known += (known.empty() ? "" : ", ") + std::string(d.name);
+    throw std::invalid_argument("bench: unknown device-wide algorithm '" + a + "' (" + known + ")");
+  }
+}
+
+// Throws GpuError (gpu/executor.hpp) without a usable device or on any CUDA failure, and what
+// check_bench_options throws. `progress` gets one line per measurement.
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const std::string&)>& progress);
 
 }  // namespace sv
