@@ -20,6 +20,8 @@
 #include "chart.hpp"
 #include "gpu/executor.hpp"
 #include "gui/diagram_model.hpp"
+#include "gui/lookback_view.hpp"
+#include "emulator/record.hpp"
 #include "trace/trace_json.hpp"
 
 #define STBI_ONLY_PNG
@@ -249,7 +251,8 @@ TEST_CASE("headless: scanviz without a display says how to render instead, and e
 
 TEST_CASE("window: 300 frames with every panel, side by side, playing: no GL error, GL objects flat") {
   std::string out;
-  const int code = run_under_xvfb("gui --frames 300 --play --side-by-side --n 64 --algo kogge-stone-double-buffer --size 1600x900 --report-frames", &out);
+  const int code = run_under_xvfb("gui --frames 300 --play --side-by-side --n 64 --algo kogge-stone-double-buffer --size 1600x900 --report-frames "
+                                 "--charts --timing --lookback default", &out);
   CHECK(code == 0);
   std::smatch m;
   REQUIRE(std::regex_search(out, m, std::regex("GL objects at frame 10 (\\d+), at the end (\\d+)")));
@@ -413,4 +416,210 @@ TEST_CASE("timing panel: a bench table made on a GPU machine loads and is charte
   std::string out;
   CHECK(run_under_xvfb("gui --bench '" + (dir.path / "bad.json").string() + "' --frames 2", &out) == 2);
   CHECK(out.find("version") != std::string::npos);
+}
+
+// ============================================================================================
+// The look-back view (device-wide scans, tile by tile)
+// ============================================================================================
+
+namespace {
+
+LookbackRun lookback_run(const std::string& preset, const std::string& algorithm) {
+  LookbackLesson l;
+  REQUIRE(lookback_preset(preset, l));
+  return make_lookback_run(record_device_scan(lookback_config(l, algorithm)));
+}
+
+std::string flags_of(const std::vector<DescriptorState>& d) {
+  std::string s;
+  for (const DescriptorState& x : d) s += std::string(tile_flag_name(x.flag));
+  return s;
+}
+std::string values_of(const std::vector<DescriptorState>& d, bool inclusive) {
+  std::string s;
+  for (const DescriptorState& x : d) {
+    const auto& v = inclusive ? x.inclusive : x.aggregate;
+    s += (s.empty() ? "" : " ") + (v ? std::to_string(v->as<std::int64_t>()) : std::string("-"));
+  }
+  return s;
+}
+
+// The colour runs along one pixel row between x0 and x1: each run of pixels near one of `colors`
+// (by index), other pixels separating runs.
+std::vector<int> color_runs(const Image& img, int y, const std::vector<std::uint32_t>& colors) {
+  std::vector<int> runs;
+  int last = -1;
+  for (int x = 0; x < img.w; ++x) {
+    int which = -1;
+    for (std::size_t c = 0; c < colors.size(); ++c)
+      if (near(img.at(x, y), colors[c], 4)) which = static_cast<int>(c);
+    if (which >= 0 && which != last) runs.push_back(which);
+    last = which;
+  }
+  return runs;
+}
+
+}  // namespace
+
+TEST_CASE("look-back model: the fig6 preset is the paper's Fig. 6 snapshot, field by field") {
+  const LookbackRun r = lookback_run("fig6", "decoupled-lookback");
+  CHECK(r.outcome == Outcome::Correct);
+  REQUIRE(r.tiles == 8);
+  const std::uint64_t t = fig6_snapshot_time(r);
+  REQUIRE(t > 0);
+  const auto d = descriptors_at(r, t);
+  // Merrill and Garland, Fig. 6: Partition 0..7; Flag P A A P A P X A; Aggregate 2 2 2 2 2 2 - 2;
+  // Inclusive Prefix 2 4 - 8 - 12 - -.
+  CHECK(flags_of(d) == "PAAPAPXA");
+  CHECK(values_of(d, false) == "2 2 2 2 2 2 - 2");
+  CHECK(values_of(d, true) == "2 4 - 8 - 12 - -");
+  // The processors' states as the paper tells them: 0, 3 and 5 finished; 2 and 4 have not started
+  // inspecting; 3 used a window of three predecessors, 5 of two; 6 has not started; 7 waits on 6.
+  for (int p : {0, 3, 5}) CHECK(d[p].life == TileLife::Done);
+  for (int p : {2, 4}) CHECK(inspections_until(r, p, t).empty());
+  const auto three = inspections_until(r, 3, t);
+  REQUIRE(three.size() == 3);
+  CHECK((three[0].target == 2 && three[0].flag == TileFlag::A && three[1].target == 1 && three[1].flag == TileFlag::A &&
+         three[2].target == 0 && three[2].flag == TileFlag::P));
+  const auto two = inspections_until(r, 5, t);
+  REQUIRE(two.size() == 2);
+  CHECK((two[0].target == 4 && two[0].flag == TileFlag::A && two[1].target == 3 && two[1].flag == TileFlag::P));
+  CHECK(d[6].life != TileLife::Waiting);
+  CHECK(d[7].life == TileLife::Waiting);
+  CHECK(d[7].waiting_for == 6);
+  // Processor 1 took its exclusive prefix from its immediate predecessor's inclusive prefix.
+  const auto one = inspections_until(r, 1, t);
+  REQUIRE(one.size() == 1);
+  CHECK((one[0].target == 0 && one[0].flag == TileFlag::P));
+
+  // The scene draws exactly those cells, and arrows from tile 3 to the three it inspected.
+  SceneOptions o;
+  o.selected = 3;
+  const LookbackScene s = build_lookback_scene(r, t, lookback_palette("light"), o);
+  std::string drawn;
+  for (const SceneRect& c : s.rects)
+    if (c.kind == SceneRect::Kind::Flag) drawn += c.label;
+  CHECK(drawn == "PAAPAPXA");
+  std::vector<std::int64_t> targets;
+  for (const SceneArrow& a : s.arrows) targets.push_back(a.target);
+  CHECK(targets == std::vector<std::int64_t>{2, 1, 0});
+  CHECK(s.arrows[0].label == "A 2");
+  CHECK(s.arrows[2].label == "P 2");
+}
+
+TEST_CASE("look-back model: static ids under a reverse launch deadlock, and exactly the waiting tiles show waiting") {
+  for (const char* algo : {"chained", "decoupled-lookback"}) {
+    CAPTURE(algo);
+    const LookbackRun r = lookback_run("deadlock", algo);
+    REQUIRE(r.outcome == Outcome::Deadlock);
+    REQUIRE_FALSE(r.trace.result.waiting.empty());
+    const auto d = descriptors_at(r, r.t1);
+    std::vector<std::int64_t> waiting;
+    for (std::size_t t = 0; t < d.size(); ++t)
+      if (d[t].life == TileLife::Waiting) waiting.push_back(static_cast<std::int64_t>(t));
+    CHECK(waiting == r.trace.result.waiting);
+    const LookbackPalette& pal = lookback_palette("light");
+    const LookbackScene s = build_lookback_scene(r, r.t1, pal, {});
+    std::vector<std::int64_t> drawn;
+    for (const SceneRect& c : s.rects)
+      if (c.kind == SceneRect::Kind::Lifetime && c.fill == pal.waiting && c.y < s.flag_y) drawn.push_back(c.tile);
+    CHECK(drawn == r.trace.result.waiting);
+  }
+}
+
+TEST_CASE("look-back model: mid-run decoupled look-back shows all three flags; fence off shows a stale read") {
+  const LookbackRun r = lookback_run("default", "decoupled-lookback");
+  const auto d = descriptors_at(r, r.t0 + (r.t1 - r.t0) / 2);
+  const std::string flags = flags_of(d);
+  CHECK(flags.find('X') != std::string::npos);
+  CHECK(flags.find('A') != std::string::npos);
+  CHECK(flags.find('P') != std::string::npos);
+  // At the end every tile has its P, with the reference's inclusive prefix.
+  const auto end = descriptors_at(r, r.t1);
+  const std::int64_t tile = r.trace.meta.capacity;
+  for (std::size_t t = 0; t < end.size(); ++t) {
+    CHECK(end[t].flag == TileFlag::P);
+    REQUIRE(end[t].inclusive.has_value());
+    CHECK(*end[t].inclusive == r.trace.result.reference[static_cast<std::size_t>((static_cast<std::int64_t>(t) + 1) * tile - 1)]);
+  }
+
+  const LookbackRun stale = lookback_run("stale", "decoupled-lookback");
+  CHECK(stale.outcome == Outcome::Wrong);
+  REQUIRE(stale.summary.stale_reads > 0);
+  std::int64_t reader = -1;
+  for (const TileSummary& t : stale.summary.tiles)
+    for (const TileInspection& i : t.inspections)
+      if (i.stale && reader < 0) reader = t.tile;
+  SceneOptions o;
+  o.selected = reader;
+  const LookbackPalette& pal = lookback_palette("light");
+  const LookbackScene s = build_lookback_scene(stale, stale.t1, pal, o);
+  CHECK(std::any_of(s.arrows.begin(), s.arrows.end(), [&](const SceneArrow& a) { return a.stale && a.color == pal.stale; }));
+}
+
+TEST_CASE("look-back model: reduce-then-scan's tile sums and their scan stand in for A and P") {
+  const LookbackRun r = lookback_run("default", "reduce-then-scan");
+  REQUIRE(r.derived_descriptors);
+  const auto d = descriptors_at(r, r.t1);
+  const std::int64_t tile = r.trace.meta.capacity;
+  std::int64_t prefix = 0;
+  for (std::int64_t t = 0; t < r.tiles; ++t) {
+    std::int64_t sum = 0;  // the tile's sum, from the input
+    for (std::int64_t i = t * tile; i < (t + 1) * tile; ++i) sum += r.trace.meta.input[static_cast<std::size_t>(i)].as<std::int32_t>();
+    prefix += sum;
+    const DescriptorState& s = d[static_cast<std::size_t>(t)];
+    CHECK(s.flag == TileFlag::P);
+    REQUIRE((s.aggregate && s.inclusive));
+    CHECK(s.aggregate->as<std::int32_t>() == sum);
+    CHECK(s.inclusive->as<std::int32_t>() == prefix);
+  }
+  // Before the first launch ends nothing is known.
+  CHECK(flags_of(descriptors_at(r, r.t0)) == std::string(static_cast<std::size_t>(r.tiles), 'X'));
+}
+
+TEST_CASE("look-back model: 10,000 tiles fold into runs, so what is drawn stays bounded") {
+  LookbackLesson l;
+  REQUIRE(lookback_preset("10000-tiles", l));
+  const LookbackRun r = make_lookback_run(record_device_scan(lookback_config(l, "decoupled-lookback")));
+  REQUIRE(r.tiles == 10000);
+  CHECK(r.outcome == Outcome::Correct);
+  SceneOptions o;
+  o.width = 1400;
+  const LookbackScene s = build_lookback_scene(r, r.t0 + (r.t1 - r.t0) / 2, lookback_palette("light"), o);
+  CHECK(s.merged_cells > 10000);
+  CHECK(s.rects.size() < 20000);
+  // The folded flag row still tells where the P's end: its first run is P and covers tile 0.
+  const auto first = std::find_if(s.rects.begin(), s.rects.end(), [](const SceneRect& c) { return c.kind == SceneRect::Kind::Flag; });
+  REQUIRE(first != s.rects.end());
+  CHECK(first->fill == lookback_palette("light").flag_p);
+}
+
+TEST_CASE("look-back window: the paper's snapshot, cell by cell, and the deadlock's waiting tiles, as drawn") {
+  Dir dir;
+  const LookbackPalette& pal = lookback_palette("light");
+  {
+    const Image img = screenshot("--lookback fig6 --theme light", dir.path / "f.png");
+    // Some pixel row crosses the flag cells above their letters: its colour runs are the figure's flags.
+    const std::vector<int> expected = {2, 1, 1, 2, 1, 2, 0, 1};  // P A A P A P X A (0 X, 1 A, 2 P)
+    bool found = false;
+    for (int y = 0; y < img.h && !found; ++y) found = color_runs(img, y, {pal.flag_x, pal.flag_a, pal.flag_p}) == expected;
+    CHECK(found);
+  }
+  {
+    const Image img = screenshot("--lookback default --theme light", dir.path / "d.png");
+    CHECK(count_near(img, pal.flag_x, 0, img.w, 3) > 500);
+    CHECK(count_near(img, pal.flag_a, 0, img.w, 3) > 500);
+    CHECK(count_near(img, pal.flag_p, 0, img.w, 3) > 500);
+  }
+  {
+    const Image img = screenshot("--lookback deadlock --theme light", dir.path / "w.png");
+    // Eight waiting tiles (the slots of 4 SMs x 2) in the life strip above the descriptors, in both
+    // single-pass runs: a long red bar each.
+    int rows = 0;
+    for (int y = 0; y < img.h; ++y) rows += count_near(img, pal.waiting, 0, img.w, 3, y, y + 1) > 300;
+    CHECK(rows >= 8);
+  }
+  std::string out;
+  CHECK(run_under_xvfb("gui --lookback nope --frames 2", &out) == 2);
+  CHECK(out.find("unknown preset 'nope'") != std::string::npos);
 }

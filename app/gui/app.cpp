@@ -41,6 +41,7 @@
 #include "gui/canvas.hpp"
 #include "gui/plot.hpp"
 #include "gui/timing_panel.hpp"
+#include "gui/lookback_view.hpp"
 #include "gui/gl_diagram.hpp"
 #include "trace/trace_json.hpp"
 
@@ -189,6 +190,8 @@ struct Ui {
   std::vector<chart::Chart> charts;  // work against steps, measured once when first shown
   bool show_timing = false;
   TimingPanel timing;
+  bool show_lookback = false;
+  LookbackUi lookback;
 };
 
 
@@ -466,6 +469,16 @@ int run_gui(const GuiOptions& opt) {
     merge_rows(ui.timing.table, bench);
   }
   ui.fullscreen = opt.lecture && opt.frames == 0;  // a timed (test) run keeps its window size
+  if (!opt.lookback.empty()) {
+    if (!lookback_preset(opt.lookback, ui.lookback.lesson)) {
+      std::string names;
+      for (const std::string& n : lookback_preset_names()) names += (names.empty() ? "" : ", ") + n;
+      std::cerr << "scanviz: --lookback: unknown preset '" << opt.lookback << "' (" << names << ")\n";
+      return 2;
+    }
+    ui.lookback.preset = opt.lookback;
+    ui.show_lookback = true;
+  }
 
   if (opt.n > 0) ui.lesson.n = opt.n;
   if (!opt.algorithm.empty()) {
@@ -544,6 +557,7 @@ int run_gui(const GuiOptions& opt) {
         if (ImGui::IsKeyPressed(GLFW_KEY_F) || ImGui::IsKeyPressed(GLFW_KEY_F11)) ui.fullscreen = !ui.fullscreen;
         if (ImGui::IsKeyPressed(GLFW_KEY_W)) ui.show_charts = !ui.show_charts;
         if (ImGui::IsKeyPressed(GLFW_KEY_T)) ui.show_timing = !ui.show_timing;
+        if (ImGui::IsKeyPressed(GLFW_KEY_B)) ui.show_lookback = !ui.show_lookback;
         if (ImGui::IsKeyPressed(GLFW_KEY_L)) {
           ui.lecture = !ui.lecture;
           ui.fullscreen = ui.lecture;
@@ -587,6 +601,7 @@ int run_gui(const GuiOptions& opt) {
           if (ImGui::MenuItem("fit the diagram (0)")) ui.canvas.fit = ui.canvas_racy.fit = true;
           ImGui::MenuItem("work against steps (W)", nullptr, &ui.show_charts);
           ImGui::MenuItem("GPU timing (T)", nullptr, &ui.show_timing);
+          ImGui::MenuItem("look-back view (B)", nullptr, &ui.show_lookback);
           ImGui::EndMenu();
         }
         if (!ui.status.empty()) ImGui::TextDisabled("%s", ui.status.c_str());
@@ -671,6 +686,15 @@ int run_gui(const GuiOptions& opt) {
         ImGui::SetNextWindowSize(ImVec2(W * 0.55f, H * 0.7f), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowPos(ImVec2(W * 0.25f, H * 0.12f), ImGuiCond_FirstUseEver);
         if (ImGui::Begin("GPU timing", &ui.show_timing)) timing_panel(ui.timing, ui.gpu);
+        ImGui::End();
+      }
+
+      // The look-back view: device-wide scans' tiles, over the others, nearly the whole window.
+      if (ui.show_lookback) {
+        ImGui::SetNextWindowSize(ImVec2(W * 0.94f, (H - menu_h) * 0.94f), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowPos(ImVec2(W * 0.03f, menu_h + (H - menu_h) * 0.03f), ImGuiCond_FirstUseEver);
+        if (ImGui::Begin("Look-back: device-wide scans, tile by tile", &ui.show_lookback))
+          lookback_window_contents(ui.lookback, ui.settings.theme, glfwGetTime());
         ImGui::End();
       }
 

@@ -25,6 +25,7 @@ struct GuiOptions {
   bool charts = false;         // open the work-against-steps charts
   bool timing = false;         // open the GPU timing panel
   std::string bench_json;      // ... showing this `scanviz bench --json` table
+  std::string lookback;        // open the look-back view with this preset (lookback_preset_names())
   int n = 0;                   // record the default lesson with this n instead
   std::string algorithm;       // ... and this algorithm
 };

@@ -43,6 +43,8 @@ LookbackSummary summarize_lookback(const Trace& trace, int pass) {
         t.end = e.time;
         t.ended = true;
         break;
+      case TileEventKind::Record:  // the value ahead of its flag: the Publish that follows is what readers act on
+        break;
     }
   }
   for (TileSummary& t : s.tiles) {

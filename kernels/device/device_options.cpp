@@ -25,7 +25,7 @@ constexpr std::array<SwitchInfo, 10> kSwitches = {{
     {"block-algo", "kogge-stone-double-buffer", "hierarchical", false,
      "the block algorithm that scans each tile (any block-level algorithm but the racy one)"},
     {"items", "by type", "reduce-then-scan chained decoupled-lookback", false,
-     "elements per thread (tile = --block threads x items; default 16 for 32-bit values, 8 for 64-bit, 4 for interval)"},
+     "elements per thread (tile = --block threads x items; default 24 for 32-bit values, 8 for 64-bit, 4 for interval)"},
     {"tile-ids", "dynamic", "chained decoupled-lookback", false,
      "dynamic (from an atomic counter, in the order blocks start) or static (the block index: can deadlock)"},
     {"fence", "on", "chained decoupled-lookback", false,
@@ -34,7 +34,9 @@ constexpr std::array<SwitchInfo, 10> kSwitches = {{
     {"window", "32", "decoupled-lookback", false,
      "predecessors the look-back warp inspects at once, 1..32 (1: wait for the predecessor's P, the chained scan)"},
     {"stall", "none", "chained decoupled-lookback", false,
-     "TILE:CYCLES: that tile waits after taking its id (emulator cycles; nanoseconds on the GPU)"},
+     "TILE:CYCLES: that tile waits after taking its id (emulator cycles; nanoseconds on the GPU); the emulator "
+     "also takes TILE:CYCLES:look-back (after publishing its aggregate, before looking back) and lists of them "
+     "separated by commas"},
     {"sms", "4", "all", true, "simulated multiprocessors, 1..1024"},
     {"resident", "2", "all", true, "blocks resident on one multiprocessor at a time, 1..64"},
     {"launch", "in-order", "all", true, "the order blocks are launched in: in-order, reverse (adversarial) or random:SEED"},
@@ -77,7 +79,7 @@ std::span<const SwitchInfo> device_switches() { return kSwitches; }
 std::int32_t default_items_per_thread(ValueType type) {
   switch (type) {
     case ValueType::I32:
-    case ValueType::F32: return 16;
+    case ValueType::F32: return 24;  // the GPU's fastest int32 tile (gpu/tile_exec.cuh DefaultTileConfig)
     case ValueType::I64:
     case ValueType::F64: return 8;
     case ValueType::Interval: return 4;
@@ -146,11 +148,34 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
   }
   if (v.count("window")) p.window = static_cast<std::int32_t>(parse_int("window", v["window"], 1, 32));
   if (v.count("stall") && v["stall"] != "none") {
-    const std::string& s = v["stall"];
-    const auto colon = s.find(':');
-    if (colon == std::string::npos) throw std::invalid_argument("--option stall=" + s + ": expected TILE:CYCLES");
-    p.stall_tile = parse_int("stall", s.substr(0, colon), 0, std::int64_t{1} << 30);
-    p.stall_cycles = parse_int("stall", s.substr(colon + 1), 0, std::int64_t{1} << 40);
+    const std::string& all = v["stall"];
+    for (std::size_t pos = 0; pos <= all.size();) {
+      std::size_t end = all.find(',', pos);
+      if (end == std::string::npos) end = all.size();
+      const std::string s = all.substr(pos, end - pos);
+      pos = end + 1;
+      const auto colon = s.find(':');
+      if (colon == std::string::npos)
+        throw std::invalid_argument("--option stall=" + all + ": expected TILE:CYCLES[:look-back][,...]");
+      const auto second = s.find(':', colon + 1);
+      TileStall st;
+      st.tile = parse_int("stall", s.substr(0, colon), 0, std::int64_t{1} << 30);
+      st.cycles = parse_int("stall", s.substr(colon + 1, second == std::string::npos ? std::string::npos : second - colon - 1),
+                            0, std::int64_t{1} << 40);
+      if (second != std::string::npos) {
+        const std::string at = s.substr(second + 1);
+        if (at != "start" && at != "look-back")
+          throw std::invalid_argument("--option stall=" + all + ": '" + at + "' is not start or look-back");
+        st.at = at == "start" ? TileStall::At::Start : TileStall::At::LookBack;
+      }
+      c.machine.stalls.push_back(st);
+    }
+    if (on_gpu) {
+      if (c.machine.stalls.size() != 1 || c.machine.stalls[0].at != TileStall::At::Start)
+        throw std::invalid_argument("--option stall=" + all + ": the GPU takes one TILE:CYCLES (at the start)");
+      p.stall_tile = c.machine.stalls[0].tile;
+      p.stall_cycles = c.machine.stalls[0].cycles;
+    }
   }
   if (v.count("sms")) c.machine.sms = static_cast<std::int32_t>(parse_int("sms", v["sms"], 1, 1024));
   if (v.count("resident")) c.machine.resident = static_cast<std::int32_t>(parse_int("resident", v["resident"], 1, 64));

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/ops.hpp"
 #include "device/device_params.hpp"
@@ -30,12 +31,22 @@ struct SwitchInfo {
 };
 std::span<const SwitchInfo> device_switches();
 
+// stall=TILE:CYCLES[:look-back][,...]: a tile waits that long after taking its id (start), or after
+// publishing its aggregate, before it looks back (look-back). The GPU takes one stall, at the start.
+struct TileStall {
+  enum class At : std::uint8_t { Start, LookBack };
+  std::int64_t tile = -1;
+  std::int64_t cycles = 0;
+  At at = At::Start;
+};
+
 // The emulator's machine: simulated multiprocessors, resident blocks, launch order, latencies.
 struct EmuMachine {
   std::int32_t sms = 4;
   std::int32_t resident = 2;       // blocks resident on one SM at a time
   Schedule launch;                 // the order blocks are launched in: in-order, reverse, random:SEED
   std::int32_t latency = 400;      // cycles of a global memory round trip
+  std::vector<TileStall> stalls;   // the emulator's stalls (DeviceParams::stall_tile is the GPU's one)
 };
 
 struct DeviceConfig {

@@ -25,7 +25,7 @@ std::int64_t EmuTileExec::take_tile(const DeviceParams& p, const DeviceBuffers&)
   b.tile = p.dynamic_ids ? emu_->counter_++ : b.id;
   emu_->record(slot_, TileEventKind::Start, -1);
   b.clock += static_cast<std::uint64_t>(emu_->machine_.latency);  // the atomic's round trip
-  if (b.tile == p.stall_tile) b.clock += static_cast<std::uint64_t>(p.stall_cycles);
+  b.clock += emu_->stall_cycles(b.tile, TileStall::At::Start);
   return b.tile;
 }
 
@@ -72,28 +72,39 @@ void EmuTileExec::advance_tile_io(std::size_t elements) {
 void EmuTileExec::publish_payload(std::int64_t tile, TileFlag flag, const Payload& value, const DeviceParams& p,
                                   bool packable) {
   emu_->yield(slot_);
-  auto& b = emu_->slots_[slot_];
-  const std::uint64_t t = b.clock, lat = static_cast<std::uint64_t>(emu_->machine_.latency);
-  auto& d = emu_->descriptors_.at(static_cast<std::size_t>(tile));
+  const std::uint64_t lat = static_cast<std::uint64_t>(emu_->machine_.latency);
+  auto values = [&]() -> std::vector<DeviceEmulator::Store>& {
+    auto& d = emu_->descriptors_.at(static_cast<std::size_t>(tile));
+    return flag == TileFlag::A ? d.aggregates : d.inclusives;
+  };
+  std::uint64_t value_at = emu_->slots_[slot_].clock + lat;  // one packed word: value and flag together
+  if (!(packable && p.fence)) {
+    // Separate words: the value's store first (a Record event), then the flag's.
+    TileEvent& r = emu_->record(slot_, TileEventKind::Record, tile);
+    r.flag = flag;
+    r.value = value;
+    if (!p.fence) value_at += 2 * lat;  // nothing orders the two stores: the value lags behind the flag
+    values().push_back({value_at, flag, value});
+    if (p.fence) {  // the fence waits for the value's store; others run meanwhile
+      emu_->slots_[slot_].clock += lat;
+      emu_->yield(slot_);
+    }
+  } else {
+    values().push_back({value_at, flag, value});
+  }
   TileEvent& e = emu_->record(slot_, TileEventKind::Publish, tile);
   e.flag = flag;
   e.value = value;
-  std::uint64_t flag_at = t + lat, value_at = t + lat;  // one packed word
-  if (!(packable && p.fence)) {
-    if (p.fence) {
-      flag_at = t + 2 * lat;  // the fence waits for the value's store
-      b.clock += lat;
-    } else {
-      value_at = t + 3 * lat;  // nothing orders the two stores: the value lags behind
-    }
-  }
-  d.flags.push_back({flag_at, flag, {}});
-  (flag == TileFlag::A ? d.aggregates : d.inclusives).push_back({value_at, flag, value});
+  auto& b = emu_->slots_[slot_];
+  const std::uint64_t flag_at = b.clock + lat;
+  emu_->descriptors_.at(static_cast<std::size_t>(tile)).flags.push_back({flag_at, flag, {}});
   emu_->last_visible_ = std::max({emu_->last_visible_, flag_at, value_at});
   b.clock += 1;
 }
 
 std::vector<EmuTileExec::Seen> EmuTileExec::read_window(std::int64_t tile, std::int64_t end, std::int32_t w) {
+  if (end == tile && emu_->slots_[slot_].spins == 0 && !emu_->slots_[slot_].waited)  // its first look back
+    emu_->slots_[slot_].clock += emu_->stall_cycles(tile, TileStall::At::LookBack);
   emu_->yield(slot_);
   auto& b = emu_->slots_[slot_];
   b.state = DeviceEmulator::State::Running;
@@ -170,6 +181,13 @@ void DeviceEmulator::store_at(const Buf& buf, std::int64_t i, const Payload& v) 
 void DeviceEmulator::charge_block_scan(std::uint64_t elements) {
   // A block scan: the tile's load and store, and a barrier a step.
   slots_[current_].clock += 2 * static_cast<std::uint64_t>(machine_.latency) + elements / 8;
+}
+
+std::uint64_t DeviceEmulator::stall_cycles(std::int64_t tile, TileStall::At at) const {
+  std::uint64_t cycles = 0;
+  for (const TileStall& s : machine_.stalls)
+    if (s.tile == tile && s.at == at) cycles += static_cast<std::uint64_t>(s.cycles);
+  return cycles;
 }
 
 TileEvent& DeviceEmulator::record(int slot, TileEventKind kind, std::int64_t target) {

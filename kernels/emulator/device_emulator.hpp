@@ -225,6 +225,7 @@ class DeviceEmulator {
   void charge_block_scan(std::uint64_t elements);
   TileEvent& record(int slot, TileEventKind kind, std::int64_t target);
   void close_step();
+  std::uint64_t stall_cycles(std::int64_t tile, TileStall::At at) const;
 
   Trace& trace_;
   EmuMachine machine_;

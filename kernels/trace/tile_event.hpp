@@ -20,8 +20,16 @@ enum class TileEventKind : std::uint8_t {
   Inspect,  // the tile read predecessor `target`'s descriptor and saw `flag` and `value`
   Wait,     // the tile began waiting: predecessor `target` still showed `flag` (X, or A in a chained scan)
   End,      // the tile stored its outputs
+  Record,   // the tile stored `value` in its descriptor's aggregate (flag A) or inclusive-prefix (flag P)
+            // field, ahead of the flag (descriptors whose flag and value are separate words); the
+            // Publish that follows stores the flag
 };
-inline constexpr int kTileEventKindCount = 5;
+inline constexpr int kTileEventKindCount = 6;
+
+// Which events carry a value (the others store null in the JSON form).
+constexpr bool tile_event_has_value(TileEventKind k) {
+  return k == TileEventKind::Publish || k == TileEventKind::Inspect || k == TileEventKind::Record;
+}
 
 struct TileEvent {
   std::uint64_t time = 0;    // ns (GPU %globaltimer) or emulator cycles

@@ -503,7 +503,7 @@ std::vector<TileEvent> read_tile_events(const json& fields, const json& j, const
     e.pass = read_int<std::uint16_t>(f[6], at(6));
     if (e.pass >= step_count) fail(at(6), std::to_string(e.pass) + " is not a step (there are " + std::to_string(step_count) + ")");
     e.flag = read_enum<TileFlag>(f[7], at(7), 3, tile_flag_name);
-    const bool has_value = e.kind == TileEventKind::Publish || e.kind == TileEventKind::Inspect;
+    const bool has_value = tile_event_has_value(e.kind);
     if (has_value) e.value = read_value(f[8], at(8), meta.type);
     else if (!f[8].is_null()) fail(at(8), "expected null for a " + std::string(tile_event_kind_name(e.kind)) + " event");
     e.spins = read_int<std::uint32_t>(f[9], at(9));

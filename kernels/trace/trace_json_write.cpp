@@ -359,7 +359,7 @@ void write_tile_event(JsonOut& o, ValueType type, const TileEvent& e) {
   o.raw(',');
   o.name(tile_flag_name(e.flag));
   o.raw(',');
-  if (e.kind == TileEventKind::Publish || e.kind == TileEventKind::Inspect) o.value(type, e.value);
+  if (tile_event_has_value(e.kind)) o.value(type, e.value);
   else o.raw("null");
   o.raw(',');
   o.integer(e.spins);
