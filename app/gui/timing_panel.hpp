@@ -1,8 +1,9 @@
-// The GPU timing panel: measures CUB and the copy at a chosen n on a background thread (the frame
-// loop never waits for it) and charts G items/s against n; without a device it says so and shows
-// tables made elsewhere with `scanviz bench --json`.
+// The GPU timing panel: measures a device-wide algorithm (untraced), CUB and the copy at a chosen n
+// on a background thread (the frame loop never waits for it) and charts G items/s against n; without
+// a device it says so and shows tables made elsewhere with `scanviz bench --json`.
 #pragma once
 
+#include <chrono>
 #include <future>
 #include <string>
 
@@ -14,7 +15,10 @@ namespace sv::gui {
 
 struct TimingPanel {
   int log2_n = 24;
+  int algorithm = 3;                 // index into device_algorithms(): decoupled-lookback
   std::future<BenchResult> pending;  // a measurement under way
+  std::chrono::steady_clock::time_point started;
+  double last_refresh_s = 0;         // how long the last measurement took, start to shown
   BenchResult table;                 // what is shown
   std::string status;
   char path[512] = "bench.json";
