@@ -501,6 +501,7 @@ void record_lookback(LookbackUi& ui) {
   ui.moments.erase(std::unique(ui.moments.begin(), ui.moments.end()), ui.moments.end());
   ui.record_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ui.dirty = false;
+  ++ui.generation;
   // Start where there is something to see: the paper's instant, or the middle of decoupled look-back.
   ui.time = 0;
   for (const LookbackRun& r : ui.runs) {
@@ -718,7 +719,15 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
     so.selected = ui.selected;
     so.title = title;
     so.legend = k == 0;
-    const LookbackScene scene = build_lookback_scene(r, ui.time, pal, so);
+    // The scene is rebuilt only when what it shows changed (time, selection, size, theme, runs).
+    if (ui.scenes.size() != ui.runs.size()) ui.scenes.assign(ui.runs.size(), {});
+    auto& [key, scene] = ui.scenes[k];
+    const std::string now_key = std::to_string(ui.time) + "|" + std::to_string(ui.selected) + "|" + std::to_string(width) + "|" +
+                                std::to_string(so.em) + "|" + theme + "|" + std::to_string(ui.generation) + "|" + title;
+    if (key != now_key) {
+      scene = build_lookback_scene(r, ui.time, pal, so);
+      key = now_key;
+    }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::GetWindowDrawList()->AddRectFilled(origin, ImVec2(origin.x + scene.width, origin.y + scene.height), im_color(pal.background));
     draw_scene(scene, origin);

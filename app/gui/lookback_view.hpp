@@ -167,6 +167,8 @@ struct LookbackUi {
   float speed = 0.1f;             // of the time axis per second when playing
   std::int64_t selected = -1;
   bool dirty = true;              // record again before drawing
+  int generation = 0;             // counts recordings (the scenes' cache key)
+  std::vector<std::pair<std::string, LookbackScene>> scenes;  // per run: the last scene and its key
 };
 void record_lookback(LookbackUi& ui);
 void lookback_window_contents(LookbackUi& ui, const std::string& theme, double now_seconds);
