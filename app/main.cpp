@@ -386,6 +386,8 @@ int main(int argc, char** argv) {
   gui_cmd->add_option("--frames", go.frames, "run this many frames and exit");
   gui_cmd->add_option("--screenshot", go.screenshot, "with --frames: save the last frame as PNG");
   gui_cmd->add_flag("--report-frames", go.report_frames, "print frame times and GL object counts");
+  std::string mouse;
+  gui_cmd->add_option("--mouse", mouse, "with --frames: hold the mouse pointer at X,Y (window pixels), e.g. to show a tooltip");
 
   gui::RenderOptions rop;
   std::string render_out;
@@ -447,6 +449,9 @@ int main(int argc, char** argv) {
           go.width > 8192 || go.height > 8192)
         throw UsageError("--size must be WxH between 320x240 and 8192x8192, not '" + size + "'");
       if (go.frames < 0) throw UsageError("--frames must not be negative");
+      if (!mouse.empty() && (std::sscanf(mouse.c_str(), "%f,%f", &go.mouse_x, &go.mouse_y) != 2 || go.mouse_x < 0 ||
+                             go.mouse_y < 0 || go.frames == 0))
+        throw UsageError("--mouse must be X,Y (non-negative window pixels) and comes with --frames, not '" + mouse + "'");
       if (go.font_scale != 0 && !(go.font_scale >= 1 && go.font_scale <= 3)) throw UsageError("--font-scale must be between 1 and 3");
       return gui::run_gui(go);
     }

@@ -623,3 +623,29 @@ TEST_CASE("look-back window: the paper's snapshot, cell by cell, and the deadloc
   CHECK(run_under_xvfb("gui --lookback nope --frames 2", &out) == 2);
   CHECK(out.find("unknown preset 'nope'") != std::string::npos);
 }
+
+TEST_CASE("window: hovering a hazard cell opens the tooltip that names the hazard") {
+  Dir dir;
+  const std::string lesson = "--algo kogge-stone-racy --n 64 --step 1 --theme light";
+  const Image before = screenshot(lesson, dir.path / "a.png");
+  // The first hazard-coloured pixel of the diagram, a few pixels into its cell.
+  int mx = -1, my = -1;
+  for (int y = 0; y < before.h && mx < 0; ++y)
+    for (int x = 0; x < before.w && mx < 0; ++x)
+      if (near(before.at(x, y), palette_light().cell_hazard, 3)) mx = x + 5, my = y + 5;
+  REQUIRE(mx >= 0);
+  const Image after = screenshot(lesson + " --mouse " + std::to_string(mx) + "," + std::to_string(my), dir.path / "b.png");
+  // Below and right of the pointer the tooltip's lines appear; the hazard's description is in red.
+  const int x0 = mx + 8, x1 = mx + 700, y0 = my + 12, y1 = my + 200;
+  const int red_before = count_near(before, palette_light().cell_hazard, x0, x1, 12, y0, y1);
+  const int red_after = count_near(after, palette_light().cell_hazard, x0, x1, 12, y0, y1);
+  CAPTURE(red_before);
+  CHECK(red_after > red_before + 40);
+  int changed = 0;
+  for (int y = y0; y < std::min(y1, after.h); ++y)
+    for (int x = x0; x < std::min(x1, after.w); ++x) changed += before.at(x, y) != after.at(x, y);
+  CHECK(changed > 2000);
+  std::string out;
+  CHECK(run_under_xvfb("gui --mouse 10 --frames 2", &out) == 2);
+  CHECK(out.find("--mouse must be X,Y") != std::string::npos);
+}

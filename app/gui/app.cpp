@@ -532,6 +532,7 @@ int run_gui(const GuiOptions& opt) {
       }
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
+      if (opt.mouse_x >= 0) ImGui::GetIO().MousePos = ImVec2(opt.mouse_x, opt.mouse_y);  // after the backend's own
       ImGui::NewFrame();
       frame_draws.clear();
       const ImGuiIO& io = ImGui::GetIO();

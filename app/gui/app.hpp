@@ -26,6 +26,7 @@ struct GuiOptions {
   bool timing = false;         // open the GPU timing panel
   std::string bench_json;      // ... showing this `scanviz bench --json` table
   std::string lookback;        // open the look-back view with this preset (lookback_preset_names())
+  float mouse_x = -1, mouse_y = -1;  // >= 0: the mouse pointer held there (tests: tooltips)
   int n = 0;                   // record the default lesson with this n instead
   std::string algorithm;       // ... and this algorithm
 };
