@@ -527,7 +527,7 @@ TEST_CASE("look-back model: static ids under a reverse launch deadlock, and exac
   }
 }
 
-TEST_CASE("look-back model: mid-run decoupled look-back shows all three flags; fence off shows a stale read") {
+TEST_CASE("look-back model: mid-run decoupled look-back shows all three flags, and fence off a stale read") {
   const LookbackRun r = lookback_run("default", "decoupled-lookback");
   const auto d = descriptors_at(r, r.t0 + (r.t1 - r.t0) / 2);
   const std::string flags = flags_of(d);
