@@ -649,3 +649,26 @@ TEST_CASE("window: hovering a hazard cell opens the tooltip that names the hazar
   CHECK(run_under_xvfb("gui --mouse 10 --frames 2", &out) == 2);
   CHECK(out.find("--mouse must be X,Y") != std::string::npos);
 }
+
+TEST_CASE("look-back view: a device-wide trace from a file becomes its run, a block-level one does not") {
+  LookbackUi ui;
+  LookbackLesson l;
+  REQUIRE(lookback_preset("stall", l));
+  const Trace device = record_device_scan(lookback_config(l, "decoupled-lookback"));
+  CHECK_FALSE(show_in_lookback(ui, sv_test::record_interval("kogge-stone-double-buffer", 8, "in-order"), "block.json"));
+  CHECK(ui.runs.empty());
+  REQUIRE(show_in_lookback(ui, device, "device.json"));
+  REQUIRE(ui.runs.size() == 1);
+  CHECK(ui.runs[0].tiles == device.meta.grid);
+  CHECK(ui.preset == "file device.json");
+  CHECK((ui.time > ui.runs[0].t0 && ui.time < ui.runs[0].t1));
+  // The stalled tile (3, 20000 cycles after taking its id) publishes its A that much later than tile 2.
+  std::uint64_t a2 = 0, a3 = 0;
+  for (const DescriptorChange& c : ui.runs[0].changes)
+    if (c.field == DescriptorChange::Field::Flag && c.flag == TileFlag::A) {
+      if (c.tile == 2) a2 = c.time;
+      if (c.tile == 3) a3 = c.time;
+    }
+  REQUIRE((a2 > 0 && a3 > 0));
+  CHECK(a3 >= a2 + 20000);
+}

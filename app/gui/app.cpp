@@ -363,6 +363,7 @@ void file_menu(Ui& ui) {
     if (ImGui::MenuItem("Open trace")) {
       ui.lesson.view = std::make_unique<TraceView>(make_trace_view(load_trace(ui.path)));
       ui.lesson.racy.reset();
+      ui.show_lookback |= show_in_lookback(ui.lookback, ui.lesson.view->trace, ui.path);
       ui.recorded_from_controls = false;
       set_step(ui, step_count(ui) - 1);
       ui.status = std::string("opened ") + ui.path;
@@ -493,6 +494,7 @@ int run_gui(const GuiOptions& opt) {
     try {
       ui.lesson.view = std::make_unique<TraceView>(make_trace_view(load_trace(opt.trace_path)));
       ui.recorded_from_controls = false;
+      ui.show_lookback |= show_in_lookback(ui.lookback, ui.lesson.view->trace, opt.trace_path);
     } catch (const std::exception& e) {
       std::cerr << "scanviz: " << e.what() << "\n";
       return 2;

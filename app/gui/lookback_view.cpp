@@ -482,6 +482,17 @@ std::uint64_t fig6_snapshot_time(const LookbackRun& run) {
   return static_cast<std::uint64_t>((recorded + flagged) / 2);
 }
 
+namespace {
+// Every tile event's time, of every run, sorted and unique: the previous/next buttons' stops.
+void collect_moments(LookbackUi& ui) {
+  ui.moments.clear();
+  for (const LookbackRun& r : ui.runs)
+    for (const TileEvent& e : r.trace.tile_events) ui.moments.push_back(e.time);
+  std::sort(ui.moments.begin(), ui.moments.end());
+  ui.moments.erase(std::unique(ui.moments.begin(), ui.moments.end()), ui.moments.end());
+}
+}  // namespace
+
 void record_lookback(LookbackUi& ui) {
   const auto start = std::chrono::steady_clock::now();
   ui.runs.clear();
@@ -494,11 +505,7 @@ void record_lookback(LookbackUi& ui) {
       ui.error += std::string(kLookbackAlgorithms[a]) + ": " + e.what() + "\n";
     }
   }
-  ui.moments.clear();
-  for (const LookbackRun& r : ui.runs)
-    for (const TileEvent& e : r.trace.tile_events) ui.moments.push_back(e.time);
-  std::sort(ui.moments.begin(), ui.moments.end());
-  ui.moments.erase(std::unique(ui.moments.begin(), ui.moments.end()), ui.moments.end());
+  collect_moments(ui);
   ui.record_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ui.dirty = false;
   ++ui.generation;
@@ -522,6 +529,29 @@ void record_lookback(LookbackUi& ui) {
     }
   }
   if (ui.preset == "deadlock" && !ui.runs.empty()) ui.time = ui.runs.front().t1;
+  if (ui.preset == "stale")  // the first tile that read a stale value, at the moment it read it
+    for (const LookbackRun& r : ui.runs) {
+      if (r.trace.meta.algorithm != "decoupled-lookback") continue;
+      std::uint64_t first = UINT64_MAX;
+      for (const TileSummary& t : r.summary.tiles)
+        for (const TileInspection& i : t.inspections)
+          if (i.stale && i.time < first) first = i.time, ui.selected = t.tile, ui.time = i.time;
+    }
+}
+
+bool show_in_lookback(LookbackUi& ui, const Trace& trace, const std::string& path) {
+  if (trace.tile_events.empty()) return false;
+  ui.runs.clear();
+  ui.runs.push_back(make_lookback_run(trace));
+  ui.error.clear();
+  ui.dirty = false;
+  ui.preset = "file " + path;
+  collect_moments(ui);
+  ++ui.generation;
+  const LookbackRun& r = ui.runs.front();
+  ui.time = r.t0 + (r.t1 - r.t0) / 2;
+  ui.selected = -1;
+  return true;
 }
 
 // ============================================================================================

@@ -171,6 +171,10 @@ struct LookbackUi {
   std::vector<std::pair<std::string, LookbackScene>> scenes;  // per run: the last scene and its key
 };
 void record_lookback(LookbackUi& ui);
+// A device-wide trace opened from a file (recorded on a GPU, say) becomes the view's one run, until a
+// control or preset records again. Returns false (and leaves the view as it was) for a trace without
+// tile events.
+bool show_in_lookback(LookbackUi& ui, const Trace& trace, const std::string& path);
 void lookback_window_contents(LookbackUi& ui, const std::string& theme, double now_seconds);
 
 }  // namespace sv::gui
