@@ -4,10 +4,19 @@
 # and racecheck on every race-free kernel (traced and untraced), and a SASS check that the untraced
 # kernels carry no trace code. Logs go to $OUT (or ./gpu-check).
 #
-# Parts to run may be named (default all but device): tests racy amplifier sanitizers sass device.
-# `device` is the device-wide scans: their GPU tests, scanviz bench (default sizes, table and JSON;
-# then decoupled look-back under the other tile policies at large n), compute-sanitizer memcheck,
-# racecheck and synccheck on the small-n device tests, and the tile kernels' SASS.
+# Parts to run may be named (default: tests racy amplifier sanitizers sass):
+#   tests              every GPU test case (scanviz_gpu_tests)
+#   device             the device-wide scans: their GPU tests (unless `tests` runs too), scanviz bench
+#                      (default sizes, table and JSON) and the tile kernels' SASS
+#   device-sanitizers  compute-sanitizer memcheck, racecheck and synccheck on the small-n device tests
+#   policies           decoupled look-back under the other tile policies at 2^24..2^28, twice (the
+#                      run-to-run spread of one binary)
+#   profile            Nsight Compute on decoupled look-back's kernel (default policy) and CUB's at 2^28
+#   timing             wall-clock of the GUI timing panel's worker: bench of decoupled look-back alone
+#                      at 2^24 and 2^28, 20 runs
+#   racy amplifier sanitizers sass   the block-level kernels' races, amplifier and sanitizers
+# Logs go to $OUT; with SCANVIZ_LOG_TAR=FILE they are also packed into FILE (the device tool brings
+# back few files).
 #
 # Uses build/portable (scripts built elsewhere with `cmake --preset portable`) when its binaries run
 # here; otherwise builds from source with the libraries scripts/device-deps.sh gathered into .deps.
@@ -17,6 +26,7 @@ mkdir -p "$out"
 say() { printf '\n== %s\n' "$*"; }
 parts="${*:-tests racy amplifier sanitizers sass}"
 want() { [[ " $parts " == *" $1 "* ]]; }
+since() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }'; }
 
 say environment
 {
@@ -41,21 +51,27 @@ if ! "$bin/app/scanviz" algos >/dev/null 2>"$out/portable.err"; then
 fi
 sv="$bin/app/scanviz"
 
-if want device; then
+if want device && ! want tests; then
 say "device-wide scans: GPU tests"
 timeout 420 "$bin/tests/scanviz_gpu_tests" -tc='gpu device*' >"$out/device-tests.log" 2>&1
 echo "exit $?"
 grep -E "^\[doctest\] (test cases|assertions)|fence=off runs|ERROR|FAILED" "$out/device-tests.log" | head -n 40
+fi
+
+if want tests; then
+say "GPU test suites (every test case)"
+start=$(date +%s.%N)
+timeout 540 "$bin/tests/scanviz_gpu_tests" --duration=true >"$out/gpu-tests.log" 2>&1
+echo "exit $? after $(since "$start") s"
+grep -E "^\[doctest\] (test cases|assertions)|fence=off runs|ERROR|FAILED" "$out/gpu-tests.log" | head -n 40
+fi
+
+if want device; then
 
 say "device-wide scans: scanviz bench (default sizes)"
 timeout 300 "$sv" bench --json "$out/bench.json" >"$out/bench.txt" 2>"$out/bench-progress.txt"
 echo "exit $?"
 cat "$out/bench.txt"
-
-say "decoupled look-back under other tile policies (2^24, 2^26, 2^28)"
-SCANVIZ_BENCH_POLICIES=1 timeout 200 "$sv" bench --sizes 2^24,2^26,2^28 --runs 30 >"$out/bench-policies.txt" 2>&1
-echo "exit $?"
-grep -v "^bench:" "$out/bench-policies.txt"
 
 say "SASS of the tile kernels: 16-byte accesses; trace code (atomics, SM id) only in the traced ones"
 cuobjdump -sass "$sv" 2>/dev/null | awk '
@@ -67,9 +83,49 @@ cuobjdump -sass "$sv" 2>/dev/null | awk '
   kind != "other" && /SR_VIRTID|SR_SMID/ { smid[kind]++ }
   END { for (k in n) if (k != "other") printf "%-9s tile kernels %4d  instructions/kernel %6.0f  16-byte loads %5d  STG.128 %5d  atomics %5d  SM id reads %5d\n", k, n[k], ins[k] / n[k], ldg[k], stg[k], atom[k], smid[k] }' |
   tee "$out/device-sass.txt"
-cuobjdump -sass "$sv" 2>/dev/null | awk '/Function : .*DecoupledLookbackENS_5SumOpIiEENS0_10NoRecorderENS0_10TileConfigILi16ELb0ELi1024ELi1ELb1E/ { on = 1; print; next }
+cuobjdump -sass "$sv" 2>/dev/null | awk '/Function : .*DecoupledLookbackENS_5SumOpIiEENS0_10NoRecorderENS0_10TileConfigILi24ELb0ELi1024ELi2ELb1E/ { on = 1; print; next }
   on && /Function : / { exit } on { print }' >"$out/dl-i32-sum.sass"
 echo "decoupled-lookback int32 sum (default policy) SASS: $(grep -c LDGSTS "$out/dl-i32-sum.sass") cp.async, $(grep -c "LDS.128" "$out/dl-i32-sum.sass") LDS.128, $(grep -c "STG.E.128" "$out/dl-i32-sum.sass") STG.128, $(grep -c "CCTL\|PREFETCH\|CCTLL" "$out/dl-i32-sum.sass") prefetch/cache ops"
+fi
+
+if want policies; then
+for round in 1 2; do
+  say "decoupled look-back under other tile policies (2^24, 2^26, 2^28), round $round"
+  SCANVIZ_BENCH_POLICIES=1 timeout 200 "$sv" bench --sizes 2^24,2^26,2^28 --runs 30 --algorithms decoupled-lookback \
+    >"$out/bench-policies-$round.txt" 2>&1
+  echo "exit $?"
+  grep -v "^bench:" "$out/bench-policies-$round.txt"
+done
+fi
+
+if want profile; then
+say "Nsight Compute at 2^28: decoupled look-back (default policy) and CUB's scan kernel"
+# The third launch of each (after two warm-ups); the clocks left as they are.
+sections="--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats"
+metrics="--metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum"
+# SCANVIZ_PROFILE_POLICY=NAME:REGEX adds a policy kernel (REGEX on the mangled name, e.g.
+# dl24:TileConfigILi24ELb0ELi1024ELi2ELb1E).
+for who in "dl tile_pass_kernel" "cub DeviceScanKernel" ${SCANVIZ_PROFILE_POLICY:+"${SCANVIZ_PROFILE_POLICY/:/ }"}; do
+  set -- $who
+  policies=0 base=function
+  [[ $1 == dl || $1 == cub ]] || { policies=1; base=mangled; }
+  SCANVIZ_BENCH_POLICIES=$policies timeout 240 ncu --clock-control none --kernel-name-base $base -k "regex:$2" \
+    --launch-skip 2 --launch-count 1 $sections $metrics \
+    "$sv" bench --sizes 2^28 --runs 1 --algorithms decoupled-lookback >"$out/ncu-$1.txt" 2>&1
+  echo "$1: exit $?"
+  grep -E "^  [a-zA-Z_]+.*\(|DRAM Throughput|Memory Throughput|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued|Issue Slots Busy|dram__bytes|lts__t_sectors|Dynamic Shared|L2 Hit|Waves Per SM|Stall" "$out/ncu-$1.txt" | head -n 40
+done
+fi
+
+if want timing; then
+say "the GUI timing panel's worker alone: bench --algorithms decoupled-lookback --runs 20, wall-clock"
+for k in 24 28; do
+  start=$(date +%s.%N)
+  timeout 120 "$sv" bench --sizes "2^$k" --algorithms decoupled-lookback --runs 20 >"$out/timing-$k.txt" 2>&1
+  code=$?
+  printf 'n = 2^%s: exit %s, %s s wall-clock\n' "$k" "$code" "$(since "$start")"
+done | tee "$out/timing.txt"
+grep -hv "^bench:" "$out/timing-24.txt" "$out/timing-28.txt"
 fi
 
 if want device-sanitizers; then
@@ -79,13 +135,6 @@ for tool in memcheck racecheck synccheck; do
     >"$out/device-$tool.txt" 2>&1
   printf '%-10s exit %s  %s\n' "$tool" "$?" "$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases:" "$out/device-$tool.txt" | tr '\n' ' ')"
 done | tee "$out/device-sanitizers.txt"
-fi
-
-if want tests; then
-say "GPU test suites"
-timeout 300 "$bin/tests/scanviz_gpu_tests" >"$out/gpu-tests.log" 2>&1
-echo "exit $?"
-tail -n 6 "$out/gpu-tests.log"
 fi
 
 if want racy; then
@@ -156,4 +205,8 @@ cuobjdump -sass "$sv" 2>/dev/null | awk '
   /NANOSLEEP/ { sleep[kind]++ }
   END { for (k in n) printf "%-9s kernels %4d  atomics %6d  globaltimer %6d  nanosleep %6d\n", k, n[k], atom[k], timer[k], sleep[k] }' |
   tee "$out/sass-summary.txt"
+fi
+
+if [[ -n "${SCANVIZ_LOG_TAR:-}" ]]; then
+  tar czf "$SCANVIZ_LOG_TAR" -C "$out" . && echo "logs packed into $SCANVIZ_LOG_TAR"
 fi

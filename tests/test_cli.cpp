@@ -91,8 +91,9 @@ TEST_CASE("cli: the issue's acceptance commands") {
 
 TEST_CASE("cli: static tile ids under an adversarial launch order: stats reports the deadlock and the waiting tiles") {
   TempDir d;
+  // 16 items a thread (tiles of 4096): 25 tiles, the last 8 holding the emulator's 8 slots.
   Run r = scanviz("trace --algo decoupled-lookback --n 100003 --option tile-ids=static --option launch=reverse "
-                  "--executor emulator --out d.json",
+                  "--option items=16 --executor emulator --out d.json",
                   d.path);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("outcome deadlock (waiting tiles: 17 18 19 20 21 22 23 24)") != std::string::npos);

@@ -134,10 +134,11 @@ TEST_CASE("device scans: static tile ids under an adversarial launch order deadl
   for (const std::string algo : {"chained", "decoupled-lookback"}) {
     CAPTURE(algo);
     const Trace t = record_device(algo, 100003, OpKind::Sum, ValueType::I32, false,
-                                  {{"tile-ids", "static"}, {"launch", "reverse"}, {"sms", "3"}, {"resident", "2"}});
+                                  {{"tile-ids", "static"}, {"launch", "reverse"}, {"sms", "3"}, {"resident", "2"},
+                                   {"items", "16"}});
     REQUIRE(t.result.outcome == Outcome::Deadlock);
     CHECK(check_result(t).outcome == Outcome::Deadlock);
-    // 25 tiles, 6 slots, launched from the last: tiles 19..24 hold every slot and wait for 18.
+    // 25 tiles of 256 x 16, 6 slots, launched from the last: tiles 19..24 hold every slot and wait for 18.
     CHECK(t.result.waiting == std::vector<std::int64_t>{19, 20, 21, 22, 23, 24});
     const LookbackSummary s = summarize_lookback(t);
     for (std::int64_t k = 19; k < 25; ++k) {
@@ -234,7 +235,7 @@ TEST_CASE("device scans: switches are checked and named") {
   CHECK_THROWS_AS(parse_device_config("decoupled-lookback", {{"sms", "8"}}, ValueType::I32, 0, true), std::invalid_argument);
   CHECK_THROWS_AS(parse_device_config("decoupled-lookback", {{"items", "3"}}, ValueType::I32, 0, true), std::invalid_argument);
   CHECK(tile_policy(parse_device_config("decoupled-lookback", {}, ValueType::I32, 0, true).params) ==
-        "256 threads x 16 items = 4096 elements per tile");
+        "256 threads x 24 items = 6144 elements per tile");
 }
 
 TEST_CASE("device scans: a device trace survives save and load byte for byte, and the loader checks tile events") {

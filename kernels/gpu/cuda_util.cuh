@@ -125,9 +125,9 @@ void launch_block_scan(std::string_view algo, OpKind op, ValueType type, const v
 // look-back only, to measure them (scanviz bench with SCANVIZ_BENCH_POLICIES=1).
 struct TilePolicy {
   std::int32_t threads = 256;
-  std::int32_t items = 16;
+  std::int32_t items = 24;
   bool streaming = false;             // evict-first loads and stores of the elements
-  std::int32_t min_blocks = 1;        // launch bound (of 1024-thread blocks): blocks per SM the registers must allow
+  std::int32_t min_blocks = 2;        // launch bound (of 1024-thread blocks): blocks per SM the registers must allow
   std::int32_t backoff_max_ns = 256;  // the look-back's longest sleep between polls (0: none)
   bool staged = true;                 // tiles staged in shared memory (else held in registers)
   bool prefetch = true;               // L2 prefetch of the block index's tile while the tile id comes

@@ -103,12 +103,21 @@ void check_diag(const TileDiag* d_diag, std::string_view algorithm) {
 template <class Pass>
 constexpr bool kScansTiles = !std::is_same_v<Pass, Hierarchical::TileSums> && !std::is_same_v<Pass, Hierarchical::AddPrefixes>;
 
+// The configuration a pass runs under: the register bound only for the single-pass scans, where it
+// was measured to pay (more tiles in flight); the multi-pass kernels spilled under it (ptxas: 40-48
+// bytes a thread in reduce-then-scan's second pass), so they run unbounded.
+template <class Pass>
+constexpr bool kSinglePass = std::is_same_v<Pass, DecoupledLookback> || std::is_same_v<Pass, Chained>;
+template <class Pass, class Config>
+using PassConfig = std::conditional_t<kSinglePass<Pass>, Config,
+                                      TileConfig<Config::kItems, Config::kStreaming, Config::kMaxThreads, 1, Config::kStaged>>;
+
 // Dynamic shared memory of a tile kernel: the staging area of a staged configuration. Raises the
 // kernel's limit past 48 KB where needed (once per size) and prefers shared memory over L1.
 template <class Pass, class Op, class Rec, class Config>
 std::size_t prepare_stage(std::size_t bytes) {
   auto kernel = gpu::tile_pass_kernel<Pass, Op, Rec, Config>;  // one set of statics per kernel
-  static std::size_t allowed = 48 * 1024;
+  static std::size_t allowed = 0;  // set the limit at the first launch: the default (48 KB) counts static memory too
   static bool carveout = false;
   if (!carveout) {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
@@ -162,10 +171,11 @@ class Launcher {
     if (p.threads > Config::kMaxThreads)
       throw std::invalid_argument("block size " + std::to_string(p.threads) + " is over this tile kernel's bound of " +
                                   std::to_string(Config::kMaxThreads));
-    auto kernel = gpu::tile_pass_kernel<Pass, Op, Rec, Config>;
+    using C = PassConfig<Pass, Config>;
+    auto kernel = gpu::tile_pass_kernel<Pass, Op, Rec, C>;
     std::size_t smem = 0;
-    if constexpr (Config::kStaged && kScansTiles<Pass>)
-      smem = prepare_stage<Pass, Op, Rec, Config>(static_cast<std::size_t>(p.threads) * Config::kItems * sizeof(T));
+    if constexpr (C::kStaged && kScansTiles<Pass>)
+      smem = prepare_stage<Pass, Op, Rec, C>(static_cast<std::size_t>(p.threads) * C::kItems * sizeof(T));
     kernel<<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads), smem>>>(op, p, b, args, diag_, knobs_);
     check(cudaGetLastError(), "device-wide scan launch");
     if (book_) {
@@ -347,9 +357,44 @@ void run_policy(Scratch& scratch, TileDiag* diag, const DeviceParams& p, gpu::Ti
   drive_single_pass<DecoupledLookback>(l, SumI32{}, p, Buf{const_cast<std::int32_t*>(in), 0, p.n}, Buf{out, 1, p.n});
 }
 
+// The compile-time tile configurations built for decoupled look-back's int32 sum besides the
+// default; a TilePolicy picks one by its compile-time part (items, hints, register bound, staging).
+// Every launch bound is of 1024-thread blocks: min_blocks 2 caps a thread at 32 registers.
+template <class... Configs>
+struct ConfigList {};
+using PolicyConfigs = ConfigList<DefaultTileConfig<std::int32_t>,
+                                 TileConfig<16, false, 1024, 1, true>,   // the default until 24 items
+                                 TileConfig<16, false, 1024, 1, false>,  // ... with the tile in registers
+                                 TileConfig<24, true, 1024, 2, true>,    // the default with evict-first hints
+                                 TileConfig<32, false, 1024, 2, true>>;
+
+template <class Config>
+bool policy_is(const gpu::TilePolicy& t) {
+  return t.items == Config::kItems && t.streaming == Config::kStreaming && t.min_blocks == Config::kMinBlocks &&
+         t.staged == Config::kStaged;
+}
+template <class... Configs>
+bool policy_built(const gpu::TilePolicy& t, ConfigList<Configs...>) {
+  return (policy_is<Configs>(t) || ...);
+}
+template <class... Configs>
+void run_policy_of(const gpu::TilePolicy& t, ConfigList<Configs...>, Scratch& scratch, TileDiag* diag,
+                   const DeviceParams& p, gpu::TileKnobs knobs, const std::int32_t* in, std::int32_t* out) {
+  // The first configuration that matches runs (exactly one does: the constructor checked it).
+  (void)((policy_is<Configs>(t) ? (run_policy<Configs>(scratch, diag, p, knobs, in, out), true) : false) || ...);
+}
+
 }  // namespace
 
 namespace gpu {
+
+// The default policy is the default configuration of 4-byte values.
+static_assert(TilePolicy{}.items == DefaultTileConfig<std::int32_t>::kItems &&
+                  TilePolicy{}.streaming == DefaultTileConfig<std::int32_t>::kStreaming &&
+                  TilePolicy{}.min_blocks == DefaultTileConfig<std::int32_t>::kMinBlocks &&
+                  TilePolicy{}.staged == DefaultTileConfig<std::int32_t>::kStaged && TilePolicy{}.prefetch &&
+                  TilePolicy{}.threads == kTileThreads,
+              "TilePolicy's defaults must describe DefaultTileConfig<int32>");
 
 std::string TilePolicy::name() const {
   std::string s = std::to_string(threads) + "x" + std::to_string(items);
@@ -360,16 +405,19 @@ std::string TilePolicy::name() const {
   return s + " sleep" + std::to_string(backoff_max_ns);
 }
 
-// What the tile kernels are built for besides the default (the dispatch in DeviceScanI32::run).
+// What the tile kernels are built for besides the default (PolicyConfigs): decoupled look-back only.
 std::vector<TilePolicy> experimental_policies() {
   std::vector<TilePolicy> v;
   // threads items  cs   minb sleep staged prefetch
-  v.push_back({256, 16, false, 1, 256, true, false});  // the default without the prefetch
-  v.push_back({256, 16, false, 1, 256, false, true});  // tiles in registers
-  v.push_back({256, 16, false, 2, 256, true, true});   // register bound: 2 blocks of 1024 threads
-  v.push_back({256, 24, false, 2, 256, true, true});
-  v.push_back({256, 32, false, 2, 256, true, true});
-  v.push_back({512, 16, false, 1, 256, true, true});
+  v.push_back({256, 16, false, 1, 256, true, true});   // the default until 24 items: registers unbounded
+  v.push_back({256, 16, false, 1, 256, true, false});  // ... without the prefetch
+  v.push_back({256, 16, false, 1, 256, false, true});  // ... tiles in registers
+  v.push_back({256, 24, true, 2, 256, true, true});    // the default with evict-first hints (copies in, stores)
+  v.push_back({256, 24, false, 2, 256, true, false});  // the default without the prefetch
+  v.push_back({256, 24, false, 2, 0, true, true});     // ... polling without sleeping
+  v.push_back({512, 24, false, 2, 256, true, true});   // ... 512-thread blocks
+  v.push_back({256, 32, false, 2, 256, true, true});   // 32 items
+  std::erase(v, TilePolicy{});  // the default is measured as decoupled-lookback itself
   return v;
 }
 
@@ -388,9 +436,7 @@ DeviceScanI32::DeviceScanI32(const std::string& algorithm, const std::map<std::s
   impl_->config = parse_device_config(algorithm, options, ValueType::I32, 0, true);
   impl_->policy = policy;
   if (!(policy == TilePolicy{})) {
-    bool known = false;
-    for (const TilePolicy& e : experimental_policies()) known |= e == policy;
-    if (!known || algorithm != "decoupled-lookback")
+    if (!policy_built(policy, PolicyConfigs{}) || algorithm != "decoupled-lookback")
       throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm);
     impl_->config.params.threads = policy.threads;
     impl_->config.params.items = policy.items;
@@ -409,17 +455,11 @@ void DeviceScanI32::run(const std::int32_t* d_in, std::int32_t* d_out, std::int6
   const TilePolicy& t = m.policy;
   const TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
   auto* in = const_cast<std::int32_t*>(d_in);
-  if (m.algorithm != "decoupled-lookback" || (t.staged && t.items == 16 && t.min_blocks == 1)) {
+  if (m.algorithm != "decoupled-lookback" || policy_is<DefaultTileConfig<std::int32_t>>(t)) {
     Launcher<SumI32, NoRecorder> l(m.scratch, m.diag.get(), nullptr, m.algorithm, knobs);
     drive_device_scan(l, m.algorithm, m.config.block_algorithm, SumI32{}, p, Buf{in, 0, n}, Buf{d_out, 1, n});
-  } else if (!t.staged) {
-    run_policy<TileConfig<16>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
-  } else if (t.items == 16) {
-    run_policy<TileConfig<16, false, 1024, 2, true>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
-  } else if (t.items == 24) {
-    run_policy<TileConfig<24, false, 1024, 2, true>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
   } else {
-    run_policy<TileConfig<32, false, 1024, 2, true>>(m.scratch, m.diag.get(), p, knobs, d_in, d_out);
+    run_policy_of(t, PolicyConfigs{}, m.scratch, m.diag.get(), p, knobs, d_in, d_out);
   }
 }
 

@@ -8,7 +8,8 @@
 //              the SM id to a bounded device buffer; the counter may run past the capacity, which
 //              the host reports);
 //   Items      elements per thread, a compile-time constant (default_items_per_thread of the type);
-//   Streaming  the evict-first hints (__ldcs/__stcs) on the element loads and stores;
+//   Streaming  the evict-first hints on the element loads and stores (ld/st.global.cs; staged, the
+//              copies into shared memory carry an L2 evict-first policy);
 //   Staged     the tile waits for its loads in shared memory (cp.async) rather than in registers.
 //
 // Tile layout (warp-striped, coalesced): warp w of the block owns the contiguous segment
@@ -23,9 +24,11 @@
 // V elements, an ordered warp scan (shfl_up) of the lane totals and a carry from chunk to chunk; the
 // warp totals go through shared memory for the block. reduce_tile does this local scan once and keeps
 // it in the items (the tile's aggregate falls out of it); scan_store_tile then only combines the
-// tile's prefix with each element's local prefix, so a single-pass tile is scanned once, not twice
-// (staged, the items keep only each chunk's prefix, and the V-element lane-local scan is redone as
-// the chunk is read again for the store).
+// tile's prefix with each element's local prefix, so a single-pass tile is scanned once, not twice.
+// Staged, the local scan is written back over the staged elements (each lane its own 16-byte
+// pieces), so no register holds it across the look-back: under the 32-register bound of the default
+// policy, keeping each chunk's prefix in registers spilled them to local memory (ptxas: 24-40 bytes
+// of spill stores a thread), and those spills reached DRAM.
 //
 // Descriptors (single-pass scans), one per tile: for 4-byte values with the fence on, the flag and
 // the value are one 64-bit word (flag << 32 | value bits), stored and loaded whole; otherwise three
@@ -73,7 +76,7 @@ struct TileTraceState {
 // default_items_per_thread, which the host checks against).
 template <class T>
 constexpr int tile_items_per_thread() {
-  return sizeof(T) == 4 ? 16 : sizeof(T) == 8 ? 8 : 4;
+  return sizeof(T) == 4 ? 24 : sizeof(T) == 8 ? 8 : 4;
 }
 
 // Elements of one 16-byte vector access (1 where the type does not divide 16 bytes).
@@ -141,18 +144,38 @@ __device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
   const auto s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
 }
+// The same with an L2 cache policy (Streaming: evict-first, the input is read once).
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem, unsigned long long policy) {
+  const auto s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(s), "l"(gmem), "l"(policy)
+               : "memory");
+}
+__device__ __forceinline__ unsigned long long l2_evict_first_policy() {
+  unsigned long long policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 __device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
 
-// The policy every scan kernel uses unless a benchmark asks for another: staged tiles, registers
-// unbounded. Measured on an H200 (decoupled look-back, int32 sum, n = 2^28, 256 x 16, before the
-// prefetch): 286 G items/s with the tile in registers (56 registers, 4 blocks a multiprocessor),
-// 313-318 staged (40 registers, 6 blocks); a bound for 8 blocks (32 registers) spills and gave
-// 314. With the prefetch: 328 in registers, 372-374 staged. Larger tiles do better (256 x 24 or
-// 256 x 32 staged with the 8-block bound: 356-410 in different runs), but the tile size is the
-// items per thread of kernels/device/device_options.cpp.
+// The policy every scan kernel uses unless a benchmark asks for another: staged tiles; for 4-byte
+// values 24 items a thread and, in the single-pass kernels, a register bound of 32 (8 blocks of 256
+// threads a multiprocessor, 192 KB of tiles in flight; device_executor.cu PassConfig).
+//
+// Measured on an H200 (decoupled look-back, int32 sum, n = 2^28, 256 x 16, before the prefetch):
+// 286 G items/s with the tile in registers (56 registers, 4 blocks a multiprocessor), 313-318
+// staged (40 registers, 6 blocks). With the prefetch: 328 in registers, 372-374 staged; 356-410 for
+// 256 x 24 or x 32 under the 32-register bound in different runs. On an H100 (copy 372-373 G items/s,
+// CUB 302-303, two rounds of one binary within 1%): 256 x 16 unbounded 301-302 (81% of the copy),
+// 256 x 24 bound 319-320 (86%), and with the hints 323-326 (87%), 256 x 32 with the hints 324-325,
+// 256 x 48 303-304, 512 x 24 324; Nsight Compute showed DRAM 82% busy for 256 x 24 against 72% for
+// the 16-item policy and CUB, and spills of the bound (4.2 M local-memory requests) that the staged
+// local scan's write-back (TileItems) removed. Without the spills (same H100, two rounds each):
+// 256 x 24 bound 348 G items/s (93% of the copy, 1.15x CUB), with the evict-first hints 340-341,
+// 512 x 24 with the hints 337-338, 256 x 32 with the hints 337-338, 256 x 16 unbounded 299-300.
+// Other value types keep the unbounded staged policy.
 template <class T>
-using DefaultTileConfig = TileConfig<tile_items_per_thread<T>(), false, 1024, 1, true>;
+using DefaultTileConfig = TileConfig<tile_items_per_thread<T>(), false, 1024, sizeof(T) == 4 ? 2 : 1, true>;
 
 // ---------------------------------------------------------------------------------------------
 // Warp primitives for any trivially copyable T (split into 32-bit words).
@@ -341,8 +364,10 @@ struct TileRecorder {
 // ---------------------------------------------------------------------------------------------
 
 // A thread's elements of a tile (see the layout above): in registers (v), or staged in shared
-// memory. After reduce_tile, v holds each element's lane-local inclusive scan within its chunk and
-// pre[k] the tile-local exclusive prefix of the lane's chunk k; `scanned` says so.
+// memory. In registers, after reduce_tile, v holds each element's lane-local inclusive scan within
+// its chunk and pre[k] the tile-local exclusive prefix of the lane's chunk k. Staged, reduce_tile
+// writes each element's warp-local inclusive scan back over it in shared memory and keeps only the
+// warp's prefix within the tile in a register. `scanned` says reduce_tile has run.
 template <class T, int Items, bool Staged>
 struct TileItems {
   static constexpr int V = vector_width<T>();
@@ -353,9 +378,7 @@ struct TileItems {
 };
 template <class T, int Items>
 struct TileItems<T, Items, true> {
-  static constexpr int V = vector_width<T>();
-  static constexpr int Chunks = Items / V;
-  T pre[Chunks];
+  T warp_prefix;
   bool scanned;
 };
 
@@ -486,7 +509,15 @@ class TileExec {
         if (lane >= d) s = op(left, s);
       }
       const T before = shfl_up(s, 1);
-      items.pre[k] = lane == 0 ? carry : op(carry, before);
+      const T pre = lane == 0 ? carry : op(carry, before);  // the chunk's prefix within the warp
+      if constexpr (Staged) {
+        // The warp-local inclusive scan, over the lane's own staged elements.
+#pragma unroll
+        for (int j = 0; j < V; ++j) v[j] = op(pre, v[j]);
+        put_chunk(k, v);
+      } else {
+        items.pre[k] = pre;
+      }
       carry = op(carry, shfl_idx(s, 31));
     }
     if (lane == 0) totals[warp] = carry;
@@ -496,7 +527,9 @@ class TileExec {
       if (w == warp) warp_prefix = aggregate;
       aggregate = op(aggregate, totals[w]);
     }
-    if (warp > 0) {
+    if constexpr (Staged) {
+      items.warp_prefix = warp_prefix;
+    } else if (warp > 0) {
 #pragma unroll
       for (int k = 0; k < Chunks; ++k) items.pre[k] = op(warp_prefix, items.pre[k]);
     }
@@ -649,22 +682,25 @@ class TileExec {
     const std::int64_t seg = segment(tile, p);
     const int lane = threadIdx.x & 31;
     if constexpr (Staged) {
-      // Chunk by chunk: read it again, scan it lane-locally, combine, store.
+      // Chunk by chunk: read the warp-local inclusive scan back, combine it with the warp's prefix,
+      // store. Exclusive, element j takes the inclusive value before it: the lane's own (j > 0), the
+      // previous lane's last (j = 0), or for lane 0 the last of lane 31's previous chunk.
       const bool vector = vector_ok(out, tile, p);
+      const T e = op(prefix, items.warp_prefix);
+      T last_before = e;  // exclusive: e combined with the warp's previous chunk's last element
 #pragma unroll
       for (int k = 0; k < Chunks; ++k) {
-        T v[V], r[V];
-        chunk(items, k, v);
-#pragma unroll
-        for (int j = 1; j < V; ++j) v[j] = op(v[j - 1], v[j]);
-        const T e = op(prefix, items.pre[k]);
+        T w[V], r[V];
+        chunk(items, k, w);
         if constexpr (Exclusive) {
-          r[0] = e;
+          const T up = shfl_up(w[V - 1], 1);
+          r[0] = lane == 0 ? last_before : op(e, up);
 #pragma unroll
-          for (int j = 1; j < V; ++j) r[j] = op(e, v[j - 1]);
+          for (int j = 1; j < V; ++j) r[j] = op(e, w[j - 1]);
+          if (k + 1 < Chunks) last_before = op(e, shfl_idx(w[V - 1], 31));
         } else {
 #pragma unroll
-          for (int j = 0; j < V; ++j) r[j] = op(e, v[j]);
+          for (int j = 0; j < V; ++j) r[j] = op(e, w[j]);
         }
         if (vector) {
           store16<T, Streaming>(out + seg + (k * 32 + lane) * V, pack16(r));
@@ -715,8 +751,14 @@ class TileExec {
   __device__ void stage_copies(const T* in, std::int64_t tile, const DeviceParams& p) const {
     const std::int64_t seg = segment(tile, p);
     const int lane = threadIdx.x & 31;
+    if constexpr (Streaming) {
+      const unsigned long long policy = l2_evict_first_policy();
 #pragma unroll
-    for (int k = 0; k < Chunks; ++k) cp_async16(staged_chunk(k), in + seg + (k * 32 + lane) * V);
+      for (int k = 0; k < Chunks; ++k) cp_async16(staged_chunk(k), in + seg + (k * 32 + lane) * V, policy);
+    } else {
+#pragma unroll
+      for (int k = 0; k < Chunks; ++k) cp_async16(staged_chunk(k), in + seg + (k * 32 + lane) * V);
+    }
     cp_async_commit();
   }
 
@@ -736,6 +778,17 @@ class TileExec {
   // This lane's V elements of chunk k in the staging area (the same layout as in global memory).
   __device__ T* staged_chunk(int k) const {
     return stage_ + static_cast<int>(threadIdx.x >> 5) * 32 * Items + (k * 32 + static_cast<int>(threadIdx.x & 31)) * V;
+  }
+  // Staged: V values over the lane's elements of chunk k (one 16-byte shared store where the type
+  // divides 16 bytes). Only the lane that copied them reads them again, so no barrier is needed.
+  __device__ void put_chunk(int k, const T (&v)[V]) const {
+    T* dst = staged_chunk(k);
+    if constexpr (V * sizeof(T) == 16) {
+      *reinterpret_cast<uint4*>(dst) = pack16(v);
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j) dst[j] = v[j];
+    }
   }
   // The lane's V elements of chunk k: from the registers, or from the staging area (one 16-byte
   // shared load where the type divides 16 bytes).

@@ -331,7 +331,7 @@ TEST_CASE("gpu device trace: decoupled look-back and chained keep the tile invar
 }
 
 TEST_CASE("gpu device trace: the switches show in the tile events") {
-  const std::int64_t n = 120 * 4096 + 5;
+  const std::int64_t n = 120 * tile_size("decoupled-lookback", ValueType::I32) + 5;
   SUBCASE("static ids: tile = block") {
     const Trace t = record_device_scan_gpu(device_config("decoupled-lookback", n, OpKind::Sum, ValueType::I32, false, 1,
                                                          {{"tile-ids", "static"}}));
@@ -398,7 +398,8 @@ TEST_CASE("gpu device trace: the switches show in the tile events") {
 }
 
 TEST_CASE("gpu device trace: reduce-then-scan and hierarchical launches, buffers and snapshots") {
-  const std::int64_t n = 40 * 4096 + 9;  // 41 int32 tiles (reduce-then-scan); 161 of 1024 (hierarchical)
+  const std::int64_t tile = tile_size("reduce-then-scan", ValueType::I32);
+  const std::int64_t n = 40 * tile + 9;  // 41 int32 tiles (reduce-then-scan); hierarchical's are 1024 elements
   SUBCASE("reduce-then-scan") {
     const Trace t = record_device_scan_gpu(device_config("reduce-then-scan", n, OpKind::Sum, ValueType::I32, false, 2));
     check_trace_common(t, 3);
@@ -414,10 +415,10 @@ TEST_CASE("gpu device trace: reduce-then-scan and hierarchical launches, buffers
     const std::vector<Payload> inclusive = reference_scan(t.meta.op, t.meta.type, t.meta.input, false);
     const BufferSnapshot& sums = t.snapshots[0][2];
     std::int32_t before = 0;
-    for (std::int64_t tile = 0; tile < 41; ++tile) {
-      const std::int32_t at_end = inclusive[std::min((tile + 1) * 4096, n) - 1].as<std::int32_t>();
-      CHECK(sums.defined[tile] == 1);
-      CHECK(sums.values[tile].as<std::int32_t>() == static_cast<std::int32_t>(static_cast<std::uint32_t>(at_end) -
+    for (std::int64_t k = 0; k < 41; ++k) {
+      const std::int32_t at_end = inclusive[std::min((k + 1) * tile, n) - 1].as<std::int32_t>();
+      CHECK(sums.defined[k] == 1);
+      CHECK(sums.values[k].as<std::int32_t>() == static_cast<std::int32_t>(static_cast<std::uint32_t>(at_end) -
                                                                                static_cast<std::uint32_t>(before)));
       before = at_end;
     }
@@ -451,7 +452,8 @@ TEST_CASE("gpu device trace: reduce-then-scan and hierarchical launches, buffers
 // ---------------------------------------------------------------------------------------------
 
 TEST_CASE("gpu device: a tile trace buffer too small fails, naming the capacity and the size needed") {
-  const BlockRunConfig c = device_config("decoupled-lookback", 20 * 4096, OpKind::Sum, ValueType::I32, false, 1);
+  const BlockRunConfig c = device_config("decoupled-lookback", 20 * tile_size("decoupled-lookback", ValueType::I32),
+                                         OpKind::Sum, ValueType::I32, false, 1);
   const Trace full = record_device_scan_gpu(c);
   try {
     record_device_scan_gpu(c, GpuOptions{10, 0});
@@ -473,7 +475,7 @@ TEST_CASE("gpu device: a look-back that waits too long ends with an error naming
     CAPTURE(algo);
     const auto t0 = std::chrono::steady_clock::now();
     try {
-      run_device_scan_gpu(device_config(algo, 2 * 4096, OpKind::Sum, ValueType::I32, false, 1,
+      run_device_scan_gpu(device_config(algo, 2 * tile_size(algo, ValueType::I32), OpKind::Sum, ValueType::I32, false, 1,
                                         {{"stall", "0:3000000000"}}));
       FAIL("no error for a look-back wait of 3 s");
     } catch (const GpuError& e) {
