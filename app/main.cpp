@@ -398,6 +398,9 @@ int main(int argc, char** argv) {
   render->add_option("--delay", rop.gif_delay_cs, "GIF: hundredths of a second per step (default 100)");
   render->add_option("--theme", rop.theme, "light (default), dark or high-contrast");
   render->add_option("--scale", rop.font_scale, "1 to 3: size of cells and text");
+  render->add_flag("--lookback", rop.lookback, "a device-wide trace's look-back view (descriptors, arrows, SM lanes) instead of the diagram");
+  render->add_option("--time", rop.time, "with --lookback: the moment to draw (default: the middle of the run)");
+  render->add_option("--select", rop.select, "with --lookback: the tile whose inspections get arrows");
 #endif
   auto* show = app.add_subcommand("show", "print a trace's steps like the slides");
   show->add_option("FILE", file, "trace file")->required();

@@ -21,6 +21,7 @@
 #include "gpu/executor.hpp"
 #include "gui/diagram_model.hpp"
 #include "gui/lookback_view.hpp"
+#include "svg.hpp"
 #include "emulator/record.hpp"
 #include "trace/trace_json.hpp"
 
@@ -671,4 +672,40 @@ TEST_CASE("look-back view: a device-wide trace from a file becomes its run, a bl
     }
   REQUIRE((a2 > 0 && a3 > 0));
   CHECK(a3 >= a2 + 20000);
+}
+
+TEST_CASE("render --lookback: the deadlock's waiting tiles in PNG and SVG, and bad requests refused") {
+  Dir dir;
+  LookbackLesson l;
+  REQUIRE(lookback_preset("deadlock", l));
+  const Trace t = saved(record_device_scan(lookback_config(l, "decoupled-lookback")), dir.path / "d.json");
+  REQUIRE(t.result.outcome == Outcome::Deadlock);
+  const LookbackRun run = make_lookback_run(t);
+  const std::string file = "'" + (dir.path / "d.json").string() + "'";
+  const LookbackPalette& pal = lookback_palette("light");
+  // At the end: the waiting tiles' strip cells (and the legend's chip) in the waiting colour.
+  REQUIRE(run_under_xvfb("render " + file + " --lookback --time " + std::to_string(run.t1) + " --out '" +
+                         (dir.path / "d.svg").string() + "'") == 0);
+  std::ifstream f(dir.path / "d.svg");
+  const std::string svg((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::string waiting = "fill=\"" + sv::svg::color(pal.waiting) + "\"";
+  std::size_t count = 0;
+  for (std::size_t at = svg.find(waiting); at != std::string::npos; at = svg.find(waiting, at + 1)) ++count;
+  CHECK(count >= t.result.waiting.size() + 1);
+  CHECK(svg.find(">A<") != std::string::npos);
+  REQUIRE(run_under_xvfb("render " + file + " --lookback --time " + std::to_string(run.t1) + " --out '" +
+                         (dir.path / "d.png").string() + "'") == 0);
+  const Image img = load_png(dir.path / "d.png");
+  CHECK(img.w == 1400);
+  CHECK(count_near(img, pal.waiting, 0, img.w, 3) > 200);
+  CHECK(count_near(img, pal.flag_a, 0, img.w, 3) > 200);
+
+  std::string out;
+  CHECK(run_under_xvfb("render " + file + " --lookback --time 999999999 --out '" + (dir.path / "x.png").string() + "'", &out) == 2);
+  CHECK(out.find("--time 999999999 is out of range") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path / "x.png"));
+  save_trace(dir.path / "b.json", sv_test::record_interval("kogge-stone-double-buffer", 8, "in-order"));
+  CHECK(run_under_xvfb("render '" + (dir.path / "b.json").string() + "' --lookback --out '" + (dir.path / "x.svg").string() + "'", &out) == 2);
+  CHECK(out.find("no tile events") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path / "x.svg"));
 }

@@ -3,6 +3,7 @@
 // into a hidden window's framebuffer (Xvfb is enough).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct RenderOptions {
   float font_scale = 1;
   int width = 0;  // 0: fit the diagram
   int gif_delay_cs = 100;  // GIF: hundredths of a second per step
+  bool lookback = false;   // draw the look-back view of a device-wide trace instead of the diagram
+  std::int64_t time = -1;  // look-back: the moment shown (-1: the middle of the run)
+  std::int64_t select = -1;  // look-back: the tile whose inspections get arrows
 };
 
 // Writes the diagram at `step` as PNG (drawn by the same GL code as the window, offscreen) or SVG,

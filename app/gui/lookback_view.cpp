@@ -17,6 +17,7 @@
 #include "analysis/analysis.hpp"
 #include "core/values.hpp"
 #include "gui/canvas.hpp"
+#include "svg.hpp"
 
 namespace sv::gui {
 
@@ -560,7 +561,10 @@ bool show_in_lookback(LookbackUi& ui, const Trace& trace, const std::string& pat
 
 namespace {
 
-void draw_scene(const LookbackScene& s, ImVec2 origin) {
+}  // namespace
+
+void draw_lookback_scene(const LookbackScene& s, float origin_x, float origin_y) {
+  const ImVec2 origin(origin_x, origin_y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
   for (const SceneRect& r : s.rects) {
@@ -591,6 +595,48 @@ void draw_scene(const LookbackScene& s, ImVec2 origin) {
     dl->AddText(ImVec2(p3.x - ts.x / 2, p3.y - a.bend * 0.75f - ts.y / 2), c, a.label.c_str());
   }
 }
+
+std::string lookback_scene_svg(const LookbackScene& s, const LookbackPalette& pal, float font_px) {
+  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(static_cast<int>(std::ceil(s.width))) +
+                    "\" height=\"" + std::to_string(static_cast<int>(std::ceil(s.height))) + "\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"" +
+                    std::to_string(static_cast<int>(font_px * 0.8f)) + "\">\n";
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "<rect width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n", svg::color(pal.background).c_str());
+  out += buf;
+  for (const SceneRect& r : s.rects) {
+    std::snprintf(buf, sizeof buf, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"%.2f\"", r.x, r.y,
+                  r.w, r.h, svg::color(r.fill).c_str(), static_cast<double>(r.fill & 0xFF) / 255.0);
+    out += buf;
+    if (r.border) {
+      std::snprintf(buf, sizeof buf, " stroke=\"%s\" stroke-width=\"%.1f\"", svg::color(r.border).c_str(), r.border_w);
+      out += buf;
+    }
+    out += "/>\n";
+    // A label where it fits (about 0.6 em per character), as the window draws it.
+    if (!r.label.empty() && 0.6f * font_px * static_cast<float>(r.label.size()) <= r.w - 2 && font_px <= r.h + 2) {
+      std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" text-anchor=\"middle\" dominant-baseline=\"central\">", r.x + r.w / 2,
+                    r.y + r.h / 2, svg::color(r.label_color).c_str());
+      out += buf + svg::escape(r.label) + "</text>\n";
+    }
+  }
+  for (const SceneText& t : s.texts) {
+    const bool centred = !t.text.empty() && std::isdigit(static_cast<unsigned char>(t.text[0])) && t.x > s.table_x - 1;
+    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" dominant-baseline=\"hanging\"%s>", t.x, t.y,
+                  svg::color(t.color).c_str(), centred ? " text-anchor=\"middle\"" : "");
+    out += buf + svg::escape(t.text) + "</text>\n";
+  }
+  for (const SceneArrow& a : s.arrows) {
+    std::snprintf(buf, sizeof buf,
+                  "<path d=\"M%.1f %.1f C%.1f %.1f %.1f %.1f %.1f %.1f\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n"
+                  "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" text-anchor=\"middle\" dominant-baseline=\"central\">",
+                  a.x0, a.y0, a.x0, a.y0 - a.bend, a.x1, a.y1 - a.bend, a.x1, a.y1, svg::color(a.color).c_str(), a.x1,
+                  a.y1 - a.bend * 0.75f, svg::color(a.color).c_str());
+    out += buf + svg::escape(a.label) + "</text>\n";
+  }
+  return out + "</svg>\n";
+}
+
+namespace {
 
 // The tile under the mouse in the descriptor table, or -1.
 std::int64_t hit_tile(const LookbackScene& s, const LookbackRun& r, ImVec2 origin) {
@@ -760,7 +806,7 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::GetWindowDrawList()->AddRectFilled(origin, ImVec2(origin.x + scene.width, origin.y + scene.height), im_color(pal.background));
-    draw_scene(scene, origin);
+    draw_lookback_scene(scene, origin.x, origin.y);
     ImGui::InvisibleButton(("##scene" + std::to_string(k)).c_str(), ImVec2(std::max(scene.width, 1.0f), std::max(scene.height, 1.0f)));
     if (ImGui::IsItemHovered()) {
       const std::int64_t t = hit_tile(scene, r, origin);

@@ -121,6 +121,14 @@ struct SceneOptions {
 LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, const LookbackPalette& pal,
                                    const SceneOptions& options);
 
+// Draws a scene with the current ImGui window's draw list, its top-left corner at `origin`.
+void draw_lookback_scene(const LookbackScene& scene, float origin_x, float origin_y);
+// The same scene as a standalone SVG document (vector export for slides).
+std::string lookback_scene_svg(const LookbackScene& scene, const LookbackPalette& pal, float font_px);
+
+// The time a scene shows by default: the middle of the run.
+inline std::uint64_t default_lookback_time(const LookbackRun& r) { return r.t0 + (r.t1 - r.t0) / 2; }
+
 // The controls that make the runs: the algorithms side by side and the emulator's switches.
 struct LookbackLesson {
   bool show[3] = {true, true, true};  // chained, decoupled-lookback, reduce-then-scan

@@ -20,6 +20,7 @@
 #include "core/values.hpp"
 #include "gui/app.hpp"
 #include "gui/canvas.hpp"
+#include "gui/lookback_view.hpp"
 #include "gui/plot.hpp"
 
 namespace sv::gui {
@@ -289,14 +290,58 @@ void render_charts_png(const std::vector<chart::Chart>& charts, const std::strin
   });
 }
 
+namespace {
+
+// The look-back view of a device-wide trace at one moment, as PNG (the window's drawing code,
+// offscreen) or SVG.
+void render_lookback(const Trace& trace, const std::string& out, const RenderOptions& o) {
+  if (trace.tile_events.empty())
+    throw std::runtime_error("--lookback: the trace has no tile events (only chained, decoupled-lookback, reduce-then-scan and "
+                             "hierarchical traces have them)");
+  const LookbackRun run = make_lookback_run(trace);
+  if (o.time >= 0 && (static_cast<std::uint64_t>(o.time) < run.t0 || static_cast<std::uint64_t>(o.time) > run.t1))
+    throw std::runtime_error("--time " + std::to_string(o.time) + " is out of range (the run goes from " + std::to_string(run.t0) +
+                             " to " + std::to_string(run.t1) + ")");
+  if (o.select < -1 || o.select >= run.tiles)
+    throw std::runtime_error("--select " + std::to_string(o.select) + " is not a tile (the run has " + std::to_string(run.tiles) + ")");
+  const std::uint64_t time = o.time >= 0 ? static_cast<std::uint64_t>(o.time) : default_lookback_time(run);
+  SceneOptions so;
+  so.width = static_cast<float>(o.width > 0 ? o.width : 1400);
+  so.em = kBaseFontPx * o.font_scale;
+  so.selected = o.select;
+  so.title = trace.meta.algorithm + ", n = " + std::to_string(trace.meta.n) + ", " + std::to_string(run.tiles) + " tiles, at time " +
+             std::to_string(time) + (trace.meta.executor.kind == "gpu" ? " ns" : " cycles");
+  const LookbackPalette& pal = lookback_palette(o.theme);
+  const LookbackScene scene = build_lookback_scene(run, time, pal, so);
+  const std::string ext = fs::path(out).extension().string();
+  if (ext == ".svg") {
+    write_file_atomically(out, lookback_scene_svg(scene, pal, so.em));
+    return;
+  }
+  if (ext != ".png") throw std::runtime_error("--lookback: --out must end in .png or .svg, not '" + out + "'");
+  with_gl_context([&] {
+    const int w = static_cast<int>(std::ceil(scene.width)), h = static_cast<int>(std::ceil(scene.height));
+    Offscreen screen(w, h, o.theme, o.font_scale);
+    auto pixels = screen.frame([&] {
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(0, 0), ImGui::GetIO().DisplaySize, im_color(pal.background));
+      draw_lookback_scene(scene, 0, 0);
+    });
+    if (!save_png(out, w, h, pixels)) throw std::runtime_error("cannot write " + out);
+  });
+}
+
+}  // namespace
+
 void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& o) {
+  if (o.theme != "light" && o.theme != "dark" && o.theme != "high-contrast")
+    throw std::runtime_error("--theme: unknown theme '" + o.theme + "' (light, dark or high-contrast)");
+  if (o.lookback) return render_lookback(trace, out, o);
+  if (o.time >= 0 || o.select >= 0) throw std::runtime_error("--time and --select go with --lookback");
   if (trace.steps.empty() || trace.snapshots.empty() || trace.buffers.empty())
     throw std::runtime_error("the trace has no steps or buffers to draw");
   const int last = static_cast<int>(trace.snapshots.size()) - 1;
   if (o.step < -1 || o.step > last)
     throw std::runtime_error("--step " + std::to_string(o.step) + " is out of range (the trace has steps 0.." + std::to_string(last) + ")");
-  if (o.theme != "light" && o.theme != "dark" && o.theme != "high-contrast")
-    throw std::runtime_error("--theme: unknown theme '" + o.theme + "' (light, dark or high-contrast)");
   const int step = o.step < 0 ? last : o.step;
   const TraceView tv = make_trace_view(trace);
   const std::string ext = fs::path(out).extension().string();
