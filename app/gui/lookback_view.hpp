@@ -52,7 +52,8 @@ struct LookbackRun {
   int lanes = 0;
   std::vector<int> lane_sm;             // lane -> SM
   std::vector<DescriptorChange> changes;  // by time
-  std::uint64_t t0 = 0, t1 = 0;         // the tile events' time range
+  std::uint64_t t0 = 0, t1 = 0;         // the tile events' time range: from 0, gaps between launches folded
+  std::uint64_t folded = 0;             // time removed between launches (a GPU trace's host work)
   bool derived_descriptors = false;     // reduce-then-scan: from the tile sums, not from descriptors
 };
 LookbackRun make_lookback_run(Trace trace);
