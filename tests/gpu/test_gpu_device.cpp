@@ -79,6 +79,7 @@ std::map<std::int64_t, TileLog> check_single_pass_trace(const Trace& t, const st
         if (!dynamic) CHECK(e.block == static_cast<std::uint32_t>(e.tile));
         break;
       case TileEventKind::End: ++l.ends; break;
+      case TileEventKind::Record: FAIL_CHECK("the GPU records value and flag as one Publish event"); break;
       case TileEventKind::Publish:
         CHECK(e.target == e.tile);
         l.publishes.push_back(&e);
