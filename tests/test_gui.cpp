@@ -725,3 +725,27 @@ TEST_CASE("look-back model: a GPU-like trace's absolute times start from 0 and t
   // Folding keeps the order of everything: the descriptors end as they would.
   CHECK(flags_of(descriptors_at(gpu, gpu.t1)) == flags_of(descriptors_at(plain, plain.t1)));
 }
+
+TEST_CASE("look-back view: the timeline keys step from one tile event to the next, and to the ends") {
+  LookbackUi ui;
+  ui.preset = "fig6";
+  REQUIRE(lookback_preset("fig6", ui.lesson));
+  record_lookback(ui);
+  REQUIRE(ui.runs.size() == 1);
+  const LookbackRun& r = ui.runs.front();
+  CHECK(ui.time == fig6_snapshot_time(r));  // the preset opens at the paper's instant
+  std::set<std::uint64_t> times;
+  for (const TileEvent& e : r.trace.tile_events) times.insert(e.time);
+  const std::uint64_t at = ui.time;
+  lookback_key(ui, LookbackKey::Next);
+  CHECK(ui.time == *times.upper_bound(at));
+  lookback_key(ui, LookbackKey::Previous);
+  CHECK(ui.time == *std::prev(times.lower_bound(*times.upper_bound(at))));
+  lookback_key(ui, LookbackKey::End);
+  CHECK(ui.time == r.t1);
+  lookback_key(ui, LookbackKey::PlayPause);  // at the end, play starts over
+  CHECK(ui.playing);
+  CHECK(ui.time == 0);
+  lookback_key(ui, LookbackKey::Start);
+  CHECK(ui.time == 0);
+}

@@ -515,6 +515,7 @@ int run_gui(const GuiOptions& opt) {
     float applied_scale = 0;
     std::string applied_theme;
     int windowed[4] = {100, 100, opt.width, opt.height};
+    bool lookback_was_shown = false;
     for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames <= 0 || frame < opt.frames); ++frame) {
       const auto frame_start = std::chrono::steady_clock::now();
       glfwPollEvents();
@@ -541,11 +542,22 @@ int run_gui(const GuiOptions& opt) {
 
       // Keyboard: Space, arrows, Home/End, +/- (zoom), F (fullscreen), L (lecture mode).
       if (!io.WantTextInput) {
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) ui.playing = !ui.playing;
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) set_step(ui, ui.step + 1);
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) set_step(ui, ui.step - 1);
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) set_step(ui, 0);
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) set_step(ui, step_count(ui) - 1);
+        // With the look-back view in front, the timeline keys move its time (tile event by tile event).
+        const bool lookback_keys = ui.show_lookback && ui.lookback.focused;
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) {
+          if (lookback_keys) lookback_key(ui.lookback, LookbackKey::PlayPause);
+          else ui.playing = !ui.playing;
+        }
+        const std::pair<ImGuiKey, LookbackKey> keys[] = {{ImGuiKey_RightArrow, LookbackKey::Next}, {ImGuiKey_LeftArrow, LookbackKey::Previous},
+                                                         {ImGuiKey_Home, LookbackKey::Start}, {ImGuiKey_End, LookbackKey::End}};
+        for (const auto& [key, action] : keys) {
+          if (!ImGui::IsKeyPressed(ImGui::GetKeyIndex(key))) continue;
+          if (lookback_keys) lookback_key(ui.lookback, action);
+          else if (action == LookbackKey::Next) set_step(ui, ui.step + 1);
+          else if (action == LookbackKey::Previous) set_step(ui, ui.step - 1);
+          else if (action == LookbackKey::Start) set_step(ui, 0);
+          else set_step(ui, step_count(ui) - 1);
+        }
         for (CanvasState* cs : {&ui.canvas, &ui.canvas_racy}) {
           float zoom = 1;
           if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) zoom = 1.25f;
@@ -693,11 +705,15 @@ int run_gui(const GuiOptions& opt) {
       }
 
       // The look-back view: device-wide scans' tiles, over the others, nearly the whole window.
+      const bool was_lookback_shown = lookback_was_shown;
+      lookback_was_shown = ui.show_lookback;
       if (ui.show_lookback) {
         ImGui::SetNextWindowSize(ImVec2(W * 0.94f, (H - menu_h) * 0.94f), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowPos(ImVec2(W * 0.03f, menu_h + (H - menu_h) * 0.03f), ImGuiCond_FirstUseEver);
-        if (ImGui::Begin("Look-back: device-wide scans, tile by tile", &ui.show_lookback))
-          lookback_window_contents(ui.lookback, ui.settings.theme, glfwGetTime());
+        if (!was_lookback_shown) ImGui::SetNextWindowFocus();  // just opened: in front, the keys are its
+        const bool open = ImGui::Begin("Look-back: device-wide scans, tile by tile", &ui.show_lookback);
+        ui.lookback.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
+        if (open) lookback_window_contents(ui.lookback, ui.settings.theme, glfwGetTime());
         ImGui::End();
       }
 

@@ -588,6 +588,36 @@ bool show_in_lookback(LookbackUi& ui, const Trace& trace, const std::string& pat
   return true;
 }
 
+namespace {
+std::uint64_t runs_end(const LookbackUi& ui) {
+  std::uint64_t end = 0;
+  for (const LookbackRun& r : ui.runs) end = std::max(end, r.t1);
+  return end;
+}
+}  // namespace
+
+void lookback_key(LookbackUi& ui, LookbackKey key) {
+  const auto& m = ui.moments;
+  switch (key) {
+    case LookbackKey::PlayPause:
+      if (!ui.playing && ui.time >= runs_end(ui)) ui.time = 0;
+      ui.playing = !ui.playing;
+      break;
+    case LookbackKey::Previous: {
+      auto it = std::lower_bound(m.begin(), m.end(), ui.time);
+      if (it != m.begin()) ui.time = *std::prev(it);
+      break;
+    }
+    case LookbackKey::Next: {
+      auto it = std::upper_bound(m.begin(), m.end(), ui.time);
+      if (it != m.end()) ui.time = *it;
+      break;
+    }
+    case LookbackKey::Start: ui.time = 0; break;
+    case LookbackKey::End: ui.time = runs_end(ui); break;
+  }
+}
+
 // ============================================================================================
 // [SECTION] the window
 // ============================================================================================
@@ -777,30 +807,19 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
     span = std::max(span, r.t1 - r.t0);
   }
   if (ui.runs.empty()) t_min = 0;
-  static double last_now = 0;
   if (ui.playing) {
-    ui.time += static_cast<std::uint64_t>(std::max(0.0, now_seconds - last_now) * ui.speed * static_cast<double>(span));
+    ui.time += static_cast<std::uint64_t>(std::max(0.0, now_seconds - ui.last_now) * ui.speed * static_cast<double>(span));
     if (ui.time >= t_min + span) ui.time = t_min + span, ui.playing = false;
   }
-  last_now = now_seconds;
-  if (ImGui::Button(ui.playing ? "pause##lb" : "play##lb")) {
-    if (!ui.playing && ui.time >= t_min + span) ui.time = t_min;
-    ui.playing = !ui.playing;
-  }
+  ui.last_now = now_seconds;
+  if (ImGui::Button(ui.playing ? "pause##lb" : "play##lb")) lookback_key(ui, LookbackKey::PlayPause);
   ImGui::SameLine();
   // Previous and next: the nearest moment any tile event of any run happened.
-  const auto& moments = ui.moments;
-  if (ImGui::ArrowButton("##prev event", ImGuiDir_Left)) {
-    auto it = std::lower_bound(moments.begin(), moments.end(), ui.time);
-    if (it != moments.begin()) ui.time = *std::prev(it);
-  }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the previous tile event");
+  if (ImGui::ArrowButton("##prev event", ImGuiDir_Left)) lookback_key(ui, LookbackKey::Previous);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the previous tile event (left arrow)");
   ImGui::SameLine();
-  if (ImGui::ArrowButton("##next event", ImGuiDir_Right)) {
-    auto it = std::upper_bound(moments.begin(), moments.end(), ui.time);
-    if (it != moments.end()) ui.time = *it;
-  }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the next tile event");
+  if (ImGui::ArrowButton("##next event", ImGuiDir_Right)) lookback_key(ui, LookbackKey::Next);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the next tile event (right arrow)");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 16);
   const std::uint64_t lo = t_min, hi = t_min + span;

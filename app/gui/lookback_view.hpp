@@ -174,12 +174,19 @@ struct LookbackUi {
   std::uint64_t time = 0;
   bool playing = false;
   float speed = 0.1f;             // of the time axis per second when playing
+  double last_now = 0;            // the clock at the last frame (playing advances by the difference)
   std::int64_t selected = -1;
   bool dirty = true;              // record again before drawing
+  bool focused = false;           // the window is in front: the timeline keys are its
   int generation = 0;             // counts recordings (the scenes' cache key)
   std::vector<std::pair<std::string, LookbackScene>> scenes;  // per run: the last scene and its key
 };
 void record_lookback(LookbackUi& ui);
+
+// The timeline keys, when the view is in front: Space plays or pauses, the arrows go to the previous
+// or next tile event, Home and End to the run's start and end.
+enum class LookbackKey : std::uint8_t { PlayPause, Previous, Next, Start, End };
+void lookback_key(LookbackUi& ui, LookbackKey key);
 // A device-wide trace opened from a file (recorded on a GPU, say) becomes the view's one run, until a
 // control or preset records again. Returns false (and leaves the view as it was) for a trace without
 // tile events.
