@@ -452,10 +452,13 @@ int main(int argc, char** argv) {
           go.width > 8192 || go.height > 8192)
         throw UsageError("--size must be WxH between 320x240 and 8192x8192, not '" + size + "'");
       if (go.frames < 0) throw UsageError("--frames must not be negative");
-      if (!mouse.empty() && (std::sscanf(mouse.c_str(), "%f,%f", &go.mouse_x, &go.mouse_y) != 2 || go.mouse_x < 0 ||
-                             go.mouse_y < 0 || go.frames == 0))
+      int used = 0;
+      if (!mouse.empty() && (std::sscanf(mouse.c_str(), "%f,%f%n", &go.mouse_x, &go.mouse_y, &used) != 2 ||
+                             used != static_cast<int>(mouse.size()) || go.mouse_x < 0 || go.mouse_y < 0 || go.frames == 0))
         throw UsageError("--mouse must be X,Y (non-negative window pixels) and comes with --frames, not '" + mouse + "'");
       if (go.font_scale != 0 && !(go.font_scale >= 1 && go.font_scale <= 3)) throw UsageError("--font-scale must be between 1 and 3");
+      if (!go.lookback.empty() && !go.trace_path.empty())
+        throw UsageError("--lookback and --trace: choose one (a device-wide trace opens in the look-back view by itself)");
       return gui::run_gui(go);
     }
 #endif

@@ -3,6 +3,7 @@
 // invariants.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -258,4 +259,60 @@ TEST_CASE("device scans: a device trace survives save and load byte for byte, an
   };
   CHECK_THROWS_WITH_AS(trace_from_json(mutate("\"publish\"", "\"shout\"")), doctest::Contains("tile_events"), TraceError);
   CHECK_THROWS_WITH_AS(trace_from_json(mutate("\"spins\"]", "\"spin\"]")), doctest::Contains("tile_event_fields"), TraceError);
+}
+
+TEST_CASE("device scans: stall lists, the look-back point, and what the GPU refuses") {
+  const DeviceConfig c = parse_device_config("decoupled-lookback", {{"stall", "3:100,5:200:look-back,7:300:start"}}, ValueType::I32, 0, false);
+  REQUIRE(c.machine.stalls.size() == 3);
+  CHECK((c.machine.stalls[0].tile == 3 && c.machine.stalls[0].cycles == 100 && c.machine.stalls[0].at == TileStall::At::Start));
+  CHECK((c.machine.stalls[1].tile == 5 && c.machine.stalls[1].cycles == 200 && c.machine.stalls[1].at == TileStall::At::LookBack));
+  CHECK((c.machine.stalls[2].tile == 7 && c.machine.stalls[2].at == TileStall::At::Start));
+  CHECK(c.params.stall_tile == -1);  // the emulator's stalls live in its machine
+  const DeviceConfig gpu = parse_device_config("decoupled-lookback", {{"stall", "3:20000"}}, ValueType::I32, 0, true);
+  CHECK((gpu.params.stall_tile == 3 && gpu.params.stall_cycles == 20000));
+  for (const char* bad : {"3:100,", "2:5:sideways", "0:5:look-back", "x:5"})
+    CHECK_THROWS_AS(parse_device_config("decoupled-lookback", {{"stall", bad}}, ValueType::I32, 0, false), std::invalid_argument);
+  for (const char* bad : {"3:100,4:100", "3:100:look-back"})
+    CHECK_THROWS_WITH_AS(parse_device_config("decoupled-lookback", {{"stall", bad}}, ValueType::I32, 0, true),
+                         doctest::Contains("the GPU takes one"), std::invalid_argument);
+
+  // A look-back stall holds the tile between publishing its aggregate and its first inspection.
+  const std::int64_t n = 16 * 4096;
+  const Trace base = record_device("decoupled-lookback", n, OpKind::Sum, ValueType::I32, false, {{"items", "16"}});
+  const Trace held = record_device("decoupled-lookback", n, OpKind::Sum, ValueType::I32, false, {{"items", "16"}, {"stall", "6:50000:look-back"}});
+  check_correct(held);
+  auto gap = [](const Trace& t) {  // tile 6: from its A to its first inspection
+    std::uint64_t a = 0, inspected = UINT64_MAX;
+    for (const TileEvent& e : t.tile_events)
+      if (e.tile == 6 && e.kind == TileEventKind::Publish && e.flag == TileFlag::A) a = e.time;
+      else if (e.tile == 6 && e.kind == TileEventKind::Inspect) inspected = std::min(inspected, e.time);
+    return inspected - a;
+  };
+  CHECK(gap(base) < 5000);
+  CHECK(gap(held) >= 50000);
+}
+
+TEST_CASE("device scans: separate-word descriptors record the value's store, ahead of the flag only with a fence") {
+  const std::int64_t n = 8 * 2048 + 5;
+  const std::uint64_t latency = 400;
+  for (const bool fence : {true, false}) {
+    CAPTURE(fence);
+    const Trace t = record_device("decoupled-lookback", n, OpKind::Sum, ValueType::I64, false, {{"fence", fence ? "on" : "off"}});
+    std::map<std::pair<std::int64_t, TileFlag>, std::uint64_t> recorded, published;
+    for (const TileEvent& e : t.tile_events) {
+      if (e.kind == TileEventKind::Record) recorded[{e.tile, e.flag}] = e.time;
+      if (e.kind == TileEventKind::Publish) published[{e.tile, e.flag}] = e.time;
+    }
+    REQUIRE(recorded.size() == published.size());
+    for (const auto& [key, at] : published) {
+      REQUIRE(recorded.count(key));
+      // With a fence: value, one round trip, flag. Without: both issued at once, the value landing
+      // two latencies after the flag (the window in which a reader sees the flag with an old value).
+      if (fence) CHECK(recorded[key] + latency == at);
+      else CHECK(recorded[key] == at + 2 * latency);
+    }
+  }
+  // One packed word for 32-bit values with a fence: no Record events at all.
+  const Trace packed = record_device("decoupled-lookback", n, OpKind::Sum, ValueType::I32, false);
+  CHECK(std::none_of(packed.tile_events.begin(), packed.tile_events.end(), [](const TileEvent& e) { return e.kind == TileEventKind::Record; }));
 }

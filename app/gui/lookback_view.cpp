@@ -14,6 +14,8 @@
 #include <cstdio>
 #include <cstring>
 #include <numeric>
+#include <set>
+#include <tuple>
 
 #include "analysis/analysis.hpp"
 #include "core/values.hpp"
@@ -27,12 +29,6 @@ namespace sv::gui {
 // ============================================================================================
 
 namespace {
-
-int find_buffer(const Trace& t, std::string_view name) {
-  for (std::size_t b = 0; b < t.buffers.size(); ++b)
-    if (t.buffers[b].name == name) return static_cast<int>(b);
-  return -1;
-}
 
 // Lanes: each SM gets as many lanes as it had tiles running at once (its resident slots in use),
 // and a tile takes the first lane of its SM that is free when it starts.
@@ -112,6 +108,10 @@ LookbackRun make_lookback_run(Trace trace) {
   r.t0 = t.tile_events[order.front()].time;
   r.t1 = t.tile_events[order.back()].time;
 
+  // Where a value has its own store (a Record event), the Publish stores only the flag.
+  std::set<std::tuple<int, std::int64_t, TileFlag>> recorded;
+  for (const TileEvent& e : t.tile_events)
+    if (e.kind == TileEventKind::Record) recorded.insert({e.pass, e.tile, e.flag});
   std::map<std::pair<int, std::int64_t>, std::size_t> span_of;  // (pass, tile) -> index in spans
   std::map<int, std::int64_t> pass_tiles;                        // pass -> tiles in it
   bool published = false;
@@ -148,12 +148,12 @@ LookbackRun make_lookback_run(Trace trace) {
       case TileEventKind::Publish: {
         published = true;
         using F = DescriptorChange::Field;
-        const F field = e.flag == TileFlag::A ? F::Aggregate : F::Inclusive;
-        r.changes.push_back({e.time, e.tile, field, e.flag, e.value});
+        if (e.kind == TileEventKind::Publish) r.changes.push_back({e.time, e.tile, F::Flag, e.flag, e.value});
+        if (e.kind == TileEventKind::Publish && recorded.count({e.pass, e.tile, e.flag})) break;
+        r.changes.push_back({e.time, e.tile, e.flag == TileFlag::A ? F::Aggregate : F::Inclusive, e.flag, e.value});
         // Tile 0 has no predecessor: its aggregate is its inclusive prefix (the paper's processor 0
         // "copied it to the inclusive_prefix field").
         if (e.tile == 0 && e.flag == TileFlag::P) r.changes.push_back({e.time, e.tile, F::Aggregate, e.flag, e.value});
-        if (e.kind == TileEventKind::Publish) r.changes.push_back({e.time, e.tile, F::Flag, e.flag, e.value});
         break;
       }
     }
@@ -162,7 +162,7 @@ LookbackRun make_lookback_run(Trace trace) {
   // end show as such; they stay open (UINT64_MAX) in the model.
   if (r.outcome == Outcome::Deadlock) r.t1 += (r.t1 - r.t0) / 2 + 1;
 
-  const int sums = find_buffer(t, "tile sums"), scanned = find_buffer(t, "scanned sums");
+  const int sums = t.find_buffer("tile sums"), scanned = t.find_buffer("scanned sums");
   if (!published && sums >= 0 && scanned >= 0 && !t.snapshots.empty()) {
     r.derived_descriptors = true;
     const auto& reduced = t.snapshots.front()[static_cast<std::size_t>(sums)];
@@ -185,7 +185,9 @@ LookbackRun make_lookback_run(Trace trace) {
   }
   std::stable_sort(r.changes.begin(), r.changes.end(), [](const DescriptorChange& a, const DescriptorChange& b) { return a.time < b.time; });
 
-  // Every launch's tiles get lanes, the recursion's on the tile sums too.
+  // Every launch's tiles get lanes, the recursion's on the tile sums too; the descriptors' life is
+  // the first level's launches only.
+  for (TileSpan& s : r.spans) s.first_level = pass_tiles[s.pass] == r.tiles;
   assign_lanes(r);
   return r;
 }
@@ -205,7 +207,7 @@ std::vector<DescriptorState> descriptors_at(const LookbackRun& run, std::uint64_
   // Life: of the launches whose tiles are the descriptors' (every launch but the recursion's).
   std::vector<std::uint8_t> started(d.size()), running(d.size());
   for (const TileSpan& s : run.spans) {
-    if (s.tile >= run.tiles || s.start > time) continue;
+    if (!s.first_level || s.tile >= run.tiles || s.start > time) continue;
     const auto i = static_cast<std::size_t>(s.tile);
     started[i] = 1;
     if (!s.ended || s.end > time) {
@@ -294,7 +296,7 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
         {pal.flag_x, "X: nothing published"}, {pal.flag_a, "A: aggregate"}, {pal.flag_p, "P: inclusive prefix"},
         {pal.lifetime, "running"}, {pal.waiting, "waiting"}, {with_alpha(pal.text_dim, 0x90), "done"}};
     for (const auto& [fill, text] : keys) {
-      s.rects.push_back({x, y + 0.2f * em, 0.9f * em, 0.9f * em, fill, pal.grid, "", -1, SceneRect::Kind::Cursor});
+      s.rects.push_back({x, y + 0.2f * em, 0.9f * em, 0.9f * em, fill, pal.grid, "", -1, SceneRect::Kind::Legend});
       s.texts.push_back({x + 1.2f * em, y, pal.text_dim, text});
       x += 1.6f * em + 0.55f * em * static_cast<float>(std::string_view(text).size());
     }
@@ -313,7 +315,7 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
   const float digits_w = 0.62f * em * static_cast<float>(std::to_string(tiles - 1).size()) + 0.4f * em;
   const std::int64_t every = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(digits_w / std::max(s.cell_w, 1e-3f))));
   for (std::int64_t t = 0; t < run.tiles; t += every)
-    s.texts.push_back({s.table_x + (static_cast<float>(t) + 0.5f) * s.cell_w, y, pal.text_dim, std::to_string(t)});
+    s.texts.push_back({s.table_x + (static_cast<float>(t) + 0.5f) * s.cell_w, y, pal.text_dim, std::to_string(t), true});
   s.texts.push_back({m, y, pal.text_dim, "tile"});
   y += 1.2f * em;
 
@@ -554,7 +556,7 @@ void record_lookback(LookbackUi& ui) {
   }
   for (const LookbackRun& r : ui.runs) {
     if (r.trace.meta.algorithm != "decoupled-lookback" && ui.time != 0) continue;
-    ui.time = r.t0 + (r.t1 - r.t0) / 2;
+    ui.time = default_lookback_time(r);
     // Select the tile that looked back furthest before that moment: its arrows say the most.
     std::size_t most = 0;
     for (const TileSummary& t : r.summary.tiles) {
@@ -582,8 +584,7 @@ bool show_in_lookback(LookbackUi& ui, const Trace& trace, const std::string& pat
   ui.preset = "file " + path;
   collect_moments(ui);
   ++ui.generation;
-  const LookbackRun& r = ui.runs.front();
-  ui.time = r.t0 + (r.t1 - r.t0) / 2;
+  ui.time = default_lookback_time(ui.runs.front());
   ui.selected = -1;
   return true;
 }
@@ -622,10 +623,6 @@ void lookback_key(LookbackUi& ui, LookbackKey key) {
 // [SECTION] the window
 // ============================================================================================
 
-namespace {
-
-}  // namespace
-
 void draw_lookback_scene(const LookbackScene& s, float origin_x, float origin_y) {
   const ImVec2 origin(origin_x, origin_y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -643,9 +640,7 @@ void draw_lookback_scene(const LookbackScene& s, float origin_x, float origin_y)
   }
   for (const SceneText& t : s.texts) {
     const ImVec2 ts = ImGui::CalcTextSize(t.text.c_str());
-    // Tile numbers are centred on their column; other texts start at their x.
-    const bool centred = !t.text.empty() && std::isdigit(static_cast<unsigned char>(t.text[0])) && t.x > s.table_x - 1;
-    dl->AddText(ImVec2(origin.x + t.x - (centred ? ts.x / 2 : 0), origin.y + t.y), im_color(t.color), t.text.c_str());
+    dl->AddText(ImVec2(origin.x + t.x - (t.centred ? ts.x / 2 : 0), origin.y + t.y), im_color(t.color), t.text.c_str());
   }
   for (const SceneArrow& a : s.arrows) {
     const ImVec2 p0(origin.x + a.x0, origin.y + a.y0), p3(origin.x + a.x1, origin.y + a.y1);
@@ -683,9 +678,8 @@ std::string lookback_scene_svg(const LookbackScene& s, const LookbackPalette& pa
     }
   }
   for (const SceneText& t : s.texts) {
-    const bool centred = !t.text.empty() && std::isdigit(static_cast<unsigned char>(t.text[0])) && t.x > s.table_x - 1;
     std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" dominant-baseline=\"hanging\"%s>", t.x, t.y,
-                  svg::color(t.color).c_str(), centred ? " text-anchor=\"middle\"" : "");
+                  svg::color(t.color).c_str(), t.centred ? " text-anchor=\"middle\"" : "");
     out += buf + svg::escape(t.text) + "</text>\n";
   }
   for (const SceneArrow& a : s.arrows) {
@@ -799,6 +793,9 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
     ui.dirty = true;
   }
   if (ui.dirty) record_lookback(ui);
+  if (ui.preset.rfind("file ", 0) == 0)
+    ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.85f, 1), "Showing the trace %s; the controls above record on the emulator.",
+                       ui.preset.c_str() + 5);
 
   // Time: the slider runs over the longest run; every run shares the axis.
   std::uint64_t t_min = UINT64_MAX, span = 1;
@@ -833,10 +830,11 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
   const float width = ImGui::GetContentRegionAvail().x;
   for (std::size_t k = 0; k < ui.runs.size(); ++k) {
     const LookbackRun& r = ui.runs[k];
-    const char* outcome = r.outcome == Outcome::Correct ? "correct" : r.outcome == Outcome::Deadlock ? "DEADLOCK" : "WRONG";
+    std::string outcome(outcome_name(r.outcome));
+    if (r.outcome != Outcome::Correct) std::transform(outcome.begin(), outcome.end(), outcome.begin(), ::toupper);
     char title[512];
     std::snprintf(title, sizeof title, "%s: %lld tiles, result %s; %lld inspections, %lld stale reads, %lld tiles waited%s",
-                  r.trace.meta.algorithm.c_str(), static_cast<long long>(r.tiles), outcome,
+                  r.trace.meta.algorithm.c_str(), static_cast<long long>(r.tiles), outcome.c_str(),
                   static_cast<long long>(r.summary.inspections), static_cast<long long>(r.summary.stale_reads),
                   static_cast<long long>(r.summary.waited_tiles),
                   r.derived_descriptors ? " (no descriptors: the tile sums and their scan shown as A and P)" : "");

@@ -28,6 +28,7 @@ struct TileSpan {
   int lane = 0;
   std::uint64_t start = 0, end = 0;
   bool ended = false;
+  bool first_level = true;  // a launch over the descriptors' tiles (not the recursion on the tile sums)
   std::vector<std::pair<std::uint64_t, std::uint64_t>> waits;  // [began, ended) of each wait; UINT64_MAX: never ended (deadlock)
 };
 
@@ -85,7 +86,7 @@ struct SceneRect {
   std::uint32_t fill = 0, border = 0;  // border 0: none
   std::string label;
   std::int64_t tile = -1;  // the tile it stands for (-1: a run of merged cells or decoration)
-  enum class Kind : std::uint8_t { Flag, Aggregate, Inclusive, Lifetime, Wait, Cursor } kind = Kind::Flag;
+  enum class Kind : std::uint8_t { Flag, Aggregate, Inclusive, Lifetime, Wait, Cursor, Legend } kind = Kind::Flag;
   std::uint32_t label_color = 0x141414FF;
   float border_w = 1;
 };
@@ -100,6 +101,7 @@ struct SceneText {
   float x = 0, y = 0;
   std::uint32_t color = 0;
   std::string text;
+  bool centred = false;  // on x (tile numbers over their column); else starting at x
 };
 struct LookbackScene {
   std::vector<SceneRect> rects;

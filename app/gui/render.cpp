@@ -296,8 +296,8 @@ namespace {
 // offscreen) or SVG.
 void render_lookback(const Trace& trace, const std::string& out, const RenderOptions& o) {
   if (trace.tile_events.empty())
-    throw std::runtime_error("--lookback: the trace has no tile events (only chained, decoupled-lookback, reduce-then-scan and "
-                             "hierarchical traces have them)");
+    throw std::runtime_error("--lookback: the trace has no tile events (n = 0, or not a device-wide scan: chained, "
+                             "decoupled-lookback, reduce-then-scan and hierarchical traces have them)");
   const LookbackRun run = make_lookback_run(trace);
   if (o.time >= 0 && (static_cast<std::uint64_t>(o.time) < run.t0 || static_cast<std::uint64_t>(o.time) > run.t1))
     throw std::runtime_error("--time " + std::to_string(o.time) + " is out of range (the run goes from " + std::to_string(run.t0) +
@@ -335,7 +335,11 @@ void render_lookback(const Trace& trace, const std::string& out, const RenderOpt
 void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& o) {
   if (o.theme != "light" && o.theme != "dark" && o.theme != "high-contrast")
     throw std::runtime_error("--theme: unknown theme '" + o.theme + "' (light, dark or high-contrast)");
-  if (o.lookback) return render_lookback(trace, out, o);
+  if (o.lookback) {
+    if (o.step != -1) throw std::runtime_error("--step goes with the diagram; the look-back view takes --time");
+    if (o.time < -1) throw std::runtime_error("--time must not be negative");
+    return render_lookback(trace, out, o);
+  }
   if (o.time >= 0 || o.select >= 0) throw std::runtime_error("--time and --select go with --lookback");
   if (trace.steps.empty() || trace.snapshots.empty() || trace.buffers.empty())
     throw std::runtime_error("the trace has no steps or buffers to draw");

@@ -29,13 +29,12 @@ void merge_rows(BenchResult& into, const BenchResult& from) {
 void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
   if (gpu.usable) {
     ImGui::Text("GPU: %s (sm_%d%d, %d SMs)", gpu.name.c_str(), gpu.cc_major, gpu.cc_minor, gpu.sm_count);
-    const auto algos = device_algorithms();
-    t.algorithm = std::clamp(t.algorithm, 0, static_cast<int>(algos.size()) - 1);
-    const std::string name(algos[static_cast<std::size_t>(t.algorithm)].name);
+    if (!find_device_algorithm(t.algorithm)) t.algorithm = std::string(device_algorithms().front().name);
+    const std::string name = t.algorithm;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
     if (ImGui::BeginCombo("algorithm", name.c_str())) {
-      for (int i = 0; i < static_cast<int>(algos.size()); ++i)
-        if (ImGui::Selectable(std::string(algos[static_cast<std::size_t>(i)].name).c_str(), i == t.algorithm)) t.algorithm = i;
+      for (const DeviceAlgorithmInfo& a : device_algorithms())
+        if (ImGui::Selectable(std::string(a.name).c_str(), a.name == name)) t.algorithm = std::string(a.name);
       ImGui::EndCombo();
     }
     ImGui::SameLine();

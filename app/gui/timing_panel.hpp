@@ -15,7 +15,7 @@ namespace sv::gui {
 
 struct TimingPanel {
   int log2_n = 24;
-  int algorithm = 3;                 // index into device_algorithms(): decoupled-lookback
+  std::string algorithm = "decoupled-lookback";  // the device-wide algorithm to time
   std::future<BenchResult> pending;  // a measurement under way
   std::chrono::steady_clock::time_point started;
   double last_refresh_s = 0;         // how long the last measurement took, start to shown

@@ -35,7 +35,7 @@ constexpr std::array<SwitchInfo, 10> kSwitches = {{
      "predecessors the look-back warp inspects at once, 1..32 (1: wait for the predecessor's P, the chained scan)"},
     {"stall", "none", "chained decoupled-lookback", false,
      "TILE:CYCLES: that tile waits after taking its id (emulator cycles; nanoseconds on the GPU); the emulator "
-     "also takes TILE:CYCLES:look-back (after publishing its aggregate, before looking back) and lists of them "
+     "also takes TILE:CYCLES:look-back (just before the tile first looks back) and lists of them "
      "separated by commas"},
     {"sms", "4", "all", true, "simulated multiprocessors, 1..1024"},
     {"resident", "2", "all", true, "blocks resident on one multiprocessor at a time, 1..64"},
@@ -168,6 +168,8 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
           throw std::invalid_argument("--option stall=" + all + ": '" + at + "' is not start or look-back");
         st.at = at == "start" ? TileStall::At::Start : TileStall::At::LookBack;
       }
+      if (st.tile == 0 && st.at == TileStall::At::LookBack)
+        throw std::invalid_argument("--option stall=" + all + ": tile 0 never looks back (it has no predecessor)");
       c.machine.stalls.push_back(st);
     }
     if (on_gpu) {

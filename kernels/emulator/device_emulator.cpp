@@ -79,11 +79,15 @@ void EmuTileExec::publish_payload(std::int64_t tile, TileFlag flag, const Payloa
   };
   std::uint64_t value_at = emu_->slots_[slot_].clock + lat;  // one packed word: value and flag together
   if (!(packable && p.fence)) {
-    // Separate words: the value's store first (a Record event), then the flag's.
+    // Separate words: the value's store (a Record event), then the flag's. An event's time is when
+    // its store was issued: readers see it one latency later.
     TileEvent& r = emu_->record(slot_, TileEventKind::Record, tile);
     r.flag = flag;
     r.value = value;
-    if (!p.fence) value_at += 2 * lat;  // nothing orders the two stores: the value lags behind the flag
+    if (!p.fence) {  // nothing orders the two stores: the value lands two latencies after the flag
+      value_at += 2 * lat;
+      r.time = value_at - lat;
+    }
     values().push_back({value_at, flag, value});
     if (p.fence) {  // the fence waits for the value's store; others run meanwhile
       emu_->slots_[slot_].clock += lat;
@@ -141,7 +145,6 @@ std::vector<EmuTileExec::Seen> EmuTileExec::read_window(std::int64_t tile, std::
   }
   b.spins = 0;
   b.waited = false;
-  (void)tile;
   return seen;
 }
 

@@ -21,8 +21,9 @@ enum class TileEventKind : std::uint8_t {
   Wait,     // the tile began waiting: predecessor `target` still showed `flag` (X, or A in a chained scan)
   End,      // the tile stored its outputs
   Record,   // the tile stored `value` in its descriptor's aggregate (flag A) or inclusive-prefix (flag P)
-            // field, ahead of the flag (descriptors whose flag and value are separate words); the
-            // Publish that follows stores the flag
+            // field, where flag and value are separate words; the Publish stores the flag. With a
+            // fence the value comes first; with fence=off it may land after the flag (emulator times
+            // are when a store issues: readers see it one latency later)
 };
 inline constexpr int kTileEventKindCount = 6;
 
