@@ -546,7 +546,29 @@ TEST_CASE("look-back model: mid-run decoupled look-back shows all three flags, a
     CHECK(*end[t].inclusive == r.trace.result.reference[static_cast<std::size_t>((static_cast<std::int64_t>(t) + 1) * tile - 1)]);
   }
 
+  // The table shows what a reader would read at that moment: every inspection agrees with it.
+  for (const TileSummary& t : r.summary.tiles)
+    for (const TileInspection& i : t.inspections) {
+      const DescriptorState seen = descriptors_at(r, i.time)[static_cast<std::size_t>(i.target)];
+      CHECK(seen.flag == i.flag);
+      const auto& field = i.flag == TileFlag::A ? seen.aggregate : seen.inclusive;
+      REQUIRE(field.has_value());
+      CHECK(*field == i.value);
+    }
+
   const LookbackRun stale = lookback_run("stale", "decoupled-lookback");
+  // With fence off a stale read happens while the table shows the flag without its value yet.
+  for (const TileSummary& t : stale.summary.tiles)
+    for (const TileInspection& i : t.inspections) {
+      if (!i.stale) continue;
+      const DescriptorState seen = descriptors_at(stale, i.time)[static_cast<std::size_t>(i.target)];
+      CHECK(seen.flag == i.flag);
+      const DescriptorState last = descriptors_at(stale, stale.t1)[static_cast<std::size_t>(i.target)];
+      const auto& field = i.flag == TileFlag::A ? seen.aggregate : seen.inclusive;
+      const auto& published = i.flag == TileFlag::A ? last.aggregate : last.inclusive;
+      REQUIRE(published.has_value());
+      CHECK((!field.has_value() || *field != *published));
+    }
   CHECK(stale.outcome == Outcome::Wrong);
   REQUIRE(stale.summary.stale_reads > 0);
   std::int64_t reader = -1;

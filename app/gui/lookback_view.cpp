@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <set>
@@ -108,6 +109,11 @@ LookbackRun make_lookback_run(Trace trace) {
   r.t0 = t.tile_events[order.front()].time;
   r.t1 = t.tile_events[order.back()].time;
 
+  // The emulator's events are when a store issues; other tiles see it a round trip later, so the
+  // table shows it then: what any reader at that moment would read. (A GPU trace's times are its
+  // stores' own; when they land is not known.)
+  if (t.meta.executor.kind != "gpu" && t.meta.options.count("latency"))
+    r.visible_after = std::strtoull(t.meta.options.at("latency").c_str(), nullptr, 10);
   // Where a value has its own store (a Record event), the Publish stores only the flag.
   std::set<std::tuple<int, std::int64_t, TileFlag>> recorded;
   for (const TileEvent& e : t.tile_events)
@@ -148,12 +154,13 @@ LookbackRun make_lookback_run(Trace trace) {
       case TileEventKind::Publish: {
         published = true;
         using F = DescriptorChange::Field;
-        if (e.kind == TileEventKind::Publish) r.changes.push_back({e.time, e.tile, F::Flag, e.flag, e.value});
+        const std::uint64_t seen_at = e.time + r.visible_after;
+        if (e.kind == TileEventKind::Publish) r.changes.push_back({seen_at, e.tile, F::Flag, e.flag, e.value});
         if (e.kind == TileEventKind::Publish && recorded.count({e.pass, e.tile, e.flag})) break;
-        r.changes.push_back({e.time, e.tile, e.flag == TileFlag::A ? F::Aggregate : F::Inclusive, e.flag, e.value});
+        r.changes.push_back({seen_at, e.tile, e.flag == TileFlag::A ? F::Aggregate : F::Inclusive, e.flag, e.value});
         // Tile 0 has no predecessor: its aggregate is its inclusive prefix (the paper's processor 0
         // "copied it to the inclusive_prefix field").
-        if (e.tile == 0 && e.flag == TileFlag::P) r.changes.push_back({e.time, e.tile, F::Aggregate, e.flag, e.value});
+        if (e.tile == 0 && e.flag == TileFlag::P) r.changes.push_back({seen_at, e.tile, F::Aggregate, e.flag, e.value});
         break;
       }
     }
@@ -184,6 +191,7 @@ LookbackRun make_lookback_run(Trace trace) {
     }
   }
   std::stable_sort(r.changes.begin(), r.changes.end(), [](const DescriptorChange& a, const DescriptorChange& b) { return a.time < b.time; });
+  if (!r.changes.empty()) r.t1 = std::max(r.t1, r.changes.back().time);
 
   // Every launch's tiles get lanes, the recursion's on the tile sums too; the descriptors' life is
   // the first level's launches only.
@@ -509,10 +517,10 @@ BlockRunConfig lookback_config(const LookbackLesson& l, const std::string& algor
 
 std::uint64_t fig6_snapshot_time(const LookbackRun& run) {
   std::int64_t recorded = -1, flagged = -1;
-  for (const TileEvent& e : run.trace.tile_events) {
-    if (e.tile != 1 || e.flag != TileFlag::P) continue;
-    if (e.kind == TileEventKind::Record) recorded = static_cast<std::int64_t>(e.time);
-    if (e.kind == TileEventKind::Publish) flagged = static_cast<std::int64_t>(e.time);
+  for (const DescriptorChange& c : run.changes) {
+    if (c.tile != 1 || c.flag != TileFlag::P) continue;
+    if (c.field == DescriptorChange::Field::Inclusive) recorded = static_cast<std::int64_t>(c.time);
+    if (c.field == DescriptorChange::Field::Flag) flagged = static_cast<std::int64_t>(c.time);
   }
   if (recorded < 0 || flagged <= recorded) return 0;
   return static_cast<std::uint64_t>((recorded + flagged) / 2);

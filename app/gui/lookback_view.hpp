@@ -32,8 +32,8 @@ struct TileSpan {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> waits;  // [began, ended) of each wait; UINT64_MAX: never ended (deadlock)
 };
 
-// A change of one descriptor field, in time order: the tile's flag, its aggregate or its inclusive
-// prefix. reduce-then-scan has no descriptors: its tile sums act as aggregates (known when a tile of
+// A change of one descriptor field, in time order, at the time other tiles can see it: the tile's
+// flag, its aggregate or its inclusive prefix. reduce-then-scan has no descriptors: its tile sums act as aggregates (known when a tile of
 // the reduce launch ends) and its scanned sums as inclusive prefixes (known when the last launch starts).
 struct DescriptorChange {
   std::uint64_t time = 0;
@@ -56,6 +56,7 @@ struct LookbackRun {
   std::uint64_t t0 = 0, t1 = 0;         // the tile events' time range: from 0, gaps between launches folded
   std::uint64_t folded = 0;             // time removed between launches (a GPU trace's host work)
   bool derived_descriptors = false;     // reduce-then-scan: from the tile sums, not from descriptors
+  std::uint64_t visible_after = 0;      // emulator: a store is seen this long after its event (the latency)
 };
 LookbackRun make_lookback_run(Trace trace);
 
