@@ -339,7 +339,7 @@ void write_event(JsonOut& o, ValueType type, const Event& e) {
 }
 
 // One tile event as an array in kTileEventFields order; start and end have no target (null), and
-// only publish and inspect events carry a value.
+// only the events tile_event_has_value names (publish, inspect, record) carry a value.
 void write_tile_event(JsonOut& o, ValueType type, const TileEvent& e) {
   o.raw('[');
   o.integer(e.time);
