@@ -1,6 +1,7 @@
 // scanviz: the command line. Subcommands algos, trace, show, stats and demo; errors are one line on
 // stderr and exit code 2 (1 when a kernel fails inside the emulator).
 #include <CLI/CLI.hpp>
+#include <bit>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -370,6 +371,14 @@ int main(int argc, char** argv) {
   gui_cmd->add_option("--trace", go.trace_path, "open this trace instead of recording the default lesson");
   gui_cmd->add_option("--algo", go.algorithm, "the lesson's algorithm");
   gui_cmd->add_option("--n", go.n, "the lesson's n");
+  gui_cmd->add_option("--op", go.op, "the lesson's operator: sum, product, min, max or interval (default)");
+  std::string gui_executor = "emulator";
+  gui_cmd->add_option("--executor", gui_executor, "record the lesson on the emulator (default) or the gpu");
+  gui_cmd->add_option("--amplify", go.amplify_seed, "with --executor gpu: the race amplifier's seed (0 = off)");
+  std::string gui_measure;
+  gui_cmd->add_option("--measure", gui_measure,
+                      "GPU: measure the timing panel's algorithm, CUB and the copy at these sizes (2^10..2^28, e.g. "
+                      "2^20,2^24) at start; with --frames, the frames count from when they are done");
   gui_cmd->add_option("--step", go.step, "start at this step (default: the last)");
   gui_cmd->add_option("--theme", go.theme, "light, dark or high-contrast");
   gui_cmd->add_option("--font-scale", go.font_scale, "1 to 3");
@@ -457,6 +466,18 @@ int main(int argc, char** argv) {
                              used != static_cast<int>(mouse.size()) || go.mouse_x < 0 || go.mouse_y < 0 || go.frames == 0))
         throw UsageError("--mouse must be X,Y (non-negative window pixels) and comes with --frames, not '" + mouse + "'");
       if (go.font_scale != 0 && !(go.font_scale >= 1 && go.font_scale <= 3)) throw UsageError("--font-scale must be between 1 and 3");
+      if (gui_executor != "emulator" && gui_executor != "gpu")
+        throw UsageError("--executor: the window records on the emulator or the gpu, not '" + gui_executor + "'");
+      go.gpu = gui_executor == "gpu";
+      if (go.amplify_seed < 0 || (go.amplify_seed > 0 && !go.gpu))
+        throw UsageError("--amplify must be a non-negative seed and comes with --executor gpu");
+      if (!gui_measure.empty())
+        for (std::int64_t n : parse_sizes(gui_measure)) {
+          const int log2_n = std::countr_zero(static_cast<std::uint64_t>(n));
+          if (std::popcount(static_cast<std::uint64_t>(n)) != 1 || log2_n < 10 || log2_n > 28)
+            throw UsageError("--measure: the timing panel measures powers of two from 2^10 to 2^28, not " + std::to_string(n));
+          go.measure_log2_n.push_back(log2_n);
+        }
       if (!go.lookback.empty() && !go.trace_path.empty())
         throw UsageError("--lookback and --trace: choose one (a device-wide trace opens in the look-back view by itself)");
       return gui::run_gui(go);

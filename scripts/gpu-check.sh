@@ -5,6 +5,11 @@
 # kernels carry no trace code. Logs go to $OUT (or ./gpu-check).
 #
 # Parts to run may be named (default: tests racy amplifier sanitizers sass):
+#   gui                the window under carried Xvfb with NVIDIA's OpenGL: screenshots of the GPU
+#                      lesson, the amplified race, the timing panel measuring, a GPU trace's look-back
+#                      view, and frame times (300 frames) of three scenes
+#   arches             builds for compute_75 PTX (the pre-sm_80 code, compiled by the driver) and for
+#                      another GPU; runs the GPU tests on the first and checks the second's refusals
 #   tests              every GPU test case (scanviz_gpu_tests)
 #   device             the device-wide scans: their GPU tests (unless `tests` runs too), scanviz bench
 #                      (default sizes, table and JSON) and the tile kernels' SASS
@@ -40,16 +45,96 @@ say environment
 } >"$out/env.txt" 2>&1
 cat "$out/env.txt"
 
+if want gui; then
+say "the window on this GPU: carried Xvfb and Mesa (scripts/gpu-gui-deps.sh), NVIDIA's OpenGL through GLX"
+# .gl/gui-root.tar.xz and .gl/scanviz-gui.xz (a GUI build: cmake --preset portable -DSCANVIZ_GUI=ON) come
+# with the call. The X server finds xkbcomp and its GLX software driver only at their Debian paths:
+# links are added there where nothing is, and nothing else is written outside /tmp.
+{ grep PRETTY /etc/os-release; ldconfig -p | grep -E "libGLX_nvidia|libGL\.so|libX11\.so|libglfw|libLLVM"; command -v Xvfb xkbcomp; } |
+  tee "$out/gui-env.txt"
+gl=/tmp/gui-root
+rm -rf "$gl" && mkdir -p "$gl" && tar -C "$gl" -xJf .gl/gui-root.tar.xz
+xz -dc .gl/scanviz-gui.xz >/tmp/scanviz-gui && chmod +x /tmp/scanviz-gui
+lib="$gl/usr/lib/x86_64-linux-gnu:$gl/lib/x86_64-linux-gnu"
+[ -e /usr/bin/xkbcomp ] || ln -s "$gl/usr/bin/xkbcomp" /usr/bin/xkbcomp
+dri=/usr/lib/x86_64-linux-gnu/dri
+[ -e "$dri/swrast_dri.so" ] || { mkdir -p "$dri" && ln -s "$gl$dri/swrast_dri.so" "$dri/swrast_dri.so"; }
+LD_LIBRARY_PATH="$lib" "$gl/usr/bin/Xvfb" :7 -screen 0 1920x1080x24 -xkbdir "$gl/usr/share/X11/xkb" -nolisten tcp \
+  >"$out/xvfb.log" 2>&1 &
+xvfb=$!
+sleep 3
+g() { DISPLAY=:7 __GLX_VENDOR_LIBRARY_NAME="${SCANVIZ_GLX_VENDOR:-nvidia}" LD_LIBRARY_PATH="$lib" HOME=/tmp/gui-home \
+        timeout 300 /tmp/scanviz-gui "$@"; }
+s() { LD_LIBRARY_PATH="$lib" /tmp/scanviz-gui "$@"; }  # the same binary's command line
+shots="${SCANVIZ_SHOTS:-$out}"
+g gui --executor gpu --algo brent-kung --n 16 --frames 20 --step 4 --report-frames --screenshot "$shots/gui-gpu-lesson.png"
+echo "GPU lesson: exit $?"
+for seed in 1 2 3 4 5 6 7 8; do  # the first amplifier seed whose traced run goes wrong, for the window
+  s trace --executor gpu --algo kogge-stone-racy --n 64 --op interval --amplify $seed --out /tmp/racy.json >/dev/null &&
+    s stats /tmp/racy.json | grep -q "^outcome.*wrong" && break
+done
+s stats /tmp/racy.json | grep -E "^(hazards|outcome)"
+for step in 1 2 3 4 5 6 7; do
+  g gui --executor gpu --algo kogge-stone-racy --n 64 --op interval --amplify "$seed" --frames 20 --step $step \
+    --screenshot "$out/gui-gpu-race-step$step.png"
+  echo "amplified race (seed $seed) in the window, step $step: exit $?"
+done
+g gui --timing --measure 2^20,2^24,2^28 --frames 20 --report-frames --screenshot "$shots/gui-timing.png"
+echo "timing panel: exit $?"
+s trace --executor gpu --algo decoupled-lookback --n 1000000 --out /tmp/dl-gpu.json | tail -n 1
+g gui --trace /tmp/dl-gpu.json --frames 20 --screenshot "$shots/gui-gpu-lookback.png"
+echo "look-back view of the GPU trace: exit $?"
+[[ ${SCANVIZ_GUI_FRAMES:-1} == 0 ]] ||  # SCANVIZ_GUI_FRAMES=0: no frame-time runs
+for scene in "n = 8|" "kogge-stone-double-buffer n = 1024|--algo kogge-stone-double-buffer --n 1024" \
+             "look-back 10000-tiles|--lookback 10000-tiles"; do
+  for round in 1 2; do
+    printf '%s, round %s: %s\n' "${scene%%|*}" "$round" "$(g gui ${scene#*|} --frames 300 --report-frames | tr '\n' ' ')"
+  done
+done | tee "$out/gui-frames.txt"
+kill "$xvfb"
+fi
+
 bin=build/portable
 if ! "$bin/app/scanviz" algos >/dev/null 2>"$out/portable.err"; then
   say "portable binaries do not run here ($(head -c 200 "$out/portable.err")); building from source"
+  # SCANVIZ_CUDA_ARCHS is left at auto: the configure line names the GPU it detected here.
   cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANVIZ_DEPS_DIR="$PWD/.deps" \
-    -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/build.log" 2>&1 &&
+    >"$out/build.log" 2>&1 &&
     cmake --build build/device -j "$(nproc)" --target scanviz scanviz_gpu_tests >>"$out/build.log" 2>&1 ||
     { tail -n 30 "$out/build.log"; exit 1; }
   bin=build/device
+  grep "scanviz: CUDA" "$out/build.log"
 fi
 sv="$bin/app/scanviz"
+
+if want arches; then
+say "architectures: the pre-sm_80 code (compute_75 PTX the driver compiles) under the GPU tests; a build for another GPU"
+cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
+other=$([[ $cc == 86 ]] && echo 89-real || echo 86-real)
+for b in "arch75 75-virtual" "archother $other"; do
+  set -- $b
+  cmake -S . -B "build/$1" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANVIZ_DEPS_DIR="$PWD/.deps" -DSCANVIZ_CUDA_ARCHS="$2" \
+    >"$out/build-$1.log" 2>&1 && cmake --build "build/$1" -j "$(nproc)" --target scanviz scanviz_gpu_tests >>"$out/build-$1.log" 2>&1 &
+done
+wait
+grep -h "scanviz: CUDA" "$out"/build-arch*.log
+echo "compute_75 PTX: $(cuobjdump -ptx build/arch75/app/scanviz 2>/dev/null | grep -c 'cp\.async') cp.async, $(cuobjdump -ptx build/arch75/app/scanviz 2>/dev/null | grep -c '^\.target sm_75') modules for sm_75; sm_$cc build: $(cuobjdump -sass "$sv" 2>/dev/null | grep -c LDGSTS) LDGSTS"
+start=$(date +%s.%N)
+# SCANVIZ_ARCH75_TESTS=PATTERN runs only those test cases (doctest -tc).
+timeout 500 build/arch75/tests/scanviz_gpu_tests ${SCANVIZ_ARCH75_TESTS:+-tc="$SCANVIZ_ARCH75_TESTS"} >"$out/arch75-gpu-tests.log" 2>&1
+echo "GPU tests on the compute_75 build: exit $? after $(since "$start") s"
+grep -E "^\[doctest\] (test cases|assertions)|ERROR|FAILED" "$out/arch75-gpu-tests.log" | head -n 20
+timeout 120 build/arch75/app/scanviz bench --sizes 2^24 --algorithms decoupled-lookback | grep -v "^bench:"
+o=build/archother/app/scanviz
+for cmd in "trace --executor gpu --algo kogge-stone --n 8 --out /tmp/x.json" "race --runs 3" "bench --sizes 2^20" \
+           "trace --algo kogge-stone --n 8 --out /tmp/auto.json"; do
+  timeout 60 $o $cmd >/tmp/o.txt 2>/tmp/e.txt
+  printf 'built for %s: scanviz %s: exit %s, %s stderr line(s): %s | stdout: %s\n' "$other" "$cmd" "$?" \
+    "$(wc -l </tmp/e.txt)" "$(cat /tmp/e.txt)" "$(head -c 300 /tmp/o.txt)"
+done | tee "$out/arch-mismatch.txt"
+timeout 60 build/archother/tests/scanviz_gpu_tests >/tmp/o.txt 2>&1
+echo "GPU tests built for $other: exit $?: $(head -n 1 /tmp/o.txt)" | tee -a "$out/arch-mismatch.txt"
+fi
 
 if want device && ! want tests; then
 say "device-wide scans: GPU tests"

@@ -359,6 +359,32 @@ TEST_CASE("render: --scale 2 draws every cell of the diagram at twice the size")
   CHECK(cells == 8);
 }
 
+TEST_CASE("gui: the GPU lesson and measuring options are refused in one line where they cannot apply") {
+  std::string out;
+  const auto one_line = [&](const std::string& what) {
+    CHECK(out.find(what) != std::string::npos);
+    CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  };
+  CHECK(run_under_xvfb("gui --executor cpu --frames 2", &out) == 2);
+  one_line("--executor: the window records on the emulator or the gpu, not 'cpu'");
+  CHECK(run_under_xvfb("gui --amplify 3 --frames 2", &out) == 2);
+  one_line("--amplify must be a non-negative seed and comes with --executor gpu");
+  CHECK(run_under_xvfb("gui --measure 2^29 --frames 2", &out) == 2);
+  one_line("--measure: the timing panel measures powers of two from 2^10 to 2^28, not 536870912");
+  CHECK(run_under_xvfb("gui --measure 1000 --frames 2", &out) == 2);
+  one_line("not 1000");
+  CHECK(run_under_xvfb("gui --op xor --frames 2", &out) == 2);
+  one_line("--op: unknown operator 'xor'");
+  if (probe_gpu().usable) {
+    MESSAGE("a usable GPU is here: --executor gpu and --measure run (scripts/gpu-check.sh gui shows them)");
+  } else {
+    CHECK(run_under_xvfb("gui --executor gpu --frames 2", &out) == 2);
+    one_line("--executor gpu: no usable CUDA device (");
+    CHECK(run_under_xvfb("gui --measure 2^20 --frames 2", &out) == 2);
+    one_line("--measure: no usable CUDA device (");
+  }
+}
+
 TEST_CASE("render and gui: bad numbers and empty traces are refused, not crashed on") {
   Dir dir;
   save_trace(dir.path / "t.json", sv_test::record_interval("sklansky", 8));

@@ -450,6 +450,9 @@ int run_gui(const GuiOptions& opt) {
     std::cerr << "scanviz: cannot load OpenGL functions\n";
     return 2;
   }
+  if (opt.report_frames)  // which OpenGL the figures are of (llvmpipe, or a GPU's driver)
+    std::cout << "OpenGL renderer " << reinterpret_cast<const char*>(glGetString(GL_RENDERER)) << ", "
+              << reinterpret_cast<const char*>(glGetString(GL_VERSION)) << "\n";
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // we lay the panels out ourselves
@@ -490,6 +493,23 @@ int run_gui(const GuiOptions& opt) {
     }
     ui.lesson.algorithm = static_cast<int>(info - block_algorithms().data());
   }
+  if (!opt.op.empty()) {
+    const auto op = parse_op_name(opt.op);
+    if (!op) {
+      std::cerr << "scanviz: --op: unknown operator '" << opt.op << "' (sum, product, min, max or interval)\n";
+      return 2;
+    }
+    ui.lesson.op = static_cast<int>(*op);
+  }
+  if ((opt.gpu || !opt.measure_log2_n.empty()) && !ui.gpu.usable) {
+    std::cerr << "scanviz: " << (opt.gpu ? "--executor gpu" : "--measure") << ": no usable CUDA device (" << ui.gpu.error
+              << ")\n";
+    return 2;
+  }
+  ui.lesson.gpu = opt.gpu;
+  ui.lesson.amplify_seed = opt.amplify_seed;
+  ui.timing.queued_log2_n = opt.measure_log2_n;
+  ui.show_timing |= !opt.measure_log2_n.empty();
   if (!opt.trace_path.empty()) {
     try {
       ui.lesson.view = std::make_unique<TraceView>(make_trace_view(load_trace(opt.trace_path)));
@@ -750,6 +770,7 @@ int run_gui(const GuiOptions& opt) {
       }
       glfwSwapBuffers(window);
       frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
+      if (measuring(ui.timing)) frame = -1;  // a run of N frames counts them from when the measurements are done
       if (opt.report_frames && frame == 10) gl_objects_early = count_gl_objects();
       if (opt.report_frames && last) gl_objects_late = count_gl_objects();
     }

@@ -30,6 +30,10 @@ struct GuiOptions {
   float mouse_x = -1, mouse_y = -1;  // >= 0: the mouse pointer held there (tests: tooltips)
   int n = 0;                   // record the default lesson with this n instead
   std::string algorithm;       // ... and this algorithm
+  std::string op;              // ... and this operator (sum, product, min, max, interval)
+  bool gpu = false;            // ... recorded on the GPU executor (an error without a usable device)
+  int amplify_seed = 0;        // ... with this race amplifier seed (GPU)
+  std::vector<int> measure_log2_n;  // timing panel: measure these sizes at start (frames count from when done)
 };
 
 // True when a window can be opened (an X11 or Wayland display is set).

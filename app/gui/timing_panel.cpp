@@ -43,7 +43,13 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
     const bool busy = t.pending.valid();
     // The measurement runs on its own thread (untraced kernels, CUDA events, the median of 20 runs,
     // every output verified); the frame loop only asks whether it is done.
-    if (!busy && ImGui::Button(("Measure " + name + ", CUB and the copy").c_str())) {
+    bool start = !busy && ImGui::Button(("Measure " + name + ", CUB and the copy").c_str());
+    if (!busy && !start && !t.queued_log2_n.empty()) {  // the next queued size, as if its button were pressed
+      t.log2_n = t.queued_log2_n.front();
+      t.queued_log2_n.erase(t.queued_log2_n.begin());
+      start = true;
+    }
+    if (start) {
       BenchOptions options;
       options.sizes = {std::int64_t{1} << t.log2_n};
       options.algorithms = {name};

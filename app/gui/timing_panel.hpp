@@ -6,6 +6,7 @@
 #include <chrono>
 #include <future>
 #include <string>
+#include <vector>
 
 #include "bench_result.hpp"
 #include "gpu/bench.hpp"
@@ -16,6 +17,7 @@ namespace sv::gui {
 struct TimingPanel {
   int log2_n = 24;
   std::string algorithm = "decoupled-lookback";  // the device-wide algorithm to time
+  std::vector<int> queued_log2_n;      // sizes still to measure, in order (gui --measure)
   std::future<BenchResult> pending;  // a measurement under way
   std::chrono::steady_clock::time_point started;
   double last_refresh_s = 0;         // how long the last measurement took, start to shown
@@ -28,5 +30,8 @@ struct TimingPanel {
 void merge_rows(BenchResult& into, const BenchResult& from);
 
 void timing_panel(TimingPanel& t, const GpuStatus& gpu);
+
+// True while a measurement runs or one is queued.
+inline bool measuring(const TimingPanel& t) { return t.pending.valid() || !t.queued_log2_n.empty(); }
 
 }  // namespace sv::gui

@@ -98,6 +98,29 @@ void launch_block_scan(std::string_view algo, OpKind op, ValueType type, const v
 
 bool gpu_support_built() { return true; }
 
+namespace {
+
+// Built with every other kernel, for the same architectures: whether the device can run it is
+// whether it can run this build's kernels.
+__global__ void architecture_probe() {}
+
+// Why the device cannot run this build's code, in one line naming the fix; empty when it can.
+std::string architecture_mismatch(const cudaDeviceProp& prop) {
+  cudaFuncAttributes attributes{};
+  const cudaError_t err = cudaFuncGetAttributes(&attributes, architecture_probe);
+  if (err == cudaSuccess) return {};
+  cudaGetLastError();  // not sticky; clear it anyway
+  const std::string cc = std::to_string(prop.major) + "." + std::to_string(prop.minor);
+  if (err != cudaErrorNoKernelImageForDevice && err != cudaErrorInvalidDeviceFunction &&
+      err != cudaErrorUnsupportedPtxVersion && err != cudaErrorInvalidPtx)
+    return cuda_message("cudaFuncGetAttributes", err);
+  return std::string(prop.name) + " has compute capability " + cc + ", but this scanviz has GPU code for " +
+         SCANVIZ_CUDA_ARCHS_TEXT + " only; rebuild for it with cmake -DSCANVIZ_CUDA_ARCHS=" +
+         std::to_string(prop.major * 10 + prop.minor) + " (or auto on this machine)";
+}
+
+}  // namespace
+
 GpuStatus probe_gpu() {
   GpuStatus s;
   int count = 0;
@@ -123,7 +146,8 @@ GpuStatus probe_gpu() {
   s.sm_count = prop.multiProcessorCount;
   cudaDriverGetVersion(&s.driver_version);
   cudaRuntimeGetVersion(&s.runtime_version);
-  s.usable = true;
+  s.error = architecture_mismatch(prop);
+  s.usable = s.error.empty();
   return s;
 }
 

@@ -140,23 +140,51 @@ struct TileConfig {
 // register holds them while they are in flight, and the scan reads them chunk by chunk; a thread
 // then needs few registers and more blocks (more bytes in flight) fit on a multiprocessor. Each
 // thread reads back only the 16-byte pieces it copied itself, so no barrier is needed for them.
+// cp.async and L2 cache policies came with sm_80: built for an older GPU (sm_75), the same calls
+// copy through a register (ld.global.cg, then a shared store) and the group calls do nothing, so
+// the staged kernels keep one source and stay correct there, only without the asynchronous copy.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define SV_CP_ASYNC 0
+#else
+#define SV_CP_ASYNC 1
+#endif
 __device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
+#if SV_CP_ASYNC
   const auto s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
+#else
+  *static_cast<uint4*>(smem) = __ldcg(static_cast<const uint4*>(gmem));
+#endif
 }
 // The same with an L2 cache policy (Streaming: evict-first, the input is read once).
 __device__ __forceinline__ void cp_async16(void* smem, const void* gmem, unsigned long long policy) {
+#if SV_CP_ASYNC
   const auto s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(s), "l"(gmem), "l"(policy)
                : "memory");
+#else
+  (void)policy;
+  cp_async16(smem, gmem);
+#endif
 }
 __device__ __forceinline__ unsigned long long l2_evict_first_policy() {
-  unsigned long long policy;
+  unsigned long long policy = 0;
+#if SV_CP_ASYNC
   asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+#endif
   return policy;
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_commit() {
+#if SV_CP_ASYNC
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cp_async_wait_all() {
+#if SV_CP_ASYNC
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+#endif
+}
+#undef SV_CP_ASYNC
 
 // The policy every scan kernel uses unless a benchmark asks for another: staged tiles; for 4-byte
 // values 24 items a thread and, in the single-pass kernels, a register bound of 32 (8 blocks of 256
@@ -863,8 +891,21 @@ class TileExec {
 
 // One launch of a device-wide pass: one block per tile (or per block of the pass's grid). Staged
 // configurations get the tile's staging area as dynamic shared memory (threads * Items elements).
+//
+// The register bound asks for kMinBlocks blocks of kMaxThreads on a multiprocessor; built for one
+// that holds fewer threads (1024 on sm_75, 1536 on sm_86, sm_89 and sm_120, 2048 on sm_80 and
+// sm_90) it asks for as many as fit, so ptxas neither ignores nor warns about it.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define SV_THREADS_PER_SM 1024
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+#define SV_THREADS_PER_SM 1536
+#else
+#define SV_THREADS_PER_SM 2048
+#endif
 template <class Pass, class Op, class Recorder, class Config>
-__global__ void __launch_bounds__(Config::kMaxThreads, Config::kMinBlocks)
+__global__ void __launch_bounds__(Config::kMaxThreads, (Config::kMinBlocks * Config::kMaxThreads <= SV_THREADS_PER_SM
+                                                            ? Config::kMinBlocks
+                                                            : SV_THREADS_PER_SM / Config::kMaxThreads))
     tile_pass_kernel(Op op, DeviceParams p, DeviceBuffers b, typename Recorder::Args rec, TileDiag* diag, TileKnobs knobs) {
   using T = typename Op::value_type;
   using X = TileExec<T, Recorder, Config::kItems, Config::kStreaming, Config::kStaged>;
