@@ -64,6 +64,20 @@ TEST_CASE("outputs: trace --out - into stats -, stats --json - and show -, the m
   CHECK(d.files() == std::vector<std::string>{"msg"});
 }
 
+TEST_CASE("outputs: /dev/stdout is standard output, a pipe or a redirected file, and - in a folder named - is still stdin") {
+  TempDir d;
+  Run r = run_shell(scanviz_exe() + " trace --algo brent-kung --n 8 --out /dev/stdout 2>msg | " + scanviz_exe() + " stats -", d.path);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("outcome            correct") != std::string::npos);
+  CHECK(slurp(d.path / "msg").rfind("wrote /dev/stdout: brent-kung", 0) == 0);
+  r = run_shell(scanviz_exe() + " trace --algo brent-kung --n 8 --out /dev/stdout >t.json", d.path);
+  CHECK(r.code == 0);
+  fs::create_directory(d.path / "-");
+  r = run_shell(scanviz_exe() + " stats - <t.json", d.path);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("brent-kung | n = 8") != std::string::npos);
+}
+
 TEST_CASE("outputs: a trace on a terminal is written there, since it is text") {
   TempDir d;
   const Run r = run_on_terminal(scanviz_exe() + " trace --algo kogge-stone --n 8 --out -", d.path);

@@ -576,7 +576,7 @@ Trace load_trace(const std::filesystem::path& path) {
   const bool from_stdin = is_standard_stream(path);
   const std::string name = from_stdin ? "standard input" : path.string();
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw TraceError(name + ": cannot open: is a directory");
+  if (!from_stdin && std::filesystem::is_directory(path, ec)) throw TraceError(name + ": cannot open: is a directory");
   errno = 0;
   std::ifstream file;
   if (!from_stdin) file.open(path, std::ios::binary);
