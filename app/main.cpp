@@ -1,10 +1,17 @@
 // scanviz: the command line. Subcommands algos, trace, show, stats and demo; errors are one line on
 // stderr and exit code 2 (1 when a kernel fails inside the emulator).
 #include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "algorithms.hpp"
@@ -145,6 +152,34 @@ int cmd_algos() {
   return 0;
 }
 
+// Where a command's own messages go: stderr when its output is standard output, which stays clean.
+std::ostream& messages_for(const std::string& out) { return stream_named(out) == 1 ? std::cerr : std::cout; }
+
+// An output's format: --format when given, else the extension of --out. "-" and names without one
+// of `formats` as extension (/dev/null, a FIFO) need --format; an extension that disagrees is refused.
+std::string output_format(const std::string& out, const std::string& format, const std::vector<std::string>& formats) {
+  std::string listed;
+  for (const std::string& f : formats) listed += (listed.empty() ? "" : ", ") + f;
+  const auto known = [&](const std::string& f) { return std::find(formats.begin(), formats.end(), f) != formats.end(); };
+  std::string ext = std::filesystem::path(out).extension().string();
+  if (!ext.empty()) ext.erase(0, 1);
+  if (!format.empty()) {
+    if (!known(format)) throw UsageError("--format: unknown format '" + format + "' (" + listed + ")");
+    if (known(ext) && ext != format) throw UsageError("--format " + format + " does not match --out " + out);
+    return format;
+  }
+  if (!known(ext)) throw UsageError("--out " + out + ": the name does not say the format; add --format (" + listed + ")");
+  return ext;
+}
+
+// PNG and GIF bytes go to a file or a pipe; on a terminal they would only be garbage.
+void refuse_binary_on_terminal(const std::string& option, const std::string& out, const std::string& format) {
+  const std::optional<int> fd = stream_named(out);
+  if ((format == "png" || format == "gif") && fd && ::isatty(*fd))
+    throw UsageError(option + " " + out + " is a terminal: a " + format + " image goes to a file or a pipe (" + option + " FILE." +
+                     format + ", or " + option + " - | ...)");
+}
+
 enum class Where { Emulator, Gpu };
 
 // --executor auto picks the GPU when one is usable, unless an emulator-only option (--schedule) asks
@@ -181,25 +216,26 @@ int cmd_trace(const TraceOptions& o) {
                                                     : record_block_scan_gpu(config, gpu_options))
                                           : record_scan(config);
   save_trace(o.out, trace);
-  std::cout << "wrote " << o.out << ": " << trace.meta.algorithm << ", n = " << trace.meta.n << ", "
-            << op_name(trace.meta.op) << ", ";
+  std::ostream& say = messages_for(o.out);
+  say << "wrote " << output_name(o.out) << ": " << trace.meta.algorithm << ", n = " << trace.meta.n << ", "
+      << op_name(trace.meta.op) << ", ";
   if (where == Where::Gpu)
-    std::cout << "GPU " << trace.meta.executor.device << " (sm_" << trace.meta.executor.compute_capability << ")";
+    say << "GPU " << trace.meta.executor.device << " (sm_" << trace.meta.executor.compute_capability << ")";
   else
-    std::cout << "CPU emulator (" << (device ? "launch order " + trace.meta.executor.schedule : "schedule " + config.schedule.name())
-              << (why.empty() ? "" : "; " + why) << ")";
+    say << "CPU emulator (" << (device ? "launch order " + trace.meta.executor.schedule : "schedule " + config.schedule.name())
+        << (why.empty() ? "" : "; " + why) << ")";
   if (device)
-    std::cout << ", " << trace.meta.grid << " tiles of " << trace.meta.capacity << ", " << trace.tile_events.size()
-              << " tile events, " << trace.steps.size() << " launches, outcome " << outcome_name(trace.result.outcome);
+    say << ", " << trace.meta.grid << " tiles of " << trace.meta.capacity << ", " << trace.tile_events.size()
+        << " tile events, " << trace.steps.size() << " launches, outcome " << outcome_name(trace.result.outcome);
   else
-    std::cout << ", " << trace.events.size() << " events, " << trace.steps.size() << " steps, outcome "
-              << outcome_name(trace.result.outcome);
+    say << ", " << trace.events.size() << " events, " << trace.steps.size() << " steps, outcome "
+        << outcome_name(trace.result.outcome);
   if (trace.result.outcome == Outcome::Deadlock) {
-    std::cout << " (waiting tiles:";
-    for (std::int64_t t : trace.result.waiting) std::cout << " " << t;
-    std::cout << ")";
+    say << " (waiting tiles:";
+    for (std::int64_t t : trace.result.waiting) say << " " << t;
+    say << ")";
   }
-  std::cout << "\n";
+  say << "\n";
   return 0;
 }
 
@@ -248,14 +284,15 @@ int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, 
   const GpuStatus gpu = probe_gpu();
   if (!gpu.usable) throw UsageError("bench needs a usable CUDA device (" + gpu.error + ")");
   const BenchResult r = run_bench(options, [](const std::string& line) { std::cerr << line << "\n"; });
-  std::printf("int32 inclusive sum on %s; median of %d timed runs after warm-up; inputs rotated over > 256 MB\n",
-              r.device.c_str(), options.runs);
+  std::FILE* table = stream_named(json_path) == 1 ? stderr : stdout;  // --json -: the JSON alone on stdout
+  std::fprintf(table, "int32 inclusive sum on %s; median of %d timed runs after warm-up; inputs rotated over > 256 MB\n",
+               r.device.c_str(), options.runs);
   int width = 10;  // the longest algorithm's name, so the columns line up
   for (const BenchRow& row : r.rows) width = std::max(width, static_cast<int>(row.algorithm.size()));
-  std::printf("%-*s %12s %10s %12s %10s %10s %8s %s\n", width, "algorithm", "n", "ms", "G items/s", "GB/s", "% copy",
-              "vs CUB", "verified");
+  std::fprintf(table, "%-*s %12s %10s %12s %10s %10s %8s %s\n", width, "algorithm", "n", "ms", "G items/s", "GB/s", "% copy",
+               "vs CUB", "verified");
   for (const BenchRow& row : r.rows)
-    std::printf("%-*s %12lld %10.4f %12.2f %10.1f %10.1f %8.2f %s\n", width, row.algorithm.c_str(),
+    std::fprintf(table, "%-*s %12lld %10.4f %12.2f %10.1f %10.1f %8.2f %s\n", width, row.algorithm.c_str(),
                 static_cast<long long>(row.n), row.median_ms, row.items_per_s / 1e9, row.bytes_per_s / 1e9,
                 row.percent_of_copy, row.vs_cub, row.verified ? "yes" : "NO");
   if (!json_path.empty()) write_file_atomically(json_path, bench_to_json(r));
@@ -264,16 +301,16 @@ int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, 
   return 0;
 }
 
-int cmd_chart(const std::string& kind, const std::string& out, std::int64_t depth_n) {
+int cmd_chart(const std::string& kind, const std::string& out, const std::string& format_option, std::int64_t depth_n) {
   if (kind != "work-steps") throw UsageError("chart: unknown chart '" + kind + "' (work-steps)");
   if (depth_n < 2 || depth_n > 2048 || (depth_n & (depth_n - 1)) != 0)
     throw UsageError("--n must be a power of two from 2 to 2048 (the work-depth chart's n)");
-  const std::string ext = out.size() >= 4 ? out.substr(out.size() - 4) : "";
-  if (ext != ".csv" && ext != ".svg" && ext != ".png") throw UsageError("--out must end in .csv, .svg or .png");
+  const std::string format = output_format(out, format_option, {"csv", "svg", "png"});
+  refuse_binary_on_terminal("--out", out, format);
   const auto points = measure_work_steps();
-  if (ext == ".csv") {
+  if (format == "csv") {
     write_file_atomically(out, work_steps_csv(points));
-  } else if (ext == ".svg") {
+  } else if (format == "svg") {
     write_file_atomically(out, chart::charts_svg(chart::work_steps_charts(points, depth_n), 1000, 380));
   } else {
 #ifdef SCANVIZ_HAVE_GUI
@@ -282,8 +319,16 @@ int cmd_chart(const std::string& kind, const std::string& out, std::int64_t dept
     throw UsageError("--out FILE.png needs the GUI libraries, which this build lacks; use .svg or .csv");
 #endif
   }
-  std::cout << "wrote " << out << ": " << points.size() << " measured points\n";
+  messages_for(out) << "wrote " << output_name(out) << ": " << points.size() << " measured points\n";
   return 0;
+}
+
+// The command's exit code, or 2 when what it printed did not reach standard output (stats > /dev/full).
+int checked_stdout(int code) {
+  errno = 0;
+  if (std::cout.flush() && std::fflush(stdout) == 0) return code;
+  std::cerr << "scanviz: cannot write standard output: " << (errno ? std::strerror(errno) : "write error") << "\n";
+  return 2;
 }
 
 int cmd_demo() {
@@ -307,9 +352,8 @@ int cmd_demo() {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line's work; main adds the check of standard output.
+int run_command_line(int argc, char** argv) {
   CLI::App app{"scanviz: GPU parallel prefix sum (scan), made visible"};
   app.require_subcommand(0, 1);
 
@@ -331,7 +375,7 @@ int main(int argc, char** argv) {
   trace->add_option("--trace-capacity", to.trace_capacity, "GPU: events the device trace buffer holds");
   trace->add_option("--amplify", to.amplify, "GPU: race amplifier seed (warps sleep seeded delays each step)");
   trace->add_option("--option", to.options, "device-wide algorithms: a switch key=value, repeatable (scanviz algos lists them)");
-  trace->add_option("--out", to.out, "trace file to write (JSON)")->required();
+  trace->add_option("--out", to.out, "trace file to write (JSON); - for standard output")->required();
 
   TraceOptions ro;
   ro.algo = "kogge-stone-racy";
@@ -350,15 +394,16 @@ int main(int argc, char** argv) {
   auto* bench = app.add_subcommand("bench", "GPU: time device-wide scans against CUB and a copy");
   bench->add_option("--sizes", bench_sizes, "comma-separated sizes, e.g. 2^20,2^24 (default 2^10..2^28, even powers)");
   bench->add_option("--runs", bench_runs, "timed runs per measurement (default 20; the median is reported)");
-  bench->add_option("--json", bench_json, "also write the table as JSON to FILE");
+  bench->add_option("--json", bench_json, "also write the table as JSON to FILE (-: standard output, the table then on stderr)");
   bench->add_option("--algorithms", bench_algorithms,
                     "comma-separated device-wide algorithms to time, e.g. decoupled-lookback (default all; CUB and the copy always run)");
 
-  std::string chart_kind, chart_out;
+  std::string chart_kind, chart_out, chart_format;
   std::int64_t chart_n = 1024;
   auto* chart_cmd = app.add_subcommand("chart", "charts from traces: work-steps (steps and operations against n, work-depth)");
   chart_cmd->add_option("KIND", chart_kind, "work-steps")->required();
-  chart_cmd->add_option("--out", chart_out, "FILE.csv, FILE.svg or FILE.png")->required();
+  chart_cmd->add_option("--out", chart_out, "FILE.csv, FILE.svg or FILE.png; - for standard output (with --format)")->required();
+  chart_cmd->add_option("--format", chart_format, "csv, svg or png (default: by the --out name)");
   chart_cmd->add_option("--n", chart_n, "n of the work-depth chart (default 1024)");
 
   std::string file;
@@ -393,7 +438,7 @@ int main(int argc, char** argv) {
                       "stall or 10000-tiles");
   gui_cmd->add_option("--size", size, "window size WxH");
   gui_cmd->add_option("--frames", go.frames, "run this many frames and exit");
-  gui_cmd->add_option("--screenshot", go.screenshot, "with --frames: save the last frame as PNG");
+  gui_cmd->add_option("--screenshot", go.screenshot, "with --frames: save the last frame as PNG (- for standard output)");
   gui_cmd->add_flag("--report-frames", go.report_frames, "print frame times and GL object counts");
   std::string mouse;
   gui_cmd->add_option("--mouse", mouse, "with --frames: hold the mouse pointer at X,Y (window pixels), e.g. to show a tooltip");
@@ -401,9 +446,11 @@ int main(int argc, char** argv) {
   gui::RenderOptions rop;
   std::string render_out;
   auto* render = app.add_subcommand("render", "draw a trace's step to PNG (offscreen OpenGL) or SVG, or every step to GIF");
-  render->add_option("FILE", file, "trace file")->required();
+  render->add_option("FILE", file, "trace file (- for standard input)")->required();
   render->add_option("--step", rop.step, "the step to draw (default: the last)");
-  render->add_option("--out", render_out, "FILE.png or FILE.svg (one step), FILE.gif (every step)")->required();
+  render->add_option("--out", render_out, "FILE.png or FILE.svg (one step), FILE.gif (every step); - for standard output (with --format)")
+      ->required();
+  render->add_option("--format", rop.format, "png, svg or gif (default: by the --out name)");
   render->add_option("--delay", rop.gif_delay_cs, "GIF: hundredths of a second per step (default 100)");
   render->add_option("--theme", rop.theme, "light (default), dark or high-contrast");
   render->add_option("--scale", rop.font_scale, "1 to 3: size of cells and text");
@@ -412,9 +459,9 @@ int main(int argc, char** argv) {
   render->add_option("--select", rop.select, "with --lookback: the tile whose inspections get arrows");
 #endif
   auto* show = app.add_subcommand("show", "print a trace's steps like the slides");
-  show->add_option("FILE", file, "trace file")->required();
+  show->add_option("FILE", file, "trace file (- for standard input)")->required();
   auto* stats = app.add_subcommand("stats", "steps, operations, hazards and correctness of a trace");
-  stats->add_option("FILE", file, "trace file")->required();
+  stats->add_option("FILE", file, "trace file (- for standard input)")->required();
   stats->add_flag("--json", as_json, "print one JSON object");
 
   try {
@@ -437,7 +484,7 @@ int main(int argc, char** argv) {
     if (*trace) return cmd_trace(to);
     if (*race) return cmd_race(ro);
     if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_json, bench_algorithms);
-    if (*chart_cmd) return cmd_chart(chart_kind, chart_out, chart_n);
+    if (*chart_cmd) return cmd_chart(chart_kind, chart_out, chart_format, chart_n);
     if (*show) {
       print_steps(std::cout, load_trace(file));
       return 0;
@@ -452,8 +499,10 @@ int main(int argc, char** argv) {
     if (*render) {
       if (!(rop.font_scale >= 1 && rop.font_scale <= 3)) throw UsageError("--scale must be between 1 and 3");
       if (rop.gif_delay_cs < 1 || rop.gif_delay_cs > 6000) throw UsageError("--delay must be 1 to 6000 (hundredths of a second)");
+      rop.format = output_format(render_out, rop.format, {"png", "svg", "gif"});
+      refuse_binary_on_terminal("--out", render_out, rop.format);
       gui::render_to_file(load_trace(file), render_out, rop);
-      std::cout << "wrote " << render_out << "\n";
+      messages_for(render_out) << "wrote " << output_name(render_out) << "\n";
       return 0;
     }
     if (*gui_cmd || app.get_subcommands().empty()) {
@@ -480,6 +529,7 @@ int main(int argc, char** argv) {
         }
       if (!go.lookback.empty() && !go.trace_path.empty())
         throw UsageError("--lookback and --trace: choose one (a device-wide trace opens in the look-back view by itself)");
+      if (!go.screenshot.empty()) refuse_binary_on_terminal("--screenshot", go.screenshot, "png");
       return gui::run_gui(go);
     }
 #endif
@@ -491,4 +541,11 @@ int main(int argc, char** argv) {
     std::cerr << "scanviz: " << e.what() << "\n";
     return 2;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int code = run_command_line(argc, argv);
+  return code == 0 ? checked_stdout(code) : code;
 }

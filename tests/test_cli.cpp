@@ -8,61 +8,15 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <sys/wait.h>
 
 #include "gpu/executor.hpp"
+#include "run_command.hpp"
 
 namespace fs = std::filesystem;
-
-namespace {
-
-struct Run {
-  int code = -1;
-  std::string out, err;
-};
-
-// Runs scanviz with `args` (shell words), capturing stdout and stderr separately.
-Run scanviz(const std::string& args, const fs::path& dir) {
-  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-  const std::string cmd = "cd '" + dir.string() + "' && '" SCANVIZ_EXE "' " + args + " >'" + out.string() + "' 2>'" +
-                          err.string() + "' </dev/null";
-  const int status = std::system(cmd.c_str());
-  Run r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  auto slurp = [](const fs::path& p) {
-    std::ifstream f(p);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-  };
-  r.out = slurp(out);
-  r.err = slurp(err);
-  fs::remove(out);
-  fs::remove(err);
-  return r;
-}
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("scanviz-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  static int& counter() {
-    static int c = 0;
-    return c;
-  }
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(path)) names.push_back(e.path().filename().string());
-    return names;
-  }
-};
-
-int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
-
-}  // namespace
+using sv_test::lines;
+using sv_test::Run;
+using sv_test::scanviz;
+using sv_test::TempDir;
 
 TEST_CASE("cli: the issue's acceptance commands") {
   TempDir d;
@@ -187,6 +141,12 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"trace --algo decoupled-lookback --n 9999999 --executor emulator --out t.json", "outside 0.."},
       {"trace --algo kogge-stone --option window=3 --out t.json", "no switches"},
       {"show", "FILE"},
+      // The format of an output comes from --format or the name's extension (test_outputs.cpp).
+      {"chart work-steps --out /dev/null", "--out /dev/null: the name does not say the format; add --format (csv, svg, png)"},
+      {"chart work-steps --out -", "--out -: the name does not say the format"},
+      {"chart work-steps --out c.svg --format csv", "--format csv does not match --out c.svg"},
+      {"chart work-steps --out - --format bmp", "--format: unknown format 'bmp' (csv, svg, png)"},
+      {"trace --algo kogge-stone --out .", "cannot write .: Is a directory"},
   };
   for (const auto& [args, needle] : cases) {
     CAPTURE(args);

@@ -19,123 +19,6 @@
 #include "trace/trace.hpp"
 #include "trace/trace_json.hpp"
 
-namespace sv_test {
-
-// =================================================================================================
-// The mutation fuzz
-// =================================================================================================
-
-namespace {
-
-// Start and length of each number token (a run of -+.eE digits that starts with '-' or a digit and
-// does not continue a word such as "x3").
-std::vector<std::pair<std::size_t, std::size_t>> number_tokens(const std::string& s) {
-  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  const auto number_char = [&](char c) { return digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
-  const auto word_char = [&](char c) {
-    return digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.';
-  };
-  std::vector<std::pair<std::size_t, std::size_t>> out;
-  for (std::size_t i = 0; i < s.size();) {
-    const bool starts = (s[i] == '-' || digit(s[i])) && (i == 0 || !word_char(s[i - 1]));
-    if (!starts) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i + 1;
-    while (j < s.size() && number_char(s[j])) ++j;
-    out.emplace_back(i, j - i);
-    i = j;
-  }
-  return out;
-}
-
-std::string mutate(const std::string& text, std::mt19937_64& rng, std::string& how) {
-  const auto below = [&](std::size_t n) { return n == 0 ? std::size_t{0} : static_cast<std::size_t>(rng() % n); };
-  std::string s = text;
-  if (s.empty()) return s;
-  switch (below(8)) {
-    case 0: {
-      const std::size_t at = below(s.size());
-      how = "truncate at " + std::to_string(at);
-      s.resize(at);
-      break;
-    }
-    case 1: {
-      const std::size_t flips = 1 + below(4);
-      how = "flip " + std::to_string(flips) + " bits";
-      for (std::size_t k = 0; k < flips; ++k) s[below(s.size())] ^= static_cast<char>(1u << below(8));
-      break;
-    }
-    case 2: {
-      static const std::string kBytes = "{}[],:\"\\ 0123456789-.eEnulltruefalsex\x01\xff";
-      const std::size_t bytes = 1 + below(4);
-      how = "replace " + std::to_string(bytes) + " bytes";
-      for (std::size_t k = 0; k < bytes; ++k) s[below(s.size())] = kBytes[below(kBytes.size())];
-      break;
-    }
-    case 3: {
-      const std::size_t at = below(s.size());
-      const std::size_t len = 1 + below(std::min<std::size_t>(32, s.size() - at));
-      how = "delete " + std::to_string(len) + " bytes at " + std::to_string(at);
-      s.erase(at, len);
-      break;
-    }
-    case 4: {
-      const std::size_t at = below(s.size());
-      const std::size_t len = 1 + below(std::min<std::size_t>(64, s.size() - at));
-      how = "duplicate " + std::to_string(len) + " bytes at " + std::to_string(at);
-      s.insert(at, s.substr(at, len));
-      break;
-    }
-    default: {  // the most telling mutation for the validator, so the most frequent
-      static const char* const kReplacements[] = {"-1", "1e30", "\"x\"", "null", "99999999999"};
-      const auto tokens = number_tokens(s);
-      if (tokens.empty()) break;
-      const auto [at, len] = tokens[below(tokens.size())];
-      const std::string by = kReplacements[below(5)];
-      how = "replace number " + s.substr(at, len) + " at " + std::to_string(at) + " by " + by;
-      s.replace(at, len, by);
-      break;
-    }
-  }
-  return s;
-}
-
-}  // namespace
-
-void fuzz_trace_loader(const std::string& json, int copies, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  int rejected = 0;
-  for (int copy = 0; copy < copies; ++copy) {
-    std::string how = "unchanged";
-    const std::string mutant = mutate(json, rng, how);
-    INFO("mutant " << copy << " (seed " << seed << "): " << how);
-    std::optional<sv::Trace> trace;
-    try {
-      trace = sv::trace_from_json(mutant);
-    } catch (const sv::TraceError& e) {
-      ++rejected;
-      CHECK(std::string(e.what()).find('\n') == std::string::npos);
-      continue;
-    } catch (const std::exception& e) {
-      FAIL_CHECK("threw something other than TraceError: " << e.what());
-      continue;
-    }
-    // Accepted: what the writer makes of it must read back to the same text.
-    try {
-      const std::string again = sv::trace_to_json(*trace);
-      CHECK(sv::trace_to_json(sv::trace_from_json(again)) == again);
-    } catch (const std::exception& e) {
-      FAIL_CHECK("an accepted mutant does not save and reload: " << e.what());
-    }
-  }
-  INFO("rejected " << rejected << " of " << copies);
-  CHECK(rejected * 10 > copies);
-}
-
-}  // namespace sv_test
-
 namespace {
 
 using namespace sv;
@@ -662,10 +545,9 @@ TEST_CASE("trace json: file errors") {
     save_trace(nowhere, t);
     FAIL("save_trace into a missing directory did not throw");
   } catch (const TraceError& e) {
-    CHECK(starts_with(e.what(), nowhere.string() + ": cannot write: "));
+    CHECK(std::string(e.what()) == "cannot write " + nowhere.string() + ": No such file or directory");
   }
   CHECK_FALSE(std::filesystem::exists(nowhere));
-  CHECK_FALSE(std::filesystem::exists(nowhere.string() + ".tmp"));
   CHECK(std::filesystem::is_empty(dir.path));
 
   const auto missing = dir.path / "missing.json";
@@ -692,15 +574,15 @@ TEST_CASE("trace json: file errors") {
                                     ": events[3].index: 2000 is out of range for buffer \"s\" (length 4)");
   }
 
-  // The text is written but the rename fails: the temporary file goes, the directory stays.
+  // A directory in the way is refused before anything is written; it stays.
   const auto occupied = dir.path / "occupied";
   std::filesystem::create_directories(occupied / "inside");
   try {
     save_trace(occupied, t);
     FAIL("save_trace over a non-empty directory did not throw");
   } catch (const TraceError& e) {
-    CHECK(starts_with(e.what(), occupied.string() + ": cannot write: "));
+    CHECK(std::string(e.what()) == "cannot write " + occupied.string() + ": Is a directory");
   }
-  CHECK_FALSE(std::filesystem::exists(occupied.string() + ".tmp"));
   CHECK(std::filesystem::is_directory(occupied / "inside"));
+  CHECK(std::vector<std::filesystem::path>(std::filesystem::directory_iterator(dir.path), {}).size() == 2);  // occupied, bad.json
 }

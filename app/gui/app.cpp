@@ -763,8 +763,10 @@ int run_gui(const GuiOptions& opt) {
       if (last && !opt.screenshot.empty()) {
         std::vector<unsigned char> pixels(static_cast<std::size_t>(fb_w) * fb_h * 4);
         glReadPixels(0, 0, fb_w, fb_h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-        if (!save_png(opt.screenshot, fb_w, fb_h, pixels)) {
-          std::cerr << "scanviz: cannot write " << opt.screenshot << "\n";
+        try {
+          write_file_atomically(opt.screenshot, encode_png(fb_w, fb_h, pixels));
+        } catch (const std::exception& e) {
+          std::cerr << "scanviz: " << e.what() << "\n";
           exit_code = 2;
         }
       }

@@ -54,11 +54,12 @@ struct RenderOptions {
   bool lookback = false;   // draw the look-back view of a device-wide trace instead of the diagram
   std::int64_t time = -1;  // look-back: the moment shown (-1: the middle of the run)
   std::int64_t select = -1;  // look-back: the tile whose inspections get arrows
+  std::string format;  // png, svg or gif; empty: by the extension of the output's name
 };
 
 // Writes the diagram at `step` as PNG (drawn by the same GL code as the window, offscreen) or SVG,
-// or every step as an animated GIF (by the file's extension). Throws std::runtime_error with a
-// one-line reason.
+// or every step as an animated GIF (by options.format, else the file's extension), through
+// write_file_atomically ("-": standard output). Throws std::runtime_error with a one-line reason.
 void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& options);
 
 }  // namespace sv::gui

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <stdexcept>
 
 namespace sv::gui {
 
@@ -212,20 +213,19 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   }
 }
 
-bool save_png(const std::string& path, int w, int h, std::vector<unsigned char>& rgba) {
+std::vector<unsigned char> encode_png(int w, int h, const std::vector<unsigned char>& rgba) {
   // GL rows run bottom-up.
   std::vector<unsigned char> flipped(rgba.size());
   for (int y = 0; y < h; ++y)
     std::copy_n(&rgba[static_cast<std::size_t>(h - 1 - y) * w * 4], w * 4, &flipped[static_cast<std::size_t>(y) * w * 4]);
-  const std::string tmp = path + ".tmp.png";
-  if (!stbi_write_png(tmp.c_str(), w, h, 4, flipped.data(), w * 4)) {
-    std::remove(tmp.c_str());
-    return false;
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) fs::remove(tmp, ec);
-  return !ec;
+  std::vector<unsigned char> png;
+  const auto append = [](void* to, void* data, int size) {
+    auto& out = *static_cast<std::vector<unsigned char>*>(to);
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    out.insert(out.end(), bytes, bytes + size);
+  };
+  if (!stbi_write_png_to_func(append, &png, w, h, 4, flipped.data(), w * 4)) throw std::runtime_error("cannot encode the PNG");
+  return png;
 }
 
 void glfw_error(int code, const char* what) { std::cerr << "scanviz: GLFW error " << code << ": " << what << "\n"; }

@@ -55,7 +55,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
 // GLFW's error callback: one line on stderr.
 void glfw_error(int code, const char* what);
 
-// Writes bottom-up RGBA pixels (as glReadPixels gives them) as a PNG, through a temporary file.
-bool save_png(const std::string& path, int w, int h, std::vector<unsigned char>& rgba);
+// Bottom-up RGBA pixels (as glReadPixels gives them) as the bytes of a PNG file.
+std::vector<unsigned char> encode_png(int w, int h, const std::vector<unsigned char>& rgba);
 
 }  // namespace sv::gui

@@ -144,27 +144,23 @@ void render_frames(const TraceView& tv, const std::vector<int>& steps, const Ren
   }
 }
 
-// An animated GIF (giflib) written frame by frame, each quantized to its own 256-colour palette;
-// to FILE.tmp.gif, renamed when complete, removed on any failure.
+// An animated GIF (giflib) built in memory frame by frame, each quantized to its own 256-colour
+// palette, and written whole by write_file_atomically when finished.
 class GifWriter {
  public:
-  GifWriter(std::string out, int delay_cs) : out_(std::move(out)), tmp_(out_ + ".tmp.gif"), delay_cs_(delay_cs) {}
+  GifWriter(std::string out, int delay_cs) : out_(std::move(out)), delay_cs_(delay_cs) {}
   ~GifWriter() {
     if (gif_) {
       int err = 0;
       EGifCloseFile(gif_, &err);
-    }
-    if (!done_) {
-      std::error_code ec;
-      fs::remove(tmp_, ec);
     }
   }
   void start(int w, int h) {
     w_ = w;
     h_ = h;
     int err = 0;
-    gif_ = EGifOpenFileName(tmp_.c_str(), false, &err);
-    if (!gif_) throw std::runtime_error("cannot write " + out_ + ": " + GifErrorString(err));
+    gif_ = EGifOpen(&bytes_, append, &err);
+    if (!gif_) throw std::runtime_error(std::string("cannot encode the GIF: ") + GifErrorString(err));
     EGifSetGifVersion(gif_, true);  // GIF89a: frame delays and looping
     const unsigned char loop[] = {1, 0, 0};  // NETSCAPE2.0: loop forever
     check(EGifPutScreenDesc(gif_, w, h, 8, 0, nullptr) == GIF_OK &&
@@ -200,27 +196,28 @@ class GifWriter {
     const bool closed = EGifCloseFile(gif_, &err) == GIF_OK;
     gif_ = nullptr;
     check(closed);
-    std::error_code ec;
-    fs::permissions(tmp_, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read, ec);
-    fs::rename(tmp_, out_, ec);
-    check(!ec);
-    done_ = true;
+    write_file_atomically(out_, bytes_);
   }
 
  private:
-  void check(bool ok) const {
-    if (!ok) throw std::runtime_error("cannot write " + out_);
+  static int append(GifFileType* gif, const GifByteType* data, int size) {
+    auto& bytes = *static_cast<std::vector<unsigned char>*>(gif->UserData);
+    bytes.insert(bytes.end(), data, data + size);
+    return size;
   }
-  std::string out_, tmp_;
+  void check(bool ok) const {
+    if (!ok) throw std::runtime_error("cannot encode the GIF for " + out_);
+  }
+  std::string out_;
   int delay_cs_;
   int w_ = 0, h_ = 0;
   GifFileType* gif_ = nullptr;
-  bool done_ = false;
+  std::vector<unsigned char> bytes_;
 };
 
-void render_with_current_gl(const TraceView& tv, int step, const std::string& out, const std::string& ext,
+void render_with_current_gl(const TraceView& tv, int step, const std::string& out, const std::string& format,
                             const RenderOptions& o) {
-  if (ext == ".gif") {
+  if (format == "gif") {
     std::vector<int> steps;
     for (int k = 0; k < static_cast<int>(tv.trace.snapshots.size()); ++k) steps.push_back(k);
     GifWriter gif(out, o.gif_delay_cs);
@@ -229,10 +226,8 @@ void render_with_current_gl(const TraceView& tv, int step, const std::string& ou
     return;
   }
   int w = 0, h = 0;
-  render_frames(tv, {step}, o, [&](int fw, int fh) { w = fw, h = fh; }, [&](const auto& pixels) {
-    auto copy = pixels;
-    if (!save_png(out, w, h, copy)) throw std::runtime_error("cannot write " + out);
-  });
+  render_frames(tv, {step}, o, [&](int fw, int fh) { w = fw, h = fh; },
+                [&](const auto& pixels) { write_file_atomically(out, encode_png(w, h, pixels)); });
 }
 
 }  // namespace
@@ -286,11 +281,18 @@ void render_charts_png(const std::vector<chart::Chart>& charts, const std::strin
                       ImVec2(static_cast<float>(width - 16), static_cast<float>(chart_height - 12)));
       }
     });
-    if (!save_png(out, width, h, pixels)) throw std::runtime_error("cannot write " + out);
+    write_file_atomically(out, encode_png(width, h, pixels));
   });
 }
 
 namespace {
+
+// "png", "svg" or "gif" (or what else the name ends in): the options' format, else the extension of `out`.
+std::string format_of(const std::string& out, const RenderOptions& o) {
+  if (!o.format.empty()) return o.format;
+  const std::string ext = fs::path(out).extension().string();
+  return ext.empty() ? ext : ext.substr(1);
+}
 
 // The look-back view of a device-wide trace at one moment, as PNG (the window's drawing code,
 // offscreen) or SVG.
@@ -313,12 +315,12 @@ void render_lookback(const Trace& trace, const std::string& out, const RenderOpt
              std::to_string(time) + (trace.meta.executor.kind == "gpu" ? " ns" : " cycles");
   const LookbackPalette& pal = lookback_palette(o.theme);
   const LookbackScene scene = build_lookback_scene(run, time, pal, so);
-  const std::string ext = fs::path(out).extension().string();
-  if (ext == ".svg") {
+  const std::string format = format_of(out, o);
+  if (format == "svg") {
     write_file_atomically(out, lookback_scene_svg(scene, pal, so.em));
     return;
   }
-  if (ext != ".png") throw std::runtime_error("--lookback: --out must end in .png or .svg, not '" + out + "'");
+  if (format != "png") throw std::runtime_error("--lookback draws one moment, as png or svg, not '" + format + "'");
   with_gl_context([&] {
     const int w = static_cast<int>(std::ceil(scene.width)), h = static_cast<int>(std::ceil(scene.height));
     Offscreen screen(w, h, o.theme, o.font_scale);
@@ -326,7 +328,7 @@ void render_lookback(const Trace& trace, const std::string& out, const RenderOpt
       ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(0, 0), ImGui::GetIO().DisplaySize, im_color(pal.background));
       draw_lookback_scene(scene, 0, 0);
     });
-    if (!save_png(out, w, h, pixels)) throw std::runtime_error("cannot write " + out);
+    write_file_atomically(out, encode_png(w, h, pixels));
   });
 }
 
@@ -348,16 +350,16 @@ void render_to_file(const Trace& trace, const std::string& out, const RenderOpti
     throw std::runtime_error("--step " + std::to_string(o.step) + " is out of range (the trace has steps 0.." + std::to_string(last) + ")");
   const int step = o.step < 0 ? last : o.step;
   const TraceView tv = make_trace_view(trace);
-  const std::string ext = fs::path(out).extension().string();
-  if (ext == ".svg") {
+  const std::string format = format_of(out, o);
+  if (format == "svg") {
     const Diagram d = build_diagram(tv, step, palette_named(o.theme));
     const std::string title = trace.meta.algorithm + ", n = " + std::to_string(trace.meta.n) + ": step " +
                               std::to_string(step) + ", " + trace.steps[step].label();
     write_file_atomically(out, diagram_svg(d, palette_named(o.theme), title));
     return;
   }
-  if (ext != ".png" && ext != ".gif") throw std::runtime_error("--out must end in .png, .gif or .svg, not '" + out + "'");
-  with_gl_context([&] { render_with_current_gl(tv, step, out, ext, o); });
+  if (format != "png" && format != "gif") throw std::runtime_error("--out must end in .png, .gif or .svg, not '" + out + "'");
+  with_gl_context([&] { render_with_current_gl(tv, step, out, format, o); });
 }
 
 }  // namespace sv::gui

@@ -19,8 +19,10 @@ void write_trace_json(std::ostream& out, const Trace& trace);
 std::string trace_to_json(const Trace& trace);
 Trace trace_from_json(const std::string& text);  // throws TraceError
 
-// Writes to FILE.tmp then renames, so an error never leaves a half-written FILE. Throws TraceError.
+// Through write_file_atomically (an error never leaves a half-written FILE; "-" is standard
+// output). Throws TraceError("cannot write FILE: reason").
 void save_trace(const std::filesystem::path& path, const Trace& trace);
-Trace load_trace(const std::filesystem::path& path);  // throws TraceError ("FILE: field: problem")
+// "-" reads standard input. Throws TraceError ("FILE: field: problem").
+Trace load_trace(const std::filesystem::path& path);
 
 }  // namespace sv

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
+#include <iostream>
 #include <limits>
 #include <optional>
 #include <ostream>
@@ -20,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/files.hpp"
 #include "core/values.hpp"
 #include "trace/trace_json_schema.hpp"
 
@@ -571,11 +573,14 @@ Trace trace_from_json(const std::string& text) {
 }
 
 Trace load_trace(const std::filesystem::path& path) {
-  const std::string name = path.string();
+  const bool from_stdin = is_standard_stream(path);
+  const std::string name = from_stdin ? "standard input" : path.string();
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw TraceError(name + ": cannot open: is a directory");
+  if (!from_stdin && std::filesystem::is_directory(path, ec)) throw TraceError(name + ": cannot open: is a directory");
   errno = 0;
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream file;
+  if (!from_stdin) file.open(path, std::ios::binary);
+  std::istream& in = from_stdin ? std::cin : file;
   if (!in) throw TraceError(name + ": cannot open: " + errno_reason(errno, "open failed"));
   std::string text;
   char chunk[1 << 16];

@@ -4,22 +4,20 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <initializer_list>
 #include <limits>
 #include <optional>
 #include <ostream>
 #include <sstream>
-#include <system_error>
 #include <type_traits>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
+#include "core/files.hpp"
 #include "core/values.hpp"
 #include "trace/trace_json_schema.hpp"
 
@@ -441,31 +439,10 @@ std::string trace_to_json(const Trace& trace) {
 }
 
 void save_trace(const std::filesystem::path& path, const Trace& trace) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  std::string why;
   try {
-    errno = 0;
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      why = errno_reason(errno, "cannot create the file");
-    } else {
-      write_trace_json(out, trace);
-      out.close();
-      if (!out) why = errno_reason(errno, "write failed");
-    }
-  } catch (const std::exception& e) {
-    why = e.what();
-  }
-  if (why.empty()) {
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) why = ec.message();
-  }
-  if (!why.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw TraceError(path.string() + ": cannot write: " + why);
+    write_file_atomically(path, trace_to_json(trace));
+  } catch (const std::runtime_error& e) {
+    throw TraceError(e.what());
   }
 }
 
