@@ -442,6 +442,10 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_flag("--report-frames", go.report_frames, "print frame times and GL object counts");
   std::string mouse;
   gui_cmd->add_option("--mouse", mouse, "with --frames: hold the mouse pointer at X,Y (window pixels), e.g. to show a tooltip");
+  gui_cmd->add_flag("--predict", go.predict, "start in predict-the-next-step mode (P toggles it)");
+  gui_cmd->add_option("--keys", go.keys,
+                      "scripted input fed as key presses from the third frame, two frames each: letters, digits, enter, "
+                      "tab, shift+tab, escape, backspace, arrows, home, end, space, text:CHARS, click:X,Y, wait:N");
 
   gui::RenderOptions rop;
   std::string render_out;

@@ -40,6 +40,8 @@
 #include "chart.hpp"
 #include "gui/canvas.hpp"
 #include "gui/plot.hpp"
+#include "gui/input_script.hpp"
+#include "gui/predict_panel.hpp"
 #include "gui/timing_panel.hpp"
 #include "gui/lookback_view.hpp"
 #include "gui/gl_diagram.hpp"
@@ -192,6 +194,7 @@ struct Ui {
   TimingPanel timing;
   bool show_lookback = false;
   LookbackUi lookback;
+  PredictUi predict;
 };
 
 
@@ -199,7 +202,8 @@ struct Ui {
 int step_count(const Ui& ui) { return ui.lesson.view ? static_cast<int>(ui.lesson.view->trace.steps.size()) : 0; }
 
 void set_step(Ui& ui, int step) {
-  ui.step = std::clamp(step, 0, std::max(0, step_count(ui) - 1));
+  step = std::clamp(step, 0, std::max(0, step_count(ui) - 1));
+  if (predict_allows(ui.predict, ui.step, step)) ui.step = step;  // predict mode: a step is shown once answered
 }
 
 // Returns true when a control changed (the lesson is then recorded again).
@@ -525,6 +529,16 @@ int run_gui(const GuiOptions& opt) {
   }
   set_step(ui, opt.step < 0 ? step_count(ui) - 1 : opt.step);
   ui.playing = opt.play;
+  ui.predict.focus = ui.predict.on = opt.predict;
+  ui.predict.log = !opt.keys.empty();
+  std::vector<ScriptedInput> script;
+  try {
+    script = parse_input_script(opt.keys);
+  } catch (const std::exception& e) {
+    std::cerr << "scanviz: " << e.what() << "\n";
+    return 2;
+  }
+  float mouse_x = opt.mouse_x, mouse_y = opt.mouse_y;
 
   int exit_code = 0;
   {
@@ -539,6 +553,7 @@ int run_gui(const GuiOptions& opt) {
     for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames <= 0 || frame < opt.frames); ++frame) {
       const auto frame_start = std::chrono::steady_clock::now();
       glfwPollEvents();
+      feed_input_script(script, frame, window, mouse_x, mouse_y);
       // Lecture mode shows at least twice the normal size without changing the saved setting.
       const float font_scale = ui.lecture ? std::max(2.0f, ui.settings.font_scale) : ui.settings.font_scale;
       if (applied_scale != font_scale) {
@@ -555,7 +570,7 @@ int run_gui(const GuiOptions& opt) {
       }
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
-      if (opt.mouse_x >= 0) ImGui::GetIO().MousePos = ImVec2(opt.mouse_x, opt.mouse_y);  // after the backend's own
+      if (mouse_x >= 0) ImGui::GetIO().MousePos = ImVec2(mouse_x, mouse_y);  // after the backend's own
       ImGui::NewFrame();
       frame_draws.clear();
       const ImGuiIO& io = ImGui::GetIO();
@@ -593,6 +608,7 @@ int run_gui(const GuiOptions& opt) {
         if (ImGui::IsKeyPressed(GLFW_KEY_W)) ui.show_charts = !ui.show_charts;
         if (ImGui::IsKeyPressed(GLFW_KEY_T)) ui.show_timing = !ui.show_timing;
         if (ImGui::IsKeyPressed(GLFW_KEY_B)) ui.show_lookback = !ui.show_lookback;
+        if (ImGui::IsKeyPressed(GLFW_KEY_P)) ui.predict.focus = ui.predict.on = !ui.predict.on;
         if (ImGui::IsKeyPressed(GLFW_KEY_L)) {
           ui.lecture = !ui.lecture;
           ui.fullscreen = ui.lecture;
@@ -637,6 +653,7 @@ int run_gui(const GuiOptions& opt) {
           ImGui::MenuItem("work against steps (W)", nullptr, &ui.show_charts);
           ImGui::MenuItem("GPU timing (T)", nullptr, &ui.show_timing);
           ImGui::MenuItem("look-back view (B)", nullptr, &ui.show_lookback);
+          if (ImGui::MenuItem("predict the next step (P)", nullptr, &ui.predict.on)) ui.predict.focus = ui.predict.on;
           ImGui::EndMenu();
         }
         if (!ui.status.empty()) ImGui::TextDisabled("%s", ui.status.c_str());
@@ -685,6 +702,7 @@ int run_gui(const GuiOptions& opt) {
           const bool pair = ui.side_by_side && ui.lesson.racy;
           if (!pair) {
             draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws, pos, avail, true, "##canvas");
+            draw_predict_marks(ui.predict, ui.canvas, ui.step, pos, avail);
           } else {
             const float caption = ImGui::GetTextLineHeightWithSpacing();
             const ImVec2 size(avail.x, avail.y / 2 - caption - 2);
@@ -736,6 +754,10 @@ int run_gui(const GuiOptions& opt) {
         if (open) lookback_window_contents(ui.lookback, ui.settings.theme, glfwGetTime());
         ImGui::End();
       }
+
+      if (ui.lesson.view)
+        if (const int shown = predict_window(ui.predict, *ui.lesson.view, ui.step, io.DisplaySize, menu_h); shown >= 0)
+          set_step(ui, shown);
 
       if (changed && ui.recorded_from_controls) {
         record_lesson(ui.lesson, ui.side_by_side);

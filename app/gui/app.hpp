@@ -28,6 +28,8 @@ struct GuiOptions {
   std::string bench_json;      // ... showing this `scanviz bench --json` table
   std::string lookback;        // open the look-back view with this preset (lookback_preset_names())
   float mouse_x = -1, mouse_y = -1;  // >= 0: the mouse pointer held there (tests: tooltips)
+  std::string keys;            // scripted input (gui/input_script.hpp), fed from the third frame on
+  bool predict = false;        // start in predict-the-next-step mode
   int n = 0;                   // record the default lesson with this n instead
   std::string algorithm;       // ... and this algorithm
   std::string op;              // ... and this operator (sum, product, min, max, interval)
