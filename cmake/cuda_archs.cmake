@@ -67,20 +67,29 @@ function(scanviz_choose_cuda_archs choice nvidia_smi out_archs out_why)
   set(${out_why} "${why}" PARENT_SCOPE)
 endfunction()
 
-# "75-real;90;100-virtual" -> "sm_75, sm_90 and PTX for compute_90, compute_100": what a user reads
-# in the message of a GPU the build was not made for.
-function(scanviz_cuda_archs_text archs out_text)
+# "75-real;90;100-virtual" -> OUT_REAL "75;90" (machine code) and OUT_VIRTUAL "90;100" (PTX).
+function(scanviz_cuda_archs_split archs out_real out_virtual)
   set(real "")
-  set(ptx "")
+  set(virtual "")
   foreach(arch IN LISTS archs)
     string(REGEX REPLACE "-(real|virtual)$" "" number "${arch}")
     if(NOT arch MATCHES "-virtual$")
-      list(APPEND real "sm_${number}")
+      list(APPEND real "${number}")
     endif()
     if(NOT arch MATCHES "-real$")
-      list(APPEND ptx "compute_${number}")
+      list(APPEND virtual "${number}")
     endif()
   endforeach()
+  set(${out_real} "${real}" PARENT_SCOPE)
+  set(${out_virtual} "${virtual}" PARENT_SCOPE)
+endfunction()
+
+# "75-real;90;100-virtual" -> "sm_75, sm_90 and PTX for compute_90, compute_100": what a user reads
+# in the message of a GPU the build was not made for.
+function(scanviz_cuda_archs_text archs out_text)
+  scanviz_cuda_archs_split("${archs}" real ptx)
+  list(TRANSFORM real PREPEND "sm_")
+  list(TRANSFORM ptx PREPEND "compute_")
   string(REPLACE ";" ", " text "${real}")
   if(ptx)
     string(REPLACE ";" ", " ptx "${ptx}")

@@ -5,17 +5,10 @@
 # `cmake -DCOMMANDS=compile_commands.json -DARCHS="75-real;...;120" -P gencode_test.cmake`.
 cmake_minimum_required(VERSION 3.25)
 
-set(want_sm "")
-set(want_ptx "")
-foreach(arch IN LISTS ARCHS)
-  string(REGEX REPLACE "-(real|virtual)$" "" number "${arch}")
-  if(NOT arch MATCHES "-virtual$")
-    list(APPEND want_sm "sm_${number}")
-  endif()
-  if(NOT arch MATCHES "-real$")
-    list(APPEND want_ptx "compute_${number}")
-  endif()
-endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/cuda_archs.cmake")
+scanviz_cuda_archs_split("${ARCHS}" want_sm want_ptx)
+list(TRANSFORM want_sm PREPEND "sm_")
+list(TRANSFORM want_ptx PREPEND "compute_")
 list(SORT want_sm COMPARE NATURAL)
 list(SORT want_ptx COMPARE NATURAL)
 
