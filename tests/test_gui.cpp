@@ -256,7 +256,7 @@ TEST_CASE("headless: scanviz without a display says how to render instead, and e
 TEST_CASE("window: 300 frames with every panel, side by side, playing: no GL error, GL objects flat") {
   std::string out;
   const int code = run_under_xvfb("gui --frames 300 --play --side-by-side --n 64 --algo kogge-stone-double-buffer --size 1600x900 --report-frames "
-                                 "--charts --timing --lookback default", &out);
+                                 "--charts --timing --divergence --lookback default", &out);
   CHECK(code == 0);
   std::smatch m;
   REQUIRE(std::regex_search(out, m, std::regex("GL objects at frame 10 (\\d+), at the end (\\d+)")));
