@@ -432,6 +432,7 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_flag("--lecture", go.lecture, "start in lecture mode (fullscreen, large font, diagram only)");
   gui_cmd->add_flag("--charts", go.charts, "open the work-against-steps charts");
   gui_cmd->add_flag("--timing", go.timing, "open the GPU timing panel");
+  gui_cmd->add_flag("--divergence", go.divergence, "open the warp divergence window (active and idle lanes per step)");
   gui_cmd->add_option("--bench", go.bench_json, "show this scanviz bench --json table in the timing panel");
   gui_cmd->add_option("--lookback", go.lookback,
                       "open the look-back view with a preset: default, fig6 (the paper's snapshot), deadlock, stale, "

@@ -12,6 +12,8 @@
 #include "analysis/analysis.hpp"
 #include "analysis/lookback.hpp"
 #include "core/values.hpp"
+#include "analysis/divergence.hpp"
+#include "divergence_text.hpp"
 
 namespace sv {
 
@@ -182,6 +184,7 @@ nlohmann::json stats_json(const Trace& t) {
   for (std::size_t b = 0; b < t.buffers.size(); ++b)
     accesses[t.buffers[b].name] = {{"reads", m.per_buffer[b].reads}, {"writes", m.per_buffer[b].writes}};
   j["accesses"] = accesses;
+  j["divergence"] = divergence_applies(t) ? divergence_json(t) : nlohmann::json(nullptr);
   json hz = json::array();
   for (const Hazard& h : hazards) {
     auto access = [&](const HazardAccess& a) {
@@ -269,6 +272,7 @@ void print_stats(std::ostream& out, const Trace& t) {
     for (std::size_t b = 0; b < t.buffers.size(); ++b)
       out << t.buffers[b].name << " " << m.per_buffer[b].reads << "r/" << m.per_buffer[b].writes << "w  ";
     out << "\n";
+    if (divergence_applies(t)) print_divergence(out, t);
   } else {
     out << "launches           ";
     for (std::size_t k = 0; k < t.steps.size(); ++k) out << (k ? ", " : "") << t.steps[k].label();

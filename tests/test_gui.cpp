@@ -22,6 +22,7 @@
 #include "chart.hpp"
 #include "gpu/executor.hpp"
 #include "gui/diagram_model.hpp"
+#include "gui/divergence_panel.hpp"
 #include "gui/lookback_view.hpp"
 #include "svg.hpp"
 #include "emulator/record.hpp"
@@ -255,7 +256,7 @@ TEST_CASE("headless: scanviz without a display says how to render instead, and e
 TEST_CASE("window: 300 frames with every panel, side by side, playing: no GL error, GL objects flat") {
   std::string out;
   const int code = run_under_xvfb("gui --frames 300 --play --side-by-side --n 64 --algo kogge-stone-double-buffer --size 1600x900 --report-frames "
-                                 "--charts --timing --lookback default", &out);
+                                 "--charts --timing --divergence --lookback default", &out);
   CHECK(code == 0);
   std::smatch m;
   REQUIRE(std::regex_search(out, m, std::regex("GL objects at frame 10 (\\d+), at the end (\\d+)")));
@@ -830,4 +831,59 @@ TEST_CASE("look-back view: the timeline keys step from one tile event to the nex
   CHECK(ui.time == 0);
   lookback_key(ui, LookbackKey::Start);
   CHECK(ui.time == 0);
+}
+
+namespace {
+
+// The divergence window's lanes, warp by warp as drawn: every pixel row crossing lane squares gives
+// one colour run per lane (0 active, 1 idle in a divergent warp, 2 idle warp), cut into warps of 32;
+// a band of equal rows is one row of warps.
+std::vector<std::vector<int>> drawn_warps(const Image& img) {
+  const WarpPalette& pal = warp_palette("light");
+  std::vector<std::vector<int>> warps;
+  std::vector<int> last;
+  for (int y = 0; y < img.h; ++y) {
+    std::vector<int> runs = color_runs(img, y, {pal.active, pal.divergent_idle, pal.idle});
+    if (runs.size() < 32) runs.clear();  // the legend's swatches, not lanes
+    if (!runs.empty() && runs != last)
+      for (std::size_t w = 0; w + 32 <= runs.size(); w += 32) warps.emplace_back(runs.begin() + w, runs.begin() + w + 32);
+    last = runs;
+  }
+  return warps;
+}
+
+std::vector<int> lanes(int first, int count, int second) {
+  std::vector<int> v(32, second);
+  std::fill(v.begin(), v.begin() + count, first);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("divergence window: Kogge-Stone's divergent warp 0 and idle warps, Brent-Kung's idle warps, lane by lane") {
+  Dir dir;
+  const auto count = [](const std::vector<std::vector<int>>& warps, const std::vector<int>& pattern) {
+    return std::count(warps.begin(), warps.end(), pattern);
+  };
+  const std::vector<int> full(32, 0), idle(32, 2);
+  // Kogge-Stone n = 64 at stride 16 (step 5): warp 0's lanes 0..15 fail t >= 16 and idle, 16..31 add.
+  auto warps = drawn_warps(screenshot("--algo kogge-stone --n 64 --step 5 --divergence --theme light", dir.path / "a.png"));
+  CHECK(warps == std::vector<std::vector<int>>{lanes(1, 16, 0), full});
+  // n = 1024: at stride 16 only warp 0 diverges; at stride 64 warps 0 and 1 idle whole, none diverges.
+  warps = drawn_warps(screenshot("--algo kogge-stone --n 1024 --step 5 --divergence --theme light", dir.path / "b.png"));
+  CHECK(warps.size() == 32);
+  CHECK(count(warps, lanes(1, 16, 0)) == 1);
+  CHECK(count(warps, full) == 31);
+  warps = drawn_warps(screenshot("--algo kogge-stone --n 1024 --step 7 --divergence --theme light", dir.path / "c.png"));
+  CHECK(warps.size() == 32);
+  CHECK(count(warps, idle) == 2);
+  CHECK(count(warps, full) == 30);
+  // Brent-Kung n = 1024 at reduction stride 32 (step 6): threads 0..15 of 512 work: warp 0 diverges,
+  // the other 15 warps idle whole.
+  warps = drawn_warps(screenshot("--algo brent-kung --n 1024 --step 6 --divergence --theme light", dir.path / "d.png"));
+  CHECK(warps.size() == 16);
+  CHECK(count(warps, lanes(0, 16, 1)) == 1);
+  CHECK(count(warps, idle) == 15);
+  // Closed unless asked for.
+  CHECK(drawn_warps(screenshot("--algo brent-kung --n 1024 --step 6 --theme light", dir.path / "e.png")).empty());
 }

@@ -44,6 +44,7 @@
 #include "gui/predict_panel.hpp"
 #include "gui/timing_panel.hpp"
 #include "gui/lookback_view.hpp"
+#include "gui/divergence_panel.hpp"
 #include "gui/gl_diagram.hpp"
 #include "trace/trace_json.hpp"
 
@@ -195,6 +196,7 @@ struct Ui {
   bool show_lookback = false;
   LookbackUi lookback;
   PredictUi predict;
+  bool show_divergence = false;
 };
 
 
@@ -471,6 +473,7 @@ int run_gui(const GuiOptions& opt) {
   ui.side_by_side = opt.side_by_side;
   ui.lecture = opt.lecture;
   ui.show_charts = opt.charts;
+  ui.show_divergence = opt.divergence;
   ui.show_timing = opt.timing || !opt.bench_json.empty();
   if (!opt.bench_json.empty()) {
     std::snprintf(ui.timing.path, sizeof ui.timing.path, "%s", opt.bench_json.c_str());
@@ -609,6 +612,7 @@ int run_gui(const GuiOptions& opt) {
         if (ImGui::IsKeyPressed(GLFW_KEY_T)) ui.show_timing = !ui.show_timing;
         if (ImGui::IsKeyPressed(GLFW_KEY_B)) ui.show_lookback = !ui.show_lookback;
         if (ImGui::IsKeyPressed(GLFW_KEY_P)) ui.predict.focus = ui.predict.on = !ui.predict.on;
+        if (ImGui::IsKeyPressed(GLFW_KEY_D)) ui.show_divergence = !ui.show_divergence;
         if (ImGui::IsKeyPressed(GLFW_KEY_L)) {
           ui.lecture = !ui.lecture;
           ui.fullscreen = ui.lecture;
@@ -654,6 +658,7 @@ int run_gui(const GuiOptions& opt) {
           ImGui::MenuItem("GPU timing (T)", nullptr, &ui.show_timing);
           ImGui::MenuItem("look-back view (B)", nullptr, &ui.show_lookback);
           if (ImGui::MenuItem("predict the next step (P)", nullptr, &ui.predict.on)) ui.predict.focus = ui.predict.on;
+          ImGui::MenuItem("warp divergence (D)", nullptr, &ui.show_divergence);
           ImGui::EndMenu();
         }
         if (!ui.status.empty()) ImGui::TextDisabled("%s", ui.status.c_str());
@@ -741,6 +746,10 @@ int run_gui(const GuiOptions& opt) {
         if (ImGui::Begin("GPU timing", &ui.show_timing)) timing_panel(ui.timing, ui.gpu);
         ImGui::End();
       }
+
+      const int divergence_step = divergence_window(&ui.show_divergence, ui.lesson.view ? &ui.lesson.view->trace : nullptr,
+                                                    ui.step, ui.settings.theme);
+      if (divergence_step >= 0) set_step(ui, divergence_step);
 
       // The look-back view: device-wide scans' tiles, over the others, nearly the whole window.
       const bool was_lookback_shown = lookback_was_shown;

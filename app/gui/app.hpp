@@ -25,6 +25,7 @@ struct GuiOptions {
   bool lecture = false;        // start in lecture mode (fullscreen when a monitor allows it)
   bool charts = false;         // open the work-against-steps charts
   bool timing = false;         // open the GPU timing panel
+  bool divergence = false;     // open the warp divergence window
   std::string bench_json;      // ... showing this `scanviz bench --json` table
   std::string lookback;        // open the look-back view with this preset (lookback_preset_names())
   float mouse_x = -1, mouse_y = -1;  // >= 0: the mouse pointer held there (tests: tooltips)
