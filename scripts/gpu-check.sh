@@ -67,6 +67,7 @@ g() { DISPLAY=:7 __GLX_VENDOR_LIBRARY_NAME="${SCANVIZ_GLX_VENDOR:-nvidia}" LD_LI
         timeout 300 /tmp/scanviz-gui "$@"; }
 s() { LD_LIBRARY_PATH="$lib" /tmp/scanviz-gui "$@"; }  # the same binary's command line
 shots="${SCANVIZ_SHOTS:-$out}"
+if [[ ${SCANVIZ_GUI_SHOTS:-1} != 0 ]]; then  # SCANVIZ_GUI_SHOTS=0: frame times only
 g gui --executor gpu --algo brent-kung --n 16 --frames 20 --step 4 --report-frames --screenshot "$shots/gui-gpu-lesson.png"
 echo "GPU lesson: exit $?"
 for seed in 1 2 3 4 5 6 7 8; do  # the first amplifier seed whose traced run goes wrong, for the window
@@ -84,13 +85,13 @@ echo "timing panel: exit $?"
 s trace --executor gpu --algo decoupled-lookback --n 1000000 --out /tmp/dl-gpu.json | tail -n 1
 g gui --trace /tmp/dl-gpu.json --frames 20 --screenshot "$shots/gui-gpu-lookback.png"
 echo "look-back view of the GPU trace: exit $?"
-[[ ${SCANVIZ_GUI_FRAMES:-1} == 0 ]] ||  # SCANVIZ_GUI_FRAMES=0: no frame-time runs
-for scene in "n = 8|" "kogge-stone-double-buffer n = 1024|--algo kogge-stone-double-buffer --n 1024" \
-             "look-back 10000-tiles|--lookback 10000-tiles"; do
+fi
+if [[ ${SCANVIZ_GUI_FRAMES:-1} != 0 ]]; then  # SCANVIZ_GUI_FRAMES=0: no frame-time runs
   for round in 1 2; do
-    printf '%s, round %s: %s\n' "${scene%%|*}" "$round" "$(g gui ${scene#*|} --frames 300 --report-frames | tr '\n' ' ')"
-  done
-done | tee "$out/gui-frames.txt"
+    DISPLAY=:7 __GLX_VENDOR_LIBRARY_NAME="${SCANVIZ_GLX_VENDOR:-nvidia}" LD_LIBRARY_PATH="$lib" SCANVIZ_EXE=/tmp/scanviz-gui \
+      bash scripts/bench-frames.sh
+  done | tee "$out/gui-frames.txt"
+fi
 kill "$xvfb"
 fi
 
