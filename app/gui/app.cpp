@@ -643,6 +643,9 @@ int run_gui(const GuiOptions& opt) {
       const float timeline_h = 3.2f * em, narration_h = ui.lecture ? 4.5f * em : 0;
       const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                      ImGuiWindowFlags_NoSavedSettings;
+      // The fixed panels tile the window: their background is the frame's clear, not a quad each (a
+      // transparent one is skipped; ImGuiWindowFlags_NoBackground would drop their borders too).
+      ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 0));
       bool changed = false;
       if (!ui.lecture) {
         ImGui::SetNextWindowPos(ImVec2(0, menu_h));
@@ -697,6 +700,7 @@ int run_gui(const GuiOptions& opt) {
       }
       ImGui::End();
       ImGui::PopStyleVar();
+      ImGui::PopStyleColor();
 
       // Work against steps: a window over the others, measured from emulator traces the first time.
       if (ui.show_charts) {
@@ -725,7 +729,12 @@ int run_gui(const GuiOptions& opt) {
         ImGui::SetNextWindowSize(ImVec2(W * 0.94f, (H - menu_h) * 0.94f), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowPos(ImVec2(W * 0.03f, menu_h + (H - menu_h) * 0.03f), ImGuiCond_FirstUseEver);
         if (!was_lookback_shown) ImGui::SetNextWindowFocus();  // just opened: in front, the keys are its
+        // Its background too is a clear, under its title bar (clear_window_background), not a quad.
+        const std::uint32_t background = window_background_over(palette_named(ui.settings.theme).background);
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 0));
         const bool open = ImGui::Begin("Look-back: device-wide scans, tile by tile", &ui.show_lookback);
+        ImGui::PopStyleColor();
+        clear_window_background(background);
         ui.lookback.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
         if (open) lookback_window_contents(ui.lookback, ui.settings.theme, glfwGetTime());
         ImGui::End();
@@ -745,9 +754,9 @@ int run_gui(const GuiOptions& opt) {
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);
       glViewport(0, 0, fb_w, fb_h);
-      const Palette& pal = palette_named(ui.settings.theme);
-      glClearColor(((pal.background >> 24) & 0xFF) / 255.0f, ((pal.background >> 16) & 0xFF) / 255.0f,
-                   ((pal.background >> 8) & 0xFF) / 255.0f, 1.0f);
+      const std::uint32_t panels = window_background_over(palette_named(ui.settings.theme).background);
+      glDisable(GL_SCISSOR_TEST);
+      glClearColor(((panels >> 24) & 0xFF) / 255.0f, ((panels >> 16) & 0xFF) / 255.0f, ((panels >> 8) & 0xFF) / 255.0f, 1.0f);
       glClear(GL_COLOR_BUFFER_BIT);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
       if (const GLenum err = glGetError(); err != GL_NO_ERROR) {

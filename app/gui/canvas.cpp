@@ -74,6 +74,25 @@ ImU32 im_color(std::uint32_t rgba) {
 
 namespace {
 
+// UserCallbackData carries the colour; the command's clip rectangle is the rectangle to clear.
+void clear_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const ImDrawData* dd = ImGui::GetDrawData();
+  const ImVec2 scale = dd->FramebufferScale;
+  const float fb_h = dd->DisplaySize.y * scale.y;
+  // The pixels a quad over the rectangle would cover: those whose centres lie inside it.
+  auto px = [](float v) { return static_cast<int>(std::ceil(v - 0.5f)); };
+  const int x0 = px((cmd->ClipRect.x - dd->DisplayPos.x) * scale.x), x1 = px((cmd->ClipRect.z - dd->DisplayPos.x) * scale.x);
+  const int y0 = px((cmd->ClipRect.y - dd->DisplayPos.y) * scale.y), y1 = px((cmd->ClipRect.w - dd->DisplayPos.y) * scale.y);
+  if (x1 <= x0 || y1 <= y0) return;
+  const auto rgba = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(cmd->UserCallbackData));
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(x0, static_cast<int>(fb_h) - y1, x1 - x0, y1 - y0);
+  glClearColor(((rgba >> 24) & 0xFF) / 255.0f, ((rgba >> 16) & 0xFF) / 255.0f, ((rgba >> 8) & 0xFF) / 255.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void* as_callback_data(std::uint32_t rgba) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(rgba)); }
+
 void gl_canvas_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   const auto* c = static_cast<const CanvasDraw*>(cmd->UserCallbackData);
   glEnable(GL_SCISSOR_TEST);
@@ -101,6 +120,36 @@ void fit_view(CanvasState& cs, ImVec2 size) {
 
 }  // namespace
 
+void add_solid_rect(ImDrawList* dl, ImVec2 min, ImVec2 max, std::uint32_t rgba) {
+  dl->PushClipRect(min, max, true);
+  dl->AddCallback(clear_callback, as_callback_data(rgba));
+  dl->PopClipRect();
+}
+
+void clear_window_background(std::uint32_t rgba) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  ImDrawCmd cmd;
+  cmd.ClipRect = ImVec4(pos.x, pos.y + ImGui::GetFrameHeight(), pos.x + size.x, pos.y + size.y);
+  cmd.TextureId = dl->CmdBuffer.empty() ? ImTextureID{} : dl->CmdBuffer[0].TextureId;
+  cmd.UserCallback = clear_callback;
+  cmd.UserCallbackData = as_callback_data(rgba);
+  // First in the window's list: Begin() has already drawn the title bar and borders, which go over it.
+  dl->CmdBuffer.push_front(cmd);
+}
+
+std::uint32_t window_background_over(std::uint32_t under) {
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  std::uint32_t out = 0xFF;
+  const float channels[3] = {bg.x, bg.y, bg.z};
+  for (int i = 0; i < 3; ++i) {
+    const float below = static_cast<float>((under >> (24 - 8 * i)) & 0xFF) / 255.0f;
+    const float mixed = channels[i] * bg.w + below * (1 - bg.w);
+    out |= static_cast<std::uint32_t>(std::lround(std::clamp(mixed, 0.0f, 1.0f) * 255)) << (24 - 8 * i);
+  }
+  return out;
+}
+
 void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
                  std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
                  const char* id) {
@@ -115,7 +164,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   }
   if (cs.fit) fit_view(cs, size);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), im_color(pal.background));
+  add_solid_rect(dl, pos, ImVec2(pos.x + size.x, pos.y + size.y), pal.background);
 
   ImGui::SetCursorScreenPos(pos);
   ImGui::InvisibleButton(id, size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);

@@ -52,6 +52,18 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
                  std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
                  const char* id);
 
+// An opaque rectangle drawn as a scissored glClear, in draw order: a software rasterizer (llvmpipe)
+// shades a textured, blended ImGui quad pixel by pixel, but clears a rectangle at memory speed.
+// Clipped to the draw list's clip rectangle.
+void add_solid_rect(ImDrawList* dl, ImVec2 min, ImVec2 max, std::uint32_t rgba);
+
+// The current window's background as add_solid_rect, under its title bar and borders: for a window
+// begun with a transparent ImGuiCol_WindowBg.
+void clear_window_background(std::uint32_t rgba);
+
+// ImGui's window background colour (ImGuiCol_WindowBg) as it shows over `under` (0xRRGGBBAA, opaque).
+std::uint32_t window_background_over(std::uint32_t under);
+
 // GLFW's error callback: one line on stderr.
 void glfw_error(int code, const char* what);
 

@@ -867,7 +867,7 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
       key = now_key;
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    ImGui::GetWindowDrawList()->AddRectFilled(origin, ImVec2(origin.x + scene.width, origin.y + scene.height), im_color(pal.background));
+    add_solid_rect(ImGui::GetWindowDrawList(), origin, ImVec2(origin.x + scene.width, origin.y + scene.height), pal.background);
     draw_lookback_scene(scene, origin.x, origin.y);
     ImGui::InvisibleButton(("##scene" + std::to_string(k)).c_str(), ImVec2(std::max(scene.width, 1.0f), std::max(scene.height, 1.0f)));
     if (ImGui::IsItemHovered()) {
