@@ -537,10 +537,7 @@ int run_gui(const GuiOptions& opt) {
       const float font_scale = ui.lecture ? std::max(2.0f, ui.settings.font_scale) : ui.settings.font_scale;
       if (applied_scale != font_scale) {
         ui.fonts = load_fonts(font_scale);
-        if (applied_scale > 0) {  // the first frame's NewFrame creates the texture itself
-          ImGui_ImplOpenGL3_DestroyFontsTexture();
-          ImGui_ImplOpenGL3_CreateFontsTexture();
-        }
+        upload_fonts();
       }
       if (applied_scale != font_scale || applied_theme != ui.settings.theme) {
         apply_theme(ui.settings.theme, font_scale);

@@ -2,10 +2,12 @@
 #include "gui/canvas.hpp"
 
 #include <glad/gl.h>
+#include <imgui_impl_opengl3.h>
 #include <stb_image_write.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -26,16 +28,35 @@ Fonts load_fonts(float scale) {
   const char* mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
   // Latin, general punctuation (–, −'s neighbours) and mathematical operators (⊕, −) for the sources.
   static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2010, 0x205E, 0x2200, 0x22FF, 0};
-  if (fs::exists(sans)) f.text = io.Fonts->AddFontFromFileTTF(sans, kBaseFontPx * scale, nullptr, ranges);
+  // Glyphs one texel a pixel, at whole pixels: the atlas can be sampled nearest (upload_fonts).
+  ImFontConfig whole_pixels;
+  whole_pixels.OversampleH = 1;
+  whole_pixels.PixelSnapH = true;
+  if (fs::exists(sans)) f.text = io.Fonts->AddFontFromFileTTF(sans, kBaseFontPx * scale, &whole_pixels, ranges);
   if (!f.text) {  // ImGui's own font, at the same size so the layout matches
     ImFontConfig cfg;
     cfg.SizePixels = kBaseFontPx * scale;
     f.text = io.Fonts->AddFontDefault(&cfg);
   }
-  if (fs::exists(mono)) f.mono = io.Fonts->AddFontFromFileTTF(mono, kBaseFontPx * scale, nullptr, ranges);
+  if (fs::exists(mono)) f.mono = io.Fonts->AddFontFromFileTTF(mono, kBaseFontPx * scale, &whole_pixels, ranges);
   if (!f.mono) f.mono = f.text;
   io.Fonts->Build();
   return f;
+}
+
+void upload_fonts() {
+  // The first time, the backend's shaders and font texture are made here rather than in NewFrame.
+  if (!ImGui::GetIO().Fonts->TexID) {
+    ImGui_ImplOpenGL3_CreateDeviceObjects();
+  } else {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  // Every glyph and the white pixel of solid shapes sit on whole texels: nearest gives linear's
+  // pixels, and llvmpipe samples it with one fetch instead of four.
+  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::intptr_t>(ImGui::GetIO().Fonts->TexID)));
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
 }
 
 const Palette& palette_named(const std::string& theme) {
@@ -61,6 +82,7 @@ void apply_theme(const std::string& theme, float scale) {
     ImGui::StyleColorsLight(&style);
   }
   style.ScaleAllSizes(scale);
+  style.AntiAliasedLinesUseTex = false;  // textured lines need linear sampling of the atlas (upload_fonts)
   ImGui::GetStyle() = style;
 }
 

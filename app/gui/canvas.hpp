@@ -23,6 +23,9 @@ struct Fonts {
 
 // DejaVu Sans (fonts-dejavu-core) rasterized at the scale, so large text stays crisp on a projector.
 Fonts load_fonts(float scale);
+// Makes the OpenGL backend's font texture from the atlas load_fonts built (after the backend's Init),
+// sampled nearest.
+void upload_fonts();
 const Palette& palette_named(const std::string& theme);
 void apply_theme(const std::string& theme, float scale);
 ImU32 im_color(std::uint32_t rgba);
