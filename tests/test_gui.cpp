@@ -265,6 +265,33 @@ TEST_CASE("window: 300 frames with every panel, side by side, playing: no GL err
   CHECK(out.find("OpenGL error") == std::string::npos);
 }
 
+TEST_CASE("window: frames where nothing changes rebuild nothing, and a 1024-wide diagram folds to a few hundred instances") {
+  struct Report {
+    int instances = -1, diagram_builds = -1, scene_builds = -1;
+  };
+  auto run = [](int frames) {
+    std::string out;
+    CHECK(run_under_xvfb("gui --frames " + std::to_string(frames) +
+                             " --size 1600x900 --report-frames --algo kogge-stone-double-buffer --n 1024 --lookback 10000-tiles",
+                         &out) == 0);
+    std::smatch m;
+    Report r;
+    if (std::regex_search(out, m, std::regex("diagram instances (\\d+), diagram builds (\\d+), look-back scene builds (\\d+)")))
+      r = {std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3])};
+    CHECK(out.find("CPU median") != std::string::npos);
+    return r;
+  };
+  const Report early = run(12), late = run(120);
+  // The first frames settle the layout (fit, the scroll bar); after that the same picture is not rebuilt.
+  CHECK(late.diagram_builds == 1);
+  CHECK(late.scene_builds == early.scene_builds);
+  CHECK(late.scene_builds >= 3);  // chained, decoupled look-back, reduce-then-scan
+  CHECK(late.scene_builds <= 6);
+  // 11 rows of 1024 cells under a pixel wide each: one quad a row, the store step's arrows one band.
+  CHECK(late.instances > 0);
+  CHECK(late.instances < 400);
+}
+
 TEST_CASE("render GIF: one frame per step, the rows appearing as the steps go") {
   Dir dir;
   const Trace t = saved(sv_test::record_interval("kogge-stone-double-buffer", 8), dir.path / "t.json");

@@ -782,7 +782,8 @@ int run_gui(const GuiOptions& opt) {
                     cpu.p99, all.median, all.p99);
       std::cout << "frames " << frame_ms.size() << " (the first " << kWarmupFrames << " not counted), " << times
                 << ", GL objects at frame 10 " << gl_objects_early << ", at the end " << gl_objects_late
-                << ", diagram instances " << gl.last_instances() << "\n"
+                << ", diagram instances " << gl.last_instances() << ", diagram builds " << gl.builds()
+                << ", look-back scene builds " << ui.lookback.scene_builds << "\n"
                 << "renderer " << reinterpret_cast<const char*>(glGetString(GL_RENDERER)) << "\n";
     }
   }

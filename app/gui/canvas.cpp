@@ -120,7 +120,7 @@ void gl_canvas_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   glEnable(GL_SCISSOR_TEST);
   glScissor(static_cast<int>(c->clip[0]), c->fb_h - static_cast<int>(c->clip[3]),
             static_cast<int>(c->clip[2] - c->clip[0]), static_cast<int>(c->clip[3] - c->clip[1]));
-  c->gl->draw(*c->diagram, *c->palette, c->view, c->fb_w, c->fb_h, c->clip);
+  c->gl->draw(c->slot, c->view, c->fb_w, c->fb_h);
 }
 
 // Small diagrams fit with one scale (cells stay boxes with readable labels); long ones fit their
@@ -180,6 +180,8 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   if (cs.built_step != step || cs.built_for != &tv || cs.built_theme != theme || cs.text_scale != text_scale) {
     cs.text_scale = text_scale;
     cs.diagram = build_diagram(tv, step, pal, DiagramLayout::scaled(text_scale));
+    static std::uint64_t builds = 0;  // every canvas' builds: a new canvas at an old one's address differs
+    cs.version = ++builds;
     cs.built_step = step;
     cs.built_for = &tv;
     cs.built_theme = theme;
@@ -209,8 +211,6 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   const ImVec2 fb_scale = io.DisplayFramebufferScale;
   auto draw = std::make_unique<CanvasDraw>();
   draw->gl = &gl;
-  draw->diagram = &cs.diagram;
-  draw->palette = &pal;
   draw->view = {cs.view.scale_x * fb_scale.x, cs.view.scale_y * fb_scale.y, (pos.x + cs.view.offset_x) * fb_scale.x,
                 (pos.y + cs.view.offset_y) * fb_scale.y};
   draw->clip[0] = pos.x * fb_scale.x;
@@ -219,6 +219,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   draw->clip[3] = (pos.y + size.y) * fb_scale.y;
   draw->fb_w = static_cast<int>(io.DisplaySize.x * fb_scale.x);
   draw->fb_h = static_cast<int>(io.DisplaySize.y * fb_scale.y);
+  draw->slot = gl.prepare(&cs, cs.diagram, cs.version, pal, draw->view, draw->clip);
   dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), true);
   dl->AddCallback(gl_canvas_callback, draw.get());
   dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);

@@ -35,6 +35,7 @@ struct CanvasState {
   bool fit = true;
   float text_scale = 1;  // the font scale the layout was made for
   Diagram diagram;
+  std::uint64_t version = 0;  // of `diagram`: unique to each build, so the GL side knows it is the same
   int built_step = -2;
   const TraceView* built_for = nullptr;
   std::string built_theme;
@@ -43,8 +44,7 @@ struct CanvasState {
 // What the GL callback needs, alive until the frame is rendered.
 struct CanvasDraw {
   GlDiagram* gl;
-  const Diagram* diagram;
-  const Palette* palette;
+  int slot;            // GlDiagram::prepare's
   ViewTransform view;  // framebuffer pixels
   float clip[4];
   int fb_w, fb_h;

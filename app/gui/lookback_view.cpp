@@ -896,6 +896,7 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
                                 std::to_string(so.em) + "|" + theme + "|" + std::to_string(ui.generation) + "|" + title;
     if (key != now_key) {
       scene = build_lookback_scene(r, ui.time, pal, so);
+      ++ui.scene_builds;
       key = now_key;
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();

@@ -185,6 +185,7 @@ struct LookbackUi {
   bool focused = false;           // the window is in front: the timeline keys are its
   int generation = 0;             // counts recordings (the scenes' cache key)
   std::vector<std::pair<std::string, LookbackScene>> scenes;  // per run: the last scene and its key
+  std::size_t scene_builds = 0;   // scenes built since the view was made (gui --report-frames)
 };
 void record_lookback(LookbackUi& ui);
 
