@@ -1,12 +1,24 @@
 #version 330 core
-// Fill with a one-pixel border; cells narrower than 3 px are drawn as a plain fill (the heatmap).
+// Fill with a one-pixel border; cells narrower than 3 px are drawn as a plain fill. A heat row's
+// pixel takes its bin's colour and border as if the bin were a cell of its own.
+uniform sampler2D u_heat;
 in vec2 v_local_px;
 in vec2 v_size_px;
 in vec4 v_fill;
 in vec4 v_border;
+flat in int v_heat_row;
+flat in float v_bin_px;
 out vec4 color;
 void main() {
-  float edge = min(min(v_local_px.x, v_size_px.x - v_local_px.x), min(v_local_px.y, v_size_px.y - v_local_px.y));
-  bool bordered = v_size_px.x >= 3.0 && edge < 1.0;
-  color = bordered ? v_border : v_fill;
+  vec2 local = v_local_px, size = v_size_px;
+  vec4 fill = v_fill;
+  if (v_heat_row >= 0) {
+    float bin = floor(local.x / v_bin_px);
+    fill = texelFetch(u_heat, ivec2(int(bin), v_heat_row), 0);
+    local.x -= bin * v_bin_px;
+    size.x = min(v_bin_px, v_size_px.x - bin * v_bin_px);
+  }
+  float edge = min(min(local.x, size.x - local.x), min(local.y, size.y - local.y));
+  bool bordered = size.x >= 3.0 && edge < 1.0;
+  color = bordered ? v_border : fill;
 }

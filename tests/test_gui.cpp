@@ -14,6 +14,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <sys/wait.h>
 
 #include "../tests/helpers.hpp"
@@ -263,6 +264,33 @@ TEST_CASE("window: 300 frames with every panel, side by side, playing: no GL err
   CHECK(std::stoi(m[1]) > 0);
   CHECK(m[1] == m[2]);
   CHECK(out.find("OpenGL error") == std::string::npos);
+}
+
+TEST_CASE("window: frames where nothing changes rebuild nothing, and a 1024-wide diagram folds to a few hundred instances") {
+  struct Report {
+    int instances = -1, diagram_builds = -1, scene_builds = -1;
+  };
+  auto run = [](int frames) {
+    std::string out;
+    CHECK(run_under_xvfb("gui --frames " + std::to_string(frames) +
+                             " --size 1600x900 --report-frames --algo kogge-stone-double-buffer --n 1024 --lookback 10000-tiles",
+                         &out) == 0);
+    std::smatch m;
+    Report r;
+    if (std::regex_search(out, m, std::regex("diagram instances (\\d+), diagram builds (\\d+), look-back scene builds (\\d+)")))
+      r = {std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3])};
+    CHECK(out.find("CPU median") != std::string::npos);
+    return r;
+  };
+  const Report early = run(12), late = run(120);
+  // The first frames settle the layout (fit, the scroll bar); after that the same picture is not rebuilt.
+  CHECK(late.diagram_builds == 1);
+  CHECK(late.scene_builds == early.scene_builds);
+  CHECK(late.scene_builds >= 3);  // chained, decoupled look-back, reduce-then-scan
+  CHECK(late.scene_builds <= 6);
+  // 11 rows of 1024 cells under a pixel wide each: one quad a row, the store step's arrows one band.
+  CHECK(late.instances > 0);
+  CHECK(late.instances < 400);
 }
 
 TEST_CASE("render GIF: one frame per step, the rows appearing as the steps go") {
@@ -644,6 +672,40 @@ TEST_CASE("look-back model: 10,000 tiles fold into runs, so what is drawn stays 
   const auto first = std::find_if(s.rects.begin(), s.rects.end(), [](const SceneRect& c) { return c.kind == SceneRect::Kind::Flag; });
   REQUIRE(first != s.rects.end());
   CHECK(first->fill == lookback_palette("light").flag_p);
+}
+
+TEST_CASE("look-back model: 10,000 tiles' lane marks merge where they touch, covering the same pixels") {
+  LookbackLesson l;
+  REQUIRE(lookback_preset("10000-tiles", l));
+  // Pixels as the rasterizer fills them (columns whose centres a mark spans), per lane row and colour.
+  auto covered = [](const LookbackScene& s) {
+    std::set<std::tuple<float, std::uint32_t, int>> pixels;
+    std::size_t marks = 0;
+    for (const SceneRect& r : s.rects) {
+      if (r.kind != SceneRect::Kind::Lifetime && r.kind != SceneRect::Kind::Wait) continue;
+      ++marks;
+      for (auto c = static_cast<int>(std::ceil(r.x - 0.5f)); static_cast<float>(c) + 0.5f < r.x + r.w; ++c) pixels.insert({r.y, r.fill, c});
+    }
+    return std::pair(pixels, marks);
+  };
+  for (const char* algorithm : {"chained", "decoupled-lookback"}) {
+    CAPTURE(algorithm);
+    const LookbackRun r = make_lookback_run(record_device_scan(lookback_config(l, algorithm)));
+    SceneOptions o;
+    o.width = 1400;
+    const std::uint64_t time = r.t0 + (r.t1 - r.t0) / 3;
+    const LookbackScene folded = build_lookback_scene(r, time, lookback_palette("light"), o);
+    o.fold_lanes = false;
+    const LookbackScene each = build_lookback_scene(r, time, lookback_palette("light"), o);
+    const auto [folded_pixels, folded_marks] = covered(folded);
+    const auto [each_pixels, each_marks] = covered(each);
+    CHECK(folded_pixels == each_pixels);
+    CHECK(folded_marks + static_cast<std::size_t>(folded.merged_lane_marks) == each_marks);
+    CHECK(each_marks > 10000);
+    CHECK(folded_marks * 2 < each_marks);
+    // Chained: every tile waits most of its life, so each lane is a bar with a few thousand gaps at most.
+    if (std::string(algorithm) == "chained") CHECK(folded_marks < 4000);
+  }
 }
 
 TEST_CASE("look-back window: the paper's snapshot, cell by cell, and the deadlock's waiting tiles, as drawn") {

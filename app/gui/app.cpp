@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
@@ -399,6 +400,19 @@ void file_menu(Ui& ui) {
 // [SECTION] the window's frame loop
 // ============================================================================================
 
+// The first frames build the font atlas, compile shaders and record the lesson: not counted.
+constexpr std::size_t kWarmupFrames = 5;
+
+struct FrameStats {
+  double median = 0, p99 = 0;
+};
+
+FrameStats frame_stats(const std::vector<double>& ms) {
+  std::vector<double> sorted(ms.begin() + static_cast<std::ptrdiff_t>(std::min(ms.size() - 1, kWarmupFrames)), ms.end());
+  std::sort(sorted.begin(), sorted.end());
+  return {sorted[sorted.size() / 2], sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)]};
+}
+
 int count_gl_objects() {
   int count = 0;
   for (unsigned id = 1; id < 2048; ++id)
@@ -547,7 +561,7 @@ int run_gui(const GuiOptions& opt) {
   {
     GlDiagram gl;
     std::vector<std::unique_ptr<CanvasDraw>> frame_draws;
-    std::vector<double> frame_ms;
+    std::vector<double> cpu_ms, frame_ms;  // per frame: building it (to ImGui::Render), and all of it
     int gl_objects_early = -1, gl_objects_late = -1;
     float applied_scale = 0;
     std::string applied_theme;
@@ -561,10 +575,7 @@ int run_gui(const GuiOptions& opt) {
       const float font_scale = ui.lecture ? std::max(2.0f, ui.settings.font_scale) : ui.settings.font_scale;
       if (applied_scale != font_scale) {
         ui.fonts = load_fonts(font_scale);
-        if (applied_scale > 0) {  // the first frame's NewFrame creates the texture itself
-          ImGui_ImplOpenGL3_DestroyFontsTexture();
-          ImGui_ImplOpenGL3_CreateFontsTexture();
-        }
+        upload_fonts();
       }
       if (applied_scale != font_scale || applied_theme != ui.settings.theme) {
         apply_theme(ui.settings.theme, font_scale);
@@ -671,6 +682,9 @@ int run_gui(const GuiOptions& opt) {
       const float timeline_h = 3.2f * em, narration_h = ui.lecture ? 4.5f * em : 0;
       const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                      ImGuiWindowFlags_NoSavedSettings;
+      // The fixed panels tile the window: their background is the frame's clear, not a quad each (a
+      // transparent one is skipped; ImGuiWindowFlags_NoBackground would drop their borders too).
+      ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 0));
       bool changed = false;
       if (!ui.lecture) {
         ImGui::SetNextWindowPos(ImVec2(0, menu_h));
@@ -726,6 +740,7 @@ int run_gui(const GuiOptions& opt) {
       }
       ImGui::End();
       ImGui::PopStyleVar();
+      ImGui::PopStyleColor();
 
       // Work against steps: a window over the others, measured from emulator traces the first time.
       if (ui.show_charts) {
@@ -758,7 +773,12 @@ int run_gui(const GuiOptions& opt) {
         ImGui::SetNextWindowSize(ImVec2(W * 0.94f, (H - menu_h) * 0.94f), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowPos(ImVec2(W * 0.03f, menu_h + (H - menu_h) * 0.03f), ImGuiCond_FirstUseEver);
         if (!was_lookback_shown) ImGui::SetNextWindowFocus();  // just opened: in front, the keys are its
+        // Its background too is a clear, under its title bar (clear_window_background), not a quad.
+        const std::uint32_t background = window_background_over(palette_named(ui.settings.theme).background);
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 0));
         const bool open = ImGui::Begin("Look-back: device-wide scans, tile by tile", &ui.show_lookback);
+        ImGui::PopStyleColor();
+        clear_window_background(background);
         ui.lookback.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
         if (open) lookback_window_contents(ui.lookback, ui.settings.theme, glfwGetTime());
         ImGui::End();
@@ -778,12 +798,13 @@ int run_gui(const GuiOptions& opt) {
       }
 
       ImGui::Render();
+      cpu_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);
       glViewport(0, 0, fb_w, fb_h);
-      const Palette& pal = palette_named(ui.settings.theme);
-      glClearColor(((pal.background >> 24) & 0xFF) / 255.0f, ((pal.background >> 16) & 0xFF) / 255.0f,
-                   ((pal.background >> 8) & 0xFF) / 255.0f, 1.0f);
+      const std::uint32_t panels = window_background_over(palette_named(ui.settings.theme).background);
+      glDisable(GL_SCISSOR_TEST);
+      glClearColor(((panels >> 24) & 0xFF) / 255.0f, ((panels >> 16) & 0xFF) / 255.0f, ((panels >> 8) & 0xFF) / 255.0f, 1.0f);
       glClear(GL_COLOR_BUFFER_BIT);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
       if (const GLenum err = glGetError(); err != GL_NO_ERROR) {
@@ -802,18 +823,22 @@ int run_gui(const GuiOptions& opt) {
         }
       }
       glfwSwapBuffers(window);
+      if (opt.report_frames) glFinish();  // a measured frame ends when the GL has drawn it, not when it is queued
       frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
       if (measuring(ui.timing)) frame = -1;  // a run of N frames counts them from when the measurements are done
       if (opt.report_frames && frame == 10) gl_objects_early = count_gl_objects();
       if (opt.report_frames && last) gl_objects_late = count_gl_objects();
     }
     if (opt.report_frames && !frame_ms.empty()) {
-      std::vector<double> sorted(frame_ms.begin() + std::min<std::size_t>(frame_ms.size() - 1, 5), frame_ms.end());
-      std::sort(sorted.begin(), sorted.end());
-      std::cout << "frames " << frame_ms.size() << ", frame time median " << sorted[sorted.size() / 2] << " ms, p99 "
-                << sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)] << " ms, GL objects at frame 10 "
-                << gl_objects_early << ", at the end " << gl_objects_late << ", diagram instances "
-                << gl.last_instances() << "\n";
+      const FrameStats cpu = frame_stats(cpu_ms), all = frame_stats(frame_ms);
+      char times[256];
+      std::snprintf(times, sizeof times, "CPU median %.2f ms, p99 %.2f ms; frame time median %.2f ms, p99 %.2f ms", cpu.median,
+                    cpu.p99, all.median, all.p99);
+      std::cout << "frames " << frame_ms.size() << " (the first " << kWarmupFrames << " not counted), " << times
+                << ", GL objects at frame 10 " << gl_objects_early << ", at the end " << gl_objects_late
+                << ", diagram instances " << gl.last_instances() << ", diagram builds " << gl.builds()
+                << ", look-back scene builds " << ui.lookback.scene_builds << "\n"
+                << "renderer " << reinterpret_cast<const char*>(glGetString(GL_RENDERER)) << "\n";
     }
   }
   save_settings(ui.settings);

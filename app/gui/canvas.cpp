@@ -2,10 +2,12 @@
 #include "gui/canvas.hpp"
 
 #include <glad/gl.h>
+#include <imgui_impl_opengl3.h>
 #include <stb_image_write.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -27,16 +29,35 @@ Fonts load_fonts(float scale) {
   const char* mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
   // Latin, general punctuation (–, −'s neighbours) and mathematical operators (⊕, −) for the sources.
   static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2010, 0x205E, 0x2200, 0x22FF, 0};
-  if (fs::exists(sans)) f.text = io.Fonts->AddFontFromFileTTF(sans, kBaseFontPx * scale, nullptr, ranges);
+  // Glyphs one texel a pixel, at whole pixels: the atlas can be sampled nearest (upload_fonts).
+  ImFontConfig whole_pixels;
+  whole_pixels.OversampleH = 1;
+  whole_pixels.PixelSnapH = true;
+  if (fs::exists(sans)) f.text = io.Fonts->AddFontFromFileTTF(sans, kBaseFontPx * scale, &whole_pixels, ranges);
   if (!f.text) {  // ImGui's own font, at the same size so the layout matches
     ImFontConfig cfg;
     cfg.SizePixels = kBaseFontPx * scale;
     f.text = io.Fonts->AddFontDefault(&cfg);
   }
-  if (fs::exists(mono)) f.mono = io.Fonts->AddFontFromFileTTF(mono, kBaseFontPx * scale, nullptr, ranges);
+  if (fs::exists(mono)) f.mono = io.Fonts->AddFontFromFileTTF(mono, kBaseFontPx * scale, &whole_pixels, ranges);
   if (!f.mono) f.mono = f.text;
   io.Fonts->Build();
   return f;
+}
+
+void upload_fonts() {
+  // The first time, the backend's shaders and font texture are made here rather than in NewFrame.
+  if (!ImGui::GetIO().Fonts->TexID) {
+    ImGui_ImplOpenGL3_CreateDeviceObjects();
+  } else {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  // Every glyph and the white pixel of solid shapes sit on whole texels: nearest gives linear's
+  // pixels, and llvmpipe samples it with one fetch instead of four.
+  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::intptr_t>(ImGui::GetIO().Fonts->TexID)));
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
 }
 
 const Palette& palette_named(const std::string& theme) {
@@ -62,6 +83,7 @@ void apply_theme(const std::string& theme, float scale) {
     ImGui::StyleColorsLight(&style);
   }
   style.ScaleAllSizes(scale);
+  style.AntiAliasedLinesUseTex = false;  // textured lines need linear sampling of the atlas (upload_fonts)
   ImGui::GetStyle() = style;
 }
 
@@ -75,12 +97,31 @@ ImU32 im_color(std::uint32_t rgba) {
 
 namespace {
 
+// UserCallbackData carries the colour; the command's clip rectangle is the rectangle to clear.
+void clear_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const ImDrawData* dd = ImGui::GetDrawData();
+  const ImVec2 scale = dd->FramebufferScale;
+  const float fb_h = dd->DisplaySize.y * scale.y;
+  // The pixels a quad over the rectangle would cover: those whose centres lie inside it.
+  auto px = [](float v) { return static_cast<int>(std::ceil(v - 0.5f)); };
+  const int x0 = px((cmd->ClipRect.x - dd->DisplayPos.x) * scale.x), x1 = px((cmd->ClipRect.z - dd->DisplayPos.x) * scale.x);
+  const int y0 = px((cmd->ClipRect.y - dd->DisplayPos.y) * scale.y), y1 = px((cmd->ClipRect.w - dd->DisplayPos.y) * scale.y);
+  if (x1 <= x0 || y1 <= y0) return;
+  const auto rgba = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(cmd->UserCallbackData));
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(x0, static_cast<int>(fb_h) - y1, x1 - x0, y1 - y0);
+  glClearColor(((rgba >> 24) & 0xFF) / 255.0f, ((rgba >> 16) & 0xFF) / 255.0f, ((rgba >> 8) & 0xFF) / 255.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void* as_callback_data(std::uint32_t rgba) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(rgba)); }
+
 void gl_canvas_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   const auto* c = static_cast<const CanvasDraw*>(cmd->UserCallbackData);
   glEnable(GL_SCISSOR_TEST);
   glScissor(static_cast<int>(c->clip[0]), c->fb_h - static_cast<int>(c->clip[3]),
             static_cast<int>(c->clip[2] - c->clip[0]), static_cast<int>(c->clip[3] - c->clip[1]));
-  c->gl->draw(*c->diagram, *c->palette, c->view, c->fb_w, c->fb_h, c->clip);
+  c->gl->draw(c->slot, c->view, c->fb_w, c->fb_h);
 }
 
 // Small diagrams fit with one scale (cells stay boxes with readable labels); long ones fit their
@@ -102,6 +143,36 @@ void fit_view(CanvasState& cs, ImVec2 size) {
 
 }  // namespace
 
+void add_solid_rect(ImDrawList* dl, ImVec2 min, ImVec2 max, std::uint32_t rgba) {
+  dl->PushClipRect(min, max, true);
+  dl->AddCallback(clear_callback, as_callback_data(rgba));
+  dl->PopClipRect();
+}
+
+void clear_window_background(std::uint32_t rgba) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  ImDrawCmd cmd;
+  cmd.ClipRect = ImVec4(pos.x, pos.y + ImGui::GetFrameHeight(), pos.x + size.x, pos.y + size.y);
+  cmd.TextureId = dl->CmdBuffer.empty() ? ImTextureID{} : dl->CmdBuffer[0].TextureId;
+  cmd.UserCallback = clear_callback;
+  cmd.UserCallbackData = as_callback_data(rgba);
+  // First in the window's list: Begin() has already drawn the title bar and borders, which go over it.
+  dl->CmdBuffer.push_front(cmd);
+}
+
+std::uint32_t window_background_over(std::uint32_t under) {
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  std::uint32_t out = 0xFF;
+  const float channels[3] = {bg.x, bg.y, bg.z};
+  for (int i = 0; i < 3; ++i) {
+    const float below = static_cast<float>((under >> (24 - 8 * i)) & 0xFF) / 255.0f;
+    const float mixed = channels[i] * bg.w + below * (1 - bg.w);
+    out |= static_cast<std::uint32_t>(std::lround(std::clamp(mixed, 0.0f, 1.0f) * 255)) << (24 - 8 * i);
+  }
+  return out;
+}
+
 void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
                  std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
                  const char* id) {
@@ -110,13 +181,15 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   if (cs.built_step != step || cs.built_for != &tv || cs.built_theme != theme || cs.text_scale != text_scale) {
     cs.text_scale = text_scale;
     cs.diagram = build_diagram(tv, step, pal, DiagramLayout::scaled(text_scale));
+    static std::uint64_t builds = 0;  // every canvas' builds: a new canvas at an old one's address differs
+    cs.version = ++builds;
     cs.built_step = step;
     cs.built_for = &tv;
     cs.built_theme = theme;
   }
   if (cs.fit) fit_view(cs, size);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), im_color(pal.background));
+  add_solid_rect(dl, pos, ImVec2(pos.x + size.x, pos.y + size.y), pal.background);
 
   ImGui::SetCursorScreenPos(pos);
   ImGui::InvisibleButton(id, size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
@@ -139,8 +212,6 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   const ImVec2 fb_scale = io.DisplayFramebufferScale;
   auto draw = std::make_unique<CanvasDraw>();
   draw->gl = &gl;
-  draw->diagram = &cs.diagram;
-  draw->palette = &pal;
   draw->view = {cs.view.scale_x * fb_scale.x, cs.view.scale_y * fb_scale.y, (pos.x + cs.view.offset_x) * fb_scale.x,
                 (pos.y + cs.view.offset_y) * fb_scale.y};
   draw->clip[0] = pos.x * fb_scale.x;
@@ -149,6 +220,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   draw->clip[3] = (pos.y + size.y) * fb_scale.y;
   draw->fb_w = static_cast<int>(io.DisplaySize.x * fb_scale.x);
   draw->fb_h = static_cast<int>(io.DisplaySize.y * fb_scale.y);
+  draw->slot = gl.prepare(&cs, cs.diagram, cs.version, pal, draw->view, draw->clip);
   dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), true);
   dl->AddCallback(gl_canvas_callback, draw.get());
   dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);

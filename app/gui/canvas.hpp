@@ -23,6 +23,9 @@ struct Fonts {
 
 // DejaVu Sans (fonts-dejavu-core) rasterized at the scale, so large text stays crisp on a projector.
 Fonts load_fonts(float scale);
+// Makes the OpenGL backend's font texture from the atlas load_fonts built (after the backend's Init),
+// sampled nearest.
+void upload_fonts();
 const Palette& palette_named(const std::string& theme);
 void apply_theme(const std::string& theme, float scale);
 ImU32 im_color(std::uint32_t rgba);
@@ -32,6 +35,7 @@ struct CanvasState {
   bool fit = true;
   float text_scale = 1;  // the font scale the layout was made for
   Diagram diagram;
+  std::uint64_t version = 0;  // of `diagram`: unique to each build, so the GL side knows it is the same
   int built_step = -2;
   const TraceView* built_for = nullptr;
   std::string built_theme;
@@ -40,8 +44,7 @@ struct CanvasState {
 // What the GL callback needs, alive until the frame is rendered.
 struct CanvasDraw {
   GlDiagram* gl;
-  const Diagram* diagram;
-  const Palette* palette;
+  int slot;            // GlDiagram::prepare's
   ViewTransform view;  // framebuffer pixels
   float clip[4];
   int fb_w, fb_h;
@@ -51,6 +54,18 @@ struct CanvasDraw {
 void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
                  std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
                  const char* id);
+
+// An opaque rectangle drawn as a scissored glClear, in draw order: a software rasterizer (llvmpipe)
+// shades a textured, blended ImGui quad pixel by pixel, but clears a rectangle at memory speed.
+// Clipped to the draw list's clip rectangle.
+void add_solid_rect(ImDrawList* dl, ImVec2 min, ImVec2 max, std::uint32_t rgba);
+
+// The current window's background as add_solid_rect, under its title bar and borders: for a window
+// begun with a transparent ImGuiCol_WindowBg.
+void clear_window_background(std::uint32_t rgba);
+
+// ImGui's window background colour (ImGuiCol_WindowBg) as it shows over `under` (0xRRGGBBAA, opaque).
+std::uint32_t window_background_over(std::uint32_t under);
 
 // GLFW's error callback: one line on stderr.
 void glfw_error(int code, const char* what);

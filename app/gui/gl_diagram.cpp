@@ -5,9 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <initializer_list>
+#include <iterator>
+#include <numeric>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "embedded.hpp"
 
@@ -98,103 +102,240 @@ void make_instanced_vao(unsigned& vao, unsigned& vbo, unsigned quad_vbo, std::si
   }
 }
 
+// Visible columns [first, end) of a row whose cells start at x0 (canvas) and are w wide.
+std::pair<std::size_t, std::size_t> visible_columns(float x0, float w, std::size_t count, const ViewTransform& v,
+                                                    const float clip[4]) {
+  const float left = x0 * v.scale_x + v.offset_x, cell_px = std::max(w * v.scale_x, 1e-6f);
+  const float first = std::floor((clip[0] - left) / cell_px), end = std::ceil((clip[2] - left) / cell_px) + 1;
+  const auto clamp = [&](float c) { return static_cast<std::size_t>(std::clamp(c, 0.0f, static_cast<float>(count))); };
+  return {clamp(first), clamp(end)};
+}
+
+std::uint32_t pack_texel(const float rgba[4]) {
+  std::uint32_t t = 0;
+  for (int i = 0; i < 4; ++i) t |= static_cast<std::uint32_t>(std::lround(std::clamp(rgba[i], 0.0f, 1.0f) * 255)) << (8 * i);
+  return t;
+}
+
 }  // namespace
 
 GlDiagram::GlDiagram() {
   cell_program_ = link("cells.vert", "cells.frag");
   segment_program_ = link("segments.vert", "segments.frag");
+  glUseProgram(cell_program_);
+  glUniform1i(glGetUniformLocation(cell_program_, "u_heat"), 0);
+  glUseProgram(0);
   const float quad[] = {0, 0, 1, 0, 0, 1, 1, 1};
   glGenBuffers(1, &quad_vbo_);
   glBindBuffer(GL_ARRAY_BUFFER, quad_vbo_);
   glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
-
-  make_instanced_vao(cell_vao_, cell_vbo_, quad_vbo_, sizeof(CellInstance),
-                     {{4, offsetof(CellInstance, rect)}, {4, offsetof(CellInstance, fill)}, {4, offsetof(CellInstance, border)}});
-  make_instanced_vao(segment_vao_, segment_vbo_, quad_vbo_, sizeof(SegmentInstance),
-                     {{4, offsetof(SegmentInstance, ends)}, {4, offsetof(SegmentInstance, rgba)}, {1, offsetof(SegmentInstance, width)}});
-  glBindVertexArray(0);
 }
 
 GlDiagram::~GlDiagram() {
-  glDeleteVertexArrays(1, &cell_vao_);
-  glDeleteVertexArrays(1, &segment_vao_);
-  const unsigned buffers[] = {quad_vbo_, cell_vbo_, segment_vbo_};
-  glDeleteBuffers(3, buffers);
+  for (Canvas& c : canvases_) {
+    const unsigned arrays[] = {c.cell_vao, c.segment_vao};
+    const unsigned buffers[] = {c.cell_vbo, c.segment_vbo};
+    glDeleteVertexArrays(2, arrays);
+    glDeleteBuffers(2, buffers);
+    glDeleteTextures(1, &c.heat_texture);
+  }
+  glDeleteBuffers(1, &quad_vbo_);
   glDeleteProgram(cell_program_);
   glDeleteProgram(segment_program_);
 }
 
-void GlDiagram::draw(const Diagram& d, const Palette& pal, const ViewTransform& view, int w, int h,
-                     const float clip[4]) {
-  cells_.clear();
-  segments_.clear();
+int GlDiagram::prepare(const void* canvas, const Diagram& d, std::uint64_t version, const Palette& pal,
+                       const ViewTransform& view, const float clip[4]) {
+  auto it = std::find_if(canvases_.begin(), canvases_.end(), [&](const Canvas& c) { return c.owner == canvas; });
+  if (it == canvases_.end()) {
+    Canvas c;
+    c.owner = canvas;
+    make_instanced_vao(c.cell_vao, c.cell_vbo, quad_vbo_, sizeof(CellInstance),
+                       {{4, offsetof(CellInstance, rect)}, {4, offsetof(CellInstance, fill)}, {4, offsetof(CellInstance, border)},
+                        {1, offsetof(CellInstance, heat_row)}, {1, offsetof(CellInstance, bin_w)}});
+    make_instanced_vao(c.segment_vao, c.segment_vbo, quad_vbo_, sizeof(SegmentInstance),
+                       {{4, offsetof(SegmentInstance, ends)}, {4, offsetof(SegmentInstance, rgba)}, {1, offsetof(SegmentInstance, width)},
+                        {1, offsetof(SegmentInstance, sweep)}});
+    glBindVertexArray(0);
+    glGenTextures(1, &c.heat_texture);
+    glBindTexture(GL_TEXTURE_2D, c.heat_texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);  // no mipmaps: complete for texelFetch
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    canvases_.push_back(std::move(c));
+    it = std::prev(canvases_.end());
+  }
+  Canvas& c = *it;
+  const bool same_view = c.view.scale_x == view.scale_x && c.view.scale_y == view.scale_y &&
+                         c.view.offset_x == view.offset_x && c.view.offset_y == view.offset_y;
+  if (!c.built || c.version != version || c.palette != &pal || !same_view || !std::equal(clip, clip + 4, c.clip)) {
+    c.version = version;
+    c.palette = &pal;
+    c.view = view;
+    std::copy(clip, clip + 4, c.clip);
+    build(c, d, pal);
+  }
+  last_instances_ = c.cells.size() + c.segments.size();
+  return static_cast<int>(it - canvases_.begin());
+}
+
+void GlDiagram::build(Canvas& c, const Diagram& d, const Palette& pal) {
+  ++builds_;
+  c.built = true;
+  c.uploaded = false;
+  build_cells(c, d, pal);
+  build_segments(c, d);
+}
+
+void GlDiagram::build_cells(Canvas& c, const Diagram& d, const Palette& pal) {
+  c.cells.clear();
+  c.heat.clear();
+  c.heat_w = c.heat_h = 0;
+  const ViewTransform& v = c.view;
   float border[4];
   unpack(pal.border, border);
-  // Visible cells only; cells under 3 px wide fold, per row, into bins at least 3 px wide.
-  const float cell_px = d.cells.empty() ? 0 : d.cells.front().w * view.scale_x;
+  const float cell_px = d.cells.empty() ? 0 : d.cells.front().w * v.scale_x;
+  // Cells under 3 px wide fold, per row, into bins at least 3 px wide (from column 0, so that panning
+  // keeps the bins where they are); a row's visible bins are one quad over a row of the heat texture.
   const std::size_t fold = cell_px >= 3 ? 1 : static_cast<std::size_t>(std::ceil(3.0f / std::max(cell_px, 1e-3f)));
-  for (std::size_t i = 0; i < d.cells.size();) {
-    const DiagramCell& c = d.cells[i];
-    std::size_t j = i + 1;
-    float heat = c.heat;
-    bool hazard = c.hazard;  // a folded bin with a hazard cell shows the hazard colour
-    while (fold > 1 && j < d.cells.size() && j - i < fold && d.cells[j].row == c.row) {
-      heat = std::max(heat, d.cells[j].heat);
-      hazard |= d.cells[j].hazard;
-      ++j;
-    }
-    const DiagramCell& last = d.cells[j - 1];
-    const float x0 = c.x * view.scale_x + view.offset_x, x1 = (last.x + last.w) * view.scale_x + view.offset_x;
-    const float y0 = c.y * view.scale_y + view.offset_y, y1 = (c.y + c.h) * view.scale_y + view.offset_y;
-    if (x1 >= clip[0] && x0 <= clip[2] && y1 >= clip[1] && y0 <= clip[3]) {
-      CellInstance inst{{c.x, c.y, last.x + last.w - c.x, c.h}, {}, {}};
-      if (fold > 1) {
-        if (hazard) unpack(pal.cell_hazard, inst.fill);
-        else heat_color(heat, inst.fill);
-      } else {
-        unpack(c.fill, inst.fill);
+  struct HeatRow {
+    std::size_t first_bin, bins;
+  };
+  std::vector<std::pair<std::size_t, HeatRow>> heat_rows;  // (row, its visible bins)
+  for (std::size_t r = 0; r < d.rows.size(); ++r) {
+    const DiagramRow& row = d.rows[r];
+    if (row.cell_count == 0) continue;
+    const DiagramCell& first = d.cells[row.first_cell];
+    const float y0 = first.y * v.scale_y + v.offset_y, y1 = (first.y + first.h) * v.scale_y + v.offset_y;
+    if (y1 < c.clip[1] || y0 > c.clip[3]) continue;
+    const auto [c0, c1] = visible_columns(first.x, first.w, row.cell_count, v, c.clip);
+    if (c0 >= c1) continue;
+    if (fold == 1) {
+      for (std::size_t i = c0; i < c1; ++i) {
+        const DiagramCell& cell = d.cells[row.first_cell + i];
+        CellInstance inst{{cell.x, cell.y, cell.w, cell.h}, {}, {}, -1, 0};
+        unpack(cell.fill, inst.fill);
+        std::copy(border, border + 4, inst.border);
+        c.cells.push_back(inst);
       }
-      std::copy(border, border + 4, inst.border);
-      cells_.push_back(inst);
+      continue;
     }
+    const std::size_t b0 = c0 / fold, b1 = (c1 + fold - 1) / fold;
+    heat_rows.push_back({r, {b0, b1 - b0}});
+    const float x0 = first.x + static_cast<float>(b0 * fold) * first.w;
+    const float x1 = first.x + static_cast<float>(std::min(b1 * fold, row.cell_count)) * first.w;
+    CellInstance inst{{x0, first.y, x1 - x0, first.h}, {}, {}, static_cast<float>(heat_rows.size() - 1),
+                      static_cast<float>(fold) * first.w};
+    std::copy(border, border + 4, inst.border);
+    c.cells.push_back(inst);
+  }
+  if (heat_rows.empty()) return;
+  c.heat_h = static_cast<int>(heat_rows.size());
+  for (const auto& [r, h] : heat_rows) c.heat_w = std::max(c.heat_w, static_cast<int>(h.bins));
+  c.heat.assign(static_cast<std::size_t>(c.heat_w) * c.heat_h, 0);
+  for (std::size_t k = 0; k < heat_rows.size(); ++k) {
+    const DiagramRow& row = d.rows[heat_rows[k].first];
+    const HeatRow& h = heat_rows[k].second;
+    for (std::size_t b = 0; b < h.bins; ++b) {
+      const std::size_t i0 = (h.first_bin + b) * fold, i1 = std::min(i0 + fold, row.cell_count);
+      float heat = 0;
+      bool hazard = false;  // a bin with a hazard cell shows the hazard colour
+      for (std::size_t i = i0; i < i1; ++i) {
+        heat = std::max(heat, d.cells[row.first_cell + i].heat);
+        hazard |= d.cells[row.first_cell + i].hazard;
+      }
+      float rgba[4];
+      if (hazard) unpack(pal.cell_hazard, rgba);
+      else heat_color(heat, rgba);
+      c.heat[k * static_cast<std::size_t>(c.heat_w) + b] = pack_texel(rgba);
+    }
+  }
+}
+
+void GlDiagram::build_segments(Canvas& c, const Diagram& d) {
+  c.segments.clear();
+  const ViewTransform& v = c.view;
+  // Parallel arrows of one colour between the same rows, in order along x: closer together than
+  // their 2 px width they show as one band, drawn as one segment swept along x.
+  const auto group = [&](const DiagramEdge& e) { return std::tuple(e.color, e.y0, e.y1, e.x1 - e.x0); };
+  std::vector<std::size_t> order(d.edges.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::tuple(group(d.edges[a]), d.edges[a].x0, a) < std::tuple(group(d.edges[b]), d.edges[b].x0, b);
+  });
+  struct Band {
+    std::size_t first_listed, begin, end;  // its earliest arrow in d.edges; its arrows in `order`
+  };
+  std::vector<Band> bands;
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i + 1, first_listed = order[i];
+    while (j < order.size() && group(d.edges[order[j]]) == group(d.edges[order[i]]) &&
+           (d.edges[order[j]].x0 - d.edges[order[j - 1]].x0) * v.scale_x < 2.0f)
+      first_listed = std::min(first_listed, order[j++]);
+    bands.push_back({first_listed, i, j});
     i = j;
   }
-  for (const DiagramEdge& e : d.edges) {
-    SegmentInstance s{{e.x0, e.y0, e.x1, e.y1}, {}, 2.0f};
-    unpack(e.color, s.rgba);
-    segments_.push_back(s);
-    // Arrow head: two 8 px strokes back from the tip, worked out in pixels, stored in canvas units.
-    const float dx = (e.x1 - e.x0) * view.scale_x, dy = (e.y1 - e.y0) * view.scale_y;
+  // Drawn in the diagram's order (where arrows cross, the later one stays on top).
+  std::sort(bands.begin(), bands.end(), [](const Band& a, const Band& b) { return a.first_listed < b.first_listed; });
+  const auto head = [&](const DiagramEdge& e, const float rgba[4]) {
+    // Two 8 px strokes back from the tip, worked out in pixels, stored in canvas units.
+    const float dx = (e.x1 - e.x0) * v.scale_x, dy = (e.y1 - e.y0) * v.scale_y;
     const float len = std::max(std::sqrt(dx * dx + dy * dy), 1e-3f), ux = dx / len, uy = dy / len;
     for (float side : {-1.0f, 1.0f}) {
-      const float hx = e.x1 - 8.0f * (ux * 0.87f - side * uy * 0.5f) / std::max(view.scale_x, 1e-6f);
-      const float hy = e.y1 - 8.0f * (uy * 0.87f + side * ux * 0.5f) / std::max(view.scale_y, 1e-6f);
-      SegmentInstance a{{hx, hy, e.x1, e.y1}, {}, 2.0f};
-      std::copy(s.rgba, s.rgba + 4, a.rgba);
-      segments_.push_back(a);
+      const float hx = e.x1 - 8.0f * (ux * 0.87f - side * uy * 0.5f) / std::max(v.scale_x, 1e-6f);
+      const float hy = e.y1 - 8.0f * (uy * 0.87f + side * ux * 0.5f) / std::max(v.scale_y, 1e-6f);
+      c.segments.push_back({{hx, hy, e.x1, e.y1}, {rgba[0], rgba[1], rgba[2], rgba[3]}, 2.0f, 0});
+    }
+  };
+  for (const Band& band : bands) {
+    const DiagramEdge &first = d.edges[order[band.begin]], &last = d.edges[order[band.end - 1]];
+    const float sweep = last.x0 - first.x0;
+    const float px0 = std::min(first.x0, first.x1) * v.scale_x + v.offset_x;
+    const float px1 = (std::max(first.x0, first.x1) + sweep) * v.scale_x + v.offset_x;
+    const float py0 = std::min(first.y0, first.y1) * v.scale_y + v.offset_y, py1 = std::max(first.y0, first.y1) * v.scale_y + v.offset_y;
+    if (px1 + 8 < c.clip[0] || px0 - 8 > c.clip[2] || py1 < c.clip[1] || py0 > c.clip[3]) continue;
+    SegmentInstance line{{first.x0, first.y0, first.x1, first.y1}, {}, 2.0f, sweep};
+    unpack(first.color, line.rgba);
+    c.segments.push_back(line);
+    // Heads where they do not run into each other (10 px apart), and on the band's last arrow.
+    float last_head = -1e30f;
+    for (std::size_t k = band.begin; k < band.end; ++k) {
+      const DiagramEdge& e = d.edges[order[k]];
+      if (k + 1 < band.end && (e.x0 - last_head) * v.scale_x < 10.0f) continue;
+      head(e, line.rgba);
+      last_head = e.x0;
     }
   }
-  last_instances_ = cells_.size() + segments_.size();
+}
 
+void GlDiagram::draw(int slot, const ViewTransform& view, int w, int h) {
+  Canvas& c = canvases_[static_cast<std::size_t>(slot)];
+  if (!c.uploaded) {
+    glBindBuffer(GL_ARRAY_BUFFER, c.segment_vbo);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<long>(c.segments.size() * sizeof(SegmentInstance)), c.segments.data(), GL_STATIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, c.cell_vbo);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<long>(c.cells.size() * sizeof(CellInstance)), c.cells.data(), GL_STATIC_DRAW);
+    if (!c.heat.empty()) {
+      glBindTexture(GL_TEXTURE_2D, c.heat_texture);
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, c.heat_w, c.heat_h, 0, GL_RGBA, GL_UNSIGNED_BYTE, c.heat.data());
+    }
+    c.uploaded = true;
+  }
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-  if (!segments_.empty()) {
+  if (!c.segments.empty()) {
     set_view(segment_program_, view, w, h);
-    glBindVertexArray(segment_vao_);
-    glBindBuffer(GL_ARRAY_BUFFER, segment_vbo_);
-    glBufferData(GL_ARRAY_BUFFER, static_cast<long>(segments_.size() * sizeof(SegmentInstance)), segments_.data(),
-                 GL_STREAM_DRAW);
-    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<int>(segments_.size()));
+    glBindVertexArray(c.segment_vao);
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<int>(c.segments.size()));
   }
-  if (!cells_.empty()) {
+  if (!c.cells.empty()) {
     set_view(cell_program_, view, w, h);
-    glBindVertexArray(cell_vao_);
-    glBindBuffer(GL_ARRAY_BUFFER, cell_vbo_);
-    glBufferData(GL_ARRAY_BUFFER, static_cast<long>(cells_.size() * sizeof(CellInstance)), cells_.data(),
-                 GL_STREAM_DRAW);
-    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<int>(cells_.size()));
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, c.heat_texture);
+    glBindVertexArray(c.cell_vao);
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<int>(c.cells.size()));
   }
   glBindVertexArray(0);
   glUseProgram(0);

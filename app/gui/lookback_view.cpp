@@ -285,6 +285,35 @@ void add_row(LookbackScene& s, std::vector<SceneRect>& cells) {
   }
 }
 
+// Appends one lane's marks (in time order, none overlapping the next), merging neighbours that
+// would show as one: same fill, no border or label, and pixel columns that touch. A mark covers the
+// columns whose centres it spans (as the rasterizer fills it), so the merged mark covers the same
+// pixels. Thousands of tiles on a lane a thousand pixels wide become a few marks.
+void add_lane_marks(LookbackScene& s, std::vector<SceneRect>& marks, bool fold) {
+  auto first_column = [](float x) { return std::ceil(x - 0.5f); };
+  for (std::size_t i = 0; i < marks.size();) {
+    SceneRect r = std::move(marks[i]);
+    std::size_t j = i + 1;
+    if (fold && !r.border && r.label.empty()) {
+      float end = first_column(r.x + r.w);
+      while (j < marks.size() && !marks[j].border && marks[j].label.empty() && marks[j].fill == r.fill &&
+             first_column(marks[j].x) <= end) {
+        end = std::max(end, first_column(marks[j].x + marks[j].w));
+        ++j;
+      }
+      if (j - i > 1) {
+        r.x = first_column(r.x);
+        r.w = end - r.x;
+        r.tile = -1;
+        s.merged_lane_marks += static_cast<int>(j - i - 1);
+      }
+    }
+    s.rects.push_back(std::move(r));
+    i = j;
+  }
+  marks.clear();
+}
+
 }  // namespace
 
 LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, const LookbackPalette& pal,
@@ -407,6 +436,7 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
   std::vector<std::vector<const TileSpan*>> per_lane(static_cast<std::size_t>(run.lanes));
   for (const TileSpan& sp : run.spans) per_lane[static_cast<std::size_t>(sp.lane)].push_back(&sp);
   int last_sm = -1;
+  std::vector<SceneRect> bars, waits;
   for (int lane = 0; lane < run.lanes; ++lane) {
     const float ly = y + static_cast<float>(lane) * s.lane_h;
     const int sm = run.lane_sm[static_cast<std::size_t>(lane)];
@@ -427,16 +457,18 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
       const bool past = first.start <= time;
       const std::uint32_t fill = with_alpha(first.pass % 2 ? pal.flag_x : pal.lifetime, past ? 0xFF : 0x60);
       const std::string label = j - i == 1 && w > 2.5f * em ? std::to_string(first.tile) : "";
-      s.rects.push_back({x0, ly + 1, w, s.lane_h - 2, fill, w >= 4 && s.lane_h >= 6 ? pal.grid : 0u, label,
-                         j - i == 1 ? first.tile : -1, SceneRect::Kind::Lifetime, 0x141414FF});
+      bars.push_back({x0, ly + 1, w, s.lane_h - 2, fill, w >= 4 && s.lane_h >= 6 ? pal.grid : 0u, label,
+                      j - i == 1 ? first.tile : -1, SceneRect::Kind::Lifetime, 0x141414FF});
       for (std::size_t k = i; k < j; ++k)
         for (const auto& [began, ended] : spans[k]->waits) {
           const float wx0 = x_of(began), wx1 = std::max(x_of(std::min(ended, run.t1)), wx0 + 1);
-          s.rects.push_back({wx0, ly + 1 + (s.lane_h - 2) * 0.68f, wx1 - wx0, (s.lane_h - 2) * 0.32f,
-                             with_alpha(pal.waiting, began <= time ? 0xFF : 0x60), 0, "", spans[k]->tile, SceneRect::Kind::Wait});
+          waits.push_back({wx0, ly + 1 + (s.lane_h - 2) * 0.68f, wx1 - wx0, (s.lane_h - 2) * 0.32f,
+                           with_alpha(pal.waiting, began <= time ? 0xFF : 0x60), 0, "", spans[k]->tile, SceneRect::Kind::Wait});
         }
       i = j;
     }
+    add_lane_marks(s, bars, o.fold_lanes);
+    add_lane_marks(s, waits, o.fold_lanes);
   }
   y += static_cast<float>(run.lanes) * s.lane_h;
   // The cursor over the lanes.
@@ -864,10 +896,11 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
                                 std::to_string(so.em) + "|" + theme + "|" + std::to_string(ui.generation) + "|" + title;
     if (key != now_key) {
       scene = build_lookback_scene(r, ui.time, pal, so);
+      ++ui.scene_builds;
       key = now_key;
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    ImGui::GetWindowDrawList()->AddRectFilled(origin, ImVec2(origin.x + scene.width, origin.y + scene.height), im_color(pal.background));
+    add_solid_rect(ImGui::GetWindowDrawList(), origin, ImVec2(origin.x + scene.width, origin.y + scene.height), pal.background);
     draw_lookback_scene(scene, origin.x, origin.y);
     ImGui::InvisibleButton(("##scene" + std::to_string(k)).c_str(), ImVec2(std::max(scene.width, 1.0f), std::max(scene.height, 1.0f)));
     if (ImGui::IsItemHovered()) {

@@ -112,6 +112,7 @@ struct LookbackScene {
   float table_x = 0, cell_w = 0, flag_y = 0, row_h = 0;  // the descriptor table's geometry (hit tests)
   float lanes_y = 0, lane_h = 0;
   int merged_cells = 0;  // descriptor cells folded into runs because they were narrower than 2 px
+  int merged_lane_marks = 0;  // lifetimes and waits on a lane merged into the mark before (they touch)
 };
 
 struct SceneOptions {
@@ -121,6 +122,7 @@ struct SceneOptions {
   std::int64_t selected = -1;
   std::string title;
   bool legend = true;
+  bool fold_lanes = true;  // merge touching marks on a lane that would show as one (off: tests compare)
 };
 LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, const LookbackPalette& pal,
                                    const SceneOptions& options);
@@ -183,6 +185,7 @@ struct LookbackUi {
   bool focused = false;           // the window is in front: the timeline keys are its
   int generation = 0;             // counts recordings (the scenes' cache key)
   std::vector<std::pair<std::string, LookbackScene>> scenes;  // per run: the last scene and its key
+  std::size_t scene_builds = 0;   // scenes built since the view was made (gui --report-frames)
 };
 void record_lookback(LookbackUi& ui);
 

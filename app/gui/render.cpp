@@ -52,6 +52,7 @@ class Offscreen {
     fonts_ = load_fonts(font_scale);
     apply_theme(theme, font_scale);
     ImGui_ImplOpenGL3_Init("#version 330 core");
+    upload_fonts();
     glGenFramebuffers(1, &fbo_);
     glGenTextures(1, &tex_);
     glBindTexture(GL_TEXTURE_2D, tex_);
