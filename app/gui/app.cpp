@@ -470,9 +470,6 @@ int run_gui(const GuiOptions& opt) {
     std::cerr << "scanviz: cannot load OpenGL functions\n";
     return 2;
   }
-  if (opt.report_frames)  // which OpenGL the figures are of (llvmpipe, or a GPU's driver)
-    std::cout << "OpenGL renderer " << reinterpret_cast<const char*>(glGetString(GL_RENDERER)) << ", "
-              << reinterpret_cast<const char*>(glGetString(GL_VERSION)) << "\n";
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // we lay the panels out ourselves
