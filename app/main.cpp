@@ -100,7 +100,11 @@ BlockRunConfig run_config(const TraceOptions& o) {
     if (!type) throw UsageError("--type: unknown type '" + o.type + "' (int32, int64, float, double or interval)");
     c.type = *type;
   }
-  check_op_type(c.op, c.type);
+  try {
+    check_op_type(c.op, c.type);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--type: ") + e.what());
+  }
   c.exclusive = o.exclusive;
   if (o.input_given) {
     c.input = parse_input_list(o.input, c.type);

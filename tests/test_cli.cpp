@@ -111,7 +111,7 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"trace --algo kogge-stone --n abc --out t.json", "--n"},
       {"trace --algo kogge-stone --op divide --out t.json", "--op"},
       {"trace --algo kogge-stone --op interval --type int32 --out t.json", "interval"},
-      {"trace --algo kogge-stone --op bitxor --type float --out t.json", "bitxor takes int32 or int64"},
+      {"trace --algo kogge-stone --op bitxor --type float --out t.json", "--type: operator bitxor does not apply to type float (bitxor takes int32 or int64)"},
       {"trace --algo decoupled-lookback --op and --type double --out t.json", "and takes int32 or int64"},
       {"trace --algo brent-kung --op bitand --type interval --out t.json", "operator bitand does not apply"},
       {"trace --algo kogge-stone --op or --input \"0,1,2\" --out t.json", "--input: value 2 at position 2 is not 0 or 1"},
