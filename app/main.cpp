@@ -91,7 +91,7 @@ BlockRunConfig run_config(const TraceOptions& o) {
       throw UsageError("--option " + kv.substr(0, eq) + " is given twice");
   }
   auto op = parse_op_name(o.op);
-  if (!op) throw UsageError("--op: unknown operator '" + o.op + "' (sum, product, min, max or interval)");
+  if (!op) throw UsageError("--op: unknown operator '" + o.op + "' (" + op_names_text() + ")");
   c.op = *op;
   if (o.type.empty()) {
     c.type = default_type_for(c.op);
@@ -100,10 +100,19 @@ BlockRunConfig run_config(const TraceOptions& o) {
     if (!type) throw UsageError("--type: unknown type '" + o.type + "' (int32, int64, float, double or interval)");
     c.type = *type;
   }
-  check_op_type(c.op, c.type);
+  try {
+    check_op_type(c.op, c.type);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--type: ") + e.what());
+  }
   c.exclusive = o.exclusive;
   if (o.input_given) {
     c.input = parse_input_list(o.input, c.type);
+    try {
+      check_op_values(c.op, c.type, c.input);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--input: ") + e.what());
+    }
     if (o.n_given && o.n != static_cast<std::int64_t>(c.input.size()))
       throw UsageError("--n " + std::to_string(o.n) + " does not match the " + std::to_string(c.input.size()) +
                        " values of --input");
@@ -147,7 +156,11 @@ int cmd_algos() {
   for (const SwitchInfo& s : device_switches())
     std::cout << "  " << s.key << " [" << s.fallback << "]" << (s.emulator_only ? " (emulator's machine, all algorithms)" : "")
               << "\n      " << s.help << (s.emulator_only ? "" : "\n      for: " + std::string(s.algorithms)) << "\n";
-  std::cout << "\nOperators: sum, product, min, max (types int32, int64, float, double) and interval (x0..x3 labels).\n"
+  std::cout << "\nOperators (--op, --type; the first type is the default):\n"
+               "  sum, product, min, max    int32, int64, float, double\n"
+               "  and, or                   int32, int64: logical, on truth values 0 and 1 (identity 1 and 0)\n"
+               "  bitand, bitor, bitxor     int32, int64: bitwise (identity all ones, 0, 0)\n"
+               "  interval                  interval: symbolic ranges x0..x3; joins only adjacent ranges\n"
                "Schedules: in-order, reverse, round-robin, random:SEED.\n";
   return 0;
 }
@@ -364,8 +377,8 @@ int run_command_line(int argc, char** argv) {
   auto* trace = app.add_subcommand("trace", "run a scan (GPU when usable, else the CPU emulator) and record its trace");
   trace->add_option("--algo", to.algo, "algorithm (scanviz algos lists them)")->required();
   trace->add_option("--n", to.n, "number of elements (default 8, or the length of --input)");
-  trace->add_option("--op", to.op, "sum, product, min, max or interval");
-  trace->add_option("--type", to.type, "int32, int64, float or double (interval for --op interval)");
+  trace->add_option("--op", to.op, op_names_text());
+  trace->add_option("--type", to.type, "int32, int64, float or double (interval for --op interval; and, or, bit*: int32 or int64)");
   trace->add_flag("--exclusive", to.exclusive, "exclusive scan (default inclusive)");
   trace->add_option("--input", to.input, "comma-separated values (\"3,6,7,4\", \"x0,x1\") or @FILE");
   trace->add_option("--block", to.block, "threads per block (default: the smallest that holds n)");
@@ -416,7 +429,7 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_option("--trace", go.trace_path, "open this trace instead of recording the default lesson");
   gui_cmd->add_option("--algo", go.algorithm, "the lesson's algorithm");
   gui_cmd->add_option("--n", go.n, "the lesson's n");
-  gui_cmd->add_option("--op", go.op, "the lesson's operator: sum, product, min, max or interval (default)");
+  gui_cmd->add_option("--op", go.op, "the lesson's operator: " + op_names_text() + " (default interval)");
   std::string gui_executor = "emulator";
   gui_cmd->add_option("--executor", gui_executor, "record the lesson on the emulator (default) or the gpu");
   gui_cmd->add_option("--amplify", go.amplify_seed, "with --executor gpu: the race amplifier's seed (0 = off)");

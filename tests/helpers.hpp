@@ -10,12 +10,14 @@
 
 namespace sv_test {
 
-// All 17 (operator, type) pairs scanviz supports.
+// All 27 (operator, type) pairs scanviz supports.
 inline std::vector<std::pair<sv::OpKind, sv::ValueType>> all_ops() {
   std::vector<std::pair<sv::OpKind, sv::ValueType>> out;
   for (auto op : {sv::OpKind::Sum, sv::OpKind::Product, sv::OpKind::Min, sv::OpKind::Max})
     for (auto t : {sv::ValueType::I32, sv::ValueType::I64, sv::ValueType::F32, sv::ValueType::F64}) out.push_back({op, t});
   out.push_back({sv::OpKind::Interval, sv::ValueType::Interval});
+  for (auto op : {sv::OpKind::And, sv::OpKind::Or, sv::OpKind::BitAnd, sv::OpKind::BitOr, sv::OpKind::BitXor})
+    for (auto t : {sv::ValueType::I32, sv::ValueType::I64}) out.push_back({op, t});
   return out;
 }
 

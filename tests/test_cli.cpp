@@ -111,6 +111,10 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"trace --algo kogge-stone --n abc --out t.json", "--n"},
       {"trace --algo kogge-stone --op divide --out t.json", "--op"},
       {"trace --algo kogge-stone --op interval --type int32 --out t.json", "interval"},
+      {"trace --algo kogge-stone --op bitxor --type float --out t.json", "--type: operator bitxor does not apply to type float (bitxor takes int32 or int64)"},
+      {"trace --algo decoupled-lookback --op and --type double --out t.json", "and takes int32 or int64"},
+      {"trace --algo brent-kung --op bitand --type interval --out t.json", "operator bitand does not apply"},
+      {"trace --algo kogge-stone --op or --input \"0,1,2\" --out t.json", "--input: value 2 at position 2 is not 0 or 1"},
       {"trace --algo kogge-stone --input \"1,x,3\" --out t.json", "--input"},
       {"trace --algo kogge-stone --input @nowhere.txt --out t.json", "nowhere.txt"},
       {"trace --algo kogge-stone --input \"1,2,\" --out t.json", "--input"},
@@ -218,6 +222,23 @@ TEST_CASE("cli: a corrupt trace file is rejected with the field named") {
   CHECK(lines(r.err) == 1);
 }
 
+TEST_CASE("cli: logical and bitwise operators from trace to stats") {
+  TempDir d;
+  REQUIRE(scanviz("trace --algo kogge-stone --op and --input \"1,1,0,1\" --out a.json", d.path).code == 0);
+  CHECK(nlohmann::json::parse(scanviz("stats a.json --json", d.path).out)["output"] == nlohmann::json::array({1, 1, 0, 0}));
+  REQUIRE(scanviz("trace --algo blelloch --op or --exclusive --input \"0,0,1,0\" --out o.json", d.path).code == 0);
+  CHECK(nlohmann::json::parse(scanviz("stats o.json --json", d.path).out)["output"] == nlohmann::json::array({0, 0, 0, 1}));
+  REQUIRE(scanviz("trace --algo sklansky --op bitxor --type int64 --input \"3,6,7,4\" --out x.json", d.path).code == 0);
+  CHECK(nlohmann::json::parse(scanviz("stats x.json --json", d.path).out)["output"] == nlohmann::json::array({3, 5, 2, 6}));
+  const Run r = scanviz("trace --algo decoupled-lookback --op bitand --n 5000 --executor emulator --out b.json", d.path);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("bitand") != std::string::npos);
+  CHECK(scanviz("stats b.json", d.path).out.find("outcome            correct") != std::string::npos);
+  const Run show = scanviz("show a.json", d.path);
+  CHECK(show.code == 0);
+  CHECK(show.out.find("| and (int32)") != std::string::npos);
+}
+
 TEST_CASE("cli: algos lists every algorithm and says which pad to a power of two") {
   TempDir d;
   const Run r = scanviz("algos", d.path);
@@ -227,7 +248,7 @@ TEST_CASE("cli: algos lists every algorithm and says which pad to a power of two
   CHECK(r.out.find("padded to a power of two") != std::string::npos);
   for (const char* name : {"hierarchical", "reduce-then-scan", "chained", "decoupled-lookback", "tile-ids [dynamic]",
                            "fence [on]", "window [32]", "stall [none]", "block-algo [kogge-stone-double-buffer]",
-                           "launch [in-order]"})
+                           "launch [in-order]", "and, or", "bitand, bitor, bitxor", "truth values 0 and 1"})
     CHECK(r.out.find(name) != std::string::npos);
 }
 

@@ -96,6 +96,49 @@ TEST_CASE("operators: the interval operator goes with the interval type only") {
   CHECK_NOTHROW(check_op_type(OpKind::Min, ValueType::F64));
 }
 
+TEST_CASE("operators: logical and/or on truth values, bitwise ones on int32 and int64 only") {
+  for (OpKind op : {OpKind::And, OpKind::Or, OpKind::BitAnd, OpKind::BitOr, OpKind::BitXor}) {
+    CAPTURE(op_name(op));
+    CHECK(parse_op_name(op_name(op)) == op);
+    CHECK(default_type_for(op) == ValueType::I32);
+    CHECK_NOTHROW(check_op_type(op, ValueType::I32));
+    CHECK_NOTHROW(check_op_type(op, ValueType::I64));
+    for (ValueType bad : {ValueType::F32, ValueType::F64, ValueType::Interval})
+      CHECK_THROWS_AS(check_op_type(op, bad), std::invalid_argument);
+  }
+  CHECK(op_names_text() == "sum, product, min, max, interval, and, or, bitand, bitor or bitxor");
+  CHECK(AndOp<std::int32_t>{}(1, 1) == 1);
+  CHECK(AndOp<std::int32_t>{}(1, 0) == 0);
+  CHECK(OrOp<std::int64_t>{}(0, 0) == 0);
+  CHECK(OrOp<std::int64_t>{}(0, 1) == 1);
+  CHECK(BitAndOp<std::int32_t>::identity() == -1);
+  CHECK(BitAndOp<std::int64_t>{}(0b1100, 0b1010) == 0b1000);
+  CHECK(BitOrOp<std::int32_t>{}(0b1100, 0b1010) == 0b1110);
+  CHECK(BitXorOp<std::int64_t>{}(0b1100, 0b1010) == 0b0110);
+  CHECK(BitXorOp<std::int32_t>{}(std::numeric_limits<std::int32_t>::min(), -1) == std::numeric_limits<std::int32_t>::max());
+  // Truth values: 0 and 1 only, wherever the input comes from.
+  const std::vector<Payload> bits = {Payload::of(1), Payload::of(0), Payload::of(2)};
+  CHECK_THROWS_WITH(check_op_values(OpKind::Or, ValueType::I32, bits), "value 2 at position 2 is not 0 or 1 (or scans truth values)");
+  CHECK_NOTHROW(check_op_values(OpKind::BitOr, ValueType::I32, bits));
+  for (auto [op, type] : sv_test::all_ops()) CHECK_NOTHROW(check_op_values(op, type, random_input(op, type, 500, 3)));
+  // The slides' input as truth values (is it odd?) and its and/or scans.
+  const auto odd = slides_input(OpKind::And, ValueType::I32, 8);
+  const std::vector<int> odd_expected = {1, 0, 1, 0, 0, 0, 1, 1};
+  const std::vector<int> and_scan = {1, 0, 0, 0, 0, 0, 0, 0};
+  const std::vector<int> or_exclusive = {0, 1, 1, 1, 1, 1, 1, 1};
+  const auto a = reference_scan(OpKind::And, ValueType::I32, odd, false);
+  const auto o = reference_scan(OpKind::Or, ValueType::I32, odd, true);
+  for (int i = 0; i < 8; ++i) {
+    CHECK(odd[i].as<std::int32_t>() == odd_expected[i]);
+    CHECK(a[i].as<std::int32_t>() == and_scan[i]);
+    CHECK(o[i].as<std::int32_t>() == or_exclusive[i]);
+  }
+  // xor of the slides' input: 3 ^ 6 = 5, 5 ^ 7 = 2, 2 ^ 4 = 6, ...
+  const auto x = reference_scan(OpKind::BitXor, ValueType::I64, slides_input(OpKind::BitXor, ValueType::I64, 8), false);
+  const std::vector<std::int64_t> xor_expected = {3, 5, 2, 6, 14, 12, 13, 4};
+  for (int i = 0; i < 8; ++i) CHECK(x[i].as<std::int64_t>() == xor_expected[i]);
+}
+
 TEST_CASE("reference scan: the slides' example, inclusive and exclusive") {
   const auto in = slides_input(OpKind::Sum, ValueType::I32, 8);
   const std::vector<int> inclusive = {3, 9, 16, 20, 28, 30, 31, 40};  // PMPP ch. 11, slide 3

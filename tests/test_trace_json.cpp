@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/values.hpp"
+#include "emulator/record.hpp"
 #include "fuzz_trace.hpp"
 #include "trace/trace.hpp"
 #include "trace/trace_json.hpp"
@@ -419,6 +420,40 @@ TEST_CASE("trace json: header and meta") {
   CHECK(error_after([](J& j) { j["meta"]["colour"] = 1; }) == "meta.colour: unknown field");
   CHECK(error_after([](J& j) { j["meta"]["a b\n"] = 1; }) == "meta[\"a b\\n\"]: unknown field");
   CHECK(error_after([](J& j) { j["extra"] = 1; }) == "extra: unknown field");
+}
+
+TEST_CASE("trace json: logical and bitwise operators round trip; a float type or a non-0/1 input is refused") {
+  using J = nlohmann::json;
+  for (auto [op, type] : {std::pair{OpKind::And, ValueType::I32}, std::pair{OpKind::Or, ValueType::I64},
+                          std::pair{OpKind::BitXor, ValueType::I64}, std::pair{OpKind::BitAnd, ValueType::I32}}) {
+    CAPTURE(op_name(op));
+    BlockRunConfig c;
+    c.algorithm = "brent-kung";
+    c.n = 13;
+    c.op = op;
+    c.type = type;
+    c.input_seed = 4;
+    const Trace t = record_block_scan(c);
+    CHECK(t.result.outcome == Outcome::Correct);
+    const std::string text = trace_to_json(t);
+    const Trace back = trace_from_json(text);
+    CHECK(back.meta.op == op);
+    CHECK(back.meta.type == type);
+    CHECK(trace_to_json(back) == text);
+    CHECK(error_after([](J& j) { j["meta"]["type"] = "float"; }, t) ==
+          "meta.type: operator " + std::string(op_name(op)) + " does not apply to type float (" +
+              std::string(op_name(op)) + " takes int32 or int64)");
+    CHECK(starts_with(error_after([](J& j) { j["meta"]["type"] = "interval"; }, t), "meta.type: operator "));
+  }
+  BlockRunConfig c;
+  c.algorithm = "kogge-stone";
+  c.n = 4;
+  c.op = OpKind::And;
+  c.input = {Payload::of(1), Payload::of(1), Payload::of(0), Payload::of(1)};
+  const Trace t = record_block_scan(c);
+  CHECK(error_after([](J& j) { j["meta"]["input"][2] = 2; }, t) ==
+        "meta.input: value 2 at position 2 is not 0 or 1 (and scans truth values)");
+  CHECK(load_error(trace_to_json(t)) == "(loaded)");
 }
 
 TEST_CASE("trace json: buffers and steps") {

@@ -254,9 +254,11 @@ bool controls_panel(Ui& ui) {
     changed |= ImGui::SliderInt("n", &l.n, 1, max_n, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   changed |= ImGui::InputInt("block (0 = fit n)", &l.block, 32, 128);
   l.block = std::clamp(l.block, 0, kMaxBlockThreads);
-  const char* ops[] = {"sum", "product", "min", "max", "interval"};
-  changed |= ImGui::Combo("operator", &l.op, ops, 5);
-  if (l.op != 4) changed |= ImGui::Combo("type", &l.type, kTypes, 4);
+  const char* ops[] = {"sum", "product", "min", "max", "interval", "and", "or", "bitand", "bitor", "bitxor"};
+  changed |= ImGui::Combo("operator", &l.op, ops, kOpKindCount);
+  const int types = static_cast<OpKind>(l.op) >= OpKind::And ? 2 : 4;  // and, or, bit*: int32 and int64 only
+  l.type = std::min(l.type, types - 1);
+  if (l.op != 4) changed |= ImGui::Combo("type", &l.type, kTypes, types);
   changed |= ImGui::Checkbox("exclusive", &l.exclusive);
   const char* inputs[] = {"slides (3 6 7 4 8 2 1 9)", "seeded random", "typed"};
   changed |= ImGui::Combo("input", &l.input_mode, inputs, 3);
@@ -514,7 +516,7 @@ int run_gui(const GuiOptions& opt) {
   if (!opt.op.empty()) {
     const auto op = parse_op_name(opt.op);
     if (!op) {
-      std::cerr << "scanviz: --op: unknown operator '" << opt.op << "' (sum, product, min, max or interval)\n";
+      std::cerr << "scanviz: --op: unknown operator '" << opt.op << "' (" << op_names_text() << ")\n";
       return 2;
     }
     ui.lesson.op = static_cast<int>(*op);

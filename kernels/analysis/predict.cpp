@@ -25,6 +25,11 @@ std::string op_expression(OpKind op, const std::string& a, const std::string& b)
     case OpKind::Product: return a + " * " + b;
     case OpKind::Min: return "min(" + a + ", " + b + ")";
     case OpKind::Max: return "max(" + a + ", " + b + ")";
+    case OpKind::And: return a + " and " + b;
+    case OpKind::Or: return a + " or " + b;
+    case OpKind::BitAnd: return a + " & " + b;
+    case OpKind::BitOr: return a + " | " + b;
+    case OpKind::BitXor: return a + " ^ " + b;
   }
   return a + " op " + b;
 }
@@ -120,6 +125,10 @@ void set_choices(const Trace& t, PredictQuestion& q, const std::vector<Payload>&
     const std::string text = format_value(type, p);
     if (choices.size() < 4 && std::find(choices.begin(), choices.end(), text) == choices.end()) choices.push_back(text);
   }
+  // Every operand alike (an and-scan of ones): the answer with its low bit flipped, for truth values the other one.
+  if (choices.size() < 2 && type == ValueType::I32) choices.push_back(format_value(type, Payload::of(q.answer.as<std::int32_t>() ^ 1)));
+  if (choices.size() < 2 && type == ValueType::I64)
+    choices.push_back(format_value(type, Payload::of(q.answer.as<std::int64_t>() ^ std::int64_t{1})));
   const int at = static_cast<int>((q.index + q.step) % static_cast<std::int64_t>(choices.size()));
   std::rotate(choices.begin(), choices.begin() + (static_cast<int>(choices.size()) - at) % static_cast<int>(choices.size()),
               choices.end());

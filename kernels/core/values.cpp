@@ -12,7 +12,8 @@
 namespace sv {
 
 namespace {
-constexpr std::array<std::string_view, 5> kOpNames = {"sum", "product", "min", "max", "interval"};
+constexpr std::array<std::string_view, kOpKindCount> kOpNames = {"sum", "product", "min",    "max",   "interval",
+                                                                  "and", "or",      "bitand", "bitor", "bitxor"};
 constexpr std::array<std::string_view, 5> kTypeNames = {"int32", "int64", "float", "double", "interval"};
 
 template <class T>
@@ -85,13 +86,39 @@ std::optional<ValueType> parse_type_name(std::string_view s) {
   return std::nullopt;
 }
 
+std::string op_names_text() {
+  std::string s;
+  for (std::size_t i = 0; i < kOpNames.size(); ++i) {
+    s += i == 0 ? "" : i + 1 == kOpNames.size() ? " or " : ", ";
+    s += kOpNames[i];
+  }
+  return s;
+}
+
+bool is_logical_op(OpKind op) { return op == OpKind::And || op == OpKind::Or; }
+
 ValueType default_type_for(OpKind op) { return op == OpKind::Interval ? ValueType::Interval : ValueType::I32; }
 
 void check_op_type(OpKind op, ValueType type) {
-  if ((op == OpKind::Interval) != (type == ValueType::Interval))
-    throw std::invalid_argument("operator " + std::string(op_name(op)) + " does not apply to type " +
-                                std::string(type_name(type)) +
-                                " (interval goes with interval, the others with int32, int64, float or double)");
+  if (visit_op(op, type, [](auto) {})) return;
+  const std::string takes = op == OpKind::Interval ? "interval takes the interval type"
+                            : type == ValueType::Interval
+                                ? "the interval type goes with the interval operator only"
+                                : std::string(op_name(op)) +
+                                      (op >= OpKind::And ? " takes int32 or int64"  // and, or and the bitwise ones
+                                                         : " takes int32, int64, float or double");
+  throw std::invalid_argument("operator " + std::string(op_name(op)) + " does not apply to type " +
+                              std::string(type_name(type)) + " (" + takes + ")");
+}
+
+void check_op_values(OpKind op, ValueType type, const std::vector<Payload>& values) {
+  if (!is_logical_op(op)) return;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::int64_t v = type == ValueType::I64 ? values[i].as<std::int64_t>() : values[i].as<std::int32_t>();
+    if (v != 0 && v != 1)
+      throw std::invalid_argument("value " + std::to_string(v) + " at position " + std::to_string(i) + " is not 0 or 1 (" +
+                                  std::string(op_name(op)) + " scans truth values)");
+  }
 }
 
 std::string format_value(ValueType type, const Payload& v) {
@@ -225,6 +252,18 @@ std::vector<Payload> reference_scan(OpKind op, ValueType type, const std::vector
   return out;
 }
 
+namespace {
+// Bitwise inputs: bitand clears one random bit per element and bitor sets one, so the running result
+// loses or gains bits gradually; bitxor takes random bits over the whole width.
+Payload random_bits(OpKind op, ValueType type, std::uint64_t r) {
+  const unsigned width = type == ValueType::I64 ? 64 : 32;
+  const std::uint64_t bit = std::uint64_t{1} << ((r >> 32) % width);
+  const std::uint64_t bits = op == OpKind::BitAnd ? ~bit : op == OpKind::BitOr ? bit : r;
+  return type == ValueType::I64 ? Payload::of(static_cast<std::int64_t>(bits))
+                                : Payload::of(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits)));
+}
+}  // namespace
+
 std::vector<Payload> random_input(OpKind op, ValueType type, std::size_t n, std::uint64_t seed) {
   check_op_type(op, type);
   std::mt19937_64 rng(seed);
@@ -260,6 +299,10 @@ std::vector<Payload> random_input(OpKind op, ValueType type, std::size_t n, std:
                            (floating ? 64.0 : 1.0));
         break;
       case OpKind::Interval: out[i] = Payload::of(Interval::single(static_cast<std::int32_t>(i))); break;
+      // Truth values mostly the identity, so the scan's result changes somewhere in the middle.
+      case OpKind::And: out[i] = of_number(rng() % 16 == 0 ? 0 : 1); break;
+      case OpKind::Or: out[i] = of_number(rng() % 16 == 0 ? 1 : 0); break;
+      default: out[i] = random_bits(op, type, rng()); break;
     }
   }
   return out;
@@ -271,6 +314,7 @@ std::vector<Payload> slides_input(OpKind op, ValueType type, std::size_t n) {
   std::vector<Payload> out(n);
   for (std::size_t i = 0; i < n; ++i) {
     int v = kSlides[i % 8];
+    if (is_logical_op(op)) v %= 2;  // "is odd": 1 0 1 0 0 0 1 1
     switch (type) {
       case ValueType::I32: out[i] = Payload::of(static_cast<std::int32_t>(v)); break;
       case ValueType::I64: out[i] = Payload::of(static_cast<std::int64_t>(v)); break;

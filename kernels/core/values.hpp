@@ -17,10 +17,16 @@ std::string_view op_name(OpKind op);
 std::string_view type_name(ValueType type);
 std::optional<OpKind> parse_op_name(std::string_view s);
 std::optional<ValueType> parse_type_name(std::string_view s);
+// "sum, product, ..., bitor or bitxor": every operator name, for messages.
+std::string op_names_text();
+// and, or: scans of truth values (inputs 0 or 1).
+bool is_logical_op(OpKind op);
 // The value type an operator uses when none is given: interval for the interval operator, else int32.
 ValueType default_type_for(OpKind op);
 // Throws std::invalid_argument naming the problem when the operator does not go with the type.
 void check_op_type(OpKind op, ValueType type);
+// Throws std::invalid_argument naming the first value the operator does not take: and/or take 0 or 1.
+void check_op_values(OpKind op, ValueType type, const std::vector<Payload>& values);
 
 // The text of a value as the slides write it: 7, -2.5, inf, x3, x0..x3, ID, and for an invalid
 // interval the two ranges it combined: !x1..x4,x3..x6.
@@ -50,10 +56,12 @@ std::vector<std::int64_t> mismatches(OpKind op, ValueType type, const std::vecto
 std::vector<Payload> reference_scan(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive);
 
 // Seeded random input suited to the operator: small integers for sums (exact in floating point too),
-// factors near one for products, wide values for min and max, x0..x(n-1) for intervals.
+// factors near one for products, wide values for min and max, x0..x(n-1) for intervals, truth values
+// mostly the identity for and/or, random bits for bitand/bitor/bitxor.
 std::vector<Payload> random_input(OpKind op, ValueType type, std::size_t n, std::uint64_t seed);
 
-// The slides' example input 3 6 7 4 8 2 1 9 (PMPP ch. 11), repeated to length n; x0..x(n-1) for intervals.
+// The slides' example input 3 6 7 4 8 2 1 9 (PMPP ch. 11), repeated to length n; x0..x(n-1) for intervals;
+// for and/or whether each is odd, 1 0 1 0 0 0 1 1.
 std::vector<Payload> slides_input(OpKind op, ValueType type, std::size_t n);
 
 }  // namespace sv

@@ -29,6 +29,7 @@ void fill_common_meta(const BlockRunConfig& config, TraceMeta& m) {
   m.exclusive = config.exclusive;
   m.input_seed = config.input.empty() ? config.input_seed : 0;
   m.input = config.input.empty() ? random_input(config.op, config.type, config.n, config.input_seed) : config.input;
+  check_op_values(config.op, config.type, m.input);
 }
 
 }  // namespace

@@ -491,6 +491,7 @@ std::vector<Payload> run_device_scan_gpu(const BlockRunConfig& config) {
   const std::vector<Payload> input =
       config.input.empty() ? random_input(config.op, config.type, static_cast<std::size_t>(config.n), config.input_seed)
                            : config.input;
+  check_op_values(config.op, config.type, input);
   cuda::require_gpu();
   std::vector<Payload> out;
   visit_op(config.op, config.type,

@@ -269,7 +269,7 @@ TraceMeta read_meta(const json& j, const Path& p) {
   m.items_per_thread = read_int<std::int32_t>(field("items_per_thread"), p.at("items_per_thread"), 1);
   m.capacity = read_int<std::int64_t>(field("capacity"), p.at("capacity"), 0);
   m.grid = read_int<std::int32_t>(field("grid"), p.at("grid"), m.n == 0 ? 0 : 1);
-  m.op = read_enum<OpKind>(field("op"), p.at("op"), 5, op_name);
+  m.op = read_enum<OpKind>(field("op"), p.at("op"), kOpKindCount, op_name);
   m.type = read_enum<ValueType>(field("type"), p.at("type"), 5, type_name);
   try {
     check_op_type(m.op, m.type);
@@ -280,6 +280,11 @@ TraceMeta read_meta(const json& j, const Path& p) {
   m.input_seed = read_int<std::uint64_t>(field("input_seed"), p.at("input_seed"));
   m.executor = read_executor(field("executor"), p.at("executor"));
   m.input = read_values(field("input"), p.at("input"), m.type, static_cast<std::size_t>(m.n), "values (meta.n)");
+  try {
+    check_op_values(m.op, m.type, m.input);
+  } catch (const std::invalid_argument& e) {
+    fail(p.at("input"), e.what());
+  }
   return m;
 }
 

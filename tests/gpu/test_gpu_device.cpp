@@ -182,7 +182,7 @@ TEST_CASE("gpu device: every algorithm, every operator, sizes around the tile, i
 TEST_CASE("gpu device small: every algorithm untraced and traced at small n") {
   for (const std::string& algo : kAlgorithms) {
     for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I32}, std::pair{OpKind::Max, ValueType::F64},
-                            std::pair{OpKind::Interval, ValueType::Interval}}) {
+                            std::pair{OpKind::Interval, ValueType::Interval}, std::pair{OpKind::BitXor, ValueType::I64}}) {
       for (std::int64_t n : {std::int64_t{1}, 3 * tile_size(algo, type), 3 * tile_size(algo, type) + 5}) {
         for (bool exclusive : {false, true}) {
           CAPTURE(algo);
