@@ -422,7 +422,7 @@ TEST_CASE("trace json: header and meta") {
   CHECK(error_after([](J& j) { j["extra"] = 1; }) == "extra: unknown field");
 }
 
-TEST_CASE("trace json: logical and bitwise operators round trip; a float type or a non-0/1 input is refused") {
+TEST_CASE("trace json: logical and bitwise operators round trip, and a float type or a non-0/1 input is refused") {
   using J = nlohmann::json;
   for (auto [op, type] : {std::pair{OpKind::And, ValueType::I32}, std::pair{OpKind::Or, ValueType::I64},
                           std::pair{OpKind::BitXor, ValueType::I64}, std::pair{OpKind::BitAnd, ValueType::I32}}) {
