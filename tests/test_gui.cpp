@@ -19,6 +19,7 @@
 
 #include "../tests/helpers.hpp"
 #include "gui/app.hpp"
+#include "gui/canvas.hpp"
 #include "bench_result.hpp"
 #include "chart.hpp"
 #include "gpu/executor.hpp"
@@ -265,9 +266,9 @@ TEST_CASE("window: 300 frames with every panel, side by side, playing: no GL err
   CHECK(out.find("OpenGL error") == std::string::npos);
 }
 
-TEST_CASE("window: frames where nothing changes rebuild nothing, and a 1024-wide diagram folds to a few hundred instances") {
+TEST_CASE("window: frames where nothing changes rebuild nothing, a 1024-wide diagram folds to a few hundred instances, and what the look-back view hides is clipped") {
   struct Report {
-    int instances = -1, diagram_builds = -1, scene_builds = -1;
+    int instances = -1, diagram_builds = -1, scene_builds = -1, hidden_clipped = -1;
   };
   auto run = [](int frames) {
     std::string out;
@@ -276,8 +277,9 @@ TEST_CASE("window: frames where nothing changes rebuild nothing, and a 1024-wide
                          &out) == 0);
     std::smatch m;
     Report r;
-    if (std::regex_search(out, m, std::regex("diagram instances (\\d+), diagram builds (\\d+), look-back scene builds (\\d+)")))
-      r = {std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3])};
+    if (std::regex_search(out, m, std::regex("diagram instances (\\d+), diagram builds (\\d+), look-back scene builds (\\d+), "
+                                             "hidden draws clipped (\\d+)")))
+      r = {std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]), std::stoi(m[4])};
     CHECK(out.find("CPU median") != std::string::npos);
     return r;
   };
@@ -290,6 +292,43 @@ TEST_CASE("window: frames where nothing changes rebuild nothing, and a 1024-wide
   // 11 rows of 1024 cells under a pixel wide each: one quad a row, the store step's arrows one band.
   CHECK(late.instances > 0);
   CHECK(late.instances < 400);
+  // The panels under the look-back view are drawn only where they show around it.
+  CHECK(late.hidden_clipped > 0);
+}
+
+TEST_CASE("clip_hidden_draws: a draw under a later opaque clear keeps exactly the pixels that show, each once") {
+  ImGuiContext* context = ImGui::CreateContext();
+  ImDrawList under(ImGui::GetDrawListSharedData()), over(ImGui::GetDrawListSharedData());
+  for (ImDrawList* l : {&under, &over}) {
+    l->_ResetForNewFrame();
+    l->PushClipRect(ImVec2(0, 0), ImVec2(200, 100));
+  }
+  under.AddRectFilled(ImVec2(0, 0), ImVec2(200, 100), IM_COL32_WHITE);
+  const unsigned elements = under.CmdBuffer[0].ElemCount;
+  add_solid_rect(&over, ImVec2(50, 20), ImVec2(150, 80), 0x336699FF);
+  add_solid_rect(&over, ImVec2(0, 0), ImVec2(10, 10), 0x336699FF);  // too small to hide anything
+  ImDrawList* lists[] = {&under, &over};
+  ImDrawData dd;
+  dd.Valid = true;
+  dd.CmdLists = lists;
+  dd.CmdListsCount = 2;
+  dd.DisplaySize = ImVec2(200, 100);
+  dd.FramebufferScale = ImVec2(1, 1);
+  CHECK(clip_hidden_draws(&dd) == 1);
+  int inside = 0, outside_once = 0;
+  for (int y = 0; y < 100; ++y)
+    for (int x = 0; x < 200; ++x) {
+      int drawn = 0;
+      for (const ImDrawCmd& c : under.CmdBuffer)
+        if (c.ElemCount == elements && x + 0.5f > c.ClipRect.x && x + 0.5f < c.ClipRect.z && y + 0.5f > c.ClipRect.y && y + 0.5f < c.ClipRect.w)
+          ++drawn;
+      const bool hidden = x >= 50 && x < 150 && y >= 20 && y < 80;
+      if (hidden) inside += drawn;
+      else outside_once += drawn == 1;
+    }
+  CHECK(inside == 0);
+  CHECK(outside_once == 200 * 100 - 100 * 60);
+  ImGui::DestroyContext(context);
 }
 
 TEST_CASE("render GIF: one frame per step, the rows appearing as the steps go") {

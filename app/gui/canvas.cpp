@@ -160,6 +160,76 @@ void clear_window_background(std::uint32_t rgba) {
   dl->CmdBuffer.push_front(cmd);
 }
 
+namespace {
+
+// The pixels a clear command covers, in ImGui coordinates (whole framebuffer pixels).
+ImVec4 cleared_pixels(const ImDrawData* dd, const ImDrawCmd& cmd) {
+  const ImVec2 scale = dd->FramebufferScale, at = dd->DisplayPos;
+  auto snap = [](float v, float s, float origin) { return std::ceil((v - origin) * s - 0.5f) / s + origin; };
+  return ImVec4(snap(cmd.ClipRect.x, scale.x, at.x), snap(cmd.ClipRect.y, scale.y, at.y), snap(cmd.ClipRect.z, scale.x, at.x),
+                snap(cmd.ClipRect.w, scale.y, at.y));
+}
+
+// r minus o, as up to four disjoint rectangles (above, below, then left and right of o).
+void subtract(const ImVec4& r, const ImVec4& o, std::vector<ImVec4>& out) {
+  if (o.x >= r.z || o.z <= r.x || o.y >= r.w || o.w <= r.y) {
+    out.push_back(r);
+    return;
+  }
+  const float top = std::max(r.y, o.y), bottom = std::min(r.w, o.w);
+  if (o.y > r.y) out.push_back(ImVec4(r.x, r.y, r.z, o.y));
+  if (o.w < r.w) out.push_back(ImVec4(r.x, o.w, r.z, r.w));
+  if (o.x > r.x) out.push_back(ImVec4(r.x, top, o.x, bottom));
+  if (o.z < r.z) out.push_back(ImVec4(o.z, top, r.z, bottom));
+}
+
+}  // namespace
+
+int clip_hidden_draws(ImDrawData* dd) {
+  // Clears large enough to be worth it, from the last drawn back; each hides what came before it.
+  constexpr float kMinOccluderArea = 64 * 64;
+  constexpr std::size_t kMaxPieces = 16;  // a command cut into more pieces is drawn whole
+  std::vector<ImVec4> occluders, pieces, next;
+  int clipped = 0;
+  for (int l = dd->CmdListsCount - 1; l >= 0; --l) {
+    ImDrawList* list = dd->CmdLists[l];
+    std::vector<ImDrawCmd> kept;  // in reverse
+    for (int k = list->CmdBuffer.Size - 1; k >= 0; --k) {
+      const ImDrawCmd cmd = list->CmdBuffer[k];
+      const bool clear = cmd.UserCallback == clear_callback;
+      pieces.assign(1, cmd.ClipRect);
+      if (cmd.UserCallback && !clear) {
+        // Another callback (the canvas' GL drawing) draws where it likes: dropped only when all hidden.
+        const ImVec4& r = cmd.ClipRect;
+        for (const ImVec4& o : occluders)
+          if (cmd.UserCallback != ImDrawCallback_ResetRenderState && o.x <= r.x && o.y <= r.y && o.z >= r.z && o.w >= r.w) pieces.clear();
+      } else {
+        for (const ImVec4& o : occluders) {
+          next.clear();
+          for (const ImVec4& p : pieces) subtract(p, o, next);
+          if (next.size() > kMaxPieces) break;
+          pieces.swap(next);
+        }
+      }
+      if (pieces.size() != 1 || pieces[0].x != cmd.ClipRect.x || pieces[0].y != cmd.ClipRect.y || pieces[0].z != cmd.ClipRect.z ||
+          pieces[0].w != cmd.ClipRect.w)
+        ++clipped;
+      for (auto p = pieces.rbegin(); p != pieces.rend(); ++p) {
+        ImDrawCmd piece = cmd;
+        piece.ClipRect = *p;
+        kept.push_back(piece);
+      }
+      if (clear) {
+        const ImVec4 o = cleared_pixels(dd, cmd);
+        if ((o.z - o.x) * (o.w - o.y) >= kMinOccluderArea) occluders.push_back(o);
+      }
+    }
+    list->CmdBuffer.resize(static_cast<int>(kept.size()));
+    std::copy(kept.rbegin(), kept.rend(), list->CmdBuffer.begin());
+  }
+  return clipped;
+}
+
 std::uint32_t window_background_over(std::uint32_t under) {
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   std::uint32_t out = 0xFF;

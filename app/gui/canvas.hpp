@@ -64,6 +64,11 @@ void add_solid_rect(ImDrawList* dl, ImVec2 min, ImVec2 max, std::uint32_t rgba);
 // begun with a transparent ImGuiCol_WindowBg.
 void clear_window_background(std::uint32_t rgba);
 
+// Draws only what no later add_solid_rect covers: each command of `dd` is clipped to the parts of
+// its rectangle that the clears after it leave visible (a window under the look-back view is drawn
+// only where it shows). The picture is the same. Returns how many commands were clipped or dropped.
+int clip_hidden_draws(ImDrawData* dd);
+
 // ImGui's window background colour (ImGuiCol_WindowBg) as it shows over `under` (0xRRGGBBAA, opaque).
 std::uint32_t window_background_over(std::uint32_t under);
 
