@@ -720,6 +720,40 @@ TEST_CASE("look-back model: 10,000 tiles' lane marks merge where they touch, cov
   }
 }
 
+TEST_CASE("look-back model: the lanes' picture holds each lane mark on the pixels the rasterizer would fill") {
+  LookbackLesson l;
+  REQUIRE(lookback_preset("default", l));
+  const LookbackRun r = make_lookback_run(record_device_scan(lookback_config(l, "chained")));
+  const LookbackPalette& pal = lookback_palette("light");
+  SceneOptions o;
+  o.width = 1400;
+  const LookbackScene s = build_lookback_scene(r, default_lookback_time(r), pal, o);
+  const LanePicture p = lane_picture(s, pal.background);
+  REQUIRE(p.w > 0);
+  REQUIRE(p.rgba.size() == static_cast<std::size_t>(p.w) * static_cast<std::size_t>(p.h));
+  auto texel = [&](float x, float y) {  // the picture's pixel whose centre is nearest (x, y), as 0xRRGGBBAA
+    const std::uint32_t t = p.rgba[static_cast<std::size_t>(std::floor(y) - static_cast<float>(p.y)) * static_cast<std::size_t>(p.w) +
+                                   static_cast<std::size_t>(std::floor(x) - static_cast<float>(p.x))];
+    return (t & 0xFF) << 24 | ((t >> 8) & 0xFF) << 16 | ((t >> 16) & 0xFF) << 8 | 0xFF;
+  };
+  int bars = 0, waits = 0;
+  for (const SceneRect& m : s.rects) {
+    if ((m.fill & 0xFF) != 0xFF || m.w < 6) continue;  // opaque marks wide enough to have an inside
+    if (m.kind == SceneRect::Kind::Lifetime) {
+      CHECK(texel(m.x + m.w / 2, m.y + 2.5f) == m.fill);  // above the wait strip, inside the border
+      ++bars;
+    }
+    if (m.kind == SceneRect::Kind::Wait) {
+      CHECK(texel(m.x + m.w / 2, m.y + m.h / 2) == m.fill);
+      ++waits;
+    }
+  }
+  CHECK(bars > 4);
+  CHECK(waits > 4);
+  // Between two lanes (each mark starts a pixel below its lane's top), the background.
+  CHECK(texel(s.table_x + 10, s.lanes_y + s.lane_h + 0.5f) == pal.background);
+}
+
 TEST_CASE("look-back window: the paper's snapshot, cell by cell, and the deadlock's waiting tiles, as drawn") {
   Dir dir;
   const LookbackPalette& pal = lookback_palette("light");

@@ -523,6 +523,7 @@ int run_gui(const GuiOptions& opt) {
   int exit_code = 0;
   {
     GlDiagram gl;
+    GlPictures pictures;
     std::vector<std::unique_ptr<CanvasDraw>> frame_draws;
     std::vector<double> cpu_ms, frame_ms;  // per frame: building it (to ImGui::Render), and all of it
     int gl_objects_early = -1, gl_objects_late = -1, hidden_clipped = 0;
@@ -733,7 +734,7 @@ int run_gui(const GuiOptions& opt) {
         ImGui::PopStyleColor();
         clear_window_background(background);
         ui.lookback.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
-        if (open) lookback_window_contents(ui.lookback, ui.settings.theme, glfwGetTime());
+        if (open) lookback_window_contents(ui.lookback, ui.settings.theme, glfwGetTime(), &pictures);
         ImGui::End();
       }
 

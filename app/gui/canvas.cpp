@@ -354,6 +354,31 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   }
 }
 
+GlPictures::~GlPictures() {
+  for (const Slot& s : slots_) glDeleteTextures(1, &s.texture);
+}
+
+unsigned GlPictures::texture(std::size_t slot, std::uint64_t version, int w, int h, const std::uint32_t* rgba) {
+  if (slot >= slots_.size()) slots_.resize(slot + 1);
+  Slot& s = slots_[slot];
+  if (!s.texture) {
+    glGenTextures(1, &s.texture);
+    glBindTexture(GL_TEXTURE_2D, s.texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);  // one texel a pixel
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  } else if (s.version == version) {
+    return s.texture;
+  }
+  s.version = version;
+  glBindTexture(GL_TEXTURE_2D, s.texture);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+  return s.texture;
+}
+
 bool save_png(const std::string& path, int w, int h, std::vector<unsigned char>& rgba) {
   // GL rows run bottom-up.
   std::vector<unsigned char> flipped(rgba.size());

@@ -72,6 +72,26 @@ int clip_hidden_draws(ImDrawData* dd);
 // ImGui's window background colour (ImGuiCol_WindowBg) as it shows over `under` (0xRRGGBBAA, opaque).
 std::uint32_t window_background_over(std::uint32_t under);
 
+// Pictures the frame makes on the CPU (the look-back lanes) as textures, sampled nearest, one per
+// slot, specified again only when a slot's version changes; deleted with this (before the context).
+class GlPictures {
+ public:
+  GlPictures() = default;
+  ~GlPictures();
+  GlPictures(const GlPictures&) = delete;
+  GlPictures& operator=(const GlPictures&) = delete;
+
+  // The GL texture of `slot` holding w x h texels (top row first, GL_RGBA bytes) as of `version`.
+  unsigned texture(std::size_t slot, std::uint64_t version, int w, int h, const std::uint32_t* rgba);
+
+ private:
+  struct Slot {
+    unsigned texture = 0;
+    std::uint64_t version = 0;
+  };
+  std::vector<Slot> slots_;
+};
+
 // GLFW's error callback: one line on stderr.
 void glfw_error(int code, const char* what);
 
