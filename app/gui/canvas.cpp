@@ -6,6 +6,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -96,21 +97,48 @@ ImU32 im_color(std::uint32_t rgba) {
 
 namespace {
 
-// UserCallbackData carries the colour; the command's clip rectangle is the rectangle to clear.
-void clear_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+// The framebuffer pixels whose centres lie in the command's clip rectangle, for glScissor: x, y
+// (rows from the bottom), width, height.
+std::array<int, 4> scissor_of(const ImDrawCmd* cmd) {
   const ImDrawData* dd = ImGui::GetDrawData();
   const ImVec2 scale = dd->FramebufferScale;
   const float fb_h = dd->DisplaySize.y * scale.y;
-  // The pixels a quad over the rectangle would cover: those whose centres lie inside it.
   auto px = [](float v) { return static_cast<int>(std::ceil(v - 0.5f)); };
   const int x0 = px((cmd->ClipRect.x - dd->DisplayPos.x) * scale.x), x1 = px((cmd->ClipRect.z - dd->DisplayPos.x) * scale.x);
   const int y0 = px((cmd->ClipRect.y - dd->DisplayPos.y) * scale.y), y1 = px((cmd->ClipRect.w - dd->DisplayPos.y) * scale.y);
-  if (x1 <= x0 || y1 <= y0) return;
+  return {x0, static_cast<int>(fb_h) - y1, x1 - x0, y1 - y0};
+}
+
+// UserCallbackData carries the colour; the command's clip rectangle is the rectangle to clear.
+void clear_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const auto [x, y, w, h] = scissor_of(cmd);
+  if (w <= 0 || h <= 0) return;
   const auto rgba = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(cmd->UserCallbackData));
   glEnable(GL_SCISSOR_TEST);
-  glScissor(x0, static_cast<int>(fb_h) - y1, x1 - x0, y1 - y0);
+  glScissor(x, y, w, h);
   glClearColor(((rgba >> 24) & 0xFF) / 255.0f, ((rgba >> 16) & 0xFF) / 255.0f, ((rgba >> 8) & 0xFF) / 255.0f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
+}
+
+// UserCallbackData is the GlPictures slot; the command's clip rectangle is the part to copy.
+void picture_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const auto* s = static_cast<const GlPictures::Slot*>(cmd->UserCallbackData);
+  const auto [x, y, w, h] = scissor_of(cmd);
+  if (w <= 0 || h <= 0) return;
+  const ImDrawData* dd = ImGui::GetDrawData();
+  const ImVec2 scale = dd->FramebufferScale;
+  const float fb_h = dd->DisplaySize.y * scale.y;
+  const auto left = static_cast<int>(std::lround((s->at.x - dd->DisplayPos.x) * scale.x));
+  const auto top = static_cast<int>(std::lround(fb_h - (s->at.y - dd->DisplayPos.y) * scale.y));
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(x, y, w, h);
+  GLint previous = 0;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, s->framebuffer);
+  // The picture's first row is its top; the framebuffer's rows count from the bottom.
+  glBlitFramebuffer(0, 0, s->w, s->h, left, top, left + static_cast<int>(std::lround(static_cast<float>(s->w) * scale.x)),
+                    top - static_cast<int>(std::lround(static_cast<float>(s->h) * scale.y)), GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous));
 }
 
 void* as_callback_data(std::uint32_t rgba) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(rgba)); }
@@ -196,7 +224,7 @@ int clip_hidden_draws(ImDrawData* dd) {
     std::vector<ImDrawCmd> kept;  // in reverse
     for (int k = list->CmdBuffer.Size - 1; k >= 0; --k) {
       const ImDrawCmd cmd = list->CmdBuffer[k];
-      const bool clear = cmd.UserCallback == clear_callback;
+      const bool clear = cmd.UserCallback == clear_callback || cmd.UserCallback == picture_callback;  // opaque
       pieces.assign(1, cmd.ClipRect);
       if (cmd.UserCallback && !clear) {
         // Another callback (the canvas' GL drawing) draws where it likes: dropped only when all hidden.
@@ -355,28 +383,39 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
 }
 
 GlPictures::~GlPictures() {
-  for (const Slot& s : slots_) glDeleteTextures(1, &s.texture);
+  for (const auto& s : slots_) {
+    glDeleteFramebuffers(1, &s->framebuffer);
+    glDeleteTextures(1, &s->texture);
+  }
 }
 
-unsigned GlPictures::texture(std::size_t slot, std::uint64_t version, int w, int h, const std::uint32_t* rgba) {
-  if (slot >= slots_.size()) slots_.resize(slot + 1);
-  Slot& s = slots_[slot];
+void GlPictures::add(ImDrawList* dl, std::size_t slot, std::uint64_t version, int w, int h, const std::uint32_t* rgba, ImVec2 at) {
+  while (slot >= slots_.size()) slots_.push_back(std::make_unique<Slot>());
+  Slot& s = *slots_[slot];
   if (!s.texture) {
     glGenTextures(1, &s.texture);
-    glBindTexture(GL_TEXTURE_2D, s.texture);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);  // one texel a pixel
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  } else if (s.version == version) {
-    return s.texture;
+    glGenFramebuffers(1, &s.framebuffer);
   }
-  s.version = version;
-  glBindTexture(GL_TEXTURE_2D, s.texture);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
-  return s.texture;
+  if (s.version != version || s.w != w || s.h != h) {
+    s.version = version;
+    s.w = w;
+    s.h = h;
+    glBindTexture(GL_TEXTURE_2D, s.texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    GLint previous = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, s.framebuffer);
+    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, s.texture, 0);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous));
+  }
+  s.at = at;
+  dl->PushClipRect(at, ImVec2(at.x + static_cast<float>(w), at.y + static_cast<float>(h)), true);
+  dl->AddCallback(picture_callback, &s);
+  dl->PopClipRect();
 }
 
 bool save_png(const std::string& path, int w, int h, std::vector<unsigned char>& rgba) {

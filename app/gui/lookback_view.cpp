@@ -707,19 +707,14 @@ LanePicture lane_picture(const LookbackScene& s, std::uint32_t background) {
   return p;
 }
 
-void draw_lookback_scene(const LookbackScene& s, float origin_x, float origin_y, const LanePicture* lanes, unsigned lanes_texture) {
+void draw_lookback_scene(const LookbackScene& s, float origin_x, float origin_y, bool lanes_drawn) {
   const ImVec2 origin(origin_x, origin_y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
-  const bool picture = lanes && lanes_texture && lanes->w > 0;
-  if (picture)
-    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(lanes_texture)), ImVec2(origin.x + lanes->x, origin.y + lanes->y),
-                 ImVec2(origin.x + lanes->x + lanes->w, origin.y + lanes->y + lanes->h));
   for (const SceneRect& r : s.rects) {
     const ImVec2 a(origin.x + r.x, origin.y + r.y), b(a.x + r.w, a.y + r.h);
     if (b.x < clip_min.x || a.x > clip_max.x || b.y < clip_min.y || a.y > clip_max.y) continue;
-    const bool in_picture = picture && (r.kind == SceneRect::Kind::Lifetime || r.kind == SceneRect::Kind::Wait);
-    if (!in_picture) {
+    if (!lanes_drawn || (r.kind != SceneRect::Kind::Lifetime && r.kind != SceneRect::Kind::Wait)) {
       dl->AddRectFilled(a, b, im_color(r.fill));
       if (r.border) dl->AddRect(a, b, im_color(r.border), 0, 0, r.border_w);
     }
@@ -953,10 +948,14 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
       cached.key = now_key;
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    add_solid_rect(ImGui::GetWindowDrawList(), origin, ImVec2(origin.x + scene.width, origin.y + scene.height), pal.background);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    add_solid_rect(dl, origin, ImVec2(origin.x + scene.width, origin.y + scene.height), pal.background);
     const LanePicture& lanes = cached.lanes;
-    const unsigned texture = pictures && lanes.w > 0 ? pictures->texture(k, cached.build, lanes.w, lanes.h, lanes.rgba.data()) : 0;
-    draw_lookback_scene(scene, origin.x, origin.y, &lanes, texture);
+    const bool picture = pictures && lanes.w > 0;
+    if (picture)
+      pictures->add(dl, k, cached.build, lanes.w, lanes.h, lanes.rgba.data(),
+                    ImVec2(origin.x + static_cast<float>(lanes.x), origin.y + static_cast<float>(lanes.y)));
+    draw_lookback_scene(scene, origin.x, origin.y, picture);
     ImGui::InvisibleButton(("##scene" + std::to_string(k)).c_str(), ImVec2(std::max(scene.width, 1.0f), std::max(scene.height, 1.0f)));
     if (ImGui::IsItemHovered()) {
       const std::int64_t t = hit_tile(scene, r, origin);

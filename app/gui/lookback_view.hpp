@@ -137,10 +137,9 @@ struct LanePicture {
 };
 LanePicture lane_picture(const LookbackScene& scene, std::uint32_t background);
 
-// Draws a scene with the current ImGui window's draw list, its top-left corner at `origin` (whole
-// pixels); given `lanes_texture` holding `lanes`, the lanes' marks are that one image.
-void draw_lookback_scene(const LookbackScene& scene, float origin_x, float origin_y, const LanePicture* lanes = nullptr,
-                         unsigned lanes_texture = 0);
+// Draws a scene with the current ImGui window's draw list, its top-left corner at `origin`; with
+// `lanes_drawn`, all but the lanes' marks (the caller drew their lane_picture).
+void draw_lookback_scene(const LookbackScene& scene, float origin_x, float origin_y, bool lanes_drawn = false);
 // The same scene as a standalone SVG document (vector export for slides).
 std::string lookback_scene_svg(const LookbackScene& scene, const LookbackPalette& pal, float font_px);
 
