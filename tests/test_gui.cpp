@@ -19,6 +19,7 @@
 
 #include "../tests/helpers.hpp"
 #include "gui/app.hpp"
+#include "gui/canvas.hpp"
 #include "bench_result.hpp"
 #include "chart.hpp"
 #include "gpu/executor.hpp"
@@ -266,9 +267,9 @@ TEST_CASE("window: 300 frames with every panel, side by side, playing: no GL err
   CHECK(out.find("OpenGL error") == std::string::npos);
 }
 
-TEST_CASE("window: frames where nothing changes rebuild nothing, and a 1024-wide diagram folds to a few hundred instances") {
+TEST_CASE("window: frames where nothing changes rebuild nothing, a 1024-wide diagram folds to a few hundred instances, and what the look-back view hides is clipped") {
   struct Report {
-    int instances = -1, diagram_builds = -1, scene_builds = -1;
+    int instances = -1, diagram_builds = -1, scene_builds = -1, hidden_clipped = -1;
   };
   auto run = [](int frames) {
     std::string out;
@@ -277,8 +278,9 @@ TEST_CASE("window: frames where nothing changes rebuild nothing, and a 1024-wide
                          &out) == 0);
     std::smatch m;
     Report r;
-    if (std::regex_search(out, m, std::regex("diagram instances (\\d+), diagram builds (\\d+), look-back scene builds (\\d+)")))
-      r = {std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3])};
+    if (std::regex_search(out, m, std::regex("diagram instances (\\d+), diagram builds (\\d+), look-back scene builds (\\d+), "
+                                             "hidden draws clipped (\\d+)")))
+      r = {std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]), std::stoi(m[4])};
     CHECK(out.find("CPU median") != std::string::npos);
     return r;
   };
@@ -291,6 +293,43 @@ TEST_CASE("window: frames where nothing changes rebuild nothing, and a 1024-wide
   // 11 rows of 1024 cells under a pixel wide each: one quad a row, the store step's arrows one band.
   CHECK(late.instances > 0);
   CHECK(late.instances < 400);
+  // The panels under the look-back view are drawn only where they show around it.
+  CHECK(late.hidden_clipped > 0);
+}
+
+TEST_CASE("clip_hidden_draws: a draw under a later opaque clear keeps exactly the pixels that show, each once") {
+  ImGuiContext* context = ImGui::CreateContext();
+  ImDrawList under(ImGui::GetDrawListSharedData()), over(ImGui::GetDrawListSharedData());
+  for (ImDrawList* l : {&under, &over}) {
+    l->_ResetForNewFrame();
+    l->PushClipRect(ImVec2(0, 0), ImVec2(200, 100));
+  }
+  under.AddRectFilled(ImVec2(0, 0), ImVec2(200, 100), IM_COL32_WHITE);
+  const unsigned elements = under.CmdBuffer[0].ElemCount;
+  add_solid_rect(&over, ImVec2(50, 20), ImVec2(150, 80), 0x336699FF);
+  add_solid_rect(&over, ImVec2(0, 0), ImVec2(10, 10), 0x336699FF);  // too small to hide anything
+  ImDrawList* lists[] = {&under, &over};
+  ImDrawData dd;
+  dd.Valid = true;
+  dd.CmdLists = lists;
+  dd.CmdListsCount = 2;
+  dd.DisplaySize = ImVec2(200, 100);
+  dd.FramebufferScale = ImVec2(1, 1);
+  CHECK(clip_hidden_draws(&dd) == 1);
+  int inside = 0, outside_once = 0;
+  for (int y = 0; y < 100; ++y)
+    for (int x = 0; x < 200; ++x) {
+      int drawn = 0;
+      for (const ImDrawCmd& c : under.CmdBuffer)
+        if (c.ElemCount == elements && x + 0.5f > c.ClipRect.x && x + 0.5f < c.ClipRect.z && y + 0.5f > c.ClipRect.y && y + 0.5f < c.ClipRect.w)
+          ++drawn;
+      const bool hidden = x >= 50 && x < 150 && y >= 20 && y < 80;
+      if (hidden) inside += drawn;
+      else outside_once += drawn == 1;
+    }
+  CHECK(inside == 0);
+  CHECK(outside_once == 200 * 100 - 100 * 60);
+  ImGui::DestroyContext(context);
 }
 
 TEST_CASE("render GIF: one frame per step, the rows appearing as the steps go") {
@@ -706,6 +745,40 @@ TEST_CASE("look-back model: 10,000 tiles' lane marks merge where they touch, cov
     // Chained: every tile waits most of its life, so each lane is a bar with a few thousand gaps at most.
     if (std::string(algorithm) == "chained") CHECK(folded_marks < 4000);
   }
+}
+
+TEST_CASE("look-back model: the lanes' picture holds each lane mark on the pixels the rasterizer would fill") {
+  LookbackLesson l;
+  REQUIRE(lookback_preset("default", l));
+  const LookbackRun r = make_lookback_run(record_device_scan(lookback_config(l, "chained")));
+  const LookbackPalette& pal = lookback_palette("light");
+  SceneOptions o;
+  o.width = 1400;
+  const LookbackScene s = build_lookback_scene(r, default_lookback_time(r), pal, o);
+  const LanePicture p = lane_picture(s, pal.background);
+  REQUIRE(p.w > 0);
+  REQUIRE(p.rgba.size() == static_cast<std::size_t>(p.w) * static_cast<std::size_t>(p.h));
+  auto texel = [&](float x, float y) {  // the picture's pixel whose centre is nearest (x, y), as 0xRRGGBBAA
+    const std::uint32_t t = p.rgba[static_cast<std::size_t>(std::floor(y) - static_cast<float>(p.y)) * static_cast<std::size_t>(p.w) +
+                                   static_cast<std::size_t>(std::floor(x) - static_cast<float>(p.x))];
+    return (t & 0xFF) << 24 | ((t >> 8) & 0xFF) << 16 | ((t >> 16) & 0xFF) << 8 | 0xFF;
+  };
+  int bars = 0, waits = 0;
+  for (const SceneRect& m : s.rects) {
+    if ((m.fill & 0xFF) != 0xFF || m.w < 6) continue;  // opaque marks wide enough to have an inside
+    if (m.kind == SceneRect::Kind::Lifetime) {
+      CHECK(texel(m.x + m.w / 2, m.y + 2.5f) == m.fill);  // above the wait strip, inside the border
+      ++bars;
+    }
+    if (m.kind == SceneRect::Kind::Wait) {
+      CHECK(texel(m.x + m.w / 2, m.y + m.h / 2) == m.fill);
+      ++waits;
+    }
+  }
+  CHECK(bars > 4);
+  CHECK(waits > 4);
+  // Between two lanes (each mark starts a pixel below its lane's top), the background.
+  CHECK(texel(s.table_x + 10, s.lanes_y + s.lane_h + 0.5f) == pal.background);
 }
 
 TEST_CASE("look-back window: the paper's snapshot, cell by cell, and the deadlock's waiting tiles, as drawn") {

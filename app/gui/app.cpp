@@ -559,9 +559,10 @@ int run_gui(const GuiOptions& opt) {
   int exit_code = 0;
   {
     GlDiagram gl;
+    GlPictures pictures;
     std::vector<std::unique_ptr<CanvasDraw>> frame_draws;
     std::vector<double> cpu_ms, frame_ms;  // per frame: building it (to ImGui::Render), and all of it
-    int gl_objects_early = -1, gl_objects_late = -1;
+    int gl_objects_early = -1, gl_objects_late = -1, hidden_clipped = 0;
     float applied_scale = 0;
     std::string applied_theme;
     int windowed[4] = {100, 100, opt.width, opt.height};
@@ -779,7 +780,7 @@ int run_gui(const GuiOptions& opt) {
         ImGui::PopStyleColor();
         clear_window_background(background);
         ui.lookback.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
-        if (open) lookback_window_contents(ui.lookback, ui.settings.theme, glfwGetTime());
+        if (open) lookback_window_contents(ui.lookback, ui.settings.theme, glfwGetTime(), &pictures);
         ImGui::End();
       }
 
@@ -797,6 +798,7 @@ int run_gui(const GuiOptions& opt) {
       }
 
       ImGui::Render();
+      hidden_clipped = clip_hidden_draws(ImGui::GetDrawData());
       cpu_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);
@@ -836,7 +838,8 @@ int run_gui(const GuiOptions& opt) {
       std::cout << "frames " << frame_ms.size() << " (the first " << kWarmupFrames << " not counted), " << times
                 << ", GL objects at frame 10 " << gl_objects_early << ", at the end " << gl_objects_late
                 << ", diagram instances " << gl.last_instances() << ", diagram builds " << gl.builds()
-                << ", look-back scene builds " << ui.lookback.scene_builds << "\n"
+                << ", look-back scene builds " << ui.lookback.scene_builds << ", hidden draws clipped "
+                << hidden_clipped << "\n"
                 << "renderer " << reinterpret_cast<const char*>(glGetString(GL_RENDERER)) << "\n";
     }
   }

@@ -6,6 +6,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -97,21 +98,48 @@ ImU32 im_color(std::uint32_t rgba) {
 
 namespace {
 
-// UserCallbackData carries the colour; the command's clip rectangle is the rectangle to clear.
-void clear_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+// The framebuffer pixels whose centres lie in the command's clip rectangle, for glScissor: x, y
+// (rows from the bottom), width, height.
+std::array<int, 4> scissor_of(const ImDrawCmd* cmd) {
   const ImDrawData* dd = ImGui::GetDrawData();
   const ImVec2 scale = dd->FramebufferScale;
   const float fb_h = dd->DisplaySize.y * scale.y;
-  // The pixels a quad over the rectangle would cover: those whose centres lie inside it.
   auto px = [](float v) { return static_cast<int>(std::ceil(v - 0.5f)); };
   const int x0 = px((cmd->ClipRect.x - dd->DisplayPos.x) * scale.x), x1 = px((cmd->ClipRect.z - dd->DisplayPos.x) * scale.x);
   const int y0 = px((cmd->ClipRect.y - dd->DisplayPos.y) * scale.y), y1 = px((cmd->ClipRect.w - dd->DisplayPos.y) * scale.y);
-  if (x1 <= x0 || y1 <= y0) return;
+  return {x0, static_cast<int>(fb_h) - y1, x1 - x0, y1 - y0};
+}
+
+// UserCallbackData carries the colour; the command's clip rectangle is the rectangle to clear.
+void clear_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const auto [x, y, w, h] = scissor_of(cmd);
+  if (w <= 0 || h <= 0) return;
   const auto rgba = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(cmd->UserCallbackData));
   glEnable(GL_SCISSOR_TEST);
-  glScissor(x0, static_cast<int>(fb_h) - y1, x1 - x0, y1 - y0);
+  glScissor(x, y, w, h);
   glClearColor(((rgba >> 24) & 0xFF) / 255.0f, ((rgba >> 16) & 0xFF) / 255.0f, ((rgba >> 8) & 0xFF) / 255.0f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
+}
+
+// UserCallbackData is the GlPictures slot; the command's clip rectangle is the part to copy.
+void picture_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const auto* s = static_cast<const GlPictures::Slot*>(cmd->UserCallbackData);
+  const auto [x, y, w, h] = scissor_of(cmd);
+  if (w <= 0 || h <= 0) return;
+  const ImDrawData* dd = ImGui::GetDrawData();
+  const ImVec2 scale = dd->FramebufferScale;
+  const float fb_h = dd->DisplaySize.y * scale.y;
+  const auto left = static_cast<int>(std::lround((s->at.x - dd->DisplayPos.x) * scale.x));
+  const auto top = static_cast<int>(std::lround(fb_h - (s->at.y - dd->DisplayPos.y) * scale.y));
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(x, y, w, h);
+  GLint previous = 0;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, s->framebuffer);
+  // The picture's first row is its top; the framebuffer's rows count from the bottom.
+  glBlitFramebuffer(0, 0, s->w, s->h, left, top, left + static_cast<int>(std::lround(static_cast<float>(s->w) * scale.x)),
+                    top - static_cast<int>(std::lround(static_cast<float>(s->h) * scale.y)), GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous));
 }
 
 void* as_callback_data(std::uint32_t rgba) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(rgba)); }
@@ -159,6 +187,76 @@ void clear_window_background(std::uint32_t rgba) {
   cmd.UserCallbackData = as_callback_data(rgba);
   // First in the window's list: Begin() has already drawn the title bar and borders, which go over it.
   dl->CmdBuffer.push_front(cmd);
+}
+
+namespace {
+
+// The pixels a clear command covers, in ImGui coordinates (whole framebuffer pixels).
+ImVec4 cleared_pixels(const ImDrawData* dd, const ImDrawCmd& cmd) {
+  const ImVec2 scale = dd->FramebufferScale, at = dd->DisplayPos;
+  auto snap = [](float v, float s, float origin) { return std::ceil((v - origin) * s - 0.5f) / s + origin; };
+  return ImVec4(snap(cmd.ClipRect.x, scale.x, at.x), snap(cmd.ClipRect.y, scale.y, at.y), snap(cmd.ClipRect.z, scale.x, at.x),
+                snap(cmd.ClipRect.w, scale.y, at.y));
+}
+
+// r minus o, as up to four disjoint rectangles (above, below, then left and right of o).
+void subtract(const ImVec4& r, const ImVec4& o, std::vector<ImVec4>& out) {
+  if (o.x >= r.z || o.z <= r.x || o.y >= r.w || o.w <= r.y) {
+    out.push_back(r);
+    return;
+  }
+  const float top = std::max(r.y, o.y), bottom = std::min(r.w, o.w);
+  if (o.y > r.y) out.push_back(ImVec4(r.x, r.y, r.z, o.y));
+  if (o.w < r.w) out.push_back(ImVec4(r.x, o.w, r.z, r.w));
+  if (o.x > r.x) out.push_back(ImVec4(r.x, top, o.x, bottom));
+  if (o.z < r.z) out.push_back(ImVec4(o.z, top, r.z, bottom));
+}
+
+}  // namespace
+
+int clip_hidden_draws(ImDrawData* dd) {
+  // Clears large enough to be worth it, from the last drawn back; each hides what came before it.
+  constexpr float kMinOccluderArea = 64 * 64;
+  constexpr std::size_t kMaxPieces = 16;  // a command cut into more pieces is drawn whole
+  std::vector<ImVec4> occluders, pieces, next;
+  int clipped = 0;
+  for (int l = dd->CmdListsCount - 1; l >= 0; --l) {
+    ImDrawList* list = dd->CmdLists[l];
+    std::vector<ImDrawCmd> kept;  // in reverse
+    for (int k = list->CmdBuffer.Size - 1; k >= 0; --k) {
+      const ImDrawCmd cmd = list->CmdBuffer[k];
+      const bool clear = cmd.UserCallback == clear_callback || cmd.UserCallback == picture_callback;  // opaque
+      pieces.assign(1, cmd.ClipRect);
+      if (cmd.UserCallback && !clear) {
+        // Another callback (the canvas' GL drawing) draws where it likes: dropped only when all hidden.
+        const ImVec4& r = cmd.ClipRect;
+        for (const ImVec4& o : occluders)
+          if (cmd.UserCallback != ImDrawCallback_ResetRenderState && o.x <= r.x && o.y <= r.y && o.z >= r.z && o.w >= r.w) pieces.clear();
+      } else {
+        for (const ImVec4& o : occluders) {
+          next.clear();
+          for (const ImVec4& p : pieces) subtract(p, o, next);
+          if (next.size() > kMaxPieces) break;
+          pieces.swap(next);
+        }
+      }
+      if (pieces.size() != 1 || pieces[0].x != cmd.ClipRect.x || pieces[0].y != cmd.ClipRect.y || pieces[0].z != cmd.ClipRect.z ||
+          pieces[0].w != cmd.ClipRect.w)
+        ++clipped;
+      for (auto p = pieces.rbegin(); p != pieces.rend(); ++p) {
+        ImDrawCmd piece = cmd;
+        piece.ClipRect = *p;
+        kept.push_back(piece);
+      }
+      if (clear) {
+        const ImVec4 o = cleared_pixels(dd, cmd);
+        if ((o.z - o.x) * (o.w - o.y) >= kMinOccluderArea) occluders.push_back(o);
+      }
+    }
+    list->CmdBuffer.resize(static_cast<int>(kept.size()));
+    std::copy(kept.rbegin(), kept.rend(), list->CmdBuffer.begin());
+  }
+  return clipped;
 }
 
 std::uint32_t window_background_over(std::uint32_t under) {
@@ -283,6 +381,42 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
       }
     }
   }
+}
+
+GlPictures::~GlPictures() {
+  for (const auto& s : slots_) {
+    glDeleteFramebuffers(1, &s->framebuffer);
+    glDeleteTextures(1, &s->texture);
+  }
+}
+
+void GlPictures::add(ImDrawList* dl, std::size_t slot, std::uint64_t version, int w, int h, const std::uint32_t* rgba, ImVec2 at) {
+  while (slot >= slots_.size()) slots_.push_back(std::make_unique<Slot>());
+  Slot& s = *slots_[slot];
+  if (!s.texture) {
+    glGenTextures(1, &s.texture);
+    glGenFramebuffers(1, &s.framebuffer);
+  }
+  if (s.version != version || s.w != w || s.h != h) {
+    s.version = version;
+    s.w = w;
+    s.h = h;
+    glBindTexture(GL_TEXTURE_2D, s.texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    GLint previous = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, s.framebuffer);
+    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, s.texture, 0);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous));
+  }
+  s.at = at;
+  dl->PushClipRect(at, ImVec2(at.x + static_cast<float>(w), at.y + static_cast<float>(h)), true);
+  dl->AddCallback(picture_callback, &s);
+  dl->PopClipRect();
 }
 
 std::vector<unsigned char> encode_png(int w, int h, const std::vector<unsigned char>& rgba) {

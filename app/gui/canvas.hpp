@@ -64,8 +64,38 @@ void add_solid_rect(ImDrawList* dl, ImVec2 min, ImVec2 max, std::uint32_t rgba);
 // begun with a transparent ImGuiCol_WindowBg.
 void clear_window_background(std::uint32_t rgba);
 
+// Draws only what no later add_solid_rect (or GlPictures picture) covers: each command of `dd` is clipped to the parts of
+// its rectangle that the clears after it leave visible (a window under the look-back view is drawn
+// only where it shows). The picture is the same. Returns how many commands were clipped or dropped.
+int clip_hidden_draws(ImDrawData* dd);
+
 // ImGui's window background colour (ImGuiCol_WindowBg) as it shows over `under` (0xRRGGBBAA, opaque).
 std::uint32_t window_background_over(std::uint32_t under);
+
+// Pictures the frame makes on the CPU (the look-back lanes), one per slot, kept as textures and
+// uploaded again only when a slot's version changes; deleted with this (before the context).
+class GlPictures {
+ public:
+  GlPictures() = default;
+  ~GlPictures();
+  GlPictures(const GlPictures&) = delete;
+  GlPictures& operator=(const GlPictures&) = delete;
+
+  // Draws `slot`'s picture (w x h texels, top row first, GL_RGBA bytes, as of `version`) with its
+  // top-left corner at `at` (whole pixels), in draw order, clipped like the list: copied to the
+  // framebuffer, not blended, so it is opaque and hides what is under it (clip_hidden_draws).
+  void add(ImDrawList* dl, std::size_t slot, std::uint64_t version, int w, int h, const std::uint32_t* rgba, ImVec2 at);
+
+  struct Slot {
+    unsigned texture = 0, framebuffer = 0;
+    std::uint64_t version = 0;
+    int w = 0, h = 0;
+    ImVec2 at;  // this frame's top-left corner
+  };
+
+ private:
+  std::vector<std::unique_ptr<Slot>> slots_;  // they stay put: the frame's draw commands point at them
+};
 
 // GLFW's error callback: one line on stderr.
 void glfw_error(int code, const char* what);

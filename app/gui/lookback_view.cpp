@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -663,15 +664,60 @@ void lookback_key(LookbackUi& ui, LookbackKey key) {
 // [SECTION] the window
 // ============================================================================================
 
-void draw_lookback_scene(const LookbackScene& s, float origin_x, float origin_y) {
+LanePicture lane_picture(const LookbackScene& s, std::uint32_t background) {
+  LanePicture p;
+  auto lane = [](const SceneRect& r) { return r.kind == SceneRect::Kind::Lifetime || r.kind == SceneRect::Kind::Wait; };
+  float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+  for (const SceneRect& r : s.rects)
+    if (lane(r)) x0 = std::min(x0, r.x), y0 = std::min(y0, r.y), x1 = std::max(x1, r.x + r.w), y1 = std::max(y1, r.y + r.h);
+  if (x1 <= x0 || y1 <= y0) return p;
+  p.x = static_cast<int>(std::floor(x0));
+  p.y = static_cast<int>(std::floor(y0));
+  p.w = static_cast<int>(std::ceil(x1)) - p.x;
+  p.h = static_cast<int>(std::ceil(y1)) - p.y;
+  auto texel = [](std::uint32_t rgba) {  // 0xRRGGBBAA -> R, G, B, A bytes in memory
+    return ((rgba >> 24) & 0xFF) | ((rgba >> 16) & 0xFF) << 8 | ((rgba >> 8) & 0xFF) << 16 | 0xFFu << 24;
+  };
+  p.rgba.assign(static_cast<std::size_t>(p.w) * static_cast<std::size_t>(p.h), texel(background));
+  auto blend = [](std::uint32_t& dst, std::uint32_t rgba) {
+    const std::uint32_t a = rgba & 0xFF;
+    std::uint32_t out = 0xFFu << 24;
+    for (int c = 0; c < 3; ++c) {
+      const std::uint32_t src = (rgba >> (24 - 8 * c)) & 0xFF, below = (dst >> (8 * c)) & 0xFF;
+      out |= ((src * a + below * (255 - a) + 127) / 255) << (8 * c);
+    }
+    dst = out;
+  };
+  // The pixels whose centres lie in [v0, v1), relative to the picture.
+  auto span = [](float v0, float v1, int origin, int size) {
+    return std::pair(std::clamp(static_cast<int>(std::ceil(v0 - 0.5f)) - origin, 0, size),
+                     std::clamp(static_cast<int>(std::ceil(v1 - 0.5f)) - origin, 0, size));
+  };
+  for (const SceneRect& r : s.rects) {
+    if (!lane(r)) continue;
+    const auto [cx0, cx1] = span(r.x, r.x + r.w, p.x, p.w);
+    const auto [cy0, cy1] = span(r.y, r.y + r.h, p.y, p.h);
+    for (int y = cy0; y < cy1; ++y)
+      for (int x = cx0; x < cx1; ++x) {
+        std::uint32_t& t = p.rgba[static_cast<std::size_t>(y) * static_cast<std::size_t>(p.w) + static_cast<std::size_t>(x)];
+        blend(t, r.fill);
+        if (r.border && (x == cx0 || x == cx1 - 1 || y == cy0 || y == cy1 - 1)) blend(t, r.border);
+      }
+  }
+  return p;
+}
+
+void draw_lookback_scene(const LookbackScene& s, float origin_x, float origin_y, bool lanes_drawn) {
   const ImVec2 origin(origin_x, origin_y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
   for (const SceneRect& r : s.rects) {
     const ImVec2 a(origin.x + r.x, origin.y + r.y), b(a.x + r.w, a.y + r.h);
     if (b.x < clip_min.x || a.x > clip_max.x || b.y < clip_min.y || a.y > clip_max.y) continue;
-    dl->AddRectFilled(a, b, im_color(r.fill));
-    if (r.border) dl->AddRect(a, b, im_color(r.border), 0, 0, r.border_w);
+    if (!lanes_drawn || (r.kind != SceneRect::Kind::Lifetime && r.kind != SceneRect::Kind::Wait)) {
+      dl->AddRectFilled(a, b, im_color(r.fill));
+      if (r.border) dl->AddRect(a, b, im_color(r.border), 0, 0, r.border_w);
+    }
     if (!r.label.empty()) {
       const ImVec2 ts = ImGui::CalcTextSize(r.label.c_str());
       if (ts.x <= r.w - 2 && ts.y <= r.h + 2)
@@ -769,7 +815,7 @@ void tile_tooltip(const LookbackRun& r, std::int64_t tile, std::uint64_t time) {
 
 }  // namespace
 
-void lookback_window_contents(LookbackUi& ui, const std::string& theme, double now_seconds) {
+void lookback_window_contents(LookbackUi& ui, const std::string& theme, double now_seconds, GlPictures* pictures) {
   LookbackLesson& l = ui.lesson;
   bool changed = false;
   const auto& presets = lookback_preset_names();
@@ -891,17 +937,25 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
     so.legend = k == 0;
     // The scene is rebuilt only when what it shows changed (time, selection, size, theme, runs).
     if (ui.scenes.size() != ui.runs.size()) ui.scenes.assign(ui.runs.size(), {});
-    auto& [key, scene] = ui.scenes[k];
+    LookbackUi::CachedScene& cached = ui.scenes[k];
+    const LookbackScene& scene = cached.scene;
     const std::string now_key = std::to_string(ui.time) + "|" + std::to_string(ui.selected) + "|" + std::to_string(width) + "|" +
                                 std::to_string(so.em) + "|" + theme + "|" + std::to_string(ui.generation) + "|" + title;
-    if (key != now_key) {
-      scene = build_lookback_scene(r, ui.time, pal, so);
-      ++ui.scene_builds;
-      key = now_key;
+    if (cached.key != now_key) {
+      cached.scene = build_lookback_scene(r, ui.time, pal, so);
+      cached.lanes = pictures ? lane_picture(cached.scene, pal.background) : LanePicture{};
+      cached.build = ++ui.scene_builds;
+      cached.key = now_key;
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    add_solid_rect(ImGui::GetWindowDrawList(), origin, ImVec2(origin.x + scene.width, origin.y + scene.height), pal.background);
-    draw_lookback_scene(scene, origin.x, origin.y);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    add_solid_rect(dl, origin, ImVec2(origin.x + scene.width, origin.y + scene.height), pal.background);
+    const LanePicture& lanes = cached.lanes;
+    const bool picture = pictures && lanes.w > 0;
+    if (picture)
+      pictures->add(dl, k, cached.build, lanes.w, lanes.h, lanes.rgba.data(),
+                    ImVec2(origin.x + static_cast<float>(lanes.x), origin.y + static_cast<float>(lanes.y)));
+    draw_lookback_scene(scene, origin.x, origin.y, picture);
     ImGui::InvisibleButton(("##scene" + std::to_string(k)).c_str(), ImVec2(std::max(scene.width, 1.0f), std::max(scene.height, 1.0f)));
     if (ImGui::IsItemHovered()) {
       const std::int64_t t = hit_tile(scene, r, origin);

@@ -127,8 +127,19 @@ struct SceneOptions {
 LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, const LookbackPalette& pal,
                                    const SceneOptions& options);
 
-// Draws a scene with the current ImGui window's draw list, its top-left corner at `origin`.
-void draw_lookback_scene(const LookbackScene& scene, float origin_x, float origin_y);
+// The lanes' marks (lifetimes and waits, not their labels) as one picture, one texel a pixel, over
+// the scene's background: each mark fills the pixels whose centres it covers, blended in order, as
+// the rasterizer fills a rect. Drawn as one quad: a lane a thousand pixels wide of marks three pixels
+// tall is thousands of thin triangles, and llvmpipe pays for every 4x4 block a triangle touches.
+struct LanePicture {
+  int x = 0, y = 0, w = 0, h = 0;   // pixels, from the scene's top-left corner (w = 0: no lanes)
+  std::vector<std::uint32_t> rgba;  // w x h, top row first, bytes in GL_RGBA order
+};
+LanePicture lane_picture(const LookbackScene& scene, std::uint32_t background);
+
+// Draws a scene with the current ImGui window's draw list, its top-left corner at `origin`; with
+// `lanes_drawn`, all but the lanes' marks (the caller drew their lane_picture).
+void draw_lookback_scene(const LookbackScene& scene, float origin_x, float origin_y, bool lanes_drawn = false);
 // The same scene as a standalone SVG document (vector export for slides).
 std::string lookback_scene_svg(const LookbackScene& scene, const LookbackPalette& pal, float font_px);
 
@@ -184,7 +195,13 @@ struct LookbackUi {
   bool dirty = true;              // record again before drawing
   bool focused = false;           // the window is in front: the timeline keys are its
   int generation = 0;             // counts recordings (the scenes' cache key)
-  std::vector<std::pair<std::string, LookbackScene>> scenes;  // per run: the last scene and its key
+  struct CachedScene {
+    std::string key;  // what it shows (time, selection, size, theme, runs)
+    LookbackScene scene;
+    LanePicture lanes;
+    std::uint64_t build = 0;  // scene_builds when it was built (its picture's version)
+  };
+  std::vector<CachedScene> scenes;  // per run
   std::size_t scene_builds = 0;   // scenes built since the view was made (gui --report-frames)
 };
 void record_lookback(LookbackUi& ui);
@@ -197,6 +214,8 @@ void lookback_key(LookbackUi& ui, LookbackKey key);
 // control or preset records again. Returns false (and leaves the view as it was) for a trace without
 // tile events.
 bool show_in_lookback(LookbackUi& ui, const Trace& trace, const std::string& path);
-void lookback_window_contents(LookbackUi& ui, const std::string& theme, double now_seconds);
+class GlPictures;
+// With `pictures`, the lanes are drawn as pictures (lane_picture) kept there.
+void lookback_window_contents(LookbackUi& ui, const std::string& theme, double now_seconds, GlPictures* pictures = nullptr);
 
 }  // namespace sv::gui
