@@ -286,8 +286,13 @@ std::vector<std::int64_t> parse_sizes(const std::string& text) {
   return sizes;
 }
 
-int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, const std::string& algorithms) {
+int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, const std::string& algorithms,
+              const std::string& type) {
   BenchOptions options;
+  const auto parsed_type = parse_type_name(type);
+  if (!parsed_type || *parsed_type == ValueType::Interval)
+    throw UsageError("--type: '" + type + "' is not a type bench times (int32, int64, float or double)");
+  options.type = *parsed_type;
   if (!sizes.empty()) options.sizes = parse_sizes(sizes);
   if (runs < 1) throw UsageError("--runs must be at least 1");
   options.runs = runs;
@@ -298,8 +303,8 @@ int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, 
   if (!gpu.usable) throw UsageError("bench needs a usable CUDA device (" + gpu.error + ")");
   const BenchResult r = run_bench(options, [](const std::string& line) { std::cerr << line << "\n"; });
   std::FILE* table = stream_named(json_path) == 1 ? stderr : stdout;  // --json -: the JSON alone on stdout
-  std::fprintf(table, "int32 inclusive sum on %s; median of %d timed runs after warm-up; inputs rotated over > 256 MB\n",
-               r.device.c_str(), options.runs);
+  std::fprintf(table, "%s inclusive sum on %s; median of %d timed runs after warm-up; inputs rotated over > 256 MB\n",
+               std::string(type_name(r.type)).c_str(), r.device.c_str(), options.runs);
   int width = 10;  // the longest algorithm's name, so the columns line up
   for (const BenchRow& row : r.rows) width = std::max(width, static_cast<int>(row.algorithm.size()));
   std::fprintf(table, "%-*s %12s %10s %12s %10s %10s %8s %s\n", width, "algorithm", "n", "ms", "G items/s", "GB/s", "% copy",
@@ -402,10 +407,11 @@ int run_command_line(int argc, char** argv) {
   race->add_option("--amplify", ro.amplify, "amplifier seed (default 1)");
   race->add_option("--seed", ro.seed, "seed of the random input");
 
-  std::string bench_sizes, bench_json, bench_algorithms;
+  std::string bench_sizes, bench_json, bench_algorithms, bench_type = "int32";
   int bench_runs = 20;
   auto* bench = app.add_subcommand("bench", "GPU: time device-wide scans against CUB and a copy");
   bench->add_option("--sizes", bench_sizes, "comma-separated sizes, e.g. 2^20,2^24 (default 2^10..2^28, even powers)");
+  bench->add_option("--type", bench_type, "the sum's type: int32 (default), int64, float or double");
   bench->add_option("--runs", bench_runs, "timed runs per measurement (default 20; the median is reported)");
   bench->add_option("--json", bench_json, "also write the table as JSON to FILE (-: standard output, the table then on stderr)");
   bench->add_option("--algorithms", bench_algorithms,
@@ -501,7 +507,7 @@ int run_command_line(int argc, char** argv) {
     if (*algos) return cmd_algos();
     if (*trace) return cmd_trace(to);
     if (*race) return cmd_race(ro);
-    if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_json, bench_algorithms);
+    if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_json, bench_algorithms, bench_type);
     if (*chart_cmd) return cmd_chart(chart_kind, chart_out, chart_format, chart_n);
     if (*show) {
       print_steps(std::cout, load_trace(file));

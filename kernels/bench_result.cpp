@@ -5,11 +5,13 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/values.hpp"
+
 namespace sv {
 
 std::string bench_to_json(const BenchResult& r) {
   nlohmann::json j = {{"format", "scanviz-bench"}, {"version", 1}, {"device", r.device}, {"runs", r.runs},
-                      {"type", "int32"}, {"op", "sum"}, {"rows", nlohmann::json::array()}};
+                      {"type", std::string(type_name(r.type))}, {"op", "sum"}, {"rows", nlohmann::json::array()}};
   for (const BenchRow& row : r.rows)
     j["rows"].push_back({{"algorithm", row.algorithm}, {"n", row.n}, {"median_ms", row.median_ms},
                          {"items_per_s", row.items_per_s}, {"bytes_per_s", row.bytes_per_s},
@@ -29,6 +31,11 @@ BenchResult bench_from_json(const std::string& text) {
   r.device = j["device"].get<std::string>();
   if (!j.contains("runs") || !j["runs"].is_number_integer() || j["runs"].get<int>() < 1) fail("runs: expected a count");
   r.runs = j["runs"].get<int>();
+  if (j.contains("type")) {  // written since int32 stopped being the only type; absent: int32
+    const auto type = j["type"].is_string() ? parse_type_name(j["type"].get<std::string>()) : std::nullopt;
+    if (!type || *type == ValueType::Interval) fail("type: expected int32, int64, float or double");
+    r.type = *type;
+  }
   if (!j.contains("rows") || !j["rows"].is_array()) fail("rows: expected an array");
   for (std::size_t i = 0; i < j["rows"].size(); ++i) {
     const auto& o = j["rows"][i];

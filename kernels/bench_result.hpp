@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/ops.hpp"
+
 namespace sv {
 
 struct BenchRow {
@@ -22,6 +24,7 @@ struct BenchRow {
 struct BenchResult {
   std::string device;
   int runs = 0;
+  ValueType type = ValueType::I32;  // of the sum timed (files from before the field: int32)
   std::vector<BenchRow> rows;
 };
 

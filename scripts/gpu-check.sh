@@ -16,7 +16,14 @@
 #   device-sanitizers  compute-sanitizer memcheck, racecheck and synccheck on the small-n device tests
 #   policies           decoupled look-back under the other tile policies at 2^24..2^28, twice (the
 #                      run-to-run spread of one binary)
+#   sweep              scanviz bench of decoupled look-back against CUB and the copy at every power of two
+#                      from 2^16 to 2^30, twice (the run-to-run spread), for each type in
+#                      SCANVIZ_SWEEP_TYPES (default int32); tables and JSON
 #   profile            Nsight Compute on decoupled look-back's kernel (default policy) and CUB's at 2^28
+#                      (SCANVIZ_PROFILE_SIZES=2^22,2^28: those sizes)
+#   candidates         the tile-policy tests (persistent blocks, wide windows, epochs), registers and
+#                      spills of decoupled look-back's int32 kernels, and every policy at 2^16..2^30
+#   nsys               Nsight Systems timeline of bench at 2^16, 2^22 and 2^28 (kernels, memsets, gaps)
 #   timing             wall-clock of the GUI timing panel's worker: bench of decoupled look-back alone
 #                      at 2^24 and 2^28, 20 runs
 #   racy amplifier sanitizers sass   the block-level kernels' races, amplifier and sanitizers
@@ -101,7 +108,7 @@ if ! "$bin/app/scanviz" algos >/dev/null 2>"$out/portable.err"; then
   # SCANVIZ_CUDA_ARCHS is left at auto: the configure line names the GPU it detected here.
   cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANVIZ_DEPS_DIR="$PWD/.deps" \
     >"$out/build.log" 2>&1 &&
-    cmake --build build/device -j "$(nproc)" --target scanviz scanviz_gpu_tests >>"$out/build.log" 2>&1 ||
+    cmake --build build/device -j "$(nproc)" --target ${SCANVIZ_BUILD_TARGETS:-scanviz scanviz_gpu_tests} >>"$out/build.log" 2>&1 ||
     { tail -n 30 "$out/build.log"; exit 1; }
   bin=build/device
   grep "scanviz: CUDA" "$out/build.log"
@@ -184,6 +191,62 @@ for round in 1 2; do
 done
 fi
 
+if want candidates; then
+say "tile policies: GPU tests, registers and spills, bench at 2^16..2^30"
+timeout 400 "$bin/tests/scanviz_gpu_tests" -tc='*tile policy*,*single-pass switches*,*switches show*' >"$out/policy-tests.log" 2>&1
+echo "tests: exit $?"
+grep -E "^\[doctest\] (test cases|assertions)|ERROR|FAILED" "$out/policy-tests.log" | head -n 20
+cuobjdump --dump-resource-usage "$sv" 2>/dev/null | grep -A1 "DecoupledLookbackENS_5SumOpIiEENS0_10NoRecorder" \
+  >"$out/dl-resources.txt"
+grep -oE "TileConfigILi[0-9]+ELb[01]ELi[0-9]+ELi[0-9]+ELb[01]ELb[01]E|REG:[0-9]+|LOCAL:[0-9]+" "$out/dl-resources.txt" | paste -sd' ' |
+  sed 's/ TileConfig/\nTileConfig/g'
+SCANVIZ_BENCH_POLICIES=1 timeout 400 "$sv" bench --sizes "${SCANVIZ_CANDIDATE_SIZES:-2^16,2^18,2^20,2^21,2^22,2^23,2^24,2^25,2^26,2^28,2^30}" \
+  --algorithms decoupled-lookback --json "$out/candidates.json" >"$out/candidates.txt" 2>"$out/candidates.err"
+echo "bench: exit $?"
+cat "$out/candidates.txt"
+fi
+
+if want sweep; then
+IFS=, read -ra sweep_types <<<"${SCANVIZ_SWEEP_TYPES:-int32}"
+sizes=$(seq -s, -f '2^%g' 16 30)
+# SCANVIZ_SWEEP_DEADLINE=S: start no round once the script has run S seconds (the device tool's
+# calls end at 10 minutes, and a call cut off brings no logs back).
+for round in 1 2; do
+  for type in "${sweep_types[@]}"; do
+    if [[ -n ${SCANVIZ_SWEEP_DEADLINE:-} ]] && (( SECONDS > SCANVIZ_SWEEP_DEADLINE )); then
+      echo "sweep: $type round $round skipped (the script has run $SECONDS s)"
+      continue
+    fi
+    say "sweep: decoupled look-back, CUB and the copy, $type sum, 2^16..2^30, round $round"
+    type_opt=()
+    [[ $type == int32 ]] || type_opt=(--type "$type")
+    start=$(date +%s.%N)
+    timeout 280 "$sv" bench --sizes "$sizes" --algorithms decoupled-lookback "${type_opt[@]}" \
+      --json "$out/sweep-$type-$round.json" >"$out/sweep-$type-$round.txt" 2>"$out/sweep-$type-$round.err"
+    echo "exit $? after $(since "$start") s"
+    cat "$out/sweep-$type-$round.txt"
+    grep -v "^bench:" "$out/sweep-$type-$round.err" | head -n 5
+  done
+done
+fi
+
+if want nsys; then
+say "Nsight Systems: bench at 2^16, 2^22 and 2^28 (kernels, memsets and the gaps between them)"
+if command -v nsys >/dev/null; then
+  for size in 2^16 2^22 2^28; do
+    rep="/tmp/nsys-${size/^/_}"
+    timeout 200 nsys profile --trace=cuda --force-overwrite true -o "$rep" \
+      "$sv" bench --sizes "$size" --runs 20 --algorithms decoupled-lookback >"$out/nsys-${size/^/_}.log" 2>&1
+    echo "n = $size: exit $?"
+    nsys stats --force-export true --report cuda_gpu_trace --format csv -o "$out/nsys-${size/^/_}" "$rep.nsys-rep" \
+      >>"$out/nsys-${size/^/_}.log" 2>&1
+    nsys stats --report cuda_gpu_kern_sum,cuda_gpu_mem_time_sum "$rep.nsys-rep" 2>/dev/null | head -n 40
+  done
+else
+  echo "nsys is not installed here"
+fi
+fi
+
 if want profile; then
 say "Nsight Compute at 2^28: decoupled look-back (default policy) and CUB's scan kernel"
 # The third launch of each (after two warm-ups); the clocks left as they are.
@@ -191,15 +254,19 @@ sections="--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occu
 metrics="--metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum"
 # SCANVIZ_PROFILE_POLICY=NAME:REGEX adds a policy kernel (REGEX on the mangled name, e.g.
 # dl24:TileConfigILi24ELb0ELi1024ELi2ELb1E).
+IFS=, read -ra profile_sizes <<<"${SCANVIZ_PROFILE_SIZES:-2^28}"
+for size in "${profile_sizes[@]}"; do
 for who in "dl tile_pass_kernel" "cub DeviceScanKernel" ${SCANVIZ_PROFILE_POLICY:+"${SCANVIZ_PROFILE_POLICY/:/ }"}; do
   set -- $who
   policies=0 base=function
   [[ $1 == dl || $1 == cub ]] || { policies=1; base=mangled; }
+  log="$out/ncu-$1-${size/^/_}.txt"
   SCANVIZ_BENCH_POLICIES=$policies timeout 240 ncu --clock-control none --kernel-name-base $base -k "regex:$2" \
     --launch-skip 2 --launch-count 1 $sections $metrics \
-    "$sv" bench --sizes 2^28 --runs 1 --algorithms decoupled-lookback >"$out/ncu-$1.txt" 2>&1
-  echo "$1: exit $?"
-  grep -E "^  [a-zA-Z_]+.*\(|DRAM Throughput|Memory Throughput|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued|Issue Slots Busy|dram__bytes|lts__t_sectors|Dynamic Shared|L2 Hit|Waves Per SM|Stall" "$out/ncu-$1.txt" | head -n 40
+    "$sv" bench --sizes "$size" --runs 1 --algorithms decoupled-lookback >"$log" 2>&1
+  echo "$1 at n = $size: exit $?"
+  grep -E "^  [a-zA-Z_]+.*\(|DRAM Throughput|Memory Throughput|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued|Issue Slots Busy|dram__bytes|lts__t_sectors|Dynamic Shared|L2 Hit|Waves Per SM|Stall" "$log" | head -n 40
+done
 done
 fi
 

@@ -111,4 +111,24 @@ TEST_CASE("bench tables: JSON round trip, and the loader names the bad field") {
   bad = text;
   bad.replace(bad.find("\"verified\": true"), 16, "\"verified\": 1");
   CHECK(rejects(bad, "rows[0].verified"));
+  // The sum's type: written, read back, absent in files from before it (int32), refused when not a
+  // type bench times.
+  CHECK(text.find("\"type\": \"int32\"") != std::string::npos);
+  r.type = ValueType::F64;
+  const std::string doubles = bench_to_json(r);
+  CHECK(doubles.find("\"type\": \"double\"") != std::string::npos);
+  CHECK(bench_from_json(doubles).type == ValueType::F64);
+  bad = doubles;
+  bad.replace(bad.find("\"type\": \"double\""), 16, "\"type\": \"float\"");
+  CHECK(bench_from_json(bad).type == ValueType::F32);
+  bad = doubles;
+  bad.replace(bad.find("\"type\": \"double\","), 17, "");
+  CHECK(bad.find("\"type\"") == std::string::npos);
+  CHECK(bench_from_json(bad).type == ValueType::I32);
+  for (const char* t : {"\"interval\"", "\"int8\"", "3"}) {
+    bad = doubles;
+    bad.replace(bad.find("\"double\""), 8, t);
+    CAPTURE(bad);
+    CHECK(rejects(bad, "type"));
+  }
 }

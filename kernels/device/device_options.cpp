@@ -30,7 +30,8 @@ constexpr std::array<SwitchInfo, 10> kSwitches = {{
      "dynamic (from an atomic counter, in the order blocks start) or static (the block index: can deadlock)"},
     {"fence", "on", "chained decoupled-lookback", false,
      "off: the descriptor's flag and value are separate words stored with no fence between, so a reader can see "
-     "the flag before the value (on: one packed 64-bit word for 32-bit values, else value, fence, flag)"},
+     "the flag before the value (on: one packed word for 32-bit values, and on the GPU for 64-bit ones (16 bytes, as "
+     "CUB packs them); else value, fence, flag, as the emulator keeps 64-bit values to show the fence)"},
     {"window", "32", "decoupled-lookback", false,
      "predecessors the look-back warp inspects at once, 1..32 (1: wait for the predecessor's P, the chained scan)"},
     {"stall", "none", "chained decoupled-lookback", false,

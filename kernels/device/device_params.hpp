@@ -16,8 +16,9 @@
 //                                            buf[i] = prefix ⊕ the tile's elements up to i (or
 //                                            before i, exclusive)
 //   x.publish(op, b, tile, flag, value, p)   one thread stores the tile's descriptor (flag, value):
-//                                            one packed word for 32-bit values; else the value, a
-//                                            fence (unless p.fence is off), then the flag
+//                                            one packed word for 32-bit values (and for 64-bit
+//                                            ones on the GPU, 16 bytes as CUB's); else the value,
+//                                            a fence (unless p.fence is off), then the flag
 //   x.inspect_window(op, b, tile, end, w, p) the look-back warp reads the descriptors of tiles
 //                                            [end - w, end) at once (one lane each) -> Window
 //   x.look_back_warp()                       true in the threads that do the look-back (warp 0)

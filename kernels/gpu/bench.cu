@@ -17,11 +17,11 @@ namespace sv {
 
 namespace {
 
-using Item = std::int32_t;
 constexpr std::size_t kRotationBytes = 256u << 20;  // per size: > 2x the largest L2 (H200: 60 MB), counting in + out
 
 // One measured algorithm: runs on (d_in, d_out, n) on the default stream; check (optional) throws
 // GpuError for a failure the launch itself does not report (a look-back wait that ran out).
+template <class Item>
 struct Candidate {
   std::string name;
   std::function<void(const Item*, Item*, std::int64_t)> run;
@@ -36,20 +36,24 @@ struct DeviceCandidate {
   std::string name, algorithm;
   gpu::TilePolicy policy;
 };
-std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& wanted) {
+std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& wanted, ValueType type) {
   const auto asked = [&](std::string_view a) {
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), a) != wanted.end();
   };
   std::vector<DeviceCandidate> c;
   for (const DeviceAlgorithmInfo& a : device_algorithms())
     if (asked(a.name)) c.push_back({std::string(a.name), std::string(a.name), {}});
-  if (const char* e = std::getenv("SCANVIZ_BENCH_POLICIES"); e && *e && std::string(e) != "0" && asked("decoupled-lookback"))
+  if (const char* e = std::getenv("SCANVIZ_BENCH_POLICIES");
+      e && *e && std::string(e) != "0" && asked("decoupled-lookback") && type == ValueType::I32)
     for (const gpu::TilePolicy& t : gpu::experimental_policies())
       c.push_back({"dl " + t.name(), "decoupled-lookback", t});
   return c;
 }
 
-// Small values keep the int32 sums exact and the reference cheap to check.
+// Small integers (-3..3) keep every sum exact in every type (a partial sum of up to 2^30 of them
+// stays far below 2^24, where float stops counting whole numbers), so each algorithm's output can be
+// compared with the sequential reference bit for bit, whatever order it adds in.
+template <class Item>
 __global__ void fill_input(Item* d_in, std::int64_t n, std::uint32_t salt) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
@@ -74,15 +78,11 @@ std::vector<std::int64_t> default_bench_sizes() {
   return sizes;
 }
 
-BenchResult run_bench(const BenchOptions& options, const std::function<void(const std::string&)>& progress) {
-  check_bench_options(options);
-  const std::vector<std::int64_t> sizes = options.sizes.empty() ? default_bench_sizes() : options.sizes;
-  const GpuStatus gpu = probe_gpu();
-  if (!gpu.usable) throw GpuError(gpu.error);
-  BenchResult result;
-  result.device = gpu.name;
-  result.runs = options.runs;
+namespace {
 
+template <class Item>
+void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& sizes, BenchResult& result,
+                const std::function<void(const std::string&)>& progress) {
   for (std::int64_t n : sizes) {
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(Item);
     const int buffers = static_cast<int>(std::clamp<std::size_t>(kRotationBytes / (2 * bytes), 1, 64));
@@ -90,14 +90,14 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     for (int b = 0; b < buffers; ++b) {
       d_in.push_back(std::make_unique<cuda::DeviceArray<Item>>(n));
       d_out.push_back(std::make_unique<cuda::DeviceArray<Item>>(n));
-      fill_input<<<1024, 256>>>(d_in.back()->get(), n, 0x9e3779b9u * (b + 1));
+      fill_input<Item><<<1024, 256>>>(d_in.back()->get(), n, 0x9e3779b9u * (b + 1));
     }
     cuda::check_launch("fill_input");
 
     std::size_t temp_bytes = 0;
     SV_CUDA(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, d_in[0]->get(), d_out[0]->get(), n));
     cuda::DeviceArray<unsigned char> d_temp(std::max<std::size_t>(temp_bytes, 1));
-    std::vector<Candidate> candidates = {
+    std::vector<Candidate<Item>> candidates = {
         {"copy", [&](const Item* in, Item* out, std::int64_t m) {
            SV_CUDA(cudaMemcpyAsync(out, in, static_cast<std::size_t>(m) * sizeof(Item), cudaMemcpyDeviceToDevice));
          }, {}},
@@ -108,10 +108,11 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     };
     // Each keeps its scratch (tile sums, descriptors) between runs; a timed run is its launches and,
     // for the single-pass scans, the memset of the descriptors and the tile counter.
-    std::vector<std::unique_ptr<gpu::DeviceScanI32>> scanners;
-    for (const DeviceCandidate& d : device_candidates(options.algorithms)) {
-      scanners.push_back(std::make_unique<gpu::DeviceScanI32>(d.algorithm, std::map<std::string, std::string>{}, d.policy));
-      gpu::DeviceScanI32* s = scanners.back().get();
+    std::vector<std::unique_ptr<gpu::DeviceScanSum>> scanners;
+    for (const DeviceCandidate& d : device_candidates(options.algorithms, options.type)) {
+      scanners.push_back(
+          std::make_unique<gpu::DeviceScanSum>(d.algorithm, std::map<std::string, std::string>{}, options.type, d.policy));
+      gpu::DeviceScanSum* s = scanners.back().get();
       candidates.push_back({d.name, [s](const Item* in, Item* out, std::int64_t m) { s->run(in, out, m); },
                             [s] { s->check(); }});
     }
@@ -124,7 +125,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
 
     double copy_rate = 0, cub_rate = 0;
     cuda::DeviceEvents events;
-    for (const Candidate& c : candidates) {
+    for (const Candidate<Item>& c : candidates) {
       for (int r = 0; r < options.warmup; ++r) c.run(d_in[r % buffers]->get(), d_out[r % buffers]->get(), n);
       std::vector<float> times;
       for (int r = 0; r < options.runs; ++r) {
@@ -164,6 +165,26 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     // CUB's ratio for the rows measured before it (the copy).
     for (BenchRow& row : result.rows)
       if (row.n == n && cub_rate > 0) row.vs_cub = row.items_per_s / cub_rate;
+  }
+}
+
+}  // namespace
+
+BenchResult run_bench(const BenchOptions& options, const std::function<void(const std::string&)>& progress) {
+  check_bench_options(options);
+  const std::vector<std::int64_t> sizes = options.sizes.empty() ? default_bench_sizes() : options.sizes;
+  const GpuStatus gpu = probe_gpu();
+  if (!gpu.usable) throw GpuError(gpu.error);
+  BenchResult result;
+  result.device = gpu.name;
+  result.runs = options.runs;
+  result.type = options.type;
+  switch (options.type) {
+    case ValueType::I32: bench_type<std::int32_t>(options, sizes, result, progress); break;
+    case ValueType::I64: bench_type<std::int64_t>(options, sizes, result, progress); break;
+    case ValueType::F32: bench_type<float>(options, sizes, result, progress); break;
+    case ValueType::F64: bench_type<double>(options, sizes, result, progress); break;
+    case ValueType::Interval: break;  // refused by check_bench_options
   }
   return result;
 }

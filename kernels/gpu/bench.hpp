@@ -2,7 +2,7 @@
 // DeviceScan::InclusiveSum and a device-to-device copy (the memory-bandwidth ceiling). Host-only
 // header; the build without CUDA reports that there is no GPU support.
 //
-// Method: int32 inclusive sum; per size, inputs rotated over enough buffers to exceed twice the L2
+// Method: inclusive sum of the chosen type (int32 unless asked); per size, inputs rotated over enough buffers to exceed twice the L2
 // cache, warm-up runs, then CUDA-event timing of each run and the median; every algorithm's output
 // checked against the sequential reference.
 #pragma once
@@ -24,6 +24,7 @@ struct BenchOptions {
   int warmup = 3;
   std::vector<std::string> algorithms;  // device-wide algorithms to time (empty: all four); the copy
                                         // and CUB always run, the % copy and vs CUB columns need them
+  ValueType type = ValueType::I32;      // the sum's type: int32, int64, float or double
 };
 
 std::vector<std::int64_t> default_bench_sizes();
@@ -35,6 +36,7 @@ inline void check_bench_options(const BenchOptions& options) {
   for (std::int64_t n : options.sizes)
     if (n < 1 || n > (std::int64_t{1} << 30)) throw std::invalid_argument("bench size " + std::to_string(n) + " is outside 1..2^30");
   if (options.runs < 1 || options.warmup < 0) throw std::invalid_argument("bench needs at least one timed run");
+  if (options.type == ValueType::Interval) throw std::invalid_argument("bench times sums: --type int32, int64, float or double");
   for (const std::string& a : options.algorithms) {
     if (find_device_algorithm(a)) continue;
     std::string known;

@@ -131,23 +131,28 @@ struct TilePolicy {
   std::int32_t backoff_max_ns = 256;  // the look-back's longest sleep between polls (0: none)
   bool staged = true;                 // tiles staged in shared memory (else held in registers)
   bool prefetch = true;               // L2 prefetch of the block index's tile while the tile id comes
+  bool reuse_descriptors = true;      // no memset a run: descriptors kept under a new epoch (TileKnobs)
   std::string name() const;
   friend bool operator==(const TilePolicy&, const TilePolicy&) = default;
 };
 std::vector<TilePolicy> experimental_policies();
+// The policy the scanviz kernels use (DeviceScanSum's default).
+inline TilePolicy default_policy() { return TilePolicy{}; }
 
-// device_executor.cu: an untraced device-wide int32 sum that keeps its scratch buffers (tile sums,
-// descriptors) between runs, so a run is its launches and the single-pass state's memset alone.
-// run() is asynchronous on the default stream; check() synchronizes and throws GpuError if a spin
-// wait ran out (naming the tile) or a launch failed.
-class DeviceScanI32 {
+// device_executor.cu: an untraced device-wide sum (int32, int64, float or double) that keeps its
+// scratch buffers (tile sums, descriptors) between runs, so a run is its launches alone: the
+// single-pass scans' descriptors are kept under a new epoch (TileKnobs), not zeroed, unless the
+// policy says memset. Tile policies other than the default's kernel are built for int32 only.
+// run() is asynchronous on the default stream (d_in and d_out are arrays of the type); check()
+// synchronizes and throws GpuError if a spin wait ran out (naming the tile) or a launch failed.
+class DeviceScanSum {
  public:
-  DeviceScanI32(const std::string& algorithm, const std::map<std::string, std::string>& options,
+  DeviceScanSum(const std::string& algorithm, const std::map<std::string, std::string>& options, ValueType type,
                 TilePolicy policy = {});
-  ~DeviceScanI32();
-  DeviceScanI32(const DeviceScanI32&) = delete;
-  DeviceScanI32& operator=(const DeviceScanI32&) = delete;
-  void run(const std::int32_t* d_in, std::int32_t* d_out, std::int64_t n, bool exclusive = false);
+  ~DeviceScanSum();
+  DeviceScanSum(const DeviceScanSum&) = delete;
+  DeviceScanSum& operator=(const DeviceScanSum&) = delete;
+  void run(const void* d_in, void* d_out, std::int64_t n, bool exclusive = false);
   void check();
 
  private:

@@ -49,16 +49,21 @@ namespace {
 class Scratch {
  public:
   void rewind() { next_ = 0; }
-  void* take(std::size_t bytes) {
+  // fresh (optional): set when the block was allocated now, so nothing of an earlier run is in it.
+  void* take(std::size_t bytes, bool* fresh = nullptr) {
     if (next_ == blocks_.size()) blocks_.emplace_back();
     Block& b = blocks_[next_++];
+    if (fresh) *fresh = false;
     if (b.bytes < bytes) {
       b.mem.reset();
       b.mem = std::make_unique<DeviceArray<unsigned char>>(bytes);
       b.bytes = bytes;
+      if (fresh) *fresh = true;
     }
     return b.mem ? b.mem->get() : nullptr;
   }
+  // The epoch of the descriptors (TileKnobs::epoch) kept from run to run; -1: zero them first.
+  long long epoch = -1;
 
  private:
   struct Block {
@@ -112,6 +117,7 @@ template <class Pass, class Config>
 using PassConfig = std::conditional_t<kSinglePass<Pass>, Config,
                                       TileConfig<Config::kItems, Config::kStreaming, Config::kMaxThreads, 1, Config::kStaged>>;
 
+
 // Dynamic shared memory of a tile kernel: the staging area of a staged configuration. Raises the
 // kernel's limit past 48 KB where needed (once per size) and prefers shared memory over L1.
 template <class Pass, class Op, class Rec, class Config>
@@ -137,9 +143,12 @@ class Launcher {
  public:
   using T = typename Op::value_type;
 
+  // reuse_descriptors: keep the descriptors from run to run under a new epoch instead of zeroing
+  // them before each (TileKnobs::epoch), which saves the memset's launch.
   Launcher(Scratch& scratch, TileDiag* diag, TraceBook<T>* book, std::string_view algorithm,
-           gpu::TileKnobs knobs = {})
-      : scratch_(scratch), diag_(diag), book_(book), algorithm_(algorithm), knobs_(knobs) {}
+           gpu::TileKnobs knobs = {}, bool reuse_descriptors = false)
+      : scratch_(scratch), diag_(diag), book_(book), algorithm_(algorithm), knobs_(knobs),
+        reuse_descriptors_(reuse_descriptors) {}
 
   Buf alloc(const char* name, std::int64_t length) {
     Buf b{scratch_.take(static_cast<std::size_t>(length) * sizeof(T)), -1, length};
@@ -150,14 +159,30 @@ class Launcher {
     return b;
   }
 
-  // One scratch block: the counter (its own 128-byte line), then the descriptors; zeroed = all X.
+  // One scratch block: the counters (their own 128-byte line), then the descriptors; zeroed = all X.
+  // Reusing descriptors, the block is zeroed only when new (or the epoch would overflow), and the
+  // run takes the next epoch and the counter of its parity.
   DeviceBuffers single_pass_state(const DeviceParams& p) {
     constexpr std::int64_t kCounterBytes = 128;
     const std::int64_t bytes = kCounterBytes + gpu::descriptor_bytes<T>(p.tiles, p.fence);
-    auto* base = static_cast<unsigned char*>(scratch_.take(static_cast<std::size_t>(bytes)));
-    check(cudaMemsetAsync(base, 0, static_cast<std::size_t>(bytes)), "zeroing the tile descriptors");
+    bool fresh = false;
+    auto* base = static_cast<unsigned char*>(scratch_.take(static_cast<std::size_t>(bytes), &fresh));
     DeviceBuffers b;
+    if (!reuse_descriptors_ || fresh || scratch_.epoch < 0 || scratch_.epoch >= gpu::kMaxEpoch) {
+      check(cudaMemsetAsync(base, 0, static_cast<std::size_t>(bytes)), "zeroing the tile descriptors");
+      scratch_.epoch = 0;
+    } else {
+      ++scratch_.epoch;
+    }
+    knobs_.epoch = 0;
+    knobs_.next_counter = nullptr;
     b.counter = {base, -1, 1};
+    if (reuse_descriptors_) {
+      auto* counters = reinterpret_cast<unsigned long long*>(base);
+      knobs_.epoch = static_cast<unsigned>(scratch_.epoch);
+      b.counter.ptr = counters + (knobs_.epoch & 1);
+      knobs_.next_counter = counters + ((knobs_.epoch + 1) & 1);
+    }
     b.descriptors = {base + kCounterBytes, -1, p.tiles};
     return b;
   }
@@ -221,6 +246,7 @@ class Launcher {
   TraceBook<T>* book_;
   std::string_view algorithm_;
   gpu::TileKnobs knobs_;
+  bool reuse_descriptors_ = false;
 };
 
 
@@ -349,11 +375,24 @@ __global__ void fill_i32(std::int32_t* d, std::int64_t n, std::uint64_t seed) {
 
 using SumI32 = SumOp<std::int32_t>;
 
+// Calls f(T{}) for the numeric type `type` (the sums the benchmark times).
+template <class F>
+void visit_type(ValueType type, F&& f) {
+  switch (type) {
+    case ValueType::I32: f(std::int32_t{}); return;
+    case ValueType::I64: f(std::int64_t{}); return;
+    case ValueType::F32: f(float{}); return;
+    case ValueType::F64: f(double{}); return;
+    case ValueType::Interval: break;
+  }
+  throw std::invalid_argument("a device-wide sum needs a numeric type");
+}
+
 // Decoupled look-back alone, under a tile policy other than the default (for measuring them).
 template <class Config>
-void run_policy(Scratch& scratch, TileDiag* diag, const DeviceParams& p, gpu::TileKnobs knobs, const std::int32_t* in,
-                std::int32_t* out) {
-  Launcher<SumI32, NoRecorder, Config> l(scratch, diag, nullptr, "decoupled-lookback", knobs);
+void run_policy(Scratch& scratch, TileDiag* diag, const DeviceParams& p, gpu::TileKnobs knobs, bool reuse,
+                const std::int32_t* in, std::int32_t* out) {
+  Launcher<SumI32, NoRecorder, Config> l(scratch, diag, nullptr, "decoupled-lookback", knobs, reuse);
   drive_single_pass<DecoupledLookback>(l, SumI32{}, p, Buf{const_cast<std::int32_t*>(in), 0, p.n}, Buf{out, 1, p.n});
 }
 
@@ -381,7 +420,9 @@ template <class... Configs>
 void run_policy_of(const gpu::TilePolicy& t, ConfigList<Configs...>, Scratch& scratch, TileDiag* diag,
                    const DeviceParams& p, gpu::TileKnobs knobs, const std::int32_t* in, std::int32_t* out) {
   // The first configuration that matches runs (exactly one does: the constructor checked it).
-  (void)((policy_is<Configs>(t) ? (run_policy<Configs>(scratch, diag, p, knobs, in, out), true) : false) || ...);
+  (void)((policy_is<Configs>(t) ? (run_policy<Configs>(scratch, diag, p, knobs, t.reuse_descriptors, in, out), true)
+                                : false) ||
+         ...);
 }
 
 }  // namespace
@@ -402,6 +443,7 @@ std::string TilePolicy::name() const {
   if (min_blocks > 1) s += " min" + std::to_string(min_blocks);
   s += staged ? " staged" : " regs";
   if (!prefetch) s += " no-prefetch";
+  if (!reuse_descriptors) s += " memset";
   return s + " sleep" + std::to_string(backoff_max_ns);
 }
 
@@ -417,53 +459,62 @@ std::vector<TilePolicy> experimental_policies() {
   v.push_back({256, 24, false, 2, 0, true, true});     // ... polling without sleeping
   v.push_back({512, 24, false, 2, 256, true, true});   // ... 512-thread blocks
   v.push_back({256, 32, false, 2, 256, true, true});   // 32 items
+  v.push_back({256, 24, false, 2, 256, true, true, false});  // the default with a memset of the descriptors a run
+  v.push_back({512, 24, true, 2, 256, true, true});          // 512-thread blocks with evict-first hints
   std::erase(v, TilePolicy{});  // the default is measured as decoupled-lookback itself
   return v;
 }
 
-struct DeviceScanI32::Impl {
+struct DeviceScanSum::Impl {
   std::string algorithm;
+  ValueType type = ValueType::I32;
   DeviceConfig config;
   TilePolicy policy;
   Scratch scratch;
   DeviceArray<TileDiag> diag{1};
 };
 
-DeviceScanI32::DeviceScanI32(const std::string& algorithm, const std::map<std::string, std::string>& options,
-                             TilePolicy policy)
+DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::string, std::string>& options,
+                             ValueType type, TilePolicy policy)
     : impl_(std::make_unique<Impl>()) {
+  if (type == ValueType::Interval) throw std::invalid_argument("a device-wide sum needs a numeric type, not interval");
   impl_->algorithm = algorithm;
-  impl_->config = parse_device_config(algorithm, options, ValueType::I32, 0, true);
+  impl_->type = type;
+  impl_->config = parse_device_config(algorithm, options, type, 0, true);
   impl_->policy = policy;
   if (!(policy == TilePolicy{})) {
-    if (!policy_built(policy, PolicyConfigs{}) || algorithm != "decoupled-lookback")
+    if (!policy_built(policy, PolicyConfigs{}) || algorithm != "decoupled-lookback" || type != ValueType::I32)
       throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm);
     impl_->config.params.threads = policy.threads;
     impl_->config.params.items = policy.items;
   } else {
-    check_policy<std::int32_t>(algorithm, impl_->config.params);
+    visit_type(type, [&](auto v) { check_policy<decltype(v)>(algorithm, impl_->config.params); });
   }
   SV_CUDA(cudaMemset(impl_->diag.get(), 0, sizeof(TileDiag)));
 }
 
-DeviceScanI32::~DeviceScanI32() = default;
+DeviceScanSum::~DeviceScanSum() = default;
 
-void DeviceScanI32::run(const std::int32_t* d_in, std::int32_t* d_out, std::int64_t n, bool exclusive) {
+void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool exclusive) {
   Impl& m = *impl_;
   const DeviceParams p = level_params(m.config.params, n, exclusive);
   m.scratch.rewind();
   const TilePolicy& t = m.policy;
   const TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
-  auto* in = const_cast<std::int32_t*>(d_in);
-  if (m.algorithm != "decoupled-lookback" || policy_is<DefaultTileConfig<std::int32_t>>(t)) {
-    Launcher<SumI32, NoRecorder> l(m.scratch, m.diag.get(), nullptr, m.algorithm, knobs);
-    drive_device_scan(l, m.algorithm, m.config.block_algorithm, SumI32{}, p, Buf{in, 0, n}, Buf{d_out, 1, n});
-  } else {
-    run_policy_of(t, PolicyConfigs{}, m.scratch, m.diag.get(), p, knobs, d_in, d_out);
+  if (m.type == ValueType::I32 && m.algorithm == "decoupled-lookback" && !policy_is<DefaultTileConfig<std::int32_t>>(t)) {
+    run_policy_of(t, PolicyConfigs{}, m.scratch, m.diag.get(), p, knobs, static_cast<const std::int32_t*>(d_in),
+                  static_cast<std::int32_t*>(d_out));
+    return;
   }
+  visit_type(m.type, [&](auto v) {
+    using T = decltype(v);
+    Launcher<SumOp<T>, NoRecorder> l(m.scratch, m.diag.get(), nullptr, m.algorithm, knobs, t.reuse_descriptors);
+    drive_device_scan(l, m.algorithm, m.config.block_algorithm, SumOp<T>{}, p, Buf{const_cast<void*>(d_in), 0, n},
+                      Buf{d_out, 1, n});
+  });
 }
 
-void DeviceScanI32::check() {
+void DeviceScanSum::check() {
   check_launch(impl_->algorithm.c_str());
   check_diag(impl_->diag.get(), impl_->algorithm);
 }
@@ -499,13 +550,11 @@ std::vector<Payload> run_device_scan_gpu(const BlockRunConfig& config) {
   return out;
 }
 
-DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::map<std::string, std::string>& options,
-                                       std::int64_t n, bool exclusive, std::uint64_t seed) {
-  if (n < 0 || n > kMaxDeviceN)
-    throw std::invalid_argument("n = " + std::to_string(n) + " is outside 0.." + std::to_string(kMaxDeviceN));
-  cuda::require_gpu();
-  gpu::DeviceScanI32 scan(algorithm, options);
-  DeviceArray<std::int32_t> d_in(n), d_out(n);
+namespace {
+
+// One run of `scan` over n generated int32 values (after a poisoned output), checked element by
+// element against the sequential sum (which wraps as int32 does).
+DeviceCheck check_i32_run(gpu::DeviceScanSum& scan, std::int64_t n, bool exclusive, std::uint64_t seed) {
   DeviceCheck result;
   result.n = n;
   if (n == 0) {
@@ -513,6 +562,7 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
     scan.check();
     return result;
   }
+  DeviceArray<std::int32_t> d_in(n), d_out(n);
   fill_i32<<<1024, 256>>>(d_in.get(), n, seed);
   check_launch("fill_i32");
   SV_CUDA(cudaMemset(d_out.get(), 0xA5, n * sizeof(std::int32_t)));  // poison: every element must be written
@@ -521,7 +571,7 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
   std::vector<std::int32_t> h_in(n), h_out(n);
   d_in.download(h_in.data(), n);
   d_out.download(h_out.data(), n);
-  std::uint32_t acc = 0;  // int32 sums wrap around
+  std::uint32_t acc = 0;
   for (std::int64_t i = 0; i < n; ++i) {
     const std::uint32_t before = acc;
     acc += static_cast<std::uint32_t>(h_in[i]);
@@ -532,6 +582,35 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
     }
   }
   return result;
+}
+
+}  // namespace
+
+DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::map<std::string, std::string>& options,
+                                       std::int64_t n, bool exclusive, std::uint64_t seed) {
+  if (n < 0 || n > kMaxDeviceN)
+    throw std::invalid_argument("n = " + std::to_string(n) + " is outside 0.." + std::to_string(kMaxDeviceN));
+  cuda::require_gpu();
+  gpu::DeviceScanSum scan(algorithm, options, ValueType::I32);
+  return check_i32_run(scan, n, exclusive, seed);
+}
+
+std::vector<PolicyCheck> verify_tile_policies_gpu_i32(const std::vector<std::int64_t>& sizes, std::uint64_t seed) {
+  cuda::require_gpu();
+  std::vector<gpu::TilePolicy> policies = gpu::experimental_policies();
+  policies.insert(policies.begin(), gpu::default_policy());
+  std::vector<PolicyCheck> checks;
+  for (const gpu::TilePolicy& policy : policies) {
+    gpu::DeviceScanSum scan("decoupled-lookback", {}, ValueType::I32, policy);
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+      if (sizes[k] < 0 || sizes[k] > kMaxDeviceN)
+        throw std::invalid_argument("n = " + std::to_string(sizes[k]) + " is outside 0.." + std::to_string(kMaxDeviceN));
+      const bool exclusive = k % 2 == 1;
+      const DeviceCheck c = check_i32_run(scan, sizes[k], exclusive, seed + k);
+      checks.push_back({policy.name(), sizes[k], exclusive, c.mismatches});
+    }
+  }
+  return checks;
 }
 
 }  // namespace sv

@@ -27,6 +27,10 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string&, const std::map<std::s
   throw GpuError(kNoCuda);
 }
 
+std::vector<PolicyCheck> verify_tile_policies_gpu_i32(const std::vector<std::int64_t>&, std::uint64_t) {
+  throw GpuError(kNoCuda);
+}
+
 WrongCount count_wrong_outputs_gpu(const BlockRunConfig&, int, std::uint64_t) { throw GpuError(kNoCuda); }
 
 std::vector<std::int64_t> default_bench_sizes() { return {}; }

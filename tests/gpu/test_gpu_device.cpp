@@ -308,6 +308,27 @@ TEST_CASE("gpu device: int32 sums up to 2^28, every element checked") {
   CHECK(s.mismatches == 0);
 }
 
+TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroed a run) against the reference") {
+  // One scanner per policy, reused: sizes that grow (fresh scratch), shrink (the descriptors and
+  // counters of the earlier runs still there, under older epochs), repeat, and end at partial tiles
+  // and n = 1; 2^22 - 1 eight times in a row (the counters alternate, so an even and an odd run
+  // each find the other's counter zeroed or not).
+  std::vector<std::int64_t> sizes = {1 << 20, (1 << 24) + 3, 1000, (1 << 24) + 3, 6144 * 3, 6143, 1, 100003};
+  sizes.insert(sizes.end(), 8, (1 << 22) - 1);
+  const std::vector<PolicyCheck> checks = verify_tile_policies_gpu_i32(sizes, 77);
+  CHECK(checks.size() >= 10 * sizes.size());  // the default and at least 9 others
+  int epochs = 0, memset = 0;
+  for (const PolicyCheck& c : checks) {
+    CAPTURE(c.policy);
+    CAPTURE(c.n);
+    CAPTURE(c.exclusive);
+    CHECK(c.mismatches == 0);
+    (c.policy.find("memset") == std::string::npos ? epochs : memset) += 1;
+  }
+  CHECK(epochs > 0);
+  CHECK(memset > 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The tile-level trace
 // ---------------------------------------------------------------------------------------------
