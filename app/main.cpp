@@ -429,12 +429,14 @@ int run_command_line(int argc, char** argv) {
 
   std::string bench_sizes, bench_json, bench_algorithms;
   int bench_runs = 20;
-  auto* bench = app.add_subcommand("bench", "GPU: time device-wide scans against CUB and a copy");
+  auto* bench = app.add_subcommand("bench", "GPU: time device-wide scans and block-level kernels against CUB and a copy");
   bench->add_option("--sizes", bench_sizes, "comma-separated sizes, e.g. 2^20,2^24 (default 2^10..2^28, even powers)");
   bench->add_option("--runs", bench_runs, "timed runs per measurement (default 20; the median is reported)");
   bench->add_option("--json", bench_json, "also write the table as JSON to FILE (-: standard output, the table then on stderr)");
   bench->add_option("--algorithms", bench_algorithms,
-                    "comma-separated device-wide algorithms to time, e.g. decoupled-lookback (default all; CUB and the copy always run)");
+                    "comma-separated algorithms to time, e.g. decoupled-lookback,warp-raking: device-wide ones, and "
+                    "block-level ones as 'block NAME' (each block scans its own tile of 1024; default all race-free "
+                    "ones; CUB and the copy always run)");
 
   std::string chart_kind, chart_out, chart_format;
   std::int64_t chart_n = 1024;
@@ -454,6 +456,7 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_option("--trace", go.trace_path, "open this trace instead of recording the default lesson");
   gui_cmd->add_option("--algo", go.algorithm, "the lesson's algorithm");
   gui_cmd->add_option("--n", go.n, "the lesson's n");
+  gui_cmd->add_option("--warp", go.warp, "the lesson's warp width (warp-* algorithms; default 4, as Fig. 2)");
   gui_cmd->add_option("--op", go.op, "the lesson's operator: " + op_names_text() + " (default interval)");
   std::string gui_executor = "emulator";
   gui_cmd->add_option("--executor", gui_executor, "record the lesson on the emulator (default) or the gpu");
@@ -554,6 +557,12 @@ int run_command_line(int argc, char** argv) {
           go.width > 8192 || go.height > 8192)
         throw UsageError("--size must be WxH between 320x240 and 8192x8192, not '" + size + "'");
       if (go.frames < 0) throw UsageError("--frames must not be negative");
+      if (gui_cmd->count("--warp")) {
+        const AlgorithmInfo* info = find_algorithm(go.algorithm);
+        if (!info || !info->warp_level) throw UsageError("--warp applies to the warp-level algorithms (--algo warp-*)");
+        if (go.warp < 1) throw UsageError("--warp " + std::to_string(go.warp) + " is not a power of two from 2 to 32");
+        warp_width_for(*info, block_shape(*info, go.n > 0 ? go.n : 8, 0).capacity, go.warp);  // one line, exit 2
+      }
       int used = 0;
       if (!mouse.empty() && (std::sscanf(mouse.c_str(), "%f,%f%n", &go.mouse_x, &go.mouse_y, &used) != 2 ||
                              used != static_cast<int>(mouse.size()) || go.mouse_x < 0 || go.mouse_y < 0 || go.frames == 0))

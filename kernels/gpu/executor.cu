@@ -168,7 +168,7 @@ std::string fault_text(const gpu::TraceState& st, const Trace& trace) {
       return "thread " + std::to_string(st.fault_thread) + ": " + buffer_name(st.fault_buffer) + "[" +
              std::to_string(st.fault_index) + "] is out of bounds at line " + std::to_string(st.fault_line);
     case gpu::TraceFault::TooManyBuffers: return "the kernel declared more than 14 shared buffers";
-    case gpu::TraceFault::TooManySteps: return "the kernel has more than 64 steps";
+    case gpu::TraceFault::TooManySteps: return "the kernel has more than " + std::to_string(gpu::kMaxSteps) + " steps";
     case gpu::TraceFault::SnapshotTooSmall: return "the snapshot area is too small for the kernel's buffers";
     case gpu::TraceFault::None: break;
   }
