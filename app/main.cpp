@@ -127,7 +127,8 @@ BlockRunConfig run_config(const TraceOptions& o) {
   c.block = o.block;
   if (o.warp_given) {
     if (device) throw UsageError("--warp applies to the warp-level block algorithms (warp-*), not " + o.algo);
-    if (o.warp == 0) throw UsageError("--warp 0 is not a power of two from 2 to 32");
+    if (o.warp < 2 || o.warp > kMaxWarpWidth || !std::has_single_bit(static_cast<std::uint32_t>(o.warp)))
+      throw UsageError("--warp: warp width " + std::to_string(o.warp) + " is not a power of two from 2 to 32");
     c.warp = o.warp;
   }
   c.input_seed = o.seed;

@@ -427,6 +427,44 @@ TEST_CASE("render: --scale 2 draws every cell of the diagram at twice the size")
   CHECK(cells == 8);
 }
 
+TEST_CASE("render PNG: warp-brent-kung (Fig. 2a) with warps of 4: each warp scans its own cells at offset 1") {
+  Dir dir;
+  sv::BlockRunConfig c = sv_test::config("warp-brent-kung", 16, sv::OpKind::Interval, sv::ValueType::Interval);
+  c.warp = 4;
+  const Trace t = saved(sv::record_block_scan(c), dir.path / "t.json");
+  REQUIRE(run_under_xvfb("render '" + (dir.path / "t.json").string() + "' --step 1 --out '" + (dir.path / "w.png").string() + "'") == 0);
+  const Image img = load_png(dir.path / "w.png");
+  const Diagram d = build_diagram(make_trace_view(t), 1, palette_light());
+  const Palette& pal = palette_light();
+  // Shuffle offset 1: lanes 1..3 of every warp of 4 apply the operator, lane 0 of each does not.
+  int checked = 0;
+  for (const DiagramCell& cell : d.cells) {
+    if (cell.row != 1) continue;
+    const std::uint32_t px = img.at(static_cast<int>(cell.x + 4), static_cast<int>(cell.y + kRenderTitleHeight + 4));
+    CAPTURE(cell.column);
+    CHECK(near(px, pal.cell_active) == (cell.column % 4 != 0));
+    ++checked;
+  }
+  CHECK(checked == 16);
+}
+
+TEST_CASE("gui: the warp-level lessons take --warp, and a bad width is one line, exit 2") {
+  std::string out;
+  CHECK(run_under_xvfb("gui --algo warp-raking --n 16 --warp 4 --frames 3", &out) == 0);
+  const std::pair<const char*, const char*> bad[] = {
+      {"gui --algo warp-raking --n 16 --warp 3 --frames 2", "warp width 3 is not a power of two from 2 to 32"},
+      {"gui --algo warp-sklansky --n 16 --warp 32 --frames 2", "warp width 32 exceeds the block"},
+      {"gui --algo warp-sklansky --n 16 --warp 0 --frames 2", "--warp 0 is not a power of two"},
+      {"gui --algo sklansky --warp 4 --frames 2", "--warp applies to the warp-level algorithms"},
+  };
+  for (const auto& [args, what] : bad) {
+    CAPTURE(args);
+    CHECK(run_under_xvfb(args, &out) == 2);
+    CHECK(out.find(what) != std::string::npos);
+    CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  }
+}
+
 TEST_CASE("gui: the GPU lesson and measuring options are refused in one line where they cannot apply") {
   std::string out;
   const auto one_line = [&](const std::string& what) {

@@ -183,9 +183,9 @@ TEST_CASE("warp width: default, the trace's options and events, divergence in wa
   CHECK(back.events.size() == t.events.size());
   CHECK(text.find(",\"op\",0,13,3,") != std::string::npos);  // seq, kind, block, thread 13, warp 3
   std::string bad = text;
-  const auto at = bad.find("\"warp\":\"4\"");
+  const auto at = bad.find("\"warp\": \"4\"");
   REQUIRE(at != std::string::npos);
-  bad.replace(at, 10, "\"warp\":\"3\"");
+  bad.replace(at, 11, "\"warp\": \"3\"");
   CHECK_THROWS_WITH_AS(trace_from_json(bad), doctest::Contains("options.warp"), TraceError);
 }
 

@@ -37,8 +37,8 @@ std::string phase_label(Phase p, std::int64_t param) {
   if (p == Phase::Stride) return "stride = " + std::to_string(param);
   if (p == Phase::Span) return "span = " + std::to_string(param);
   if (is_device_phase(p) || p == Phase::Fan) return param > 0 ? label + " level " + std::to_string(param) : label;
-  if (p == Phase::WarpScan || p == Phase::WarpSums) return label + " offset = " + std::to_string(param);
-  if (p == Phase::RakeReduce || p == Phase::RakeScan) return label + " item " + std::to_string(param);
+  if (p == Phase::WarpScan || p == Phase::WarpSums) return label + " +" + std::to_string(param);  // shuffle offset
+  if (p == Phase::RakeReduce || p == Phase::RakeScan) return label + " " + std::to_string(param);  // the lane's item
   if (param >= 0) label += " stride = " + std::to_string(param);
   return label;
 }
