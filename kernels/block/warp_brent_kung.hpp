@@ -21,13 +21,22 @@ struct WarpBrentKung {
   static constexpr int kItemsPerThread = 1;
   static constexpr int kSharedBuffers = 2;
 
+  // Each level's warp totals, level after level: capacity/W + capacity/W^2 + ... down to the root's.
+  SV_HD static std::int32_t sums_length(std::int32_t capacity, std::int32_t w) {
+    std::int32_t length = 0;
+    for (std::int32_t cells = capacity / w;; cells /= w) {
+      length += cells;
+      if (cells <= w) return length;
+    }
+  }
+
   template <class X, class Op>
   SV_HD static void run(X& x, Op op, const BlockParams& p) {
     using T = typename Op::value_type;
     auto in = x.template input<T>();
     auto out = x.template output<T>();
     auto data_s = x.template shared<T>("data_s", p.capacity);
-    auto sums_s = x.template shared<T>("sums_s", p.capacity);  // each level's warp totals, level after level
+    auto sums_s = x.template shared<T>("sums_s", sums_length(p.capacity, p.warp));
     const std::int32_t t = x.thread();
     const std::int32_t w = p.warp;
     const std::int32_t lane = t % w;
