@@ -189,6 +189,48 @@ TEST_CASE("warp width: default, the trace's options and events, divergence in wa
   CHECK_THROWS_WITH_AS(trace_from_json(bad), doctest::Contains("options.warp"), TraceError);
 }
 
+// From the kernels' ifs, warps of 4 at n = 16: a warp-scan offset d idles lanes 0..d-1 of every warp;
+// Sklansky's span s idles the lower half of each group of 2s cells (whole warps here); raking's work is
+// warp 0's alone.
+TEST_CASE("divergence of the warp-level scans, warps of 4, from their ifs") {
+  struct Row {
+    const char* label;
+    std::int64_t divergent, idle, idle_lanes;
+  };
+  const auto check_rows = [](const Trace& t, const std::vector<Row>& rows) {
+    const Divergence d = compute_divergence(t);
+    std::size_t r = 0;
+    for (std::size_t k = 0; k < t.steps.size(); ++k) {
+      if (compute_metrics(t).per_step[k].operations == 0) continue;
+      REQUIRE(r < rows.size());
+      CAPTURE(rows[r].label);
+      CHECK(t.steps[k].label() == rows[r].label);
+      CHECK(d.per_step[k].divergent_warps == rows[r].divergent);
+      CHECK(d.per_step[k].idle_warps == rows[r].idle);
+      CHECK(d.per_step[k].idle_lanes == rows[r].idle_lanes);
+      ++r;
+    }
+    CHECK(r == rows.size());
+  };
+  check_rows(record_warp("warp-sklansky", 16, 4),
+             {{"warp-scan +1", 4, 0, 4}, {"warp-scan +2", 4, 0, 8}, {"span = 4", 0, 2, 8}, {"span = 8", 0, 2, 8}});
+  // The root warp: lanes 1..3, then 2..3, of warp 0 (3 idle warps); the fan: warps 1..3.
+  check_rows(record_warp("warp-brent-kung", 16, 4), {{"warp-scan +1", 4, 0, 4},
+                                                     {"warp-scan +2", 4, 0, 8},
+                                                     {"warp-sums +1", 1, 3, 12 + 1},
+                                                     {"warp-sums +2", 1, 3, 12 + 2},
+                                                     {"fan", 0, 1, 4}});
+  check_rows(record_warp("warp-raking", 16, 4), {{"rake-reduce 1", 0, 3, 12},
+                                                 {"rake-reduce 2", 0, 3, 12},
+                                                 {"rake-reduce 3", 0, 3, 12},
+                                                 {"warp-scan +1", 1, 3, 13},
+                                                 {"warp-scan +2", 1, 3, 14},
+                                                 {"rake-scan 0", 1, 3, 13},
+                                                 {"rake-scan 1", 1, 3, 13},
+                                                 {"rake-scan 2", 1, 3, 13},
+                                                 {"rake-scan 3", 1, 3, 13}});
+}
+
 TEST_CASE("bad warp widths are refused with a reason") {
   for (const char* algo : kWarpAlgorithms) {
     CAPTURE(algo);

@@ -44,8 +44,8 @@ struct WarpBrentKung {
 
     x.step(Phase::Load, -1);
     load_or_identity(x, op, in, data_s, t, i, p, p.exclusive);
-    auto v = warp_inclusive_scan(x, op, data_s, t, lane, w, w, true, Phase::WarpScan);
-    if (p.capacity > w && lane == w - 1) sums_s(t / w) = v;
+    warp_inclusive_scan(x, op, data_s, t, lane, w, w, true, Phase::WarpScan);
+    if (p.capacity > w && lane == w - 1) sums_s(t / w) = data_s(t);  // the warp's total
     // Up the hourglass: level `top` (1 = the warps' totals) is cells [level_at, level_at + cells) of sums_s.
     std::int32_t top = 1;
     std::int32_t level_at = 0;
@@ -53,9 +53,9 @@ struct WarpBrentKung {
     while (cells > 1) {
       x.sync();
       const bool in_warp = t < (cells + w - 1) / w * w;
-      auto u = warp_inclusive_scan(x, op, sums_s, level_at + t, lane, w, cells < w ? cells : w, in_warp, Phase::WarpSums);
+      warp_inclusive_scan(x, op, sums_s, level_at + t, lane, w, cells < w ? cells : w, in_warp, Phase::WarpSums);
       if (cells <= w) break;
-      if (lane == w - 1 && t < cells) sums_s(level_at + cells + t / w) = u;
+      if (lane == w - 1 && t < cells) sums_s(level_at + cells + t / w) = sums_s(level_at + t);
       level_at += cells;
       cells /= w;
       ++top;

@@ -1,10 +1,10 @@
 // warp-raking: the raking reduce-then-scan block scan of Merrill and Garland's Fig. 2b: after the
 // load, one warp of W = p.warp lanes does all the work, lane l raking the m = capacity / W
-// consecutive cells l*m .. l*m + m - 1 serially in its registers; a Kogge-Stone warp scan of the
+// consecutive cells l*m .. l*m + m - 1 serially; a Kogge-Stone warp scan of the
 // lanes' totals at the root; then a serial scan of each lane's cells seeded with the lanes before it.
 //
 // Phases: load; barrier; rake-reduce item 0 (lane l copies its first cell), items 1 .. m-1 (lane l
-// folds cell l*m + j into its running total, shown in rake_s[l]; lane 0's running total is its own prefix, so it stores it in data_s[j]
+// folds cell l*m + j into its running total in rake_s[l], a cell only it touches; lane 0's running total is its own prefix, so it stores it in data_s[j]
 // and has no serial scan to do); warp-scan offsets 1 .. W/2 over the totals; rake-scan items
 // 0 .. m-1 (lane l > 0 takes lane l-1's inclusive total by a shuffle and folds its cells into it,
 // storing each); barrier; store. Two block-wide barriers.
@@ -40,29 +40,26 @@ struct WarpRaking {
     x.step(Phase::Load, -1);
     load_or_identity(x, op, in, data_s, t, i, p, p.exclusive);
     x.sync();
-    V running = x.identity(op);
     x.unsynced_step(Phase::RakeReduce, 0);
-    if (raking) {
-      running = data_s(first);
-      rake_s(t) = running;
-    }
+    if (raking) rake_s(t) = data_s(first);
     for (std::int32_t j = 1; j < m; ++j) {
       x.unsynced_step(Phase::RakeReduce, j);
       if (raking) {
-        running = x.op(op, running, data_s(first + j));
+        const V running = x.op(op, rake_s(t), data_s(first + j));
         rake_s(t) = running;
         if (t == 0) data_s(j) = running;
       }
     }
-    const V total = warp_inclusive_scan(x, op, rake_s, t, t, w, w, raking, Phase::WarpScan);
-    V prefix = total;
+    warp_inclusive_scan(x, op, rake_s, t, t, w, w, raking, Phase::WarpScan);
     for (std::int32_t j = 0; j < m; ++j) {
       x.unsynced_step(Phase::RakeScan, j);
       if (raking) {
-        if (j == 0) prefix = x.shfl_up(total, 1, w);  // lane l-1's inclusive total
-        if (t > 0) {
-          prefix = x.op(op, prefix, data_s(first + j));
-          data_s(first + j) = prefix;
+        if (j == 0) {
+          const V total = rake_s(t);
+          const V before = x.shfl_up(total, 1, w);  // lane l-1's inclusive total
+          if (t > 0) data_s(first) = x.op(op, before, data_s(first));
+        } else if (t > 0) {
+          data_s(first + j) = x.op(op, data_s(first + j - 1), data_s(first + j));
         }
       }
     }

@@ -7,31 +7,27 @@
 
 namespace sv {
 
-// Scans cells(cell) across the lanes of each warp of `width` lanes that calls it with in_warp set:
-// the lane reads its cell, then at shuffle offsets 1, 2, 4, ... < count each lane >= offset adds
-// the value of the lane `offset` below it and stores the running value back into its cell (so each
-// offset is a drawn step). Lanes >= count hold no data: they shuffle, as every lane of the warp
-// must, and apply no operator. Every thread of the block calls it (the steps are the block's).
-// Returns the lane's inclusive value. Cost: log2 count steps, count*log2(count) - (count - 1) operator
-// applications a warp.
+// Scans cells(cell) across the lanes of each warp of `width` lanes that calls it with in_warp set: at
+// shuffle offsets 1, 2, 4, ... < count each lane reads its own cell (what it stored at the level
+// before), passes it up by a shuffle, and each lane >= offset stores below ⊕ its own. Only the lane
+// itself touches its cell, so no barrier is needed; the operands carry their cells as origins, so the
+// arrows come from the level before, as in the figure. Lanes >= count hold no data: they shuffle, as
+// every lane of the warp must, and apply no operator. Every thread of the block calls it (the steps
+// are the block's). Cost: log2 count steps, count*log2(count) - (count - 1) operator applications
+// a warp.
 template <class X, class Op, class S>
-SV_HD typename X::template val<typename Op::value_type> warp_inclusive_scan(
-    X& x, Op op, const S& cells, std::int64_t cell, std::int32_t lane, std::int32_t width, std::int32_t count,
-    bool in_warp, Phase phase, unsigned line = SV_CALLER_LINE) {
+SV_HD void warp_inclusive_scan(X& x, Op op, const S& cells, std::int64_t cell, std::int32_t lane, std::int32_t width,
+                               std::int32_t count, bool in_warp, Phase phase, unsigned line = SV_CALLER_LINE) {
   using V = typename X::template val<typename Op::value_type>;
-  V v = x.identity(op, line);
   for (std::int32_t offset = 1; offset < count; offset *= 2) {
     x.unsynced_step(phase, offset, line);
     if (in_warp) {
-      if (offset == 1 && lane < count) v = cells(cell, line);
-      V below = x.shfl_up(v, offset, width, line);
-      if (lane >= offset && lane < count) {
-        v = x.op(op, below, v, line);
-        cells(cell, line) = v;
-      }
+      V mine = x.identity(op, line);
+      if (lane < count) mine = cells(cell, line);
+      V below = x.shfl_up(mine, offset, width, line);
+      if (lane >= offset && lane < count) cells(cell, line) = x.op(op, below, mine, line);
     }
   }
-  return v;
 }
 
 }  // namespace sv
