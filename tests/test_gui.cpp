@@ -142,6 +142,49 @@ TEST_CASE("diagram model: kogge-stone-double-buffer n = 8 at stride 2") {
   CHECK(narrate_step(v, step).find("Threads 2..7") != std::string::npos);
 }
 
+TEST_CASE("diagram model: the warp-level scans at warps of 4, shuffle arrows and their narration") {
+  for (const char* algo : {"warp-brent-kung", "warp-raking", "warp-sklansky"}) {
+    CAPTURE(algo);
+    sv::BlockRunConfig c = sv_test::config(algo, 16, sv::OpKind::Interval, sv::ValueType::Interval);
+    c.warp = 4;
+    const TraceView v = make_trace_view(sv::record_block_scan(c));
+    for (std::size_t k = 0; k < v.trace.steps.size(); ++k) {
+      const std::string text = narrate_step(v, static_cast<int>(k));
+      CAPTURE(text);
+      CHECK(text != v.trace.steps[k].label() + ".");  // the algorithm's own line, not the fallback
+      CHECK(text.find('{') == std::string::npos);
+    }
+  }
+  // warp-brent-kung, warp-scan +2: lanes 2, 3 of each warp take lane - 2's cell of the row above
+  // (the shuffle) and their own; lanes 0, 1 do nothing.
+  sv::BlockRunConfig c = sv_test::config("warp-brent-kung", 16, sv::OpKind::Interval, sv::ValueType::Interval);
+  c.warp = 4;
+  const TraceView v = make_trace_view(sv::record_block_scan(c));
+  REQUIRE(v.trace.steps[2].label() == "warp-scan +2");
+  const Diagram d = build_diagram(v, 2, palette_light());
+  std::set<int> active;
+  for (const DiagramCell& cell : d.cells)
+    if (cell.row == 2 && cell.active) active.insert(cell.column);
+  CHECK(active == std::set<int>{2, 3, 6, 7, 10, 11, 14, 15});
+  int left = 0, right = 0;
+  const DiagramLayout& L = d.layout;
+  for (const DiagramEdge& e : d.edges) {
+    const int from = static_cast<int>((e.x0 - L.margin - L.label_w) / L.cell_w);
+    const int to = static_cast<int>((e.x1 - L.margin - L.label_w) / L.cell_w);
+    if (e.role == EdgeRole::Left) {
+      CHECK(from == to - 2);
+      ++left;
+    } else if (e.role == EdgeRole::Right) {
+      CHECK(from == to);
+      ++right;
+    }
+  }
+  CHECK(left == 8);
+  CHECK(right == 8);
+  CHECK(narrate_step(v, 2).find("Warp scan, shuffle offset 2: inside each warp, threads 2..3, 6..7, 10..11, 14..15") !=
+        std::string::npos);
+}
+
 TEST_CASE("diagram model: the hazard cells are exactly the analysis' RAW cells") {
   const TraceView v = make_trace_view(sv_test::record_interval("kogge-stone-racy", 64, "in-order"));
   for (int step = 1; step + 1 < static_cast<int>(v.trace.steps.size()); ++step) {
