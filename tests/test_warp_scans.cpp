@@ -9,6 +9,7 @@
 #include "algorithms.hpp"
 #include "analysis/analysis.hpp"
 #include "analysis/divergence.hpp"
+#include "analysis/predict.hpp"
 #include "emulator/block_emulator.hpp"
 #include "helpers.hpp"
 #include "trace/trace_json.hpp"
@@ -229,6 +230,22 @@ TEST_CASE("divergence of the warp-level scans, warps of 4, from their ifs") {
                                                  {"rake-scan 1", 1, 3, 13},
                                                  {"rake-scan 2", 1, 3, 13},
                                                  {"rake-scan 3", 1, 3, 13}});
+}
+
+// Predict-the-step explains a warp-scan cell with the operand that came by the shuffle: at offset 1
+// lane i adds lane i-1's cell, read by that lane, to its own.
+TEST_CASE("predict: the warp-scan questions name the shuffled operand and its value") {
+  const Trace t = record_warp("warp-sklansky", 16, 4);
+  REQUIRE(t.steps[1].label() == "warp-scan +1");
+  const auto qs = predict_questions(t, find_hazards(t), 1);
+  REQUIRE_FALSE(qs.empty());
+  for (const PredictQuestion& q : qs) {
+    REQUIRE(q.kind == QuestionKind::Value);
+    const std::string i = std::to_string(q.index), before = std::to_string(q.index - 1);
+    CHECK(q.explanation == "thread " + i + ": data_s[" + before + "] (x" + before + ") + data_s[" + i + "] (x" + i +
+                               ") = x" + before + "..x" + i);
+    CHECK(q.choices.size() >= 2);
+  }
 }
 
 TEST_CASE("bad warp widths are refused with a reason") {
