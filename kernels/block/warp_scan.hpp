@@ -1,6 +1,6 @@
 // The warp-level building block of the hybrid block scans (Merrill and Garland, Fig. 2): an inclusive
 // Kogge-Stone scan across the lanes of one warp, the values passed through warp shuffles
-// (__shfl_up_sync on the GPU, the emulator's lockstep warps), no shared memory read and no barrier.
+// (__shfl_up_sync on the GPU, the emulator's lockstep warps), not through shared memory, and no barrier.
 #pragma once
 
 #include "block/block_params.hpp"
