@@ -50,6 +50,7 @@ std::uint32_t algorithm_color(const std::string& algorithm) {
   static const std::map<std::string, std::uint32_t> colors = {
       {"kogge-stone", 0x1C7ED6FF}, {"kogge-stone-double-buffer", 0x74C0FCFF}, {"brent-kung", 0xF08C00FF},
       {"blelloch", 0x2B8A3EFF},    {"sklansky", 0xAE3EC9FF},                  {"kogge-stone-racy", 0xE03131FF},
+      {"warp-brent-kung", 0xE8590CFF}, {"warp-raking", 0x862E9CFF},           {"warp-sklansky", 0xD6336CFF},
       {"copy", 0x5C940DFF},        {"cub", 0x0B7285FF}};
   auto it = colors.find(algorithm);
   return it == colors.end() ? 0x495057FF : it->second;

@@ -48,6 +48,8 @@ struct TraceOptions {
   std::string input;
   bool input_given = false;
   std::int32_t block = 0;
+  std::int32_t warp = 0;
+  bool warp_given = false;
   std::string executor = "auto";
   std::string schedule = "in-order";
   bool schedule_given = false;
@@ -123,6 +125,12 @@ BlockRunConfig run_config(const TraceOptions& o) {
   if (o.n_given && o.n > (std::int64_t{1} << 31)) throw UsageError("--n " + std::to_string(o.n) + " is too large");
   if (o.seed == 0) throw UsageError("--seed must be at least 1 (0 marks input typed by hand in a trace)");
   c.block = o.block;
+  if (o.warp_given) {
+    if (device) throw UsageError("--warp applies to the warp-level block algorithms (warp-*), not " + o.algo);
+    if (o.warp < 2 || o.warp > kMaxWarpWidth || !std::has_single_bit(static_cast<std::uint32_t>(o.warp)))
+      throw UsageError("--warp: warp width " + std::to_string(o.warp) + " is not a power of two from 2 to 32");
+    c.warp = o.warp;
+  }
   c.input_seed = o.seed;
   auto schedule = Schedule::parse(o.schedule, o.seed);
   if (!schedule)
@@ -137,13 +145,28 @@ int cmd_algos() {
     std::cout << "  " << a.name << "\n      " << a.summary << "\n      elements per thread: " << a.items_per_thread
               << ", n up to " << kMaxBlockThreads * a.items_per_thread << "; ";
     if (a.power_of_two)
-      std::cout << "capacity padded to a power of two with the identity (block = capacity / 2 threads)";
+      std::cout << "capacity padded to a power of two with the identity (block = capacity"
+                << (a.items_per_thread == 1 ? "" : " / " + std::to_string(a.items_per_thread)) << " threads)";
     else
       std::cout << "any n (block = n threads unless --block is larger; extra threads hold the identity)";
-    std::cout << "\n      steps " << a.steps << ", operations " << a.work << " (n = 2^k)";
+    std::cout << "\n      steps " << a.steps << ", operations " << a.work << " (n = 2^k";
+    if (a.warp_level) {
+      const ClosedForm fig = *closed_form(a.name, 16, false, 4);
+      std::cout << ", W = --warp: a power of two from 2 to 32, at most the block; default 32, or the block when "
+                   "smaller)\n      Fig. 2 (n = 16, --warp 4): "
+                << fig.steps << " levels, " << fig.operations << " operators";
+    } else {
+      std::cout << ")";
+    }
     if (a.racy) std::cout << "\n      RACY by design: shows hazards under every schedule, wrong results under some";
     std::cout << "\n";
   }
+  std::cout << "\nCounting (stats' steps and operations, for every algorithm): an operator is one application of\n"
+               "the scan operator, a node of the seeds' figures (Merrill and Garland count 37, 29 and 36 in Fig. 2);\n"
+               "loads, stores, copies and warp shuffles are not operators. A step (level) is a round that applies\n"
+               "the operator at least once: each shuffle offset of a warp scan, each serial item of a raking lane,\n"
+               "each fan or span. Warp-level steps have no barrier of the kernel's own; the recorders align the\n"
+               "threads there so each step holds its level.\n";
   std::cout << "\nDevice-wide algorithms (any n; tiles of --block threads x items per thread):\n\n";
   for (const DeviceAlgorithmInfo& a : device_algorithms()) {
     std::cout << "  " << a.name << "\n      " << a.summary << "\n      switches:";
@@ -387,6 +410,9 @@ int run_command_line(int argc, char** argv) {
   trace->add_flag("--exclusive", to.exclusive, "exclusive scan (default inclusive)");
   trace->add_option("--input", to.input, "comma-separated values (\"3,6,7,4\", \"x0,x1\") or @FILE");
   trace->add_option("--block", to.block, "threads per block (default: the smallest that holds n)");
+  trace->add_option("--warp", to.warp,
+                    "warp width of the warp-level algorithms (warp-*): a power of two from 2 to 32, at most the block "
+                    "(default 32, or the block when smaller; Merrill and Garland's Fig. 2 uses 4)");
   trace->add_option("--executor", to.executor, "auto (the GPU when usable), gpu or emulator");
   trace->add_option("--schedule", to.schedule, "emulator warp schedule: in-order, reverse, round-robin, random[:SEED]");
   trace->add_option("--seed", to.seed, "seed of the random input and of a random schedule without its own");
@@ -409,13 +435,15 @@ int run_command_line(int argc, char** argv) {
 
   std::string bench_sizes, bench_json, bench_algorithms, bench_type = "int32";
   int bench_runs = 20;
-  auto* bench = app.add_subcommand("bench", "GPU: time device-wide scans against CUB and a copy");
+  auto* bench = app.add_subcommand("bench", "GPU: time device-wide scans and block-level kernels against CUB and a copy");
   bench->add_option("--sizes", bench_sizes, "comma-separated sizes, e.g. 2^20,2^24 (default 2^10..2^28, even powers)");
   bench->add_option("--type", bench_type, "the sum's type: int32 (default), int64, float or double");
   bench->add_option("--runs", bench_runs, "timed runs per measurement (default 20; the median is reported)");
   bench->add_option("--json", bench_json, "also write the table as JSON to FILE (-: standard output, the table then on stderr)");
   bench->add_option("--algorithms", bench_algorithms,
-                    "comma-separated device-wide algorithms to time, e.g. decoupled-lookback (default all; CUB and the copy always run)");
+                    "comma-separated algorithms to time, e.g. decoupled-lookback,warp-raking: device-wide ones, and "
+                    "block-level ones as 'block NAME' (each block scans its own tile of 1024; default all race-free "
+                    "ones; CUB and the copy always run)");
 
   std::string chart_kind, chart_out, chart_format;
   std::int64_t chart_n = 1024;
@@ -435,6 +463,7 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_option("--trace", go.trace_path, "open this trace instead of recording the default lesson");
   gui_cmd->add_option("--algo", go.algorithm, "the lesson's algorithm");
   gui_cmd->add_option("--n", go.n, "the lesson's n");
+  gui_cmd->add_option("--warp", go.warp, "the lesson's warp width (warp-* algorithms; default 4, as Fig. 2)");
   gui_cmd->add_option("--op", go.op, "the lesson's operator: " + op_names_text() + " (default interval)");
   std::string gui_executor = "emulator";
   gui_cmd->add_option("--executor", gui_executor, "record the lesson on the emulator (default) or the gpu");
@@ -493,6 +522,7 @@ int run_command_line(int argc, char** argv) {
     to.n_given = trace->count("--n") > 0;
     to.schedule_given = trace->count("--schedule") > 0;
     to.input_given = trace->count("--input") > 0;
+    to.warp_given = trace->count("--warp") > 0;
     ro.n_given = true;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -534,6 +564,12 @@ int run_command_line(int argc, char** argv) {
           go.width > 8192 || go.height > 8192)
         throw UsageError("--size must be WxH between 320x240 and 8192x8192, not '" + size + "'");
       if (go.frames < 0) throw UsageError("--frames must not be negative");
+      if (gui_cmd->count("--warp")) {
+        const AlgorithmInfo* info = find_algorithm(go.algorithm);
+        if (!info || !info->warp_level) throw UsageError("--warp applies to the warp-level algorithms (--algo warp-*)");
+        if (go.warp < 1) throw UsageError("--warp " + std::to_string(go.warp) + " is not a power of two from 2 to 32");
+        warp_width_for(*info, block_shape(*info, go.n > 0 ? go.n : 8, 0).capacity, go.warp);  // one line, exit 2
+      }
       int used = 0;
       if (!mouse.empty() && (std::sscanf(mouse.c_str(), "%f,%f%n", &go.mouse_x, &go.mouse_y, &used) != 2 ||
                              used != static_cast<int>(mouse.size()) || go.mouse_x < 0 || go.mouse_y < 0 || go.frames == 0))

@@ -169,7 +169,7 @@ nlohmann::json stats_json(const Trace& t) {
   j["steps"] = m.steps;
   j["operations"] = m.operations;
   j["barriers"] = m.barriers;
-  if (auto cf = closed_form(meta.algorithm, meta.n, meta.exclusive); cf && meta.capacity == meta.n)
+  if (auto cf = closed_form(meta.algorithm, meta.n, meta.exclusive, meta.warp_width()); cf && meta.capacity == meta.n)
     j["closed_form"] = {{"steps", cf->steps}, {"operations", cf->operations}};
   else
     j["closed_form"] = nullptr;
@@ -254,7 +254,7 @@ void print_stats(std::ostream& out, const Trace& t) {
   const Correctness c = check_result(t);
   const AlgorithmInfo* info = find_algorithm(t.meta.algorithm);
   out << describe_run(t) << "\n";
-  auto closed = closed_form(t.meta.algorithm, t.meta.n, t.meta.exclusive);
+  auto closed = closed_form(t.meta.algorithm, t.meta.n, t.meta.exclusive, t.meta.warp_width());
   if (t.meta.capacity != t.meta.n) closed.reset();  // padded: the closed forms are for n = capacity
   // Device-wide traces record tiles, not elements: their lines are the look-back's (below).
   if (!t.events.empty() || t.tile_events.empty()) {

@@ -17,6 +17,7 @@ struct AlgorithmInfo {
   bool racy;                 // has a data race by design
   std::string_view steps;    // closed form of the depth, n = capacity = 2^k
   std::string_view work;     // closed form of the operator applications
+  bool warp_level = false;   // a warp-level hybrid (Merrill and Garland, Fig. 2): takes a warp width
 };
 
 std::span<const AlgorithmInfo> block_algorithms();
@@ -28,6 +29,12 @@ struct BlockShape {
 };
 
 inline constexpr std::int32_t kMaxBlockThreads = 1024;
+inline constexpr std::int32_t kMaxWarpWidth = 32;  // a shuffle reaches within one hardware warp
+
+// The warp width a warp-level algorithm runs with in a block of `capacity` elements: `requested`, or
+// 0 for 32 (the block, when it is smaller). Throws std::invalid_argument with a one-line reason when
+// the width is not a power of two from 2 to 32, or exceeds the block.
+std::int32_t warp_width_for(const AlgorithmInfo& algo, std::int32_t capacity, std::int32_t requested);
 
 // The block for scanning n elements: `requested_threads` (0 = the smallest block that holds n).
 // Throws std::invalid_argument with a one-line reason (n too large, block not allowed...).
@@ -38,6 +45,7 @@ struct ClosedForm {
   std::int64_t steps;
   std::int64_t operations;
 };
-std::optional<ClosedForm> closed_form(std::string_view algorithm, std::int64_t n, bool exclusive);
+// warp: the warp-level algorithms' warp width (0: their default for n, as warp_width_for).
+std::optional<ClosedForm> closed_form(std::string_view algorithm, std::int64_t n, bool exclusive, std::int32_t warp = 0);
 
 }  // namespace sv

@@ -340,7 +340,7 @@ fi
 
 if want sanitizers; then
 say "compute-sanitizer on the race-free kernels (untraced n=1000, traced n=256)"
-for algo in kogge-stone kogge-stone-double-buffer brent-kung blelloch sklansky; do
+for algo in kogge-stone kogge-stone-double-buffer brent-kung blelloch sklansky warp-brent-kung warp-raking warp-sklansky; do
   for tool in memcheck synccheck racecheck; do
     u=$(timeout 120 compute-sanitizer --tool "$tool" "$sv" race --algo "$algo" --n 1000 --runs 1 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')
     t=$(timeout 180 compute-sanitizer --tool "$tool" "$sv" trace --executor gpu --algo "$algo" --n 256 --out /tmp/sv.json 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')

@@ -66,9 +66,22 @@ shot_predict_answered() {
   expect "predict: step 1 ?2 wrong, score 1/2"
 }
 
+# Warp-level block scans: Fig. 2a (warp-brent-kung) at the figure's n = 16 and warps of 4, the fan
+# step. Drawn by `scanviz render` (the window's drawing code, fitted to the diagram): in a 1280-pixel
+# window the 16 ranges would not fit their cells.
+shot_warp_block_scan() {
+  if ! { "${run[@]}" "$exe" trace --algo warp-brent-kung --n 16 --warp 4 --op interval --executor emulator --out "$tmp/w.json" &&
+    "${run[@]}" "$exe" render "$tmp/w.json" --step 5 --theme light --out "$out/warp-brent-kung.png"; } >"$tmp/log" 2>&1; then
+    echo "screenshots: warp-brent-kung failed:" >&2
+    cat "$tmp/log" >&2
+    exit 1
+  fi
+  expect "outcome correct"
+  echo "warp-brent-kung.png  $(wc -c <"$out/warp-brent-kung.png") bytes  (trace --algo warp-brent-kung --n 16 --warp 4, render --step 5)"
+}
+
 # ============================================================================================
 # Lessons still to come (issue 12): add a function per shot here and its name to SHOTS, e.g.
-#   shot_warp_block_scan()     { shot warp-block-scan --algo ... --step ...; }
 #   shot_segmented_scan()      { shot segmented-scan --algo ...; }
 #   shot_stream_compaction()   { shot stream-compaction --algo ...; }
 # ============================================================================================
@@ -79,7 +92,8 @@ SHOTS=(
   operator_bitor
   predict_question
   predict_answered
-  # warp-level block scans, segmented scan and compaction: their names here
+  warp_block_scan
+  # segmented scan and compaction: their names here
 )
 
 if [ $# -gt 0 ]; then chosen=("$@"); else chosen=("${SHOTS[@]}"); fi

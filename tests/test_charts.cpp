@@ -31,8 +31,8 @@ TEST_CASE("work-steps: every point equals the metrics of a trace recorded under 
     // Snir: depth + size >= 2n - 2 for every prefix network.
     CHECK(p.steps + p.operations >= 2 * p.n - 2);
   }
-  CHECK(algorithms.size() == 5);  // every race-free block algorithm
-  CHECK(points.size() == 2 * 10 + 3 * 11);  // 2..1024 for one element per thread, 2..2048 for two
+  CHECK(algorithms.size() == 8);  // every race-free block algorithm (5 of one element a thread)
+  CHECK(points.size() == 5 * 10 + 3 * 11);  // 2..1024 for one element per thread, 2..2048 for two
 }
 
 TEST_CASE("work-steps: the CSV holds exactly the measured points") {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 
 #include "gpu/executor.hpp"
 #include "run_command.hpp"
@@ -153,6 +154,15 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"chart work-steps --out c.svg --format csv", "--format csv does not match --out c.svg"},
       {"chart work-steps --out - --format bmp", "--format: unknown format 'bmp' (csv, svg, png)"},
       {"trace --algo kogge-stone --out .", "cannot write .: Is a directory"},
+      // The warp width of the warp-level algorithms (Fig. 2): a power of two from 2 to 32, within the block.
+      {"trace --algo warp-raking --n 16 --warp 3 --out t.json", "--warp: warp width 3 is not a power of two from 2 to 32"},
+      {"trace --algo warp-sklansky --n 16 --warp 64 --out t.json", "warp width 64 is not a power of two"},
+      {"trace --algo warp-brent-kung --n 16 --warp 32 --out t.json", "warp width 32 exceeds the block of warp-brent-kung (16 threads)"},
+      {"trace --algo warp-brent-kung --n 16 --warp 0 --out t.json", "--warp: warp width 0 is not"},
+      {"trace --algo warp-brent-kung --n 16 --warp -4 --out t.json", "--warp"},
+      {"trace --algo warp-brent-kung --n 16 --warp x --out t.json", "--warp"},
+      {"trace --algo brent-kung --warp 4 --out t.json", "--warp applies to the warp-level algorithms"},
+      {"trace --algo hierarchical --warp 4 --out t.json", "--warp applies to the warp-level block algorithms"},
   };
   for (const auto& [args, needle] : cases) {
     CAPTURE(args);
@@ -194,6 +204,13 @@ TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error a
   r = scanviz("bench --algorithms chained,decoupled-lookback", d.path);
   CHECK(r.code == 2);
   CHECK(r.err.find("CUDA device") != std::string::npos);
+  // Block-level kernels are timed too (each block its own tile): the race-free ones are names bench takes.
+  r = scanviz("bench --algorithms warp-brent-kung,warp-raking,warp-sklansky,sklansky", d.path);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("CUDA device") != std::string::npos);
+  r = scanviz("bench --algorithms kogge-stone-racy", d.path);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("'kogge-stone-racy'") != std::string::npos);
   r = scanviz("bench --algorithms chained,scan-of-doom", d.path);
   CHECK(r.code == 2);
   CHECK(lines(r.err) == 1);
@@ -241,12 +258,40 @@ TEST_CASE("cli: logical and bitwise operators from trace to stats") {
   CHECK(show.out.find("| and (int32)") != std::string::npos);
 }
 
+TEST_CASE("cli: the warp-level scans of Fig. 2 from trace to stats and show, warps of 4") {
+  TempDir d;
+  const std::tuple<const char*, int, int> figures[] = {
+      {"warp-brent-kung", 5, 37}, {"warp-raking", 9, 29}, {"warp-sklansky", 4, 36}};
+  for (const auto& [algo, levels, operators] : figures) {
+    CAPTURE(algo);
+    REQUIRE(scanviz(std::string("trace --algo ") + algo + " --n 16 --warp 4 --op interval --out w.json", d.path).code == 0);
+    Run r = scanviz("stats w.json --json", d.path);
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["steps"] == levels);
+    CHECK(j["operations"] == operators);
+    CHECK(j["barriers"] == 2);
+    CHECK(j["outcome"] == "correct");
+    CHECK(j["closed_form"]["steps"] == levels);
+    CHECK(j["closed_form"]["operations"] == operators);
+    CHECK(j["output"][15] == "x0..x15");
+    r = scanviz("show w.json", d.path);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("warp-scan +2") != std::string::npos);  // the shuffle offset
+  }
+}
+
 TEST_CASE("cli: algos lists every algorithm and says which pad to a power of two") {
   TempDir d;
   const Run r = scanviz("algos", d.path);
   CHECK(r.code == 0);
-  for (const char* name : {"kogge-stone-racy", "kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky"})
+  for (const char* name : {"kogge-stone-racy", "kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky",
+                           "warp-brent-kung", "warp-raking", "warp-sklansky"})
     CHECK(r.out.find(name) != std::string::npos);
+  // The figure's numbers, and how operators are counted.
+  for (const char* line : {"Fig. 2 (n = 16, --warp 4): 5 levels, 37 operators", "Fig. 2 (n = 16, --warp 4): 9 levels, 29 operators",
+                           "Fig. 2 (n = 16, --warp 4): 4 levels, 36 operators", "an operator is one application of"})
+    CHECK(r.out.find(line) != std::string::npos);
   CHECK(r.out.find("padded to a power of two") != std::string::npos);
   for (const char* name : {"hierarchical", "reduce-then-scan", "chained", "decoupled-lookback", "tile-ids [dynamic]",
                            "fence [on]", "window [32]", "stall [none]", "block-algo [kogge-stone-double-buffer]",

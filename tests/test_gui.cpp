@@ -143,6 +143,49 @@ TEST_CASE("diagram model: kogge-stone-double-buffer n = 8 at stride 2") {
   CHECK(narrate_step(v, step).find("Threads 2..7") != std::string::npos);
 }
 
+TEST_CASE("diagram model: the warp-level scans at warps of 4, shuffle arrows and their narration") {
+  for (const char* algo : {"warp-brent-kung", "warp-raking", "warp-sklansky"}) {
+    CAPTURE(algo);
+    sv::BlockRunConfig c = sv_test::config(algo, 16, sv::OpKind::Interval, sv::ValueType::Interval);
+    c.warp = 4;
+    const TraceView v = make_trace_view(sv::record_block_scan(c));
+    for (std::size_t k = 0; k < v.trace.steps.size(); ++k) {
+      const std::string text = narrate_step(v, static_cast<int>(k));
+      CAPTURE(text);
+      CHECK(text != v.trace.steps[k].label() + ".");  // the algorithm's own line, not the fallback
+      CHECK(text.find('{') == std::string::npos);
+    }
+  }
+  // warp-brent-kung, warp-scan +2: lanes 2, 3 of each warp take lane - 2's cell of the row above
+  // (the shuffle) and their own; lanes 0, 1 do nothing.
+  sv::BlockRunConfig c = sv_test::config("warp-brent-kung", 16, sv::OpKind::Interval, sv::ValueType::Interval);
+  c.warp = 4;
+  const TraceView v = make_trace_view(sv::record_block_scan(c));
+  REQUIRE(v.trace.steps[2].label() == "warp-scan +2");
+  const Diagram d = build_diagram(v, 2, palette_light());
+  std::set<int> active;
+  for (const DiagramCell& cell : d.cells)
+    if (cell.row == 2 && cell.active) active.insert(cell.column);
+  CHECK(active == std::set<int>{2, 3, 6, 7, 10, 11, 14, 15});
+  int left = 0, right = 0;
+  const DiagramLayout& L = d.layout;
+  for (const DiagramEdge& e : d.edges) {
+    const int from = static_cast<int>((e.x0 - L.margin - L.label_w) / L.cell_w);
+    const int to = static_cast<int>((e.x1 - L.margin - L.label_w) / L.cell_w);
+    if (e.role == EdgeRole::Left) {
+      CHECK(from == to - 2);
+      ++left;
+    } else if (e.role == EdgeRole::Right) {
+      CHECK(from == to);
+      ++right;
+    }
+  }
+  CHECK(left == 8);
+  CHECK(right == 8);
+  CHECK(narrate_step(v, 2).find("Warp scan, shuffle offset 2: inside each warp, threads 2..3, 6..7, 10..11, 14..15") !=
+        std::string::npos);
+}
+
 TEST_CASE("diagram model: the hazard cells are exactly the analysis' RAW cells") {
   const TraceView v = make_trace_view(sv_test::record_interval("kogge-stone-racy", 64, "in-order"));
   for (int step = 1; step + 1 < static_cast<int>(v.trace.steps.size()); ++step) {
@@ -426,6 +469,44 @@ TEST_CASE("render: --scale 2 draws every cell of the diagram at twice the size")
   for (const DiagramCell& c : d.cells)
     if (c.row == 4) cells += near(img.at(static_cast<int>(c.x + 6), static_cast<int>(c.y + 2 * kRenderTitleHeight + 6)), palette_light().cell, 8);
   CHECK(cells == 8);
+}
+
+TEST_CASE("render PNG: warp-brent-kung (Fig. 2a) with warps of 4: each warp scans its own cells at offset 1") {
+  Dir dir;
+  sv::BlockRunConfig c = sv_test::config("warp-brent-kung", 16, sv::OpKind::Interval, sv::ValueType::Interval);
+  c.warp = 4;
+  const Trace t = saved(sv::record_block_scan(c), dir.path / "t.json");
+  REQUIRE(run_under_xvfb("render '" + (dir.path / "t.json").string() + "' --step 1 --out '" + (dir.path / "w.png").string() + "'") == 0);
+  const Image img = load_png(dir.path / "w.png");
+  const Diagram d = build_diagram(make_trace_view(t), 1, palette_light());
+  const Palette& pal = palette_light();
+  // Shuffle offset 1: lanes 1..3 of every warp of 4 apply the operator, lane 0 of each does not.
+  int checked = 0;
+  for (const DiagramCell& cell : d.cells) {
+    if (cell.row != 1) continue;
+    const std::uint32_t px = img.at(static_cast<int>(cell.x + 4), static_cast<int>(cell.y + kRenderTitleHeight + 4));
+    CAPTURE(cell.column);
+    CHECK(near(px, pal.cell_active) == (cell.column % 4 != 0));
+    ++checked;
+  }
+  CHECK(checked == 16);
+}
+
+TEST_CASE("gui: the warp-level lessons take --warp, and a bad width is one line, exit 2") {
+  std::string out;
+  CHECK(run_under_xvfb("gui --algo warp-raking --n 16 --warp 4 --frames 3", &out) == 0);
+  const std::pair<const char*, const char*> bad[] = {
+      {"gui --algo warp-raking --n 16 --warp 3 --frames 2", "warp width 3 is not a power of two from 2 to 32"},
+      {"gui --algo warp-sklansky --n 16 --warp 32 --frames 2", "warp width 32 exceeds the block"},
+      {"gui --algo warp-sklansky --n 16 --warp 0 --frames 2", "--warp 0 is not a power of two"},
+      {"gui --algo sklansky --warp 4 --frames 2", "--warp applies to the warp-level algorithms"},
+  };
+  for (const auto& [args, what] : bad) {
+    CAPTURE(args);
+    CHECK(run_under_xvfb(args, &out) == 2);
+    CHECK(out.find(what) != std::string::npos);
+    CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  }
 }
 
 TEST_CASE("gui: the GPU lesson and measuring options are refused in one line where they cannot apply") {

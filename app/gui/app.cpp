@@ -16,6 +16,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -106,6 +107,7 @@ struct Lesson {
   int algorithm = 2;  // index into block_algorithms(): kogge-stone-double-buffer
   int n = 8;
   int block = 0;
+  int warp = 4;  // warp width of the warp-level algorithms (Merrill and Garland's Fig. 2 uses 4)
   int op = 4;    // interval
   int type = 0;  // numeric type when op != interval
   bool exclusive = false;
@@ -130,6 +132,7 @@ BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm) {
   c.algorithm = algorithm;
   c.n = l.n;
   c.block = l.block;
+  if (const AlgorithmInfo* info = find_algorithm(algorithm); info && info->warp_level) c.warp = l.warp;
   c.op = static_cast<OpKind>(l.op);
   c.type = c.op == OpKind::Interval ? ValueType::Interval : static_cast<ValueType>(l.type);
   c.exclusive = l.exclusive;
@@ -254,6 +257,12 @@ bool controls_panel(Ui& ui) {
     changed |= ImGui::SliderInt("n", &l.n, 1, max_n, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   changed |= ImGui::InputInt("block (0 = fit n)", &l.block, 32, 128);
   l.block = std::clamp(l.block, 0, kMaxBlockThreads);
+  if (algos[l.algorithm].warp_level) {
+    // Lanes of a warp: shuffles reach within one; Fig. 2 draws warps of 4.
+    const char* widths[] = {"2", "4", "8", "16", "32"};
+    int width_index = std::countr_zero(static_cast<unsigned>(l.warp)) - 1;
+    if (ImGui::Combo("warp width", &width_index, widths, 5)) l.warp = 2 << width_index, changed = true;
+  }
   const char* ops[] = {"sum", "product", "min", "max", "interval", "and", "or", "bitand", "bitor", "bitxor"};
   changed |= ImGui::Combo("operator", &l.op, ops, kOpKindCount);
   const int types = static_cast<OpKind>(l.op) >= OpKind::And ? 2 : 4;  // and, or, bit*: int32 and int64 only
@@ -505,6 +514,7 @@ int run_gui(const GuiOptions& opt) {
   }
 
   if (opt.n > 0) ui.lesson.n = opt.n;
+  if (opt.warp > 0) ui.lesson.warp = opt.warp;
   if (!opt.algorithm.empty()) {
     const AlgorithmInfo* info = find_algorithm(opt.algorithm);
     if (!info) {

@@ -33,6 +33,7 @@ struct GuiOptions {
   bool predict = false;        // start in predict-the-next-step mode
   int n = 0;                   // record the default lesson with this n instead
   std::string algorithm;       // ... and this algorithm
+  int warp = 0;                // ... and this warp width (warp-level algorithms; 0: the lesson's 4)
   std::string op;              // ... and this operator (sum, product, min, max, interval)
   bool gpu = false;            // ... recorded on the GPU executor (an error without a usable device)
   int amplify_seed = 0;        // ... with this race amplifier seed (GPU)

@@ -105,6 +105,7 @@ std::vector<Hazard> find_hazards(const Trace& trace) {
   std::map<std::pair<std::uint32_t, int>, std::vector<Payload>> memory;         // (block, buffer) shadow
   std::set<std::tuple<Key, HazardKind, std::uint32_t, std::uint32_t>> reported;
   std::vector<Hazard> hazards;
+  const std::uint32_t warp_width = static_cast<std::uint32_t>(trace.meta.warp_width());
 
   auto access_of = [&](const Event& e) {
     return HazardAccess{e.seq, e.thread, e.line, e.kind == EventKind::Write, e.value};
@@ -132,7 +133,7 @@ std::vector<Hazard> find_hazards(const Trace& trace) {
     h.buffer = second->buffer;
     h.index = second->index;
     h.step = step_of_event(trace, std::max(first->seq, second->seq));
-    h.same_warp = first->warp() == second->warp();
+    h.same_warp = first->thread / warp_width == second->thread / warp_width;
     h.first = access_of(*first);
     h.second = access_of(*second);
     if (kind == HazardKind::RAW) {

@@ -27,6 +27,7 @@ bool divergence_applies(const Trace& trace) {
 }
 
 Divergence compute_divergence(const Trace& trace, int warp_width) {
+  if (warp_width == 0) warp_width = trace.meta.warp_width();
   if (warp_width < 1 || warp_width > 32 || !std::has_single_bit(static_cast<unsigned>(warp_width)))
     throw std::invalid_argument("warp width " + std::to_string(warp_width) + " is not a power of two from 1 to 32");
   Divergence d;

@@ -61,7 +61,8 @@ bool is_data_movement(Phase phase);
 // whose size is bounded; the analysis itself takes any grid, at steps x grid x warps of memory).
 bool divergence_applies(const Trace& trace);
 
-// warp_width: a power of two from 1 to 32; anything else throws std::invalid_argument.
-Divergence compute_divergence(const Trace& trace, int warp_width = kWarpWidth);
+// warp_width: a power of two from 1 to 32; anything else throws std::invalid_argument. 0: the
+// width the trace's block ran with (TraceMeta::warp_width, 32 but for the warp-level algorithms).
+Divergence compute_divergence(const Trace& trace, int warp_width = 0);
 
 }  // namespace sv

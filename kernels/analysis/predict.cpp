@@ -34,15 +34,18 @@ std::string op_expression(OpKind op, const std::string& a, const std::string& b)
   return a + " op " + b;
 }
 
-// The thread's last read of the cell before `before` (the value an operand came from), or null.
+// The thread's last read of the cell before `before` (the value an operand came from), or null. A
+// value that reached the thread by a warp shuffle was read by the lane it came from: when the thread
+// itself never read the cell, the block's last read of it.
 const Event* operand_read(const Trace& t, const Event& writer, const Origin& o, std::uint64_t before) {
+  const Event* by_another = nullptr;
   for (std::uint64_t i = std::min<std::uint64_t>(before, t.events.size()); i-- > 0;) {
     const Event& e = t.events[i];
-    if (e.kind == EventKind::Read && e.block == writer.block && e.thread == writer.thread && e.buffer == o.buffer &&
-        e.index == o.index)
-      return &e;
+    if (e.kind != EventKind::Read || e.block != writer.block || e.buffer != o.buffer || e.index != o.index) continue;
+    if (e.thread == writer.thread) return &e;
+    if (!by_another) by_another = &e;
   }
-  return nullptr;
+  return by_another;
 }
 
 const Hazard* raw_hazard_of_read(const std::vector<Hazard>& hazards, std::uint64_t read_seq) {

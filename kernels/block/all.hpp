@@ -11,6 +11,9 @@
 #include "block/kogge_stone_double_buffer.hpp"
 #include "block/kogge_stone_racy.hpp"
 #include "block/sklansky.hpp"
+#include "block/warp_brent_kung.hpp"
+#include "block/warp_raking.hpp"
+#include "block/warp_sklansky.hpp"
 
 namespace sv {
 
@@ -23,6 +26,9 @@ void with_block_algorithm(std::string_view name, F&& f) {
   else if (name == "brent-kung") f(BrentKung{});
   else if (name == "blelloch") f(Blelloch{});
   else if (name == "sklansky") f(Sklansky{});
+  else if (name == "warp-brent-kung") f(WarpBrentKung{});
+  else if (name == "warp-raking") f(WarpRaking{});
+  else if (name == "warp-sklansky") f(WarpSklansky{});
   else throw std::invalid_argument("unknown algorithm '" + std::string(name) + "' (scanviz algos lists them)");
 }
 

@@ -4,6 +4,10 @@
 // X is an execution context (the CPU emulator's, or the GPU's): x.thread(), x.block(), x.sync(),
 // x.step(Phase, param), x.shared<T>(name, length), x.input<T>(), x.output<T>(), x.op(op, a, b),
 // x.identity(op). Accessors are indexed with a(i); each access records its caller's source line.
+// The warp-level kernels also use x.shfl_up(v, delta, width) (a warp shuffle: lane l gets lane
+// l - delta's v, or keeps its own below delta) and x.unsynced_step(Phase, param): a step the kernel
+// reaches without a barrier of its own (a warp-synchronous level); the recorders align the threads
+// there without recording a barrier, so each step's events and snapshot are that level's.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +21,7 @@ struct BlockParams {
   std::int64_t n = 0;          // elements to scan (the block's segment)
   std::int32_t capacity = 0;   // elements the block holds: n padded with the identity as needed
   bool exclusive = false;
+  std::int32_t warp = 32;      // warp width of the warp-level kernels: a power of two, 2..32, <= capacity
 };
 
 // s(dst) := element `g` of the input, or the identity past either end. Exclusive scans of the

@@ -22,7 +22,15 @@ enum class Phase : std::uint8_t {
   ReduceTiles,    // each tile's aggregate -> the tile sums (reduce-then-scan)
   ScanWithPrefix, // each tile scans again, seeded with the scanned sums before it
   SinglePass,     // chained and decoupled look-back: one launch
+  // Warp-level hybrid block scans (Merrill and Garland, Fig. 2).
+  WarpScan,       // Kogge-Stone inside each warp through shuffles (param = shuffle offset)
+  WarpSums,       // a warp scans the warps' totals (param = shuffle offset)
+  Fan,            // each warp adds the total of the warps before it (param = level, 0 = the data)
+  RakeReduce,     // raking: each lane folds the next of its consecutive cells (param = item)
+  RakeScan,       // raking: each lane scans its cells seeded with the lanes before it (param = item)
 };
-inline constexpr int kPhaseCount = 15;
+inline constexpr int kPhaseCount = 20;
+// The device-wide phases, ScanTiles .. SinglePass (one a kernel launch).
+inline constexpr bool is_device_phase(Phase p) { return p >= Phase::ScanTiles && p <= Phase::SinglePass; }
 
 }  // namespace sv

@@ -122,6 +122,7 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
                                   ": expected a race-free block-level algorithm (scanviz algos lists them)");
     const std::int32_t threads = requested_threads ? requested_threads : 1024 / block->items_per_thread;
     const BlockShape shape = block_shape(*block, static_cast<std::int64_t>(threads) * block->items_per_thread, threads);
+    if (block->warp_level) warp_width_for(*block, shape.capacity, kMaxWarpWidth);  // its tiles run warps of 32
     p.threads = shape.threads;
     p.items = block->items_per_thread;
   } else {

@@ -11,7 +11,6 @@ namespace ctx = boost::context;
 
 namespace {
 constexpr std::size_t kFiberStack = 64 * 1024;
-constexpr int kWarpSize = 32;
 }  // namespace
 
 // ---- EmuExec: forwards to the emulator with the lane's id ----
@@ -19,6 +18,13 @@ constexpr int kWarpSize = 32;
 std::int32_t EmuExec::block() const { return emu_->block_id_; }
 void EmuExec::sync(unsigned line) { emu_->barrier(lane_, line); }
 void EmuExec::step(Phase phase, std::int64_t param, unsigned line) { emu_->step(lane_, phase, param, line); }
+void EmuExec::unsynced_step(Phase phase, std::int64_t param, unsigned line) {
+  emu_->align(lane_);
+  emu_->step(lane_, phase, param, line);
+}
+Payload EmuExec::shuffle(const Payload& value, Origin& origin, int delta, int width, unsigned line) {
+  return emu_->shuffle(lane_, value, origin, delta, width, line);
+}
 Payload EmuExec::read(int buffer, std::int64_t index, unsigned line) { return emu_->read(lane_, buffer, index, line); }
 void EmuExec::write(int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line) {
   emu_->write(lane_, buffer, index, value, origin, line);
@@ -31,8 +37,11 @@ std::int64_t EmuExec::record_op(const Payload& result, Origin a, Origin b, unsig
 // ---- construction ----
 
 BlockEmulator::BlockEmulator(Trace& trace, Schedule schedule, int threads, int block_id,
-                             const std::vector<Payload>& input, std::int64_t output_length, bool record)
-    : trace_(trace), picker_(schedule), block_id_(block_id), lanes_(static_cast<std::size_t>(threads)), record_(record) {
+                             const std::vector<Payload>& input, std::int64_t output_length, bool record, int warp_width)
+    : trace_(trace), picker_(schedule), block_id_(block_id), warp_width_(warp_width),
+      lanes_(static_cast<std::size_t>(threads)), record_(record) {
+  if (warp_width < 1 || warp_width > 32 || (warp_width & (warp_width - 1)) != 0)
+    throw std::invalid_argument("warp width " + std::to_string(warp_width) + " is not a power of two from 1 to 32");
   trace_.buffers = {{"input", Space::Global, static_cast<std::int64_t>(input.size())},
                     {"output", Space::Global, output_length}};
   values_ = {input, std::vector<Payload>(static_cast<std::size_t>(output_length))};
@@ -110,6 +119,26 @@ void BlockEmulator::barrier(int lane, unsigned line) {
   yield(lane, LaneState::Barrier);
 }
 
+// A barrier that records nothing: the thread waits with the others (the kernel has no barrier here).
+void BlockEmulator::align(int lane) { yield(lane, LaneState::Barrier); }
+
+Payload BlockEmulator::shuffle(int lane, const Payload& value, Origin& origin, int delta, int width, unsigned line) {
+  if (width != warp_width_)
+    fail(lane, "shuffle of width " + std::to_string(width) + " at line " + std::to_string(line) +
+                   " in a block emulated with warps of " + std::to_string(warp_width_) + " lanes");
+  if (delta < 0 || delta >= width)
+    fail(lane, "shuffle offset " + std::to_string(delta) + " outside 0.." + std::to_string(width - 1) + " at line " +
+                   std::to_string(line));
+  Lane& l = lanes_[lane];
+  l.shuffle_out = value;
+  l.shuffle_out_origin = origin;
+  l.shuffle_delta = delta;
+  l.shuffle_line = line;
+  yield(lane, LaneState::Shuffle);
+  origin = l.shuffle_in_origin;
+  return l.shuffle_in;
+}
+
 void BlockEmulator::step(int lane, Phase phase, std::int64_t param, unsigned line) {
   const int k = lanes_[lane].steps_seen++;
   if (k < static_cast<int>(trace_.steps.size())) {
@@ -160,13 +189,39 @@ void BlockEmulator::resume(int lane) {
   l.fiber = std::move(l.fiber).resume();
 }
 
-void BlockEmulator::issue_warp_instruction(int warp) {
-  const int first = warp * kWarpSize;
-  const int last = std::min<int>(first + kWarpSize, static_cast<int>(lanes_.size()));
-  LaneState group = LaneState::Write;
+bool BlockEmulator::warp_at_shuffle(int warp) const {
+  const int first = warp * warp_width_;
+  const int last = std::min<int>(first + warp_width_, static_cast<int>(lanes_.size()));
+  bool any = false;
   for (int i = first; i < last; ++i) {
-    if (lanes_[i].state == LaneState::Ready) group = LaneState::Ready;
-    else if (lanes_[i].state == LaneState::Read && group != LaneState::Ready) group = LaneState::Read;
+    if (lanes_[i].state == LaneState::Done) continue;
+    if (lanes_[i].state != LaneState::Shuffle) return false;
+    any = true;
+  }
+  return any;
+}
+
+void BlockEmulator::issue_warp_instruction(int warp) {
+  const int first = warp * warp_width_;
+  const int last = std::min<int>(first + warp_width_, static_cast<int>(lanes_.size()));
+  bool ready = false, read = false, write = false;
+  for (int i = first; i < last; ++i) {
+    ready |= lanes_[i].state == LaneState::Ready;
+    read |= lanes_[i].state == LaneState::Read;
+    write |= lanes_[i].state == LaneState::Write;
+  }
+  const LaneState group = ready ? LaneState::Ready
+                          : read ? LaneState::Read
+                          : write ? LaneState::Write
+                                  : LaneState::Shuffle;
+  if (group == LaneState::Shuffle) {  // every lane takes its source's value before any runs on
+    for (int i = first; i < last; ++i) {
+      Lane& l = lanes_[i];
+      if (l.state != LaneState::Shuffle) continue;
+      const int source = i - first >= l.shuffle_delta ? i - l.shuffle_delta : i;
+      l.shuffle_in = lanes_[source].shuffle_out;
+      l.shuffle_in_origin = lanes_[source].shuffle_out_origin;
+    }
   }
   for (int i = first; i < last && error_.empty(); ++i)
     if (lanes_[i].state == group) resume(i);
@@ -191,22 +246,28 @@ void BlockEmulator::run(const Body& body) {
                                    return std::move(lanes_[i].sink);
                                  });
   }
-  const int warps = (threads + kWarpSize - 1) / kWarpSize;
+  const int warps = (threads + warp_width_ - 1) / warp_width_;
   std::vector<int> runnable;
   runnable.reserve(warps);
   while (error_.empty()) {
     runnable.clear();
     bool at_barrier = false;
     for (int w = 0; w < warps; ++w) {
-      bool can_run = false;
-      for (int i = w * kWarpSize; i < std::min(threads, (w + 1) * kWarpSize); ++i) {
+      bool can_run = false, shuffling = false;
+      for (int i = w * warp_width_; i < std::min(threads, (w + 1) * warp_width_); ++i) {
         LaneState s = lanes_[i].state;
         can_run |= s == LaneState::Ready || s == LaneState::Read || s == LaneState::Write;
         at_barrier |= s == LaneState::Barrier;
+        shuffling |= s == LaneState::Shuffle;
       }
-      if (can_run) runnable.push_back(w);
+      if (can_run || (shuffling && warp_at_shuffle(w))) runnable.push_back(w);
     }
     if (runnable.empty()) {
+      // Nothing can run: a lane at a shuffle waits for lanes of its warp at a barrier or finished.
+      for (int i = 0; i < threads; ++i)
+        if (lanes_[i].state == LaneState::Shuffle)
+          fail(i, "waits at a shuffle (line " + std::to_string(lanes_[i].shuffle_line) +
+                      ") that other lanes of its warp never reach");
       if (!at_barrier) break;  // every thread finished
       for (Lane& l : lanes_)
         if (l.state == LaneState::Barrier) l.state = LaneState::Ready;

@@ -5,6 +5,8 @@
 // all lanes waiting to start, else all lanes waiting to read, else all lanes waiting to write, so
 // all reads of an instruction happen before its writes, as on SIMT hardware. Which warp issues the
 // next instruction is the Schedule's choice. A barrier releases when every live thread reached one.
+// The warp width is the block's (32 unless a warp-level kernel asks for another): a shuffle is one
+// warp instruction that every live lane of the warp must reach; the scheduler exchanges the values.
 //
 // [SECTION] values and accessors handed to kernels (EmuVal, EmuRef, EmuArray)
 // [SECTION] EmuExec, the execution context a kernel runs in
@@ -94,6 +96,17 @@ class EmuExec {
   std::int32_t block() const;
   void sync(unsigned line = SV_CALLER_LINE);
   void step(Phase phase, std::int64_t param, unsigned line = SV_CALLER_LINE);
+  // A step without a barrier of the kernel's own: the threads are aligned here (no event recorded).
+  void unsynced_step(Phase phase, std::int64_t param, unsigned line = SV_CALLER_LINE);
+
+  // __shfl_up_sync within warps of `width` lanes: lane l gets lane l - delta's value and origin, or
+  // keeps its own when l - delta is below the warp. Not an event: the value's origin carries the arrow.
+  template <class T>
+  EmuVal<T> shfl_up(const EmuVal<T>& v, int delta, int width, unsigned line = SV_CALLER_LINE) {
+    Origin origin = v.origin;
+    const Payload got = shuffle(Payload::of(v.v), origin, delta, width, line);
+    return {got.template as<T>(), origin};
+  }
 
   template <class T>
   EmuArray<T> shared(const char* name, std::int64_t length) {
@@ -130,6 +143,7 @@ class EmuExec {
 
  private:
   int declare_shared(const char* name, std::int64_t length);
+  Payload shuffle(const Payload& value, Origin& origin, int delta, int width, unsigned line);
   std::int64_t record_op(const Payload& result, Origin a, Origin b, unsigned line);
 
   BlockEmulator* emu_;
@@ -161,8 +175,9 @@ class BlockEmulator {
   // Appends buffers, steps, events and snapshots to `trace`. Buffer 0 is the global input (holding
   // `input`), buffer 1 the global output (length n, undefined until written).
   // With record = false nothing is appended but the steps (a block scan inside a device-wide one).
+  // warp_width: lanes that advance in lockstep (a power of two from 1 to 32).
   BlockEmulator(Trace& trace, Schedule schedule, int threads, int block_id, const std::vector<Payload>& input,
-                std::int64_t output_length, bool record = true);
+                std::int64_t output_length, bool record = true, int warp_width = 32);
   ~BlockEmulator();
   BlockEmulator(const BlockEmulator&) = delete;
   BlockEmulator& operator=(const BlockEmulator&) = delete;
@@ -174,13 +189,18 @@ class BlockEmulator {
 
  private:
   friend class EmuExec;
-  enum class LaneState : std::uint8_t { Ready, Read, Write, Barrier, Done };
+  enum class LaneState : std::uint8_t { Ready, Read, Write, Shuffle, Barrier, Done };
   struct Lane {
     boost::context::fiber fiber;  // the thread's own context
     boost::context::fiber sink;   // the scheduler, while the thread runs
     LaneState state = LaneState::Ready;
     int steps_seen = 0;
     int shared_declared = 0;
+    // a shuffle: what the lane offers, from how far below it takes, and what it got
+    Payload shuffle_out, shuffle_in;
+    Origin shuffle_out_origin, shuffle_in_origin;
+    int shuffle_delta = 0;
+    unsigned shuffle_line = 0;
   };
 
   // lane side
@@ -189,12 +209,15 @@ class BlockEmulator {
   void write(int lane, int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line);
   std::int64_t record_op(int lane, const Payload& result, Origin a, Origin b, unsigned line);
   void barrier(int lane, unsigned line);
+  void align(int lane);
+  Payload shuffle(int lane, const Payload& value, Origin& origin, int delta, int width, unsigned line);
   void step(int lane, Phase phase, std::int64_t param, unsigned line);
   int declare_shared(int lane, const char* name, std::int64_t length);
 
   // scheduler side
   void resume(int lane);
   void issue_warp_instruction(int warp);
+  bool warp_at_shuffle(int warp) const;  // every live lane of the warp waits at a shuffle
   void close_step();
   Event& append(EventKind kind, int lane, unsigned line);
   void check_cell(int lane, int buffer, std::int64_t index, unsigned line, const char* what) const;
@@ -203,6 +226,7 @@ class BlockEmulator {
   Trace& trace_;
   WarpPicker picker_;
   int block_id_;
+  int warp_width_;
   std::vector<Lane> lanes_;
   std::vector<std::vector<Payload>> values_;        // per buffer
   std::vector<std::vector<std::uint8_t>> defined_;  // per buffer

@@ -93,12 +93,18 @@ BlockShape prepare_block_trace(const BlockRunConfig& config, Trace& trace) {
   if (!config.options.empty())
     throw std::invalid_argument("--option " + config.options.begin()->first + ": " + config.algorithm +
                                 " has no switches (the device-wide algorithms do; scanviz algos lists them)");
+  const std::int32_t warp = warp_width_for(*info, shape.capacity, config.warp);
   TraceMeta& m = trace.meta;
   fill_common_meta(config, m);
   m.block = shape.threads;
   m.items_per_thread = info->items_per_thread;
   m.capacity = shape.capacity;
+  if (info->warp_level) m.options["warp"] = std::to_string(warp);
   return shape;
+}
+
+BlockParams block_params_of(const TraceMeta& meta) {
+  return BlockParams{meta.n, static_cast<std::int32_t>(meta.capacity), meta.exclusive, meta.warp_width()};
 }
 
 void finish_block_trace(Trace& trace, std::vector<Payload> output) {
@@ -125,8 +131,8 @@ Trace record_block_scan(const BlockRunConfig& config) {
   m.executor.schedule = config.schedule.kind_name();
   m.executor.seed = config.schedule.seed;
 
-  const BlockParams params{config.n, shape.capacity, config.exclusive};
-  BlockEmulator emu(trace, config.schedule, shape.threads, 0, m.input, config.n);
+  const BlockParams params = block_params_of(m);
+  BlockEmulator emu(trace, config.schedule, shape.threads, 0, m.input, config.n, true, params.warp);
   with_block_algorithm(config.algorithm, [&](auto algo) {
     using Algo = decltype(algo);
     visit_op(config.op, config.type, [&](auto op) { emu.run([&](EmuExec& x) { Algo::run(x, op, params); }); });

@@ -9,6 +9,7 @@
 #include "core/ops.hpp"
 #include "core/payload.hpp"
 #include "algorithms.hpp"
+#include "block/block_params.hpp"
 #include "emulator/schedule.hpp"
 #include "trace/trace.hpp"
 
@@ -18,6 +19,7 @@ struct BlockRunConfig {
   std::string algorithm;
   std::int64_t n = 8;
   std::int32_t block = 0;  // threads per block; 0 = the smallest that holds n
+  std::int32_t warp = 0;   // warp width of the warp-level algorithms; 0 = 32, or the block when smaller
   OpKind op = OpKind::Sum;
   ValueType type = ValueType::I32;
   bool exclusive = false;
@@ -52,7 +54,11 @@ Trace record_scan(const BlockRunConfig& config);
 
 // The parts every executor shares: validate the configuration and fill trace.meta (all but the
 // executor) and return the block; then store the output and judge it against the reference.
+// The warp width goes into meta.options["warp"] for the warp-level algorithms (TraceMeta::warp_width).
 BlockShape prepare_block_trace(const BlockRunConfig& config, Trace& trace);
+
+// The block parameters of a prepared block trace (n, capacity, exclusive, warp width).
+BlockParams block_params_of(const TraceMeta& meta);
 void finish_block_trace(Trace& trace, std::vector<Payload> output);
 
 // For the device-wide algorithms: validates (n from 0 to kMaxTracedDeviceN, switches) and fills

@@ -10,6 +10,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "block/block_params.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/cuda_util.cuh"
 
@@ -47,6 +48,15 @@ std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& w
       e && *e && std::string(e) != "0" && asked("decoupled-lookback") && type == ValueType::I32)
     for (const gpu::TilePolicy& t : gpu::experimental_policies())
       c.push_back({"dl " + t.name(), "decoupled-lookback", t});
+  return c;
+}
+
+// The race-free block-level algorithms asked for (all when none is named), in the registry's order.
+std::vector<std::string> block_candidates(const std::vector<std::string>& wanted) {
+  std::vector<std::string> c;
+  for (const AlgorithmInfo& a : block_algorithms())
+    if (!a.racy && (wanted.empty() || std::find(wanted.begin(), wanted.end(), a.name) != wanted.end()))
+      c.emplace_back(a.name);
   return c;
 }
 
@@ -106,8 +116,8 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
            SV_CUDA(cub::DeviceScan::InclusiveSum(d_temp.get(), t, in, out, m));
          }, {}},
     };
-    // Each keeps its scratch (tile sums, descriptors) between runs; a timed run is its launches and,
-    // for the single-pass scans, the memset of the descriptors and the tile counter.
+    // Each keeps its scratch (tile sums, descriptors) between runs; a timed run is its launches (the
+    // single-pass scans keep their descriptors under a new epoch rather than zeroing them).
     std::vector<std::unique_ptr<gpu::DeviceScanSum>> scanners;
     for (const DeviceCandidate& d : device_candidates(options.algorithms, options.type)) {
       scanners.push_back(
@@ -117,11 +127,28 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
                             [s] { s->check(); }});
     }
 
-    // The reference of buffer 0's input, to check every algorithm's last output against.
-    std::vector<Item> h_in(n), h_out(n), reference(n);
+    // Block-level kernels: each block scans its tile of kBenchTile elements.
+    std::vector<std::string> block_rows;
+    for (const std::string& name : block_candidates(options.algorithms)) {
+      const AlgorithmInfo& info = *find_algorithm(name);
+      const std::int32_t threads = kBenchTile / info.items_per_thread;
+      const BlockParams p{n, kBenchTile, false, info.warp_level ? kMaxWarpWidth : 32};
+      const std::int64_t grid = (n + kBenchTile - 1) / kBenchTile;
+      block_rows.push_back("block " + name);
+      candidates.push_back({block_rows.back(), [name, p, grid, threads](const Item* in, Item* out, std::int64_t) {
+                              gpu::launch_block_scan(name, OpKind::Sum, value_type_of<Item>(), in, out, p, grid, threads);
+                            }, {}});
+    }
+
+    // The reference of buffer 0's input, to check every algorithm's last output against (the block
+    // kernels against each tile's own scan).
+    std::vector<Item> h_in(n), h_out(n), reference(n), tile_reference(n);
     d_in[0]->download(h_in.data(), n);
-    Item acc = 0;
-    for (std::int64_t i = 0; i < n; ++i) reference[i] = acc += h_in[i];
+    Item acc = 0, tile_acc = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      reference[i] = acc += h_in[i];
+      tile_reference[i] = tile_acc = (i % kBenchTile == 0 ? 0 : tile_acc) + h_in[i];
+    }
 
     double copy_rate = 0, cub_rate = 0;
     cuda::DeviceEvents events;
@@ -150,7 +177,8 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
       row.median_ms = median(times);
       row.items_per_s = static_cast<double>(n) / (row.median_ms * 1e-3);
       row.bytes_per_s = 2.0 * static_cast<double>(bytes) / (row.median_ms * 1e-3);
-      row.verified = c.name == "copy" ? h_out == h_in : h_out == reference;
+      const bool block_row = std::find(block_rows.begin(), block_rows.end(), c.name) != block_rows.end();
+      row.verified = c.name == "copy" ? h_out == h_in : h_out == (block_row ? tile_reference : reference);
       if (c.name == "copy") copy_rate = row.items_per_s;
       if (c.name == "cub") cub_rate = row.items_per_s;
       row.percent_of_copy = copy_rate > 0 ? 100.0 * row.items_per_s / copy_rate : 0;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms.hpp"
 #include "bench_result.hpp"
 #include "device/device_options.hpp"
 
@@ -22,10 +23,16 @@ struct BenchOptions {
   std::vector<std::int64_t> sizes;      // empty: 2^10 .. 2^28, every even power (see default_bench_sizes)
   int runs = 20;                        // timed runs per algorithm and size (median reported)
   int warmup = 3;
-  std::vector<std::string> algorithms;  // device-wide algorithms to time (empty: all four); the copy
-                                        // and CUB always run, the % copy and vs CUB columns need them
+  std::vector<std::string> algorithms;  // algorithms to time (empty: every device-wide one and every race-free
+                                        // block-level one); the copy and CUB always run, the % copy and vs CUB
+                                        // columns need them
   ValueType type = ValueType::I32;      // the sum's type: int32, int64, float or double
 };
+
+// Block-level kernels are timed as `block NAME`: every block scans its own tile of kBenchTile
+// elements (the kernel a device-wide scan runs first; the output is each tile's own scan, checked
+// tile by tile), the warp-level ones with warps of 32.
+inline constexpr std::int32_t kBenchTile = 1024;
 
 std::vector<std::int64_t> default_bench_sizes();
 
@@ -39,9 +46,11 @@ inline void check_bench_options(const BenchOptions& options) {
   if (options.type == ValueType::Interval) throw std::invalid_argument("bench times sums: --type int32, int64, float or double");
   for (const std::string& a : options.algorithms) {
     if (find_device_algorithm(a)) continue;
+    if (const AlgorithmInfo* b = find_algorithm(a); b && !b->racy) continue;
     std::string known;
     for (const DeviceAlgorithmInfo& d : device_algorithms()) known += (known.empty() ? "" : ", ") + std::string(d.name);
-    throw std::invalid_argument("bench: unknown device-wide algorithm '" + a + "' (" + known + ")");
+    throw std::invalid_argument("bench: unknown algorithm '" + a + "' (device-wide: " + known +
+                                "; or a race-free block-level one, scanviz algos lists them)");
   }
 }
 

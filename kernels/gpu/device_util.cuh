@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 namespace sv::gpu {
 
@@ -33,6 +34,22 @@ __device__ inline void amplify_delay(std::uint64_t seed, int k, unsigned max_ns)
   const std::uint64_t warp = threadIdx.x / 32;
   const auto ns = static_cast<unsigned>(splitmix64(seed ^ (warp << 32) ^ static_cast<std::uint64_t>(k) << 16) % max_ns);
   __nanosleep(ns);
+}
+
+// __shfl_up_sync within this thread's group of `width` lanes (a power of two up to 32; the mask is
+// the group's, so a group may shuffle while the rest of its hardware warp does not), for any
+// trivially copyable T, 32 bits at a time. A lane below `delta` in its group keeps its own value.
+template <class T>
+__device__ T shfl_up_in_group(const T& v, int delta, int width) {
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned mask = width >= 32 ? 0xffffffffu : ((1u << width) - 1u) << (lane - lane % static_cast<unsigned>(width));
+  constexpr int kWords = (sizeof(T) + 3) / 4;
+  unsigned words[kWords] = {};
+  memcpy(words, &v, sizeof(T));
+  for (int i = 0; i < kWords; ++i) words[i] = __shfl_up_sync(mask, words[i], static_cast<unsigned>(delta), width);
+  T out;
+  memcpy(&out, words, sizeof(T));
+  return out;
 }
 
 }  // namespace sv::gpu

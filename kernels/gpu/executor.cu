@@ -168,7 +168,7 @@ std::string fault_text(const gpu::TraceState& st, const Trace& trace) {
       return "thread " + std::to_string(st.fault_thread) + ": " + buffer_name(st.fault_buffer) + "[" +
              std::to_string(st.fault_index) + "] is out of bounds at line " + std::to_string(st.fault_line);
     case gpu::TraceFault::TooManyBuffers: return "the kernel declared more than 14 shared buffers";
-    case gpu::TraceFault::TooManySteps: return "the kernel has more than 64 steps";
+    case gpu::TraceFault::TooManySteps: return "the kernel has more than " + std::to_string(gpu::kMaxSteps) + " steps";
     case gpu::TraceFault::SnapshotTooSmall: return "the snapshot area is too small for the kernel's buffers";
     case gpu::TraceFault::None: break;
   }
@@ -198,7 +198,7 @@ void run_traced(const BlockRunConfig& config, const BlockShape& shape, const Gpu
   DeviceArray<gpu::TraceState> d_state(1);
   d_state.upload(&h_state, 1);
 
-  const BlockParams params{n, shape.capacity, config.exclusive};
+  const BlockParams params = block_params_of(trace.meta);
   const std::size_t smem = gpu::shared_bytes<Algo, T>(shape);
   auto kernel = gpu::traced_block_scan<Algo, Op>;
   gpu::allow_shared(kernel, smem);
@@ -260,15 +260,16 @@ void run_traced(const BlockRunConfig& config, const BlockShape& shape, const Gpu
 // ============================================================================================
 
 template <class Algo, class Op>
-WrongCount run_untraced(const BlockRunConfig& config, const BlockShape& shape, const std::vector<Payload>& input,
-                        int runs, std::uint64_t amplify_seed) {
+WrongCount run_untraced(const BlockRunConfig& config, const BlockShape& shape, const TraceMeta& meta, int runs,
+                        std::uint64_t amplify_seed) {
+  const std::vector<Payload>& input = meta.input;
   using T = typename Op::value_type;
   const std::int64_t n = config.n;
   const std::vector<Payload> reference = reference_scan(config.op, config.type, input, config.exclusive);
   const std::vector<T> h_in = cuda::unpack<T>(input);
   DeviceArray<T> d_in(n), d_out(n);
   d_in.upload(h_in.data(), n);
-  const BlockParams params{n, shape.capacity, config.exclusive};
+  const BlockParams params = block_params_of(meta);
   const std::size_t smem = gpu::shared_bytes<Algo, T>(shape);
   auto kernel = gpu::untraced_block_scan<Algo, Op>;
   gpu::allow_shared(kernel, smem);
@@ -319,7 +320,7 @@ WrongCount count_wrong_outputs_gpu(const BlockRunConfig& config, int runs, std::
   with_block_algorithm(config.algorithm, [&](auto algo) {
     using Algo = decltype(algo);
     visit_op(config.op, config.type, [&](auto op) {
-      count = run_untraced<Algo, decltype(op)>(config, shape, scratch.meta.input, runs, amplify_seed);
+      count = run_untraced<Algo, decltype(op)>(config, shape, scratch.meta, runs, amplify_seed);
     });
   });
   return count;

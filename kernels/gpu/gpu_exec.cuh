@@ -30,6 +30,12 @@ class UntracedExec {
   __device__ std::int32_t block() const { return static_cast<std::int32_t>(blockIdx.x); }
   __device__ void sync(unsigned = SV_CALLER_LINE) const { __syncthreads(); }
   __device__ void step(Phase, std::int64_t, unsigned = SV_CALLER_LINE) { amplify_delay(amplify_seed_, steps_seen_++, 4096); }
+  // Untraced, a step without the kernel's barrier is only a mark: nothing aligns the threads.
+  __device__ void unsynced_step(Phase phase, std::int64_t param, unsigned line = SV_CALLER_LINE) { step(phase, param, line); }
+  template <class T>
+  __device__ T shfl_up(T v, int delta, int width, unsigned = SV_CALLER_LINE) const {
+    return shfl_up_in_group(v, delta, width);
+  }
 
   template <class T>
   __device__ Array<T> shared(const char*, std::int64_t length) {

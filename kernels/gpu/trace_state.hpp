@@ -11,7 +11,7 @@
 namespace sv::gpu {
 
 inline constexpr int kMaxBuffers = 16;
-inline constexpr int kMaxSteps = 64;
+inline constexpr int kMaxSteps = 128;  // warp-raking at 1024 elements, warps of 32: 71
 inline constexpr int kBufferNameLength = 32;
 
 struct BufferDecl {

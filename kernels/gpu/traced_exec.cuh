@@ -99,6 +99,19 @@ class TracedExec {
     amplify_delay(amplify_seed_, k, 65536);
   }
 
+  // A step the kernel reaches without a barrier of its own (a warp-synchronous level): the threads
+  // are aligned first, recording no event, so the step's events and snapshot are that level's.
+  __device__ void unsynced_step(Phase phase, std::int64_t param, unsigned line = SV_CALLER_LINE) {
+    __syncthreads();
+    step(phase, param, line);
+  }
+
+  // The value and its origin move together, so the dataflow arrow crosses lanes as the value did.
+  template <class T>
+  __device__ TVal<T> shfl_up(const TVal<T>& v, int delta, int width, unsigned = SV_CALLER_LINE) const {
+    return {shfl_up_in_group(v.v, delta, width), shfl_up_in_group(v.origin, delta, width)};
+  }
+
   // After the kernel body: the last step's snapshot.
   __device__ void finish() {
     __syncthreads();

@@ -43,6 +43,7 @@ struct Event {
   Origin a, b;
   Payload value;
 
+  // The hardware warp (32 lanes); TraceMeta::warp_width() is the width the block ran with.
   SV_HD std::uint32_t warp() const { return thread / 32; }
 };
 

@@ -8,7 +8,20 @@ namespace sv {
 namespace {
 constexpr std::array<std::string_view, kPhaseCount> kPhaseNames = {
     "load", "stride", "reduction", "post-reduction", "up-sweep", "clear-root", "down-sweep", "span", "store",
-    "scan-tiles", "tile-sums", "add-prefixes", "reduce-tiles", "scan-with-prefix", "single-pass"};
+    "scan-tiles", "tile-sums", "add-prefixes", "reduce-tiles", "scan-with-prefix", "single-pass",
+    "warp-scan", "warp-sums", "fan", "rake-reduce", "rake-scan"};
+}
+
+std::int32_t TraceMeta::warp_width() const {
+  const auto it = options.find("warp");
+  if (it == options.end()) return 32;
+  const std::string& v = it->second;
+  std::int32_t w = 0;
+  for (char c : v) {
+    if (c < '0' || c > '9' || w > 32) return 32;  // the loader refuses such a file; never here
+    w = w * 10 + (c - '0');
+  }
+  return w >= 1 && w <= 32 && (w & (w - 1)) == 0 ? w : 32;
 }
 
 std::string_view phase_name(Phase p) { return kPhaseNames.at(static_cast<std::size_t>(p)); }
@@ -23,7 +36,9 @@ std::string phase_label(Phase p, std::int64_t param) {
   std::string label(phase_name(p));
   if (p == Phase::Stride) return "stride = " + std::to_string(param);
   if (p == Phase::Span) return "span = " + std::to_string(param);
-  if (p >= Phase::ScanTiles) return param > 0 ? label + " level " + std::to_string(param) : label;
+  if (is_device_phase(p) || p == Phase::Fan) return param > 0 ? label + " level " + std::to_string(param) : label;
+  if (p == Phase::WarpScan || p == Phase::WarpSums) return label + " +" + std::to_string(param);  // shuffle offset
+  if (p == Phase::RakeReduce || p == Phase::RakeScan) return label + " " + std::to_string(param);  // the lane's item
   if (param >= 0) label += " stride = " + std::to_string(param);
   return label;
 }

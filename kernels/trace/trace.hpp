@@ -75,6 +75,9 @@ struct TraceMeta {
   std::uint64_t input_seed = 0;                 // seed of the random input, 0 when given by hand
   Executor executor;
   std::vector<Payload> input;
+
+  // The width of the warps the block ran in: options["warp"] (the warp-level algorithms), else 32.
+  std::int32_t warp_width() const;
 };
 
 struct TraceResult {

@@ -263,6 +263,11 @@ TraceMeta read_meta(const json& j, const Path& p) {
   if (!field("options").is_object()) fail(options, "expected an object, got " + describe(field("options")));
   for (auto it = field("options").begin(); it != field("options").end(); ++it)
     m.options.emplace(it.key(), read_string(it.value(), options.at(it.key())));
+  if (const auto warp = m.options.find("warp"); warp != m.options.end()) {
+    const std::string& v = warp->second;
+    const bool ok = v == "1" || v == "2" || v == "4" || v == "8" || v == "16" || v == "32";
+    if (!ok) fail(options.at("warp"), "'" + v + "' is not a warp width (a power of two from 1 to 32)");
+  }
 
   m.n = read_int<std::int64_t>(field("n"), p.at("n"), 0, kMaxN);
   m.block = read_int<std::int32_t>(field("block"), p.at("block"), 1, kMaxBlock);
@@ -372,9 +377,10 @@ Event read_event(const json& j, const Path& p, std::uint64_t seq, const EventCon
   if (std::cmp_greater_equal(e.thread, cx.meta.block))
     fail(at(3), std::to_string(e.thread) + " is out of range (meta.block is " + std::to_string(cx.meta.block) + ")");
   const auto warp = read_int<std::uint32_t>(f[4], at(4));
-  if (warp != e.warp())
+  const auto expected_warp = e.thread / static_cast<std::uint32_t>(cx.meta.warp_width());
+  if (warp != expected_warp)
     fail(at(4), std::to_string(warp) + " does not match thread " + std::to_string(e.thread) + " (expected " +
-                    std::to_string(e.warp()) + ")");
+                    std::to_string(expected_warp) + ")");
 
   const bool has_cell = e.kind == EventKind::Read || e.kind == EventKind::Write;
   const auto expect_null = [&](std::size_t i) {

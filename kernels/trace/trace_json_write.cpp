@@ -301,8 +301,8 @@ void write_origin(JsonOut& o, const Origin& origin) {
 }
 
 // One event as an array in kEventFields order. Op and barrier events have no cell (null buffer and
-// index) and barriers no value.
-void write_event(JsonOut& o, ValueType type, const Event& e) {
+// index) and barriers no value. warp: thread / the trace's warp width.
+void write_event(JsonOut& o, ValueType type, std::uint32_t warp_width, const Event& e) {
   const bool has_cell = e.kind == EventKind::Read || e.kind == EventKind::Write;
   o.raw('[');
   o.integer(e.seq);
@@ -313,7 +313,7 @@ void write_event(JsonOut& o, ValueType type, const Event& e) {
   o.raw(',');
   o.integer(e.thread);
   o.raw(',');
-  o.integer(e.warp());
+  o.integer(e.thread / warp_width);
   o.raw(',');
   if (has_cell) o.integer(unsigned{e.buffer});
   else o.raw("null");
@@ -415,7 +415,9 @@ void write_trace_json(std::ostream& out, const Trace& trace) {
     o.name(kEventFields[i]);
   }
   o.raw(']');
-  write_lines(top["events"], trace.events, [&](const Event& e) { write_event(o, type, e); });
+  write_lines(top["events"], trace.events, [&, warp_width = static_cast<std::uint32_t>(trace.meta.warp_width())](const Event& e) {
+    write_event(o, type, warp_width, e);
+  });
   write_lines(top["snapshots"], trace.snapshots, [&](const auto& step) { write_snapshot(o, type, step); });
   if (!trace.tile_events.empty()) {  // device-wide scans only
     top["tile_event_fields"].raw('[');

@@ -214,7 +214,8 @@ TEST_CASE("gpu device: hierarchical and reduce-then-scan recurse over three leve
       }
     }
   }
-  for (const char* block : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky"}) {
+  for (const char* block : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky",
+                            "warp-brent-kung", "warp-raking", "warp-sklansky"}) {
     for (bool exclusive : {false, true}) {
       CAPTURE(block);
       CAPTURE(exclusive);

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <set>
 #include <tuple>
 
@@ -20,8 +21,17 @@ namespace {
 constexpr GpuOptions kTestOptions{1u << 18, 0};
 
 sv::Trace record_gpu(const std::string& algo, std::int64_t n, OpKind op, ValueType type, bool exclusive,
-                     std::uint64_t seed = 1) {
-  return record_block_scan_gpu(sv_test::config(algo, n, op, type, "in-order", exclusive, seed), kTestOptions);
+                     std::uint64_t seed = 1, std::int32_t warp = 0) {
+  BlockRunConfig c = sv_test::config(algo, n, op, type, "in-order", exclusive, seed);
+  c.warp = warp;
+  return record_block_scan_gpu(c, kTestOptions);
+}
+
+sv::Trace record_emulator(const std::string& algo, std::int64_t n, OpKind op, ValueType type, bool exclusive,
+                          std::uint64_t seed, std::int32_t warp) {
+  BlockRunConfig c = sv_test::config(algo, n, op, type, "random:5", exclusive, seed);
+  c.warp = warp;
+  return record_block_scan(c);
 }
 
 using EdgeKey = std::tuple<int, std::uint32_t, int, int, std::int64_t, int, std::int64_t>;
@@ -90,24 +100,37 @@ void check_parity(const Trace& gpu, const Trace& emu) {
   CHECK(last_time >= first_time);
 }
 
-void parity_for(const std::string& algo) {
+// warp: the warp-level algorithms' warp width (0: their default); sizes whose block is narrower skip.
+void parity_for(const std::string& algo, std::int32_t warp = 0,
+                const std::vector<std::pair<OpKind, ValueType>>& ops = sv_test::all_ops()) {
   const AlgorithmInfo& info = *find_algorithm(algo);
   std::vector<std::int64_t> sizes = {1, 2, 17, 32, 33, 64, 100, 1000, 1024};
   if (info.items_per_thread == 2) sizes.push_back(2048);
-  for (auto [op, type] : sv_test::all_ops()) {
+  for (auto [op, type] : ops) {
     for (std::int64_t n : sizes) {
+      if (warp > std::max<std::int64_t>(2, static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(n))))) continue;
       for (bool exclusive : {false, true}) {
         CAPTURE(algo);
+        CAPTURE(warp);
         CAPTURE(op_name(op));
         CAPTURE(type_name(type));
         CAPTURE(n);
         CAPTURE(exclusive);
-        const Trace gpu = record_gpu(algo, n, op, type, exclusive, 77 + n);
-        const Trace emu = sv_test::record(algo, n, op, type, "random:5", exclusive, 77 + n);
+        const Trace gpu = record_gpu(algo, n, op, type, exclusive, 77 + n, warp);
+        const Trace emu = record_emulator(algo, n, op, type, exclusive, 77 + n, warp);
+        CHECK(gpu.meta.warp_width() == emu.meta.warp_width());
         check_parity(gpu, emu);
       }
     }
   }
+}
+
+// The warp-level scans at every other warp width, on a few operators (32-bit, 64-bit and the
+// 20-byte interval: the shuffles move them word by word).
+void parity_at_widths(const std::string& algo) {
+  const std::vector<std::pair<OpKind, ValueType>> ops = {
+      {OpKind::Sum, ValueType::I32}, {OpKind::Max, ValueType::F64}, {OpKind::Interval, ValueType::Interval}};
+  for (std::int32_t warp : {2, 8, 16, 32}) parity_for(algo, warp, ops);
 }
 
 }  // namespace
@@ -117,6 +140,52 @@ TEST_CASE("gpu parity: kogge-stone-double-buffer") { parity_for("kogge-stone-dou
 TEST_CASE("gpu parity: brent-kung") { parity_for("brent-kung"); }
 TEST_CASE("gpu parity: blelloch") { parity_for("blelloch"); }
 TEST_CASE("gpu parity: sklansky") { parity_for("sklansky"); }
+// Merrill and Garland's Fig. 2: warps of 32 (the default, the kernels a GPU runs) and of 4 (the figure's).
+TEST_CASE("gpu parity: warp-brent-kung") {
+  parity_for("warp-brent-kung");
+  parity_for("warp-brent-kung", 4);
+}
+TEST_CASE("gpu parity: warp-raking") {
+  parity_for("warp-raking");
+  parity_for("warp-raking", 4);
+}
+TEST_CASE("gpu parity: warp-sklansky") {
+  parity_for("warp-sklansky");
+  parity_for("warp-sklansky", 4);
+}
+TEST_CASE("gpu parity: the warp-level scans at warp widths 2, 8, 16 and 32") {
+  for (const char* algo : {"warp-brent-kung", "warp-raking", "warp-sklansky"}) parity_at_widths(algo);
+}
+
+TEST_CASE("gpu: Fig. 2 counts at n = 16, warps of 4, from the GPU's trace") {
+  const std::tuple<const char*, std::int64_t, std::int64_t> figures[] = {
+      {"warp-brent-kung", 5, 37}, {"warp-raking", 9, 29}, {"warp-sklansky", 4, 36}};
+  for (const auto& [algo, levels, operators] : figures) {
+    CAPTURE(algo);
+    const Trace t = record_gpu(algo, 16, OpKind::Interval, ValueType::Interval, false, 1, 4);
+    const Metrics m = compute_metrics(t);
+    CHECK(m.steps == levels);
+    CHECK(m.operations == operators);
+    CHECK(m.barriers == 2);
+    CHECK(t.result.outcome == Outcome::Correct);
+  }
+}
+
+TEST_CASE("gpu: the warp-level kernels untraced (what bench times) are correct, also with the amplifier") {
+  for (const char* algo : {"warp-brent-kung", "warp-raking", "warp-sklansky"})
+    for (std::int32_t warp : {0, 4}) {
+      BlockRunConfig c;
+      c.algorithm = algo;
+      c.n = 1000;
+      c.warp = warp;
+      CAPTURE(algo);
+      CAPTURE(warp);
+      const WrongCount w = count_wrong_outputs_gpu(c, 20, 3);
+      CHECK(w.runs == 20);
+      CHECK(w.wrong == 0);
+      CHECK(count_wrong_outputs_gpu(c, 20, 0).wrong == 0);
+    }
+}
 
 TEST_CASE("gpu: the racy kernel's GPU trace shows its hazards on the operator's line") {
   for (std::int64_t n : {64, 1024}) {
