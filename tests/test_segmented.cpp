@@ -253,3 +253,83 @@ TEST_CASE("stream compaction on the racy kernel: a wrong scan shows as claimed-t
   if (t.result.outcome == Outcome::Wrong) CHECK_FALSE(v.correct);
   else CHECK(v.correct);
 }
+
+// ---- the command line ----
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "run_command.hpp"
+
+TEST_CASE("cli: segmented scans, compaction and allocation from trace to show and stats") {
+  sv_test::TempDir d;
+  sv_test::Run r = sv_test::scanviz("algos", d.path);
+  REQUIRE(r.code == 0);
+  for (const char* text : {"Segmented scan (--flags", "(f1,v1) (+)s (f2,v2)", "compact", "allocate", "[0,8,14,21,26,29,29]"}) {
+    CAPTURE(text);
+    CHECK(r.out.find(text) != std::string::npos);
+  }
+  r = sv_test::scanviz("trace --algo sklansky --input 1,2,3,4,5,6,7,8 --flags 1,0,0,1,0,1,0,0 --executor emulator --out s.json", d.path);
+  REQUIRE(r.code == 0);
+  r = sv_test::scanviz("stats s.json --json", d.path);
+  REQUIRE(r.code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["output"] == nlohmann::json::array({1, 3, 6, 4, 9, 6, 13, 21}));
+  CHECK(j["segment_flags"] == nlohmann::json::array({1, 0, 0, 1, 0, 1, 0, 0}));
+  CHECK(j["outcome"] == "correct");
+  r = sv_test::scanviz("show s.json", d.path);
+  CHECK(r.out.find("segmented, 3 segments") != std::string::npos);
+  CHECK(r.out.find("heads") != std::string::npos);
+
+  r = sv_test::scanviz("trace --algo decoupled-lookback --n 3000 --block 32 --flags random:0.05 --op interval --executor emulator --out dl.json", d.path);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("outcome correct") != std::string::npos);
+
+  r = sv_test::scanviz("trace --algo blelloch --app allocate --input 8,6,7,5,3,0,9 --executor emulator --out a.json", d.path);
+  REQUIRE(r.code == 0);
+  r = sv_test::scanviz("stats a.json --json", d.path);
+  j = nlohmann::json::parse(r.out);
+  CHECK(j["output"] == nlohmann::json::array({0, 8, 14, 21, 26, 29, 29}));
+  CHECK(j["application"]["kind"] == "allocate");
+  CHECK(j["application"]["total"] == 38);
+  r = sv_test::scanviz("show a.json", d.path);
+  CHECK(r.out.find("offset (excl. scan)  0  8  14  21  26  29  29") != std::string::npos);
+
+  r = sv_test::scanviz("trace --algo kogge-stone --app compact --predicate 'x % 2 == 0' --input 3,8,-2,7,0,5 --executor emulator --out c.json", d.path);
+  REQUIRE(r.code == 0);
+  r = sv_test::scanviz("stats c.json --json", d.path);
+  j = nlohmann::json::parse(r.out);
+  CHECK(j["application"]["marks"] == nlohmann::json::array({0, 1, 1, 0, 1, 0}));
+  CHECK(j["application"]["scan"] == nlohmann::json::array({0, 0, 1, 2, 2, 3}));
+  CHECK(j["application"]["owner"] == nlohmann::json::array({1, 2, 4}));
+  r = sv_test::scanviz("show c.json", d.path);
+  CHECK(r.out.find("3 of 6 kept") != std::string::npos);
+}
+
+TEST_CASE("cli: bad segment flags and predicates give one line and exit 2, with no file") {
+  sv_test::TempDir d;
+  const std::pair<const char*, const char*> cases[] = {
+      {"trace --algo kogge-stone --input 1,2,3 --flags 1,0 --out x.json", "2 flags for 3 values"},
+      {"trace --algo kogge-stone --n 4 --flags 1,0,2,0 --out x.json", "not 0 or 1"},
+      {"trace --algo kogge-stone --n 4 --flags random:2 --out x.json", "from 0 to 1"},
+      {"trace --algo kogge-stone --n 4 --flags 1,0,0,0 --exclusive --out x.json", "inclusive"},
+      {"trace --algo hierarchical --n 4 --flags 1,0,0,0 --out x.json", "decoupled-lookback"},
+      {"trace --algo kogge-stone --n 4 --app compact --predicate 'x >' --out x.json", "column 4"},
+      {"trace --algo kogge-stone --n 4 --app compact --predicate 'y > 0' --out x.json", "expected x"},
+      {"trace --algo kogge-stone --n 4 --app compact --out x.json", "needs --predicate"},
+      {"trace --algo kogge-stone --n 4 --predicate 'x > 0' --out x.json", "--app compact"},
+      {"trace --algo kogge-stone --n 4 --app sort --out x.json", "unknown application"},
+      {"trace --algo kogge-stone --input 1,-2 --app allocate --out x.json", "negative"},
+      {"trace --algo kogge-stone --n 4 --app allocate --op max --out x.json", "scans with sum"},
+      {"trace --algo kogge-stone --n 4 --app allocate --type float --out x.json", "integer counts"},
+      {"trace --algo kogge-stone --n 4 --app allocate --flags 1,0,0,0 --out x.json", "not segmented"},
+  };
+  for (auto [args, reason] : cases) {
+    CAPTURE(args);
+    const sv_test::Run r = sv_test::scanviz(args, d.path);
+    CHECK(r.code == 2);
+    CHECK(sv_test::lines(r.err) == 1);
+    CHECK(r.err.find(reason) != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(d.path / "x.json"));
+  }
+}

@@ -54,4 +54,20 @@ bool visit_op_maybe_segmented(OpKind kind, ValueType type, bool segmented, F&& f
   });
 }
 
+// The segmented operators the GPU executors are built for: every operator on int32, and the interval
+// operator (the emulator runs every type). Returns false, calling nothing, for the other types
+// (segmented_gpu_type_error in core/segments.hpp says so).
+template <class F>
+bool visit_segmented_gpu_op(OpKind kind, ValueType type, F&& f) {
+  bool built = false;
+  visit_op(kind, type, [&](auto op) {
+    using T = typename decltype(op)::value_type;
+    if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, Interval>) {
+      built = true;
+      f(SegmentedOp<decltype(op)>{});
+    }
+  });
+  return built;
+}
+
 }  // namespace sv

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/segmented.hpp"
+#include "core/values.hpp"
 
 namespace sv {
 
@@ -92,6 +93,11 @@ std::vector<Payload> unpack_segmented(ValueType type, const std::vector<Payload>
     for (std::size_t i = 0; i < pairs.size(); ++i) values[i] = Payload::of(pairs[i].as<Seg<T>>().v);
   });
   return values;
+}
+
+std::string segmented_gpu_type_error(ValueType type) {
+  return "--flags: the GPU's segmented kernels are built for int32 (every operator) and interval values, not " +
+         std::string(type_name(type)) + " (--executor emulator runs every type)";
 }
 
 bool segment_flag(ValueType type, const Payload& pair) {

@@ -26,6 +26,10 @@ std::vector<std::uint8_t> flags_from_option(std::string_view text, std::size_t n
 std::vector<Payload> pack_segmented(ValueType type, const std::vector<Payload>& values,
                                     const std::vector<std::uint8_t>& flags);
 std::vector<Payload> unpack_segmented(ValueType type, const std::vector<Payload>& pairs);
+// "--flags: the GPU's segmented kernels are built for int32 ... not double (...)": the GPU executors'
+// refusal of a type visit_segmented_gpu_op has no kernels for.
+std::string segmented_gpu_type_error(ValueType type);
+
 // Whether a pair's flag is set (a segment head, or a run of pairs containing one).
 bool segment_flag(ValueType type, const Payload& pair);
 

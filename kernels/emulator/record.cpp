@@ -78,7 +78,8 @@ DeviceConfig prepare_device_trace(const BlockRunConfig& config, Trace& trace, bo
     throw std::invalid_argument("n = " + std::to_string(config.n) + " is outside 0.." +
                                 std::to_string(kMaxTracedDeviceN) + " for a traced device-wide scan");
   check_input_length(config);
-  DeviceConfig c = parse_device_config(config.algorithm, config.options, config.type, config.block, on_gpu);
+  DeviceConfig c =
+      parse_device_config(config.algorithm, config.options, config.type, config.block, on_gpu, !config.flags.empty());
   c.params = level_params(c.params, config.n, config.exclusive);
   TraceMeta& m = trace.meta;
   fill_common_meta(config, m);
