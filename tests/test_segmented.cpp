@@ -155,6 +155,22 @@ TEST_CASE("segmented scans: a trace keeps values and heads through JSON") {
   for (std::size_t i = 0; i < t.events.size(); ++i) CHECK(back.events[i].value == t.events[i].value);
 }
 
+TEST_CASE("trace files: segment flags and applications are checked when loaded") {
+  const std::string good = trace_to_json(record_block_scan(segmented("kogge-stone", 4, OpKind::Sum, ValueType::I32, 0.5, 2)));
+  const auto with = [&](const std::string& from, const std::string& to) {
+    std::string text = good;
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+  };
+  const std::string flags = "\"segment_flags\": [";
+  CHECK_THROWS_WITH_AS(trace_from_json(with(flags, flags + "1,")), doctest::Contains("segment_flags"), TraceError);
+  CHECK_THROWS_WITH_AS(trace_from_json(with(flags + "1", flags + "2")), doctest::Contains("segment_flags[0]"), TraceError);
+  CHECK_THROWS_WITH_AS(trace_from_json(with(flags, "\"application\": {\"kind\": \"sort\", \"predicate\": \"\", "
+                                                   "\"values\": []}, " + flags)),
+                       doctest::Contains("compact, allocate"), TraceError);
+}
+
 TEST_CASE("segmented scans: bad configurations are refused with a reason") {
   BlockRunConfig c = segmented("kogge-stone", 8, OpKind::Sum, ValueType::I32, 0.3, 1);
   c.flags.pop_back();
