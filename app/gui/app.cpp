@@ -392,6 +392,26 @@ void source_panel(Ui& ui) {
     }
     ImGui::Text("%3u  %s", number, line.c_str());
   }
+  // A segmented scan runs the same kernel with the segmented operator: its source under the kernel's,
+  // the operator's line lit while the step applies it.
+  if (!t.meta.flags.empty()) {
+    const bool applies = ui.step < static_cast<int>(t.steps.size()) && ui.lesson.view->metrics.per_step[ui.step].operations > 0;
+    ImGui::PopFont();
+    ImGui::Separator();
+    ImGui::TextDisabled("kernels/core/segmented.hpp (the operator the kernel is given)");
+    ImGui::PushFont(ui.fonts.mono);
+    std::istringstream seg{std::string(embedded_file("core/segmented.hpp"))};
+    number = 0;
+    for (std::string line; std::getline(seg, line);) {
+      ++number;
+      if (applies && line.find("b.flag ? b.v") != std::string::npos) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth(), p.y + ImGui::GetTextLineHeight()),
+                                                  IM_COL32(255, 212, 59, 110));
+      }
+      ImGui::Text("%3u  %s", number, line.c_str());
+    }
+  }
   ImGui::PopFont();
 }
 
