@@ -2,27 +2,17 @@
 # Window frame times: three scenes, 300 frames each, through `scanviz gui --report-frames`, as a table
 # of CPU time (building the frame) and whole frame time (until the GL has drawn it), median and p99,
 # with the GL renderer that drew them.
-#   SCANVIZ_EXE   the scanviz binary (default: build/release, else build/dev)
+#   SCANVIZ_EXE   the scanviz binary (default: build/release, else build/dev, else build/nocuda)
 #   FRAMES        frames per scene (default 300)
 #   SIZE          the window's size (default 1600x900, the window's default)
 # Without DISPLAY it runs under xvfb-run; the GL driver is the caller's (e.g. LIBGL_ALWAYS_SOFTWARE=1 or
 # __GLX_VENDOR_LIBRARY_NAME=nvidia in the environment).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-exe="${SCANVIZ_EXE:-}"
-if [ -z "$exe" ]; then
-  for candidate in "$root/build/release/app/scanviz" "$root/build/dev/app/scanviz"; do
-    if [ -x "$candidate" ]; then exe="$candidate"; break; fi
-  done
-fi
-[ -n "$exe" ] && [ -x "$exe" ] || { echo "bench-frames: no scanviz binary (build first, or set SCANVIZ_EXE)" >&2; exit 2; }
+# shellcheck source=window-common.sh
+source "$root/scripts/window-common.sh" bench-frames
 frames="${FRAMES:-300}"
 size="${SIZE:-1600x900}"
-run=()
-if [ -z "${DISPLAY:-}" ]; then
-  command -v xvfb-run >/dev/null || { echo "bench-frames: no DISPLAY and no xvfb-run (apt-get install xvfb xauth)" >&2; exit 2; }
-  run=(xvfb-run -a -s "-screen 0 1920x1080x24")
-fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # Saved settings (theme, font scale) would change what is drawn: each run starts from the defaults.

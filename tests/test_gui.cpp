@@ -26,6 +26,7 @@
 #include "gui/diagram_model.hpp"
 #include "gui/divergence_panel.hpp"
 #include "gui/lookback_view.hpp"
+#include "gui/timing_panel.hpp"
 #include "svg.hpp"
 #include "emulator/record.hpp"
 #include "trace/trace_json.hpp"
@@ -513,6 +514,68 @@ TEST_CASE("timing panel: a bench table made on a GPU machine loads and is charte
   std::string out;
   CHECK(run_under_xvfb("gui --bench '" + (dir.path / "bad.json").string() + "' --frames 2", &out) == 2);
   CHECK(out.find("version") != std::string::npos);
+}
+
+namespace {
+
+// A table as `gui --measure` makes it on a GPU: for each size the copy, CUB and decoupled look-back,
+// in the order they are measured (the last row is decoupled look-back at the largest size).
+sv::BenchResult measured_table(const std::vector<int>& log2_sizes) {
+  sv::BenchResult r;
+  r.device = "NVIDIA H100 80GB HBM3";
+  r.runs = 20;
+  for (int k : log2_sizes) {
+    const std::int64_t n = std::int64_t{1} << k;
+    const double items = static_cast<double>(n);
+    r.rows.push_back({"copy", n, items / 373e9 * 1e3, 373e9, 2984e9, 100, 1.23, true});
+    r.rows.push_back({"cub", n, items / 303e9 * 1e3, 303e9, 2424e9, 81.2, 1.0, true});
+    r.rows.push_back({"decoupled-lookback", n, items / 350e9 * 1e3, 350e9, 2800e9, 93.8, 1.16, true});
+  }
+  return r;
+}
+
+// The timing window as the program lays it out in its default 1600x900 window (its fonts and theme),
+// a few frames with no display: where the table's last row ends and where what the window shows ends.
+std::pair<float, float> timing_table_layout(const sv::BenchResult& table, bool gpu_usable, float font_scale) {
+  ImGuiContext* context = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(1600, 900);
+  io.DeltaTime = 1.0f / 60;
+  load_fonts(font_scale);
+  apply_theme("light", font_scale);
+  TimingPanel t;
+  t.table = table;
+  if (gpu_usable) t.status = "the last point took 1.234 s to measure";  // as after a measurement
+  sv::GpuStatus gpu;
+  gpu.usable = gpu_usable;
+  gpu.name = "NVIDIA H100 80GB HBM3";
+  gpu.error = "cudaGetDeviceCount: no CUDA-capable device is detected";
+  bool open = true;
+  for (int frame = 0; frame < 3; ++frame) {
+    ImGui::NewFrame();
+    timing_window(&open, t, gpu, io.DisplaySize);
+    ImGui::Render();
+  }
+  ImGui::DestroyContext(context);
+  return {t.last_row_bottom, t.shown_bottom};
+}
+
+}  // namespace
+
+TEST_CASE("timing panel: at the default window size the table's last row is drawn whole for three and four measured sizes") {
+  for (const bool gpu_usable : {true, false})
+    for (const std::vector<int>& sizes : {std::vector<int>{20, 24, 28}, std::vector<int>{20, 22, 24, 28}}) {
+      CAPTURE(gpu_usable);
+      CAPTURE(sizes.size());
+      const auto [last_row_bottom, shown_bottom] = timing_table_layout(measured_table(sizes), gpu_usable, 1);
+      CHECK(last_row_bottom > 0);
+      CHECK(last_row_bottom <= shown_bottom);
+    }
+  // Larger text: the chart gives up room first, and the three sizes' table still shows whole.
+  const auto [last_row_bottom, shown_bottom] = timing_table_layout(measured_table({20, 24, 28}), true, 1.25f);
+  CHECK(last_row_bottom > 0);
+  CHECK(last_row_bottom <= shown_bottom);
 }
 
 // ============================================================================================

@@ -814,12 +814,7 @@ int run_gui(const GuiOptions& opt) {
         ImGui::End();
       }
 
-      if (ui.show_timing) {
-        ImGui::SetNextWindowSize(ImVec2(W * 0.55f, H * 0.7f), ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowPos(ImVec2(W * 0.25f, H * 0.12f), ImGuiCond_FirstUseEver);
-        if (ImGui::Begin("GPU timing", &ui.show_timing)) timing_panel(ui.timing, ui.gpu);
-        ImGui::End();
-      }
+      if (ui.show_timing) timing_window(&ui.show_timing, ui.timing, ui.gpu, io.DisplaySize);
 
       const int divergence_step = divergence_window(&ui.show_divergence, ui.lesson.view ? &ui.lesson.view->trace : nullptr,
                                                     ui.step, ui.settings.theme);

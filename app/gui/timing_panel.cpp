@@ -14,6 +14,11 @@
 
 namespace sv::gui {
 
+namespace {
+// The chart's height, in ems, between what leaves the table whole and what it needs to be read.
+constexpr float kMinChartEm = 10, kMaxChartEm = 18;
+}  // namespace
+
 // Merges new measurements into the shown table, replacing rows of the same algorithm and n.
 void merge_rows(BenchResult& into, const BenchResult& from) {
   if (!from.device.empty()) into.device = from.device;
@@ -93,9 +98,25 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
   }
   if (!t.status.empty()) ImGui::TextDisabled("%s", t.status.c_str());
   if (t.table.rows.empty()) return;
-  svplot::Chart("throughput", chart::throughput_chart(t.table), ImVec2(ImGui::GetContentRegionAvail().x, 18 * ImGui::GetFontSize()));
-  if (ImGui::BeginTable("rows", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
-    for (const char* h : {"algorithm", "n", "ms", "G items/s", "GB/s", "% of copy", "vs CUB"}) ImGui::TableSetupColumn(h);
+  // The chart takes what the table leaves, down to kMinChartEm: the whole table shows under it (the
+  // rows of three or four measured sizes at the default window size); a longer one scrolls.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float em = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().y;
+  const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1;  // + the border under it
+  const float table_h = static_cast<float>(t.table.rows.size() + 1) * row_h + 2;
+  const float chart_h = std::clamp(avail - table_h - style.ItemSpacing.y, kMinChartEm * em, kMaxChartEm * em);
+  const float table_room = avail - chart_h - style.ItemSpacing.y;
+  svplot::Chart("throughput", chart::throughput_chart(t.table), ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
+  const bool scroll = table_h > table_room;
+  t.last_row_bottom = t.shown_bottom = 0;
+  if (ImGui::BeginTable("rows", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | (scroll ? ImGuiTableFlags_ScrollY : 0),
+                        ImVec2(0, scroll ? table_room : 0))) {
+    if (scroll) ImGui::TableSetupScrollFreeze(0, 1);
+    // The algorithm's name whole (the other columns share what is left).
+    float name_w = ImGui::CalcTextSize("algorithm").x;
+    for (const BenchRow& r : t.table.rows) name_w = std::max(name_w, ImGui::CalcTextSize(r.algorithm.c_str()).x);
+    ImGui::TableSetupColumn("algorithm", ImGuiTableColumnFlags_WidthFixed, name_w);
+    for (const char* h : {"n", "ms", "G items/s", "GB/s", "% of copy", "vs CUB"}) ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     for (const BenchRow& r : t.table.rows) {
       ImGui::TableNextRow();
@@ -114,8 +135,18 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
       ImGui::TableNextColumn();
       ImGui::Text("%.2f", r.vs_cub);
     }
+    t.last_row_bottom = ImGui::GetItemRectMax().y + style.CellPadding.y;
     ImGui::EndTable();
   }
+  t.shown_bottom = ImGui::GetWindowDrawList()->GetClipRectMax().y;
+}
+
+void timing_window(bool* open, TimingPanel& t, const GpuStatus& gpu, ImVec2 display) {
+  const float W = display.x, H = display.y;
+  ImGui::SetNextWindowSize(ImVec2(W * 0.55f, H * 0.7f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(W * 0.25f, H * 0.12f), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("GPU timing", open)) timing_panel(t, gpu);
+  ImGui::End();
 }
 
 }  // namespace sv::gui

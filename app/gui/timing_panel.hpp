@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <imgui.h>
+
 #include "bench_result.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
@@ -24,12 +26,17 @@ struct TimingPanel {
   BenchResult table;                 // what is shown
   std::string status;
   char path[512] = "bench.json";
+  // The last frame's screen y of the table's last row's bottom edge and of what the window shows
+  // (its clip rect's bottom): the row is whole when the first is not below the second.
+  float last_row_bottom = 0, shown_bottom = 0;
 };
 
 // Merges new measurements into the shown table, replacing rows of the same algorithm and n.
 void merge_rows(BenchResult& into, const BenchResult& from);
 
 void timing_panel(TimingPanel& t, const GpuStatus& gpu);
+// The panel in its own window ("GPU timing"), first placed and sized for a `display`-sized screen.
+void timing_window(bool* open, TimingPanel& t, const GpuStatus& gpu, ImVec2 display);
 
 // True while a measurement runs or one is queued.
 inline bool measuring(const TimingPanel& t) { return t.pending.valid() || !t.queued_log2_n.empty(); }

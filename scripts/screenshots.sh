@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Regenerates every screenshot the README shows, as PNG files under docs/img/, each drawn by the window
+# itself (`scanviz gui --frames N --screenshot`) at a modest size with the light theme and the default
+# settings, under xvfb-run when there is no DISPLAY.
+#   scripts/screenshots.sh              every shot
+#   scripts/screenshots.sh NAME...      only these (the names below, e.g. predict_answered)
+#   SCANVIZ_EXE   the scanviz binary (default: build/release, else build/dev, else build/nocuda)
+#   SIZE          the window's size (default 1280x720)
+#   OUT           where the PNG files go (default docs/img)
+# Each shot is one function, shot_NAME, listed in SHOTS; a shot that must show an outcome (a graded
+# answer) checks the program's output and fails when it differs. The total must stay under
+# MAX_BYTES (default 1.5 MB) so the repository stays small.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=window-common.sh
+source "$root/scripts/window-common.sh" screenshots
+size="${SIZE:-1280x720}"
+out="${OUT:-$root/docs/img}"
+max_bytes="${MAX_BYTES:-1500000}"
+mkdir -p "$out"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+# Saved settings (theme, font scale) would change what is drawn: each shot starts from the defaults.
+export XDG_CONFIG_HOME="$tmp/config"
+
+# shot FILE ARGS...: the window after a few frames, saved as $out/FILE.png; the program's output is
+# left in $tmp/log. The pointer is held over the lesson panel's empty lower part, so nothing shows hovered.
+shot() {
+  local file="$1"
+  shift
+  if ! "${run[@]}" "$exe" gui --frames 40 --size "$size" --theme light --mouse 150,650 "$@" \
+    --screenshot "$out/$file.png" >"$tmp/log" 2>&1; then
+    echo "screenshots: $file failed:" >&2
+    cat "$tmp/log" >&2
+    exit 1
+  fi
+  echo "$file.png  $(wc -c <"$out/$file.png") bytes  (gui $*)"
+}
+
+# expect TEXT: the last shot's output holds TEXT (what its caption in the README says happened).
+expect() {
+  grep -qF -- "$1" "$tmp/log" || { echo "screenshots: expected '$1' in the output of the last shot, got:" >&2; cat "$tmp/log" >&2; exit 1; }
+}
+
+# ============================================================================================
+# The lessons of issue 12
+# ============================================================================================
+
+# Warp divergence: Kogge-Stone at n = 128 (4 warps), stride 16: warp 0 diverges.
+shot_divergence_kogge_stone() { shot divergence-kogge-stone --algo kogge-stone --n 128 --step 5 --divergence; }
+
+# Warp divergence: Brent-Kung at n = 128 (64 threads, 2 warps), reduction stride 32: warp 0 diverges,
+# warp 1 idles whole.
+shot_divergence_brent_kung() { shot divergence-brent-kung --algo brent-kung --n 128 --step 6 --divergence; }
+
+# A bitwise operator: Kogge-Stone (double-buffered) over the slides' input with bitor, at stride 2.
+shot_operator_bitor() { shot operator-bitor --algo kogge-stone-double-buffer --op bitor --n 8 --step 2; }
+
+# Predict the next step: the default lesson's first question, nothing answered yet.
+shot_predict_question() { shot predict-question --predict; }
+
+# Predict the next step: answer 1 to both questions of step 1, the first right and the second wrong.
+shot_predict_answered() {
+  shot predict-answered --predict --keys "1 1 enter"
+  expect "predict: step 1 ?1 right, score 1/2"
+  expect "predict: step 1 ?2 wrong, score 1/2"
+}
+
+# ============================================================================================
+# Lessons still to come (issue 12): add a function per shot here and its name to SHOTS, e.g.
+#   shot_warp_block_scan()     { shot warp-block-scan --algo ... --step ...; }
+#   shot_segmented_scan()      { shot segmented-scan --algo ...; }
+#   shot_stream_compaction()   { shot stream-compaction --algo ...; }
+# ============================================================================================
+
+SHOTS=(
+  divergence_kogge_stone
+  divergence_brent_kung
+  operator_bitor
+  predict_question
+  predict_answered
+  # warp-level block scans, segmented scan and compaction: their names here
+)
+
+if [ $# -gt 0 ]; then chosen=("$@"); else chosen=("${SHOTS[@]}"); fi
+for name in "${chosen[@]}"; do
+  declare -F "shot_$name" >/dev/null || { echo "screenshots: no shot named '$name' (${SHOTS[*]})" >&2; exit 2; }
+done
+echo "scanviz: $exe, window $size, into $out"
+for name in "${chosen[@]}"; do "shot_$name"; done
+
+total=0
+for f in "$out"/*.png; do total=$((total + $(wc -c <"$f"))); done
+echo "total $total bytes in $out"
+if [ "$total" -gt "$max_bytes" ]; then
+  echo "screenshots: $total bytes is over $max_bytes: use a smaller SIZE or fewer shots" >&2
+  exit 1
+fi
