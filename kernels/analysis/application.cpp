@@ -64,21 +64,28 @@ class PredicateParser {
     p_.nodes_.push_back(std::move(n));
     return static_cast<int>(p_.nodes_.size()) - 1;
   }
+  int add(Predicate::Node::Kind kind, int a, int b = -1) {
+    Predicate::Node n;
+    n.kind = kind;
+    n.a = a;
+    n.b = b;
+    return add(std::move(n));
+  }
   int expr() {
     int a = conj();
-    while (take("||")) a = add({Predicate::Node::Or, a, conj()});
+    while (take("||")) a = add(Predicate::Node::Or, a, conj());
     return a;
   }
   int conj() {
     int a = unary();
-    while (take("&&")) a = add({Predicate::Node::And, a, unary()});
+    while (take("&&")) a = add(Predicate::Node::And, a, unary());
     return a;
   }
   int unary() {
     skip();
     if (s_.substr(i_, 1) == "!" && s_.substr(i_, 2) != "!=") {
       ++i_;
-      return add({Predicate::Node::Not, unary()});
+      return add(Predicate::Node::Not, unary());
     }
     if (take("(")) {
       const int e = expr();

@@ -29,12 +29,6 @@ std::vector<std::uint8_t> parse_flag_list(std::string_view text) {
   return flags;
 }
 
-std::string flags_text(const std::vector<std::uint8_t>& flags) {
-  std::string s;
-  for (std::size_t i = 0; i < flags.size(); ++i) s += (i ? "," : "") + std::string(flags[i] ? "1" : "0");
-  return s;
-}
-
 std::vector<std::uint8_t> random_flags(std::size_t n, double density, std::uint64_t seed) {
   std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 17);
   std::vector<std::uint8_t> flags(n);

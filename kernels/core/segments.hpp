@@ -14,8 +14,6 @@ namespace sv {
 
 // "1,0,0,1,0": one flag per element, each 0 or 1. Throws std::invalid_argument naming the bad item.
 std::vector<std::uint8_t> parse_flag_list(std::string_view text);
-// "1,0,0,1" -> the same text back (the trace's and the CLI's form).
-std::string flags_text(const std::vector<std::uint8_t>& flags);
 // Seeded flags: each element a head with probability `density` (0..1); element 0 is always a head.
 std::vector<std::uint8_t> random_flags(std::size_t n, double density, std::uint64_t seed);
 // "1,0,1" or "random:0.25": what --flags takes; n is the input's length. Throws std::invalid_argument
