@@ -22,7 +22,9 @@
 #include "emulator/record.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
+#include "analysis/application.hpp"
 #include "analysis/work_steps.hpp"
+#include "core/segments.hpp"
 #include "chart.hpp"
 #include "text_view.hpp"
 #ifdef SCANVIZ_HAVE_GUI
@@ -59,6 +61,10 @@ struct TraceOptions {
   std::uint64_t seed = 1;
   std::string out;
   std::vector<std::string> options;  // --option key=value
+  std::string flags;                 // --flags: segment heads, "1,0,0,1" or "random:P"
+  std::string app;                   // --app compact|allocate
+  std::string predicate;             // --predicate, with --app compact
+  bool op_given = false;
 };
 
 // "3,6,7" or "@FILE": values separated by commas or newlines; lines starting with # are comments.
@@ -77,6 +83,42 @@ std::vector<Payload> parse_input_list(const std::string& arg, ValueType type) {
     return parse_value_list(text, type);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--input: ") + e.what());
+  }
+}
+
+// --app compact|allocate: the scan becomes the exclusive sum of the predicate or of the requests.
+void set_application(const TraceOptions& o, BlockRunConfig& c) {
+  if (o.app != "compact" && o.app != "allocate")
+    throw UsageError("--app: unknown application '" + o.app + "' (compact or allocate)");
+  if (!o.flags.empty()) throw UsageError("--app: an application's scan is not segmented (drop --flags)");
+  if (o.op_given && c.op != OpKind::Sum) throw UsageError("--app " + o.app + " scans with sum, not " + o.op);
+  if (c.type != ValueType::I32 && c.type != ValueType::I64)
+    throw UsageError("--app " + o.app + " scans integer counts: --type int32 or int64");
+  c.op = OpKind::Sum;
+  c.exclusive = true;
+  std::vector<Payload> values = c.input.empty() ? random_input(OpKind::Sum, c.type, static_cast<std::size_t>(c.n), o.seed) : c.input;
+  c.application.kind = o.app;
+  if (o.app == "compact") {
+    if (o.predicate.empty()) throw UsageError("--app compact needs --predicate, e.g. --predicate \"x > 0\"");
+    try {
+      const Predicate predicate = Predicate::parse(o.predicate);
+      c.input = compaction_flags(predicate, c.type, values);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--predicate: ") + e.what());
+    }
+    c.application.predicate = o.predicate;
+    c.application.values = std::move(values);
+  } else {
+    if (c.input.empty())  // random requests: the sizes 0..9
+      for (Payload& v : values)
+        v = c.type == ValueType::I64 ? Payload::of(std::int64_t{(v.as<std::int64_t>() % 10 + 10) % 10})
+                                     : Payload::of((v.as<std::int32_t>() % 10 + 10) % 10);
+    try {
+      check_requests(c.type, values);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--input: ") + e.what());
+    }
+    c.input = std::move(values);
   }
 }
 
@@ -136,6 +178,15 @@ BlockRunConfig run_config(const TraceOptions& o) {
   if (!schedule)
     throw UsageError("--schedule: unknown schedule '" + o.schedule + "' (in-order, reverse, round-robin, random[:SEED])");
   c.schedule = *schedule;
+  if (!o.flags.empty()) {
+    try {
+      c.flags = flags_from_option(o.flags, static_cast<std::size_t>(c.n), o.seed);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--flags: ") + e.what());
+    }
+  }
+  if (!o.predicate.empty() && o.app != "compact") throw UsageError("--predicate goes with --app compact");
+  if (!o.app.empty()) set_application(o, c);
   return c;
 }
 
@@ -184,7 +235,17 @@ int cmd_algos() {
                "  and, or                   int32, int64: logical, on truth values 0 and 1 (identity 1 and 0)\n"
                "  bitand, bitor, bitxor     int32, int64: bitwise (identity all ones, 0, 0)\n"
                "  interval                  interval: symbolic ranges x0..x3; joins only adjacent ranges\n"
-               "Schedules: in-order, reverse, round-robin, random:SEED.\n";
+               "Schedules: in-order, reverse, round-robin, random:SEED.\n"
+               "\nSegmented scan (--flags 1,0,0,1,... or random:P; every operator, inclusive):\n"
+               "  every block algorithm above, and decoupled-lookback device-wide, scan (flag, value) pairs with\n"
+               "  the segmented operator (f1,v1) (+)s (f2,v2) = (f1|f2, f2 ? v2 : v1 (+) v2), associative for every\n"
+               "  associative (+): the same kernels; a set flag starts a segment, where the scan restarts.\n"
+               "  The GPU runs it for int32 and interval values; the emulator for every type.\n"
+               "\nApplications (--app; the scan is the exclusive sum, by any algorithm above):\n"
+               "  compact   stream compaction: --predicate \"x > 0\" (x % K, < <= > >= == !=, &&, ||, !);\n"
+               "            the exclusive sum of the predicate is each kept element's output slot\n"
+               "  allocate  allocation: the exclusive sum of the requests is each one's offset\n"
+               "            ([8,6,7,5,3,0,9] -> [0,8,14,21,26,29,29])\n";
   return 0;
 }
 
@@ -419,6 +480,13 @@ int run_command_line(int argc, char** argv) {
   trace->add_option("--trace-capacity", to.trace_capacity, "GPU: events the device trace buffer holds");
   trace->add_option("--amplify", to.amplify, "GPU: race amplifier seed (warps sleep seeded delays each step)");
   trace->add_option("--option", to.options, "device-wide algorithms: a switch key=value, repeatable (scanviz algos lists them)");
+  trace->add_option("--flags", to.flags,
+                    "segmented scan: segment heads, one 0 or 1 per element (\"1,0,0,1,0\"), or random:P (each a head "
+                    "with probability P, seeded by --seed)");
+  trace->add_option("--app", to.app,
+                    "an application of the scan: compact (keep the elements passing --predicate) or allocate (offsets "
+                    "of the requests in --input); the scan is then the exclusive sum");
+  trace->add_option("--predicate", to.predicate, "with --app compact: e.g. \"x > 0\", \"x % 2 == 0\", \"x > 0 && x < 5\"");
   trace->add_option("--out", to.out, "trace file to write (JSON); - for standard output")->required();
 
   TraceOptions ro;
@@ -523,6 +591,7 @@ int run_command_line(int argc, char** argv) {
     to.schedule_given = trace->count("--schedule") > 0;
     to.input_given = trace->count("--input") > 0;
     to.warp_given = trace->count("--warp") > 0;
+    to.op_given = trace->count("--op") > 0;
     ro.n_given = true;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

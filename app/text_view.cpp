@@ -14,6 +14,7 @@
 #include "core/values.hpp"
 #include "analysis/divergence.hpp"
 #include "divergence_text.hpp"
+#include "application_text.hpp"
 
 namespace sv {
 
@@ -28,7 +29,7 @@ std::string describe_run(const Trace& t) {
   s << m.algorithm << " | n = " << m.n << " | " << op_name(m.op);
   if (m.op != OpKind::Interval) s << " (" << type_name(m.type) << ")";
   s << " | " << (m.exclusive ? "exclusive" : "inclusive") << " | block " << m.block << " threads, " << m.capacity
-    << " elements | " << m.executor.kind;
+    << " elements" << application_summary(t) << " | " << m.executor.kind;
   if (m.executor.kind == "emulator") {
     s << ", schedule " << m.executor.schedule;
     if (m.executor.schedule == "random") s << ":" << m.executor.seed;
@@ -96,6 +97,7 @@ nlohmann::json value_json(ValueType type, const Payload& v) {
 
 void print_steps(std::ostream& out, const Trace& t) {
   out << describe_run(t) << "\n";
+  print_segments(out, t);
   const auto hazards = find_hazards(t);
   std::map<int, std::vector<const Hazard*>> hazards_by_step;
   for (const Hazard& h : hazards) hazards_by_step[h.step].push_back(&h);
@@ -143,6 +145,7 @@ void print_steps(std::ostream& out, const Trace& t) {
   }
   out << "   marks: * operator result, ! read after another thread overwrote it (RAW), ~ other hazard, - not "
          "written yet\n";
+  print_application(out, t);
 }
 
 nlohmann::json stats_json(const Trace& t) {
@@ -201,6 +204,8 @@ nlohmann::json stats_json(const Trace& t) {
   j["outcome"] = outcome_name(c.outcome);
   if (c.outcome == Outcome::Deadlock) j["waiting_tiles"] = t.result.waiting;
   if (!t.tile_events.empty()) j["lookback"] = lookback_json(t);
+  j["segment_flags"] = meta.flags.empty() ? json(nullptr) : json(meta.flags);
+  j["application"] = application_json(t);
   j["wrong_indices"] = c.wrong;
   j["output"] = values(t.result.output);
   j["reference"] = values(c.reference);
@@ -295,6 +300,7 @@ void print_stats(std::ostream& out, const Trace& t) {
     out << ": " << c.wrong.size() << " of " << t.meta.n << " outputs differ from the reference";
   }
   out << "\n";
+  print_application(out, t);
 }
 
 }  // namespace sv

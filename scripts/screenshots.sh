@@ -80,10 +80,37 @@ shot_warp_block_scan() {
   echo "warp-brent-kung.png  $(wc -c <"$out/warp-brent-kung.png") bytes  (trace --algo warp-brent-kung --n 16 --warp 4, render --step 5)"
 }
 
+# trace_then_shot FILE TRACE_ARGS...: records a trace with `scanviz trace` (on the emulator; its outcome
+# must be correct), then the window showing it with the arguments in shot_args (what `scanviz gui
+# --trace` opens: the diagram and, for an application, its window).
+trace_then_shot() {
+  local file="$1"
+  shift
+  "$exe" trace --executor emulator "$@" --out "$tmp/$file.json" >"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; exit 1; }
+  expect "outcome correct"
+  shot "$file" --trace "$tmp/$file.json" "${shot_args[@]}"
+}
+
+# Segmented scan: Sklansky over x0..x7 with heads at 0, 3 and 5, at span 2: no value crosses a bar.
+shot_segmented_scan() {
+  shot_args=(--step 2)
+  trace_then_shot segmented-scan --algo sklansky --op interval --n 8 --flags 1,0,0,1,0,1,0,0
+}
+
+# Stream compaction: Kogge-Stone's exclusive sum of x > 0 over 16 seeded values, and the scatter.
+shot_stream_compaction() {
+  shot_args=()
+  trace_then_shot stream-compaction --algo kogge-stone --app compact --predicate "x > 0" --n 16 --seed 3
+}
+
+# Allocation: the slides' requests 8 6 7 5 3 0 9 get the offsets 0 8 14 21 26 29 29 (Brent-Kung).
+shot_allocation() {
+  shot_args=()
+  trace_then_shot allocation --algo brent-kung --app allocate --input 8,6,7,5,3,0,9
+}
+
 # ============================================================================================
-# Lessons still to come (issue 12): add a function per shot here and its name to SHOTS, e.g.
-#   shot_segmented_scan()      { shot segmented-scan --algo ...; }
-#   shot_stream_compaction()   { shot stream-compaction --algo ...; }
+# A lesson to add: a function per shot above and its name in SHOTS.
 # ============================================================================================
 
 SHOTS=(
@@ -93,7 +120,9 @@ SHOTS=(
   predict_question
   predict_answered
   warp_block_scan
-  # segmented scan and compaction: their names here
+  segmented_scan
+  stream_compaction
+  allocation
 )
 
 if [ $# -gt 0 ]; then chosen=("$@"); else chosen=("${SHOTS[@]}"); fi

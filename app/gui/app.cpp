@@ -32,6 +32,8 @@
 
 #include "algorithms.hpp"
 #include "core/files.hpp"
+#include "analysis/application.hpp"
+#include "core/segments.hpp"
 #include "core/values.hpp"
 #include "embedded.hpp"
 #include "emulator/record.hpp"
@@ -46,6 +48,7 @@
 #include "gui/predict_panel.hpp"
 #include "gui/timing_panel.hpp"
 #include "gui/lookback_view.hpp"
+#include "gui/application_panel.hpp"
 #include "gui/divergence_panel.hpp"
 #include "gui/gl_diagram.hpp"
 #include "trace/trace_json.hpp"
@@ -116,6 +119,9 @@ struct Lesson {
   char typed[2048] = "3,6,7,4,8,2,1,9";
   int schedule = 0;
   int schedule_seed = 7;
+  int scan_kind = 0;     // 0 a plain scan, 1 segmented, 2 stream compaction, 3 allocation
+  float segment_density = 0.25f;  // segmented: the chance of each element being a head (seeded)
+  char predicate[128] = "x % 2 == 0";  // stream compaction
   bool gpu = false;      // record on the GPU executor instead of the emulator
   int amplify_seed = 0;  // GPU race amplifier (0 = off)
   // result
@@ -137,10 +143,34 @@ BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm) {
   c.type = c.op == OpKind::Interval ? ValueType::Interval : static_cast<ValueType>(l.type);
   c.exclusive = l.exclusive;
   c.input_seed = static_cast<std::uint64_t>(l.input_seed);
+  const bool application = l.scan_kind >= 2;
+  if (application) {  // the exclusive sum of counts (cli: --app)
+    c.op = OpKind::Sum;
+    c.type = c.type == ValueType::I64 ? ValueType::I64 : ValueType::I32;
+    c.exclusive = true;
+  }
   if (l.input_mode == 0) c.input = slides_input(c.op, c.type, static_cast<std::size_t>(l.n));
   if (l.input_mode == 2) {
     c.input = parse_value_list(l.typed, c.type);
     c.n = static_cast<std::int64_t>(c.input.size());
+  }
+  if (l.scan_kind == 1) {
+    c.flags = random_flags(static_cast<std::size_t>(c.n), l.segment_density, c.input_seed);
+    c.exclusive = false;
+  }
+  if (application) {
+    std::vector<Payload> values = c.input.empty() ? random_input(OpKind::Sum, c.type, static_cast<std::size_t>(c.n), c.input_seed) : c.input;
+    c.application.kind = l.scan_kind == 2 ? "compact" : "allocate";
+    if (l.scan_kind == 2) {
+      const Predicate predicate = Predicate::parse(l.predicate);
+      c.input = compaction_flags(predicate, c.type, values);
+      c.application.predicate = l.predicate;
+      c.application.values = std::move(values);
+    } else {
+      for (Payload& v : values)  // requests are sizes: negative ones count as nothing
+        if (c.type == ValueType::I64 ? v.as<std::int64_t>() < 0 : v.as<std::int32_t>() < 0) v = identity_of(OpKind::Sum, c.type);
+      c.input = std::move(values);
+    }
   }
   const auto names = schedule_kind_names();
   const auto schedule = Schedule::parse(std::string(names[l.schedule]) + (l.schedule == 3 ? ":" + std::to_string(l.schedule_seed) : ""));
@@ -201,6 +231,7 @@ struct Ui {
   LookbackUi lookback;
   PredictUi predict;
   bool show_divergence = false;
+  bool show_application = true;  // opens by itself for a compaction or an allocation
 };
 
 
@@ -269,6 +300,12 @@ bool controls_panel(Ui& ui) {
   l.type = std::min(l.type, types - 1);
   if (l.op != 4) changed |= ImGui::Combo("type", &l.type, kTypes, types);
   changed |= ImGui::Checkbox("exclusive", &l.exclusive);
+  const char* kinds[] = {"a plain scan", "segmented scan (random heads)", "stream compaction", "allocation"};
+  changed |= ImGui::Combo("scan", &l.scan_kind, kinds, 4);
+  if (l.scan_kind == 1)
+    changed |= ImGui::SliderFloat("heads", &l.segment_density, 0.0f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+  if (l.scan_kind == 2) changed |= ImGui::InputText("predicate", l.predicate, sizeof l.predicate);
+  if (l.scan_kind >= 2) ImGui::TextDisabled("the exclusive sum (operator sum, an integer type)");
   const char* inputs[] = {"slides (3 6 7 4 8 2 1 9)", "seeded random", "typed"};
   changed |= ImGui::Combo("input", &l.input_mode, inputs, 3);
   if (l.input_mode == 1) changed |= ImGui::InputInt("input seed", &l.input_seed);
@@ -363,6 +400,26 @@ void source_panel(Ui& ui) {
                                                 IM_COL32(255, 212, 59, 110));
     }
     ImGui::Text("%3u  %s", number, line.c_str());
+  }
+  // A segmented scan runs the same kernel with the segmented operator: its source under the kernel's,
+  // the operator's line lit while the step applies it.
+  if (!t.meta.flags.empty()) {
+    const bool applies = ui.step < static_cast<int>(t.steps.size()) && ui.lesson.view->metrics.per_step[ui.step].operations > 0;
+    ImGui::PopFont();
+    ImGui::Separator();
+    ImGui::TextDisabled("kernels/core/segmented.hpp (the operator the kernel is given)");
+    ImGui::PushFont(ui.fonts.mono);
+    std::istringstream seg{std::string(embedded_file("core/segmented.hpp"))};
+    number = 0;
+    for (std::string line; std::getline(seg, line);) {
+      ++number;
+      if (applies && line.find("b.flag ? b.v") != std::string::npos) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth(), p.y + ImGui::GetTextLineHeight()),
+                                                  IM_COL32(255, 212, 59, 110));
+      }
+      ImGui::Text("%3u  %s", number, line.c_str());
+    }
   }
   ImGui::PopFont();
 }
@@ -634,6 +691,7 @@ int run_gui(const GuiOptions& opt) {
         if (ImGui::IsKeyPressed(GLFW_KEY_B)) ui.show_lookback = !ui.show_lookback;
         if (ImGui::IsKeyPressed(GLFW_KEY_P)) ui.predict.focus = ui.predict.on = !ui.predict.on;
         if (ImGui::IsKeyPressed(GLFW_KEY_D)) ui.show_divergence = !ui.show_divergence;
+        if (ImGui::IsKeyPressed(GLFW_KEY_A)) ui.show_application = !ui.show_application;
         if (ImGui::IsKeyPressed(GLFW_KEY_L)) {
           ui.lecture = !ui.lecture;
           ui.fullscreen = ui.lecture;
@@ -680,6 +738,7 @@ int run_gui(const GuiOptions& opt) {
           ImGui::MenuItem("look-back view (B)", nullptr, &ui.show_lookback);
           if (ImGui::MenuItem("predict the next step (P)", nullptr, &ui.predict.on)) ui.predict.focus = ui.predict.on;
           ImGui::MenuItem("warp divergence (D)", nullptr, &ui.show_divergence);
+          ImGui::MenuItem("application rows: compaction, allocation (A)", nullptr, &ui.show_application);
           ImGui::EndMenu();
         }
         if (!ui.status.empty()) ImGui::TextDisabled("%s", ui.status.c_str());
@@ -770,6 +829,7 @@ int run_gui(const GuiOptions& opt) {
       const int divergence_step = divergence_window(&ui.show_divergence, ui.lesson.view ? &ui.lesson.view->trace : nullptr,
                                                     ui.step, ui.settings.theme);
       if (divergence_step >= 0) set_step(ui, divergence_step);
+      application_window(&ui.show_application, ui.lesson.view ? &ui.lesson.view->trace : nullptr, ui.settings.theme);
 
       // The look-back view: device-wide scans' tiles, over the others, nearly the whole window.
       const bool was_lookback_shown = lookback_was_shown;

@@ -346,6 +346,10 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
     const auto c1 = std::min(row.cell_count, static_cast<std::size_t>(last_visible) + 1);
     for (std::size_t i = c0; i < c1; ++i) {
       const DiagramCell& c = d.cells[row.first_cell + i];
+      if (c.segment_head) {  // a segmented scan restarts here: a bar at the cell's left edge
+        const ImVec2 top = to_screen(c.x, c.y - d.layout.row_gap * 0.2f), bottom = to_screen(c.x, c.y + c.h + d.layout.row_gap * 0.2f);
+        dl->AddLine(top, bottom, im_color(pal.edge_right), std::max(2.0f, 0.08f * cell_px));
+      }
       if (c.label.empty()) continue;
       const ImVec2 ts = ImGui::CalcTextSize(c.label.c_str());
       const float alpha = std::clamp((cell_px - 4 - ts.x) / std::max(ts.x * 0.4f, 1.0f), 0.0f, 1.0f);

@@ -109,6 +109,7 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
       c.w = L.cell_w;
       c.h = L.cell_h;
       c.label = snap.defined[i] ? format_value(t.meta.type, snap.values[i]) : "";
+      c.segment_head = i < t.meta.flags.size() && t.meta.flags[i];
       c.fill = snap.defined[i] ? pal.cell : pal.cell_undefined;
       if (snap.defined[i] && t.meta.type == ValueType::Interval && snap.values[i].as<Interval>().is_invalid())
         c.fill = pal.cell_invalid;
@@ -193,6 +194,9 @@ std::string diagram_svg(const Diagram& d, const Palette& pal, const std::string&
       << "\" data-column=\"" << c.column << "\">";
     s << "<rect x=\"" << c.x << "\" y=\"" << c.y << "\" width=\"" << c.w << "\" height=\"" << c.h << "\" fill=\""
       << svg::color(c.fill) << "\" stroke=\"" << svg::color(pal.border) << "\"/>";
+    if (c.segment_head)  // a segmented scan restarts at this element
+      s << "<line class=\"segment-head\" x1=\"" << c.x << "\" y1=\"" << c.y - 6 << "\" x2=\"" << c.x << "\" y2=\""
+        << c.y + c.h + 6 << "\" stroke=\"" << svg::color(pal.edge_right) << "\" stroke-width=\"4\"/>";
     if (!c.label.empty())
       s << "<text x=\"" << c.x + c.w / 2 << "\" y=\"" << c.y + c.h / 2 + 4
         << "\" font-size=\"12\" text-anchor=\"middle\" fill=\"" << svg::color(pal.text) << "\">" << svg::escape(c.label)
@@ -207,19 +211,36 @@ std::string diagram_svg(const Diagram& d, const Palette& pal, const std::string&
 
 namespace {
 
-// The template line for `phase` in assets/narration/ALGO.txt ("phase: text"), else the default file's.
-std::string narration_template(const std::string& algorithm, std::string_view phase) {
-  for (const std::string& file : {"narration/" + algorithm + ".txt", std::string("narration/default.txt")}) {
-    std::istringstream in{std::string(embedded_file(file))};
-    for (std::string line; std::getline(in, line);) {
-      if (line.rfind(std::string(phase) + ":", 0) == 0) {
-        const auto text = line.substr(phase.size() + 1);
-        const auto start = text.find_first_not_of(' ');
-        return start == std::string::npos ? std::string() : text.substr(start);
-      }
+// The line for `phase` in the embedded `file` ("phase: text"), else empty.
+std::string narration_line(const std::string& file, std::string_view phase) {
+  std::istringstream in{std::string(embedded_file(file))};
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(std::string(phase) + ":", 0) == 0) {
+      const auto text = line.substr(phase.size() + 1);
+      const auto start = text.find_first_not_of(' ');
+      return start == std::string::npos ? std::string() : text.substr(start);
     }
   }
   return {};
+}
+
+// The template line for `phase` in assets/narration/ALGO.txt ("phase: text"), else the default file's.
+std::string narration_template(const std::string& algorithm, std::string_view phase) {
+  for (const std::string& file : {"narration/" + algorithm + ".txt", std::string("narration/default.txt")}) {
+    std::string text = narration_line(file, phase);
+    if (!text.empty()) return text;
+  }
+  return {};
+}
+
+// What a segmented scan or an application adds to a step's sentence: its file's line for the phase,
+// else its "any:" line (assets/narration/segmented.txt, compact.txt, allocate.txt).
+std::string application_narration(const Trace& t, std::string_view phase) {
+  const std::string kind = !t.meta.flags.empty() ? "segmented" : t.meta.application.kind;
+  if (kind.empty()) return {};
+  const std::string file = "narration/" + kind + ".txt";
+  std::string text = narration_line(file, phase);
+  return text.empty() ? narration_line(file, "any") : text;
 }
 
 void replace_all(std::string& s, const std::string& key, const std::string& value) {
@@ -235,6 +256,7 @@ std::string narrate_step(const TraceView& view, int step) {
   const Step& s = t.steps[step];
   std::string text = narration_template(t.meta.algorithm, phase_name(s.phase));
   if (text.empty()) text = s.label() + ".";
+  if (const std::string extra = application_narration(t, phase_name(s.phase)); !extra.empty()) text += " " + extra;
   std::vector<std::uint32_t> copying;
   std::int64_t copies = 0;
   std::set<int> read_buffers;
@@ -263,6 +285,8 @@ std::string narrate_step(const TraceView& view, int step) {
   replace_all(text, "{out}", t.buffers[out_buffer].name);
   replace_all(text, "{n}", std::to_string(t.meta.n));
   replace_all(text, "{op}", std::string(op_name(t.meta.op)));
+  replace_all(text, "{segments}", std::to_string(std::count(t.meta.flags.begin(), t.meta.flags.end(), 1)));
+  replace_all(text, "{predicate}", t.meta.application.predicate);
   int raw = 0;
   for (const Hazard& h : view.hazards) raw += h.step == step && h.kind == HazardKind::RAW;
   if (raw) text += " Race: " + std::to_string(raw) + " reads saw a value another thread had already overwritten.";

@@ -40,6 +40,7 @@ struct DiagramCell {
   bool active = false;     // written by an operator application in the current step
   bool hazard = false;     // named by a RAW hazard of the current step
   float heat = 0;          // 0..1 within its row: the value (numbers) or the range's length (intervals)
+  bool segment_head = false;  // a segmented scan's segment starts at this cell's element (a bar at its left)
   std::vector<int> hazards;  // indices into TraceView::hazards
 };
 

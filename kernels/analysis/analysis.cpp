@@ -238,9 +238,9 @@ std::vector<Edge> dataflow_edges(const Trace& trace) {
 
 Correctness check_result(const Trace& trace) {
   Correctness c;
-  c.reference = reference_scan(trace.meta.op, trace.meta.type, trace.meta.input, trace.meta.exclusive);
+  c.reference = reference_scan(trace.meta.op, trace.meta.type, trace.meta.input, trace.meta.exclusive, trace.meta.flags);
   c.wrong = mismatches(trace.meta.op, trace.meta.type, trace.meta.input, trace.meta.exclusive, c.reference,
-                       trace.result.output);
+                       trace.result.output, trace.meta.flags);
   c.outcome = trace.result.outcome == Outcome::Deadlock ? Outcome::Deadlock  // the run never finished
               : c.wrong.empty()                           ? Outcome::Correct
                                                           : Outcome::Wrong;

@@ -224,23 +224,32 @@ bool values_match(ValueType type, const Payload& expected, const Payload& actual
 }
 
 std::vector<std::int64_t> mismatches(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive,
-                                     const std::vector<Payload>& reference, const std::vector<Payload>& output) {
+                                     const std::vector<Payload>& reference, const std::vector<Payload>& output,
+                                     const std::vector<std::uint8_t>& flags) {
   std::vector<std::int64_t> wrong;
   double abs_sum = 0;  // sum of |x| over the terms of element i, for sums of floating point values
   const bool floating_sum = op == OpKind::Sum && (type == ValueType::F32 || type == ValueType::F64);
+  std::size_t head = 0;  // the segment's first element: terms and their scale restart there
   for (std::size_t i = 0; i < reference.size(); ++i) {
+    if (i < flags.size() && flags[i]) head = i, abs_sum = 0;
     if (floating_sum && exclusive && i > 0) abs_sum += std::fabs(type == ValueType::F32 ? input[i - 1].as<float>() : input[i - 1].as<double>());
     if (floating_sum && !exclusive && i < input.size()) abs_sum += std::fabs(type == ValueType::F32 ? input[i].as<float>() : input[i].as<double>());
-    if (i >= output.size() || !values_match(type, reference[i], output[i], i + 1, abs_sum))
+    if (i >= output.size() || !values_match(type, reference[i], output[i], i - head + 1, abs_sum))
       wrong.push_back(static_cast<std::int64_t>(i));
   }
   return wrong;
 }
 
-std::vector<Payload> reference_scan(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive) {
+std::vector<Payload> reference_scan(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive,
+                                    const std::vector<std::uint8_t>& flags) {
+  if (!flags.empty() && flags.size() != input.size())
+    throw std::invalid_argument(std::to_string(flags.size()) + " segment flags for " + std::to_string(input.size()) +
+                                " values");
   std::vector<Payload> out(input.size());
-  Payload acc = identity_of(op, type);
+  const Payload identity = identity_of(op, type);
+  Payload acc = identity;
   for (std::size_t i = 0; i < input.size(); ++i) {
+    if (!flags.empty() && flags[i]) acc = identity;
     if (exclusive) {
       out[i] = acc;
       acc = apply_op(op, type, acc, input[i]);

@@ -49,11 +49,17 @@ bool values_match(ValueType type, const Payload& expected, const Payload& actual
                   double scale = 0);
 
 // The indices where `output` differs from the reference scan of `input` (with the tolerance above).
+// `flags` (empty: one segment) are the segment heads of a segmented scan.
 std::vector<std::int64_t> mismatches(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive,
-                                     const std::vector<Payload>& reference, const std::vector<Payload>& output);
+                                     const std::vector<Payload>& reference, const std::vector<Payload>& output,
+                                     const std::vector<std::uint8_t>& flags = {});
 
-// The one sequential reference scan: y[i] = x0 ⊕ ... ⊕ xi (inclusive) or x0 ⊕ ... ⊕ x(i-1).
-std::vector<Payload> reference_scan(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive);
+// The one sequential reference scan: y[i] = x0 ⊕ ... ⊕ xi (inclusive) or x0 ⊕ ... ⊕ x(i-1). With
+// segment flags (same length as the input; empty: one segment) the scan restarts at every element
+// whose flag is set: y[i] = xh ⊕ ... ⊕ xi, h the last head at or before i (exclusive: the identity at
+// a head, else xh ⊕ ... ⊕ x(i-1)).
+std::vector<Payload> reference_scan(OpKind op, ValueType type, const std::vector<Payload>& input, bool exclusive,
+                                    const std::vector<std::uint8_t>& flags = {});
 
 // Seeded random input suited to the operator: small integers for sums (exact in floating point too),
 // factors near one for products, wide values for min and max, x0..x(n-1) for intervals, truth values

@@ -77,7 +77,8 @@ const DeviceAlgorithmInfo* find_device_algorithm(std::string_view name) {
 
 std::span<const SwitchInfo> device_switches() { return kSwitches; }
 
-std::int32_t default_items_per_thread(ValueType type) {
+std::int32_t default_items_per_thread(ValueType type, bool segmented) {
+  if (segmented) return type == ValueType::I32 || type == ValueType::F32 ? 8 : 4;
   switch (type) {
     case ValueType::I32:
     case ValueType::F32: return 24;  // the GPU's fastest int32 tile (gpu/tile_exec.cuh DefaultTileConfig)
@@ -94,7 +95,7 @@ std::string tile_policy(const DeviceParams& p) {
 }
 
 DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std::string, std::string>& given,
-                                 ValueType type, std::int32_t requested_threads, bool on_gpu) {
+                                 ValueType type, std::int32_t requested_threads, bool on_gpu, bool segmented) {
   const std::string who(algorithm);
   if (!find_device_algorithm(algorithm))
     throw std::invalid_argument("unknown device-wide algorithm '" + who + "'");
@@ -129,7 +130,7 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
     if (requested_threads < 0 || requested_threads > kMaxBlockThreads)
       throw std::invalid_argument("block size " + std::to_string(requested_threads) + " is outside 1..1024");
     p.threads = requested_threads ? requested_threads : kTileThreads;
-    const std::int32_t fallback = default_items_per_thread(type);
+    const std::int32_t fallback = default_items_per_thread(type, segmented);
     if (v["items"] == "by type") v["items"] = std::to_string(fallback);
     p.items = static_cast<std::int32_t>(parse_int("items", v["items"], 1, 64));
     if (on_gpu && p.items != fallback)

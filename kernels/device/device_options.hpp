@@ -58,13 +58,15 @@ struct DeviceConfig {
 
 // The tile policy (threads x items per thread) of the tile-level kernels for a value type.
 inline constexpr std::int32_t kTileThreads = 256;
-std::int32_t default_items_per_thread(ValueType type);
+// `segmented`: of the (value, flag) pairs of a segmented scan (8 bytes for int32 and float, 16 for the
+// 64-bit types, 24 for the interval), as gpu::tile_items_per_thread sizes them.
+std::int32_t default_items_per_thread(ValueType type, bool segmented = false);
 
 // Validates `given` for `algorithm` (unknown keys, bad values, emulator-only switches on the GPU)
 // and fills in the defaults; `requested_threads` is --block (0 = the default). Throws
 // std::invalid_argument with a one-line reason naming the option.
 DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std::string, std::string>& given,
-                                 ValueType type, std::int32_t requested_threads, bool on_gpu);
+                                 ValueType type, std::int32_t requested_threads, bool on_gpu, bool segmented = false);
 
 // "256 threads x 16 items = 4096 elements per tile"
 std::string tile_policy(const DeviceParams& p);

@@ -5,6 +5,8 @@
 
 #include "algorithms.hpp"
 #include "block/all.hpp"
+#include "core/segmented.hpp"
+#include "core/segments.hpp"
 #include "core/values.hpp"
 #include "device/all.hpp"
 #include "device/device_options.hpp"
@@ -21,7 +23,23 @@ void check_input_length(const BlockRunConfig& config) {
                                 std::to_string(config.n));
 }
 
+// A segmented scan: one flag per element, inclusive, and an algorithm that has a segmented form
+// (every block algorithm; of the device-wide ones, decoupled look-back over (flag, value) pairs).
+void check_segmented(const BlockRunConfig& config) {
+  if (config.flags.empty()) return;
+  if (static_cast<std::int64_t>(config.flags.size()) != config.n)
+    throw std::invalid_argument("--flags: " + std::to_string(config.flags.size()) + " flags for n = " +
+                                std::to_string(config.n) + ": give one flag per element");
+  if (config.exclusive)
+    throw std::invalid_argument("--flags: segmented scans are inclusive here (drop --exclusive)");
+  if (is_device_algorithm(config.algorithm) && config.algorithm != "decoupled-lookback")
+    throw std::invalid_argument("--flags: the device-wide segmented scan is decoupled-lookback (or use a block algorithm), not " +
+                                config.algorithm);
+  if (!config.application.kind.empty()) throw std::invalid_argument("--flags: an application's scan is not segmented");
+}
+
 void fill_common_meta(const BlockRunConfig& config, TraceMeta& m) {
+  check_segmented(config);
   m.algorithm = config.algorithm;
   m.n = config.n;
   m.op = config.op;
@@ -30,11 +48,29 @@ void fill_common_meta(const BlockRunConfig& config, TraceMeta& m) {
   m.input_seed = config.input.empty() ? config.input_seed : 0;
   m.input = config.input.empty() ? random_input(config.op, config.type, config.n, config.input_seed) : config.input;
   check_op_values(config.op, config.type, m.input);
+  m.flags = config.flags;
+  m.application = config.application;
+}
+
+// The payloads of a segmented trace are (value, flag) pairs while it runs; the trace keeps their values
+// (what every view prints and the JSON stores) and the heads in meta.flags.
+void strip_segment_flags(Trace& trace) {
+  const ValueType type = trace.meta.type;
+  auto strip = [&](Payload& p) { p = unpack_segmented(type, {p})[0]; };
+  for (Event& e : trace.events) strip(e.value);
+  for (auto& step : trace.snapshots)
+    for (BufferSnapshot& b : step)
+      for (Payload& p : b.values) strip(p);
+  for (TileEvent& e : trace.tile_events) strip(e.value);
 }
 
 }  // namespace
 
 bool is_device_algorithm(std::string_view name) { return find_device_algorithm(name) != nullptr; }
+
+std::vector<Payload> kernel_input(const TraceMeta& m) {
+  return m.flags.empty() ? m.input : pack_segmented(m.type, m.input, m.flags);
+}
 
 DeviceConfig prepare_device_trace(const BlockRunConfig& config, Trace& trace, bool on_gpu) {
   check_op_type(config.op, config.type);
@@ -42,7 +78,8 @@ DeviceConfig prepare_device_trace(const BlockRunConfig& config, Trace& trace, bo
     throw std::invalid_argument("n = " + std::to_string(config.n) + " is outside 0.." +
                                 std::to_string(kMaxTracedDeviceN) + " for a traced device-wide scan");
   check_input_length(config);
-  DeviceConfig c = parse_device_config(config.algorithm, config.options, config.type, config.block, on_gpu);
+  DeviceConfig c =
+      parse_device_config(config.algorithm, config.options, config.type, config.block, on_gpu, !config.flags.empty());
   c.params = level_params(c.params, config.n, config.exclusive);
   TraceMeta& m = trace.meta;
   fill_common_meta(config, m);
@@ -61,11 +98,11 @@ Trace record_device_scan(const BlockRunConfig& config) {
   m.executor.kind = "emulator";
   m.executor.schedule = c.machine.launch.kind_name();
   m.executor.seed = c.machine.launch.seed;
-  DeviceEmulator emu(trace, c.machine, m.input, config.n);
+  DeviceEmulator emu(trace, c.machine, kernel_input(m), config.n);
   std::vector<std::int64_t> waiting;
   bool deadlock = false;
   try {
-    visit_op(config.op, config.type, [&](auto op) {
+    visit_op_maybe_segmented(config.op, config.type, !m.flags.empty(), [&](auto op) {
       drive_device_scan(emu, config.algorithm, c.block_algorithm, op, c.params, emu.input(), emu.output());
     });
   } catch (DeadlockDetected& d) {
@@ -115,10 +152,14 @@ void finish_block_trace(Trace& trace, std::vector<Payload> output) {
       step.push_back({std::vector<Payload>(length), std::vector<std::uint8_t>(length, 0)});
     }
   const TraceMeta& m = trace.meta;
+  if (!m.flags.empty()) {
+    output = unpack_segmented(m.type, output);
+    strip_segment_flags(trace);
+  }
   trace.result.output = std::move(output);
-  trace.result.reference = reference_scan(m.op, m.type, m.input, m.exclusive);
+  trace.result.reference = reference_scan(m.op, m.type, m.input, m.exclusive, m.flags);
   trace.result.outcome =
-      mismatches(m.op, m.type, m.input, m.exclusive, trace.result.reference, trace.result.output).empty()
+      mismatches(m.op, m.type, m.input, m.exclusive, trace.result.reference, trace.result.output, m.flags).empty()
           ? Outcome::Correct
           : Outcome::Wrong;
 }
@@ -132,10 +173,11 @@ Trace record_block_scan(const BlockRunConfig& config) {
   m.executor.seed = config.schedule.seed;
 
   const BlockParams params = block_params_of(m);
-  BlockEmulator emu(trace, config.schedule, shape.threads, 0, m.input, config.n, true, params.warp);
+  BlockEmulator emu(trace, config.schedule, shape.threads, 0, kernel_input(m), config.n, true, params.warp);
   with_block_algorithm(config.algorithm, [&](auto algo) {
     using Algo = decltype(algo);
-    visit_op(config.op, config.type, [&](auto op) { emu.run([&](EmuExec& x) { Algo::run(x, op, params); }); });
+    visit_op_maybe_segmented(config.op, config.type, !m.flags.empty(),
+                             [&](auto op) { emu.run([&](EmuExec& x) { Algo::run(x, op, params); }); });
   });
   finish_block_trace(trace, emu.buffer_values(1));
   return trace;

@@ -27,6 +27,8 @@ struct BlockRunConfig {
   std::uint64_t input_seed = 1;  // seed of the random input
   Schedule schedule;
   std::map<std::string, std::string> options;  // device-wide algorithms' switches (--option key=value)
+  std::vector<std::uint8_t> flags;  // segmented scan: one flag per element, 1 at a segment's head
+  Application application;          // the scan of a compaction or an allocation (trace.hpp)
 };
 
 struct DeviceConfig;
@@ -60,6 +62,9 @@ BlockShape prepare_block_trace(const BlockRunConfig& config, Trace& trace);
 // The block parameters of a prepared block trace (n, capacity, exclusive, warp width).
 BlockParams block_params_of(const TraceMeta& meta);
 void finish_block_trace(Trace& trace, std::vector<Payload> output);
+
+// What the kernels scan: meta.input, or for a segmented scan its (value, flag) pairs.
+std::vector<Payload> kernel_input(const TraceMeta& m);
 
 // For the device-wide algorithms: validates (n from 0 to kMaxTracedDeviceN, switches) and fills
 // trace.meta (all but the executor; options holds every switch with its value, block and

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "core/segmented.hpp"
+#include "core/segments.hpp"
 #include "core/values.hpp"
 #include "device/all.hpp"
 #include "device/device_options.hpp"
@@ -274,7 +276,7 @@ void record_traced(const std::string& algorithm, const DeviceConfig& dc, const G
   const DeviceParams& p = dc.params;
   check_policy<T>(algorithm, p);
   const std::int64_t n = p.n;
-  const std::vector<T> h_in = cuda::unpack<T>(trace.meta.input);
+  const std::vector<T> h_in = cuda::unpack<T>(kernel_input(trace.meta));
   DeviceArray<T> d_in(n), d_out(n);
   if (n) {
     d_in.upload(h_in.data(), n);
@@ -294,7 +296,10 @@ void record_traced(const std::string& algorithm, const DeviceConfig& dc, const G
   book.buffers.push_back({"output", d_out.get(), n, std::vector<std::uint8_t>(n, 0)});
   Scratch scratch;
   Launcher<Op, TileRecorder> launcher(scratch, d_diag.get(), &book, algorithm);
-  drive_device_scan(launcher, algorithm, dc.block_algorithm, Op{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
+  if constexpr (is_segmented_op_v<Op>)  // decoupled look-back over (flag, value) pairs (record.cpp checked the name)
+    drive_single_pass<DecoupledLookback>(launcher, Op{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
+  else
+    drive_device_scan(launcher, algorithm, dc.block_algorithm, Op{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
   check_launch("device-wide scan");
 
   d_state.download(&h_state, 1);
@@ -525,13 +530,16 @@ Trace record_device_scan_gpu(const BlockRunConfig& config, const GpuOptions& opt
   Trace trace;
   const DeviceConfig dc = prepare_device_trace(config, trace, true);
   cuda::begin_gpu_trace(options, trace);
-  visit_op(config.op, config.type,
-           [&](auto op) { record_traced<decltype(op)>(config.algorithm, dc, options, trace); });
+  auto record = [&](auto op) { record_traced<decltype(op)>(config.algorithm, dc, options, trace); };
+  if (trace.meta.flags.empty()) visit_op(config.op, config.type, record);
+  else if (!visit_segmented_gpu_op(config.op, config.type, record))
+    throw std::invalid_argument(segmented_gpu_type_error(config.type));
   return trace;
 }
 
 std::vector<Payload> run_device_scan_gpu(const BlockRunConfig& config) {
   check_op_type(config.op, config.type);
+  if (!config.flags.empty()) throw std::invalid_argument("segmented scans are traced on the GPU (record_device_scan_gpu)");
   if (config.n < 0 || config.n > kMaxDeviceN)
     throw std::invalid_argument("n = " + std::to_string(config.n) + " is outside 0.." + std::to_string(kMaxDeviceN));
   if (!config.input.empty() && static_cast<std::int64_t>(config.input.size()) != config.n)

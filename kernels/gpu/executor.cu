@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "block/all.hpp"
+#include "core/segmented.hpp"
+#include "core/segments.hpp"
 #include "core/values.hpp"
 #include "gpu/cuda_util.cuh"
 #include "gpu/executor.hpp"
@@ -179,7 +181,7 @@ template <class Algo, class Op>
 void run_traced(const BlockRunConfig& config, const BlockShape& shape, const GpuOptions& options, Trace& trace) {
   using T = typename Op::value_type;
   const std::int64_t n = config.n;
-  const std::vector<T> h_in = cuda::unpack<T>(trace.meta.input);
+  const std::vector<T> h_in = cuda::unpack<T>(kernel_input(trace.meta));
   DeviceArray<T> d_in(n), d_out(n);
   d_in.upload(h_in.data(), n);
   SV_CUDA(cudaMemset(d_out.get(), 0, n * sizeof(T)));
@@ -307,7 +309,10 @@ Trace record_block_scan_gpu(const BlockRunConfig& config, const GpuOptions& opti
   if (options.amplify_seed) trace.meta.options["amplify"] = std::to_string(options.amplify_seed);
   with_block_algorithm(config.algorithm, [&](auto algo) {
     using Algo = decltype(algo);
-    visit_op(config.op, config.type, [&](auto op) { run_traced<Algo, decltype(op)>(config, shape, options, trace); });
+    auto run = [&](auto op) { run_traced<Algo, decltype(op)>(config, shape, options, trace); };
+    if (trace.meta.flags.empty()) visit_op(config.op, config.type, run);
+    else if (!visit_segmented_gpu_op(config.op, config.type, run))
+      throw std::invalid_argument(segmented_gpu_type_error(config.type));
   });
   return trace;
 }
@@ -315,6 +320,7 @@ Trace record_block_scan_gpu(const BlockRunConfig& config, const GpuOptions& opti
 WrongCount count_wrong_outputs_gpu(const BlockRunConfig& config, int runs, std::uint64_t amplify_seed) {
   Trace scratch;
   const BlockShape shape = prepare_block_trace(config, scratch);
+  if (!config.flags.empty()) throw std::invalid_argument("segmented scans are traced on the GPU, not counted (scanviz trace)");
   cuda::require_gpu();
   WrongCount count;
   with_block_algorithm(config.algorithm, [&](auto algo) {

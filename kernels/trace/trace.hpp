@@ -61,6 +61,16 @@ struct Executor {
   std::string driver_version;      // GPU only: CUDA driver version, "13.0"
 };
 
+// A scan used by one of the applications the slides list (kind "compact" or "allocate"; empty: a scan
+// for its own sake). Stream compaction: `values` are the elements, meta.input their predicate (0 or 1);
+// allocation: meta.input holds the requests. Both scan exclusively with sum; the scattered output is
+// derived from the trace's scan (analysis/application.hpp).
+struct Application {
+  std::string kind;
+  std::string predicate;        // compact: the predicate's text, e.g. "x > 0"
+  std::vector<Payload> values;  // compact: the elements tested, of meta.type
+};
+
 struct TraceMeta {
   std::string algorithm;
   std::map<std::string, std::string> options;  // variant switches
@@ -75,6 +85,8 @@ struct TraceMeta {
   std::uint64_t input_seed = 0;                 // seed of the random input, 0 when given by hand
   Executor executor;
   std::vector<Payload> input;
+  std::vector<std::uint8_t> flags;  // segmented scan: 1 where a segment starts (empty: not segmented)
+  Application application;
 
   // The width of the warps the block ran in: options["warp"] (the warp-level algorithms), else 32.
   std::int32_t warp_width() const;

@@ -96,13 +96,16 @@ class Path {
 // Reading: typed fields
 // =================================================================================================
 
-// Checks that j is an object holding exactly these keys.
-void expect_object(const json& j, const Path& p, std::initializer_list<std::string_view> keys) {
+// Checks that j is an object holding exactly these keys, and any of the optional ones.
+void expect_object(const json& j, const Path& p, std::initializer_list<std::string_view> keys,
+                   std::initializer_list<std::string_view> optional = {}) {
   if (!j.is_object()) fail(p, "expected an object, got " + describe(j));
   for (std::string_view key : keys)
     if (j.find(key) == j.end()) fail(p.at(key), "missing");
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) fail(p.at(it.key()), "unknown field");
+    if (std::find(keys.begin(), keys.end(), it.key()) == keys.end() &&
+        std::find(optional.begin(), optional.end(), it.key()) == optional.end())
+      fail(p.at(it.key()), "unknown field");
 }
 
 // A member expect_object has vouched for.
@@ -254,7 +257,8 @@ Executor read_executor(const json& j, const Path& p) {
 
 TraceMeta read_meta(const json& j, const Path& p) {
   expect_object(j, p, {"algorithm", "options", "n", "block", "items_per_thread", "capacity", "grid", "op", "type",
-                       "exclusive", "input_seed", "executor", "input"});
+                       "exclusive", "input_seed", "executor", "input"},
+                {"segment_flags", "application"});
   const auto field = [&](std::string_view key) -> const json& { return member(j, key); };
   TraceMeta m;
   m.algorithm = read_string(field("algorithm"), p.at("algorithm"));
@@ -289,6 +293,23 @@ TraceMeta read_meta(const json& j, const Path& p) {
     check_op_values(m.op, m.type, m.input);
   } catch (const std::invalid_argument& e) {
     fail(p.at("input"), e.what());
+  }
+  if (j.contains("segment_flags")) {
+    const auto& a = read_array(field("segment_flags"), p.at("segment_flags"), static_cast<std::size_t>(m.n),
+                               "flags (meta.n)");
+    for (std::size_t i = 0; i < a.size(); ++i)
+      m.flags.push_back(static_cast<std::uint8_t>(read_int<int>(a[i], p.at("segment_flags").at(i), 0, 1)));
+  }
+  if (j.contains("application")) {
+    const Path ap = p.at("application");
+    const json& a = field("application");
+    expect_object(a, ap, {"kind", "predicate", "values"});
+    m.application.kind = read_string(member(a, "kind"), ap.at("kind"));
+    if (m.application.kind != "compact" && m.application.kind != "allocate")
+      fail(ap.at("kind"), "expected one of compact, allocate, got " + json_quoted(m.application.kind));
+    m.application.predicate = read_string(member(a, "predicate"), ap.at("predicate"));
+    const std::size_t count = m.application.kind == "compact" ? static_cast<std::size_t>(m.n) : 0;
+    m.application.values = read_values(member(a, "values"), ap.at("values"), m.type, count, "values (meta.n)");
   }
   return m;
 }

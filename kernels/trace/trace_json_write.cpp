@@ -263,6 +263,21 @@ void write_meta(JsonOut& o, const TraceMeta& m) {
   x["driver_version"].string(m.executor.driver_version);
   x.end();
   write_values(f["input"], m.type, m.input);
+  if (!m.flags.empty()) {
+    f["segment_flags"].raw('[');
+    for (std::size_t i = 0; i < m.flags.size(); ++i) {
+      if (i) o.raw(',');
+      o.raw(m.flags[i] ? '1' : '0');
+    }
+    o.raw(']');
+  }
+  if (!m.application.kind.empty()) {
+    Members a(f["application"]);
+    a["kind"].string(m.application.kind);
+    a["predicate"].string(m.application.predicate);
+    write_values(a["values"], m.type, m.application.values);
+    a.end();
+  }
   f.end();
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../helpers.hpp"
+#include "core/segments.hpp"
 #include "core/values.hpp"
 #include "device/device_options.hpp"
 #include "gpu/executor.hpp"
@@ -57,7 +58,7 @@ struct TileLog {
 // Checks the invariants of one single-pass launch's tile events (pass 0) and returns the per-tile log.
 std::map<std::int64_t, TileLog> check_single_pass_trace(const Trace& t, const std::string& algo) {
   const std::int64_t tiles = t.meta.grid;
-  const std::vector<Payload> inclusive = reference_scan(t.meta.op, t.meta.type, t.meta.input, false);
+  const std::vector<Payload> inclusive = reference_scan(t.meta.op, t.meta.type, t.meta.input, false, t.meta.flags);
   const std::int64_t tile_items = t.meta.capacity;
   const bool dynamic = t.meta.options.at("tile-ids") == "dynamic";
   std::map<std::int64_t, TileLog> log;
@@ -435,7 +436,7 @@ TEST_CASE("gpu device trace: reduce-then-scan and hierarchical launches, buffers
     CHECK(t.buffers[2].name == "tile sums");
     CHECK(t.buffers[3].name == "scanned sums");
     // After the first launch the tile sums are the tiles' aggregates; the output is not written yet.
-    const std::vector<Payload> inclusive = reference_scan(t.meta.op, t.meta.type, t.meta.input, false);
+    const std::vector<Payload> inclusive = reference_scan(t.meta.op, t.meta.type, t.meta.input, false, t.meta.flags);
     const BufferSnapshot& sums = t.snapshots[0][2];
     std::int32_t before = 0;
     for (std::int64_t k = 0; k < 41; ++k) {
@@ -519,4 +520,50 @@ TEST_CASE("gpu device: configurations the GPU kernels are not built for are refu
                   std::invalid_argument);
   CHECK_THROWS_AS(run_device_scan_gpu(device_config("no-such-scan", 100, OpKind::Sum, ValueType::I32, false, 1)),
                   std::invalid_argument);
+}
+
+TEST_CASE("gpu device: segmented decoupled look-back over (flag, value) pairs, every operator on int32 and interval") {
+  std::vector<std::pair<OpKind, ValueType>> ops;
+  for (auto [op, type] : sv_test::all_ops())
+    if (type == ValueType::I32 || type == ValueType::Interval) ops.push_back({op, type});
+  for (auto [op, type] : ops) {
+    const std::int64_t tile = default_items_per_thread(type, true) * 256;
+    for (std::int64_t n : {std::int64_t{1}, 3 * tile + 5}) {
+      for (double density : {0.0, 0.001, 0.2}) {
+        CAPTURE(op_name(op));
+        CAPTURE(n);
+        CAPTURE(density);
+        BlockRunConfig c = device_config("decoupled-lookback", n, op, type, false, 19 + n);
+        c.flags = random_flags(static_cast<std::size_t>(n), density, 3);
+        if (n > tile) c.flags[static_cast<std::size_t>(tile)] = 1;  // a head on a tile's first element
+        const Trace gpu = record_device_scan_gpu(c);
+        check_trace_common(gpu, 1);
+        CHECK(gpu.meta.flags == c.flags);
+        CHECK(gpu.meta.capacity == tile);
+        check_single_pass_trace(gpu, "decoupled-lookback");
+        const Trace emu = record_scan(c);
+        CHECK(emu.meta.capacity == gpu.meta.capacity);
+        CHECK(gpu.result.output == emu.result.output);
+      }
+    }
+  }
+  BlockRunConfig f = device_config("decoupled-lookback", 100, OpKind::Sum, ValueType::F64, false, 1);
+  f.flags = random_flags(100, 0.2, 1);
+  CHECK_THROWS_WITH_AS(record_device_scan_gpu(f), doctest::Contains("built for int32"), std::invalid_argument);
+  f.type = ValueType::I32;
+  f.algorithm = "chained";
+  CHECK_THROWS_WITH_AS(record_device_scan_gpu(f), doctest::Contains("decoupled-lookback"), std::invalid_argument);
+}
+
+TEST_CASE("gpu device: allocation, the slides' requests [8,6,7,5,3,0,9] get [0,8,14,21,26,29,29]") {
+  for (const std::string& algo : kAlgorithms) {
+    CAPTURE(algo);
+    BlockRunConfig c = device_config(algo, 7, OpKind::Sum, ValueType::I32, true, 1);
+    for (std::int32_t r : {8, 6, 7, 5, 3, 0, 9}) c.input.push_back(Payload::of(r));
+    c.application.kind = "allocate";
+    const Trace t = record_device_scan_gpu(c);
+    std::vector<std::int32_t> offsets;
+    for (const Payload& p : t.result.output) offsets.push_back(p.as<std::int32_t>());
+    CHECK(offsets == std::vector<std::int32_t>{0, 8, 14, 21, 26, 29, 29});
+  }
 }

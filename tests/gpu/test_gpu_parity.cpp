@@ -11,6 +11,7 @@
 
 #include "../helpers.hpp"
 #include "algorithms.hpp"
+#include "core/segments.hpp"
 #include "analysis/analysis.hpp"
 #include "gpu/executor.hpp"
 
@@ -185,6 +186,39 @@ TEST_CASE("gpu: the warp-level kernels untraced (what bench times) are correct, 
       CHECK(w.wrong == 0);
       CHECK(count_wrong_outputs_gpu(c, 20, 0).wrong == 0);
     }
+}
+
+TEST_CASE("gpu parity: segmented scans, every block algorithm, every operator on int32 and interval") {
+  for (const char* algo : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky"})
+    for (auto [op, type] : sv_test::all_ops()) {
+      if (type != ValueType::I32 && type != ValueType::Interval) continue;
+      for (std::int64_t n : {1, 17, 32, 100, 1024}) {
+        CAPTURE(algo);
+        CAPTURE(op_name(op));
+        CAPTURE(n);
+        BlockRunConfig c = sv_test::config(algo, n, op, type, "in-order", false, 31 + n);
+        c.flags = random_flags(static_cast<std::size_t>(n), 0.2, 5 + n);
+        const Trace gpu = record_block_scan_gpu(c, kTestOptions);
+        c.schedule = *Schedule::parse("random:5");
+        const Trace emu = record_block_scan(c);
+        CHECK(gpu.meta.flags == c.flags);
+        check_parity(gpu, emu);
+      }
+    }
+  BlockRunConfig c = sv_test::config("brent-kung", 16, OpKind::Max, ValueType::F32);
+  c.flags = random_flags(16, 0.3, 1);
+  CHECK_THROWS_WITH_AS(record_block_scan_gpu(c, kTestOptions), doctest::Contains("built for int32"), std::invalid_argument);
+}
+
+TEST_CASE("gpu: stream compaction and allocation scan on the GPU as on the emulator") {
+  BlockRunConfig c = sv_test::config("brent-kung", 7, OpKind::Sum, ValueType::I32, "in-order", true);
+  for (std::int32_t r : {8, 6, 7, 5, 3, 0, 9}) c.input.push_back(Payload::of(r));
+  c.application.kind = "allocate";
+  const Trace gpu = record_block_scan_gpu(c, kTestOptions);
+  std::vector<std::int32_t> offsets;
+  for (const Payload& p : gpu.result.output) offsets.push_back(p.as<std::int32_t>());
+  CHECK(offsets == std::vector<std::int32_t>{0, 8, 14, 21, 26, 29, 29});
+  CHECK(gpu.meta.application.kind == "allocate");
 }
 
 TEST_CASE("gpu: the racy kernel's GPU trace shows its hazards on the operator's line") {
