@@ -21,7 +21,7 @@
 #                      SCANVIZ_SWEEP_TYPES (default int32); tables and JSON
 #   profile            Nsight Compute on decoupled look-back's kernel (default policy) and CUB's at 2^28
 #                      (SCANVIZ_PROFILE_SIZES=2^22,2^28: those sizes)
-#   candidates         the tile-policy tests (persistent blocks, wide windows, epochs), registers and
+#   candidates         the tile-policy tests (descriptors under epochs or a memset a run), registers and
 #                      spills of decoupled look-back's int32 kernels, and every policy at 2^16..2^30
 #   nsys               Nsight Systems timeline of bench at 2^16, 2^22 and 2^28 (kernels, memsets, gaps)
 #   timing             wall-clock of the GUI timing panel's worker: bench of decoupled look-back alone

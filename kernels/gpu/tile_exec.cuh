@@ -91,9 +91,9 @@ constexpr int vector_width() {
 // ---------------------------------------------------------------------------------------------
 
 // Packed, the flag and the value are one aligned word stored and loaded whole: 8 bytes for 4-byte
-// values, 16 (flag word, padding, value) for 8-byte ones, as CUB's ScanTileState packs them. A
-// 16-byte access is one instruction (ld/st.relaxed.gpu.v2.u64) that NVIDIA GPUs perform whole,
-// which CUB relies on too, though PTX promises single-copy atomicity only up to 8 bytes.
+// values, 16 (flag word, value) for 8-byte ones, as CUB's ScanTileState packs them. The 16-byte
+// word is one access (ld/st.relaxed.gpu.v2.u64) that CUB too relies on being seen whole, though
+// PTX promises single-copy atomicity only up to 8 bytes; the GPU tests check every output.
 //
 // Measured on an H100 (driver 580.159.04, median of 20) before 8-byte values were packed: their
 // look-back paid a fence per descriptor written and read, and the int64 sum ran at 47-48% of the
