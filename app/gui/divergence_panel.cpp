@@ -151,7 +151,16 @@ int divergence_window(bool* open, const Trace* trace, int step, const std::strin
       legend_swatch(pal.idle, "idle warp");
       ImGui::NewLine();
       const ImVec2 avail = ImGui::GetContentRegionAvail();
-      const float table_w = std::min(25 * ImGui::GetFontSize(), avail.x * 0.45f), start_x = ImGui::GetCursorPosX();
+      // The table as wide as its longest step label and its three count columns need (Brent-Kung's
+      // "post-reduction stride = 32" is wider than a fixed width gave it), at most 55% of the window.
+      float label_w = ImGui::CalcTextSize("all steps").x;
+      for (const Step& st : trace->steps) label_w = std::max(label_w, ImGui::CalcTextSize(st.label().c_str()).x);
+      const ImGuiStyle& style = ImGui::GetStyle();
+      const float counts_w = ImGui::CalcTextSize("divergent").x + ImGui::CalcTextSize("idle warps").x +
+                             ImGui::CalcTextSize("idle lanes").x;
+      const float needed = label_w + counts_w + 4 * (2 * style.CellPadding.x + 1) + style.ScrollbarSize + 2;
+      const float table_w = std::min(std::max(needed, 25 * ImGui::GetFontSize()), avail.x * 0.55f),
+                  start_x = ImGui::GetCursorPosX();
       ImGui::BeginGroup();
       draw_warps(s, d.warp_width, pal, ImVec2(avail.x - table_w - 12, avail.y));
       ImGui::EndGroup();
