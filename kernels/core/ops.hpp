@@ -125,6 +125,18 @@ constexpr ValueType value_type_of() {
   }
 }
 
+// Calls f(T{}) with the C++ type of `type` (value_type_of's inverse).
+template <class F>
+constexpr void visit_value_type(ValueType type, F&& f) {
+  switch (type) {
+    case ValueType::I32: f(std::int32_t{}); return;
+    case ValueType::I64: f(std::int64_t{}); return;
+    case ValueType::F32: f(float{}); return;
+    case ValueType::F64: f(double{}); return;
+    case ValueType::Interval: f(Interval{}); return;
+  }
+}
+
 namespace detail {
 struct SumTag { template <class T> using op = SumOp<T>; };
 struct ProductTag { template <class T> using op = ProductOp<T>; };

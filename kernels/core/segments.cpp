@@ -52,27 +52,13 @@ std::vector<std::uint8_t> flags_from_option(std::string_view text, std::size_t n
   return flags;
 }
 
-namespace {
-// Calls f(T{}) for the value type `type`.
-template <class F>
-void with_value_type(ValueType type, F&& f) {
-  switch (type) {
-    case ValueType::I32: f(std::int32_t{}); return;
-    case ValueType::I64: f(std::int64_t{}); return;
-    case ValueType::F32: f(float{}); return;
-    case ValueType::F64: f(double{}); return;
-    case ValueType::Interval: f(Interval{}); return;
-  }
-}
-}  // namespace
-
 std::vector<Payload> pack_segmented(ValueType type, const std::vector<Payload>& values,
                                     const std::vector<std::uint8_t>& flags) {
   if (flags.size() != values.size())
     throw std::invalid_argument(std::to_string(flags.size()) + " segment flags for " + std::to_string(values.size()) +
                                 " values");
   std::vector<Payload> pairs(values.size());
-  with_value_type(type, [&](auto t) {
+  visit_value_type(type, [&](auto t) {
     using T = decltype(t);
     for (std::size_t i = 0; i < values.size(); ++i)
       pairs[i] = Payload::of(Seg<T>{values[i].as<T>(), static_cast<SegFlag<T>>(flags[i] ? 1 : 0)});
@@ -82,7 +68,7 @@ std::vector<Payload> pack_segmented(ValueType type, const std::vector<Payload>& 
 
 std::vector<Payload> unpack_segmented(ValueType type, const std::vector<Payload>& pairs) {
   std::vector<Payload> values(pairs.size());
-  with_value_type(type, [&](auto t) {
+  visit_value_type(type, [&](auto t) {
     using T = decltype(t);
     for (std::size_t i = 0; i < pairs.size(); ++i) values[i] = Payload::of(pairs[i].as<Seg<T>>().v);
   });
@@ -96,7 +82,7 @@ std::string segmented_gpu_type_error(ValueType type) {
 
 bool segment_flag(ValueType type, const Payload& pair) {
   bool set = false;
-  with_value_type(type, [&](auto t) { set = pair.as<Seg<decltype(t)>>().flag != 0; });
+  visit_value_type(type, [&](auto t) { set = pair.as<Seg<decltype(t)>>().flag != 0; });
   return set;
 }
 
