@@ -20,6 +20,7 @@
 #include "../tests/helpers.hpp"
 #include "gui/app.hpp"
 #include "gui/canvas.hpp"
+#include "algorithms.hpp"
 #include "bench_result.hpp"
 #include "chart.hpp"
 #include "gpu/executor.hpp"
@@ -141,6 +142,30 @@ TEST_CASE("diagram model: kogge-stone-double-buffer n = 8 at stride 2") {
   CHECK(right == 6);
   CHECK(copy == 2);
   CHECK(narrate_step(v, step).find("Threads 2..7") != std::string::npos);
+}
+
+TEST_CASE("narration: the operator is named as a verb, so only a sum adds") {
+  // Every block algorithm's steps that apply the operator say which one: "add" for a sum,
+  // "multiply" for a product, "combine (with max)" for max; no placeholder is left.
+  for (const AlgorithmInfo& info : block_algorithms()) {
+    CAPTURE(info.name);
+    std::map<sv::OpKind, std::string> said;
+    for (const auto& [op, type] : {std::pair{sv::OpKind::Sum, sv::ValueType::I32}, std::pair{sv::OpKind::Product, sv::ValueType::I64},
+                                   std::pair{sv::OpKind::Max, sv::ValueType::F32}}) {
+      sv::BlockRunConfig c = sv_test::config(std::string(info.name), 16, op, type);
+      if (info.warp_level) c.warp = 4;
+      const TraceView v = make_trace_view(sv::record_block_scan(c));
+      for (std::size_t k = 0; k < v.trace.steps.size(); ++k) said[op] += narrate_step(v, static_cast<int>(k)) + "\n";
+      CHECK(said[op].find('{') == std::string::npos);
+    }
+    const std::regex add("\\badds?\\b"), multiply("\\bmultipl(y|ies)\\b");
+    CHECK(std::regex_search(said[sv::OpKind::Sum], add));
+    CHECK(!std::regex_search(said[sv::OpKind::Sum], multiply));
+    CHECK(std::regex_search(said[sv::OpKind::Product], multiply));
+    CHECK(!std::regex_search(said[sv::OpKind::Product], add));
+    CHECK(said[sv::OpKind::Max].find("(with max)") != std::string::npos);
+    CHECK(!std::regex_search(said[sv::OpKind::Max], add));
+  }
 }
 
 TEST_CASE("diagram model: the warp-level scans at warps of 4, shuffle arrows and their narration") {
@@ -433,6 +458,32 @@ TEST_CASE("window: side by side, the single-buffer kernel's race shows only on i
   const std::uint32_t red = palette_light().cell_hazard;
   CHECK(count_near(img, red, 0, img.w, 6, 0, img.h / 2) == 0);
   CHECK(count_near(img, red, 0, img.w, 6, img.h / 2, img.h) > 0);
+}
+
+TEST_CASE("window: a lesson fitted narrower than its labels still names every row, in smaller text") {
+  // 16 cells fit into the diagram at about 0.4 of their size: the label column is then too narrow
+  // and the rows too low for the labels at full size, which used to leave the rows unnamed.
+  Dir dir;
+  const Image img = screenshot("--algo kogge-stone --n 16 --step 5 --theme light", dir.path / "a.png");
+  const Palette pal = palette_light();
+  int cell_x = img.w;  // the first cell's left border, in the diagram's rows
+  for (int y = 40; y < 260; ++y)
+    for (int x = 320; x < img.w / 2; ++x)
+      if (near(img.at(x, y), pal.border, 8)) cell_x = std::min(cell_x, x);
+  REQUIRE(cell_x < img.w / 2);
+  // Rows of text in the strip left of the cells: one band of non-background pixels per row.
+  int bands = 0, text_pixels = 0;
+  bool in_band = false;
+  for (int y = 46; y < 260; ++y) {  // below the window's title bar
+    int here = 0;
+    for (int x = cell_x - 56; x < cell_x - 4; ++x) here += !near(img.at(x, y), pal.background, 40);
+    text_pixels += here;
+    if (here > 0 && !in_band) ++bands;
+    in_band = here > 0;
+  }
+  CAPTURE(cell_x);
+  CHECK(text_pixels > 300);
+  CHECK(bands == 6);  // load, strides 1, 2, 4, 8, store
 }
 
 TEST_CASE("window: lecture mode hides the controls and enlarges the text, and themes and font scale are kept") {

@@ -45,6 +45,7 @@
 #include "gui/canvas.hpp"
 #include "gui/plot.hpp"
 #include "gui/input_script.hpp"
+#include "gui/lesson.hpp"
 #include "gui/predict_panel.hpp"
 #include "gui/timing_panel.hpp"
 #include "gui/lookback_view.hpp"
@@ -105,101 +106,7 @@ void save_settings(const Settings& s) {
 // [SECTION] the lesson
 // ============================================================================================
 
-struct Lesson {
-  // controls
-  int algorithm = 2;  // index into block_algorithms(): kogge-stone-double-buffer
-  int n = 8;
-  int block = 0;
-  int warp = 4;  // warp width of the warp-level algorithms (Merrill and Garland's Fig. 2 uses 4)
-  int op = 4;    // interval
-  int type = 0;  // numeric type when op != interval
-  bool exclusive = false;
-  int input_mode = 0;  // 0 slides, 1 random, 2 typed
-  int input_seed = 1;
-  char typed[2048] = "3,6,7,4,8,2,1,9";
-  int schedule = 0;
-  int schedule_seed = 7;
-  int scan_kind = 0;     // 0 a plain scan, 1 segmented, 2 stream compaction, 3 allocation
-  float segment_density = 0.25f;  // segmented: the chance of each element being a head (seeded)
-  char predicate[128] = "x % 2 == 0";  // stream compaction
-  bool gpu = false;      // record on the GPU executor instead of the emulator
-  int amplify_seed = 0;  // GPU race amplifier (0 = off)
-  // result
-  std::unique_ptr<TraceView> view;
-  std::unique_ptr<TraceView> racy;  // the single-buffer kernel on the same input (side by side)
-  std::string error;
-  double record_ms = 0;
-};
-
 constexpr const char* kTypes[] = {"int32", "int64", "float", "double"};
-
-BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm) {
-  BlockRunConfig c;
-  c.algorithm = algorithm;
-  c.n = l.n;
-  c.block = l.block;
-  if (const AlgorithmInfo* info = find_algorithm(algorithm); info && info->warp_level) c.warp = l.warp;
-  c.op = static_cast<OpKind>(l.op);
-  c.type = c.op == OpKind::Interval ? ValueType::Interval : static_cast<ValueType>(l.type);
-  c.exclusive = l.exclusive;
-  c.input_seed = static_cast<std::uint64_t>(l.input_seed);
-  const bool application = l.scan_kind >= 2;
-  if (application) {  // the exclusive sum of counts (cli: --app)
-    c.op = OpKind::Sum;
-    c.type = c.type == ValueType::I64 ? ValueType::I64 : ValueType::I32;
-    c.exclusive = true;
-  }
-  if (l.input_mode == 0) c.input = slides_input(c.op, c.type, static_cast<std::size_t>(l.n));
-  if (l.input_mode == 2) {
-    c.input = parse_value_list(l.typed, c.type);
-    c.n = static_cast<std::int64_t>(c.input.size());
-  }
-  if (l.scan_kind == 1) {
-    c.flags = random_flags(static_cast<std::size_t>(c.n), l.segment_density, c.input_seed);
-    c.exclusive = false;
-  }
-  if (application) {
-    std::vector<Payload> values = c.input.empty() ? random_input(OpKind::Sum, c.type, static_cast<std::size_t>(c.n), c.input_seed) : c.input;
-    c.application.kind = l.scan_kind == 2 ? "compact" : "allocate";
-    if (l.scan_kind == 2) {
-      const Predicate predicate = Predicate::parse(l.predicate);
-      c.input = compaction_flags(predicate, c.type, values);
-      c.application.predicate = l.predicate;
-      c.application.values = std::move(values);
-    } else {
-      for (Payload& v : values)  // requests are sizes: negative ones count as nothing
-        if (c.type == ValueType::I64 ? v.as<std::int64_t>() < 0 : v.as<std::int32_t>() < 0) v = identity_of(OpKind::Sum, c.type);
-      c.input = std::move(values);
-    }
-  }
-  const auto names = schedule_kind_names();
-  const auto schedule = Schedule::parse(std::string(names[l.schedule]) + (l.schedule == 3 ? ":" + std::to_string(l.schedule_seed) : ""));
-  if (!schedule) throw std::invalid_argument("the schedule seed must be a non-negative number");
-  c.schedule = *schedule;
-  return c;
-}
-
-void record_lesson(Lesson& l, bool side_by_side) {
-  const auto start = std::chrono::steady_clock::now();
-  try {
-    const std::string algo(block_algorithms()[l.algorithm].name);
-    auto record = [&](const std::string& name) {
-      const BlockRunConfig c = lesson_config(l, name);
-      return std::make_unique<TraceView>(make_trace_view(
-          l.gpu ? record_block_scan_gpu(c, GpuOptions{GpuOptions{}.trace_capacity, static_cast<std::uint64_t>(l.amplify_seed)})
-                : record_block_scan(c)));
-    };
-    auto view = record(algo);
-    std::unique_ptr<TraceView> racy;
-    if (side_by_side) racy = record("kogge-stone-racy");
-    l.view = std::move(view);
-    l.racy = std::move(racy);
-    l.error.clear();
-  } catch (const std::exception& e) {
-    l.error = e.what();
-  }
-  l.record_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
 
 // ============================================================================================
 // [SECTION] panels
@@ -260,7 +167,10 @@ bool controls_panel(Ui& ui) {
   }
   const auto algos = block_algorithms();
   ImGui::TextDisabled("Algorithm");
-  if (ImGui::BeginCombo("##algo", std::string(algos[l.algorithm].name).c_str())) {
+  // A device-wide trace file names its own algorithm until a block algorithm is picked.
+  const bool foreign = !ui.recorded_from_controls && l.view && !find_algorithm(l.view->trace.meta.algorithm);
+  const std::string shown(foreign ? l.view->trace.meta.algorithm : std::string(algos[l.algorithm].name));
+  if (ImGui::BeginCombo("##algo", shown.c_str())) {
     for (int i = 0; i < static_cast<int>(algos.size()); ++i)
       if (ImGui::Selectable(std::string(algos[i].name).c_str(), i == l.algorithm)) l.algorithm = i, changed = true;
     ImGui::EndCombo();
@@ -438,6 +348,7 @@ void file_menu(Ui& ui) {
     if (ImGui::MenuItem("Open trace")) {
       ui.lesson.view = std::make_unique<TraceView>(make_trace_view(load_trace(ui.path)));
       ui.lesson.racy.reset();
+      lesson_from_trace(ui.lesson, ui.lesson.view->trace.meta);
       ui.show_lookback |= show_in_lookback(ui.lookback, ui.lesson.view->trace, ui.path);
       ui.recorded_from_controls = false;
       set_step(ui, step_count(ui) - 1);
@@ -600,6 +511,7 @@ int run_gui(const GuiOptions& opt) {
   if (!opt.trace_path.empty()) {
     try {
       ui.lesson.view = std::make_unique<TraceView>(make_trace_view(load_trace(opt.trace_path)));
+      lesson_from_trace(ui.lesson, ui.lesson.view->trace.meta);
       ui.recorded_from_controls = false;
       ui.show_lookback |= show_in_lookback(ui.lookback, ui.lesson.view->trace, opt.trace_path);
     } catch (const std::exception& e) {

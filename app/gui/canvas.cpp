@@ -152,15 +152,21 @@ void gl_canvas_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   c->gl->draw(c->slot, c->view, c->fb_w, c->fb_h);
 }
 
-// Small diagrams fit with one scale (cells stay boxes with readable labels); long ones fit their
-// width and keep their rows readable (the folded heatmap).
+// The smallest text a row label is shrunk to (pixels) before it gives way.
+constexpr float kMinLabelPx = 11;
+
+// Small diagrams fit with one scale (cells stay boxes with readable labels), their rows kept as
+// high as the text; long ones fit their width and keep their rows readable (the folded heatmap).
 void fit_view(CanvasState& cs, ImVec2 size) {
   const Diagram& d = cs.diagram;
   if (d.width <= 0 || d.height <= 0) return;
   const float sx = std::clamp(size.x / d.width, 1e-5f, 2.5f), sy = std::clamp(size.y / d.height, 0.05f, 2.5f);
   const float cell_w = d.cells.empty() ? 1 : d.cells.front().w;
   if (std::min(sx, sy) * cell_w >= 16) {
-    cs.view.scale_x = cs.view.scale_y = std::min(sx, sy);
+    // Boxes drawn to scale, but rows no lower than the text while the height allows: a wide
+    // lesson (16 intervals) would otherwise shrink its rows below any readable label.
+    cs.view.scale_x = std::min(sx, sy);
+    cs.view.scale_y = std::max(cs.view.scale_x, std::min({sy, 1.0f, ImGui::GetFontSize() / d.layout.cell_h}));
   } else {
     cs.view.scale_x = sx;
     cs.view.scale_y = std::min(sy, 1.0f);
@@ -329,14 +335,29 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   const float s = cs.view.scale_x, sy = cs.view.scale_y;
   auto to_screen = [&](float x, float y) { return ImVec2(pos.x + cs.view.offset_x + x * s, pos.y + cs.view.offset_y + y * sy); };
   const ImU32 text = im_color(pal.text);
+  const float font = ImGui::GetFontSize();
+  const float room_w = (d.layout.label_w - 16) * s, room_h = d.layout.cell_h * sy;
   for (const DiagramRow& row : d.rows) {
-    const ImVec2 at = to_screen(d.layout.margin, row.y + (d.layout.cell_h - ImGui::GetFontSize() / std::max(sy, 1e-3f)) / 2);
-    if (at.y > pos.y + size.y || at.y + ImGui::GetFontSize() < pos.y) continue;
-    if (ImGui::CalcTextSize(row.label.c_str()).x < (d.layout.label_w - 16) * s)
-      dl->AddText(at, im_color(pal.text_dim), row.label.c_str());
-    else if (sy * d.layout.cell_h >= ImGui::GetFontSize())  // no room at the left: over the row, dimmed
+    const ImVec2 at = to_screen(d.layout.margin, row.y + (d.layout.cell_h - font / std::max(sy, 1e-3f)) / 2);
+    if (at.y > pos.y + size.y || at.y + font < pos.y) continue;
+    // A fitted diagram can leave its label column narrower and its rows lower than the text: the
+    // label then shrinks to fit, down to a readable size, and without the buffer's name if need be.
+    const std::string step_only = row.label.substr(0, row.label.find(" | "));
+    auto fit = [&](const std::string& text) {
+      return std::min({font, font * room_w / std::max(ImGui::CalcTextSize(text.c_str()).x, 1.0f), room_h});
+    };
+    const float whole_px = fit(row.label), step_px = fit(step_only);
+    // The whole label unless it would be clearly smaller than the step's name alone.
+    const bool whole = whole_px >= 0.9f * step_px;
+    const float label_px = whole ? whole_px : step_px;
+    const std::string* label = label_px >= std::min(font, kMinLabelPx) ? (whole ? &row.label : &step_only) : nullptr;
+    if (label) {
+      const ImVec2 centred = to_screen(d.layout.margin, row.y + (d.layout.cell_h - label_px / std::max(sy, 1e-3f)) / 2);
+      dl->AddText(ImGui::GetFont(), label_px, centred, im_color(pal.text_dim), label->c_str());
+    } else if (room_h >= font) {  // no room at the left: over the row, dimmed
       dl->AddText(ImVec2(pos.x + 4, at.y), (im_color(pal.text_dim) & ~IM_COL32_A_MASK) | (160u << IM_COL32_A_SHIFT),
                   row.label.c_str());
+    }
     if (row.cell_count == 0) continue;
     const DiagramCell& first = d.cells[row.first_cell];
     const float cell_px = first.w * s;

@@ -285,6 +285,12 @@ std::string narrate_step(const TraceView& view, int step) {
   replace_all(text, "{out}", t.buffers[out_buffer].name);
   replace_all(text, "{n}", std::to_string(t.meta.n));
   replace_all(text, "{op}", std::string(op_name(t.meta.op)));
+  // The operator as a verb, so a max scan's narration does not say "add".
+  const std::string op(op_name(t.meta.op));
+  const bool sum = t.meta.op == OpKind::Sum, product = t.meta.op == OpKind::Product;
+  replace_all(text, "{add}", sum ? "add" : product ? "multiply" : "combine (with " + op + ")");
+  replace_all(text, "{adds}", sum ? "adds" : product ? "multiplies" : "combines (with " + op + ")");
+  replace_all(text, "{combined}", sum ? "plus" : product ? "times" : "combined (with " + op + ") with");
   replace_all(text, "{segments}", std::to_string(std::count(t.meta.flags.begin(), t.meta.flags.end(), 1)));
   replace_all(text, "{predicate}", t.meta.application.predicate);
   int raw = 0;

@@ -1,0 +1,116 @@
+#include "gui/lesson.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include "algorithms.hpp"
+#include "analysis/application.hpp"
+#include "core/segments.hpp"
+#include "core/values.hpp"
+#include "gpu/executor.hpp"
+
+namespace sv::gui {
+
+BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm) {
+  BlockRunConfig c;
+  c.algorithm = algorithm;
+  c.n = l.n;
+  c.block = l.block;
+  if (const AlgorithmInfo* info = find_algorithm(algorithm); info && info->warp_level) c.warp = l.warp;
+  c.op = static_cast<OpKind>(l.op);
+  c.type = c.op == OpKind::Interval ? ValueType::Interval : static_cast<ValueType>(l.type);
+  c.exclusive = l.exclusive;
+  c.input_seed = static_cast<std::uint64_t>(l.input_seed);
+  const bool application = l.scan_kind >= 2;
+  if (application) {  // the exclusive sum of counts (cli: --app)
+    c.op = OpKind::Sum;
+    c.type = c.type == ValueType::I64 ? ValueType::I64 : ValueType::I32;
+    c.exclusive = true;
+  }
+  if (l.input_mode == 0) c.input = slides_input(c.op, c.type, static_cast<std::size_t>(l.n));
+  if (l.input_mode == 2) {
+    c.input = parse_value_list(l.typed, c.type);
+    c.n = static_cast<std::int64_t>(c.input.size());
+  }
+  if (l.scan_kind == 1) {
+    c.flags = random_flags(static_cast<std::size_t>(c.n), l.segment_density, c.input_seed);
+    c.exclusive = false;
+  }
+  if (application) {
+    std::vector<Payload> values = c.input.empty() ? random_input(OpKind::Sum, c.type, static_cast<std::size_t>(c.n), c.input_seed) : c.input;
+    c.application.kind = l.scan_kind == 2 ? "compact" : "allocate";
+    if (l.scan_kind == 2) {
+      const Predicate predicate = Predicate::parse(l.predicate);
+      c.input = compaction_flags(predicate, c.type, values);
+      c.application.predicate = l.predicate;
+      c.application.values = std::move(values);
+    } else {
+      for (Payload& v : values)  // requests are sizes: negative ones count as nothing
+        if (c.type == ValueType::I64 ? v.as<std::int64_t>() < 0 : v.as<std::int32_t>() < 0) v = identity_of(OpKind::Sum, c.type);
+      c.input = std::move(values);
+    }
+  }
+  const auto names = schedule_kind_names();
+  std::string schedule_text(names[l.schedule]);
+  if (l.schedule == 3) schedule_text += ':' + std::to_string(l.schedule_seed);
+  const auto schedule = Schedule::parse(schedule_text);
+  if (!schedule) throw std::invalid_argument("the schedule seed must be a non-negative number");
+  c.schedule = *schedule;
+  return c;
+}
+
+void lesson_from_trace(Lesson& l, const TraceMeta& m) {
+  const auto algos = block_algorithms();
+  for (int i = 0; i < static_cast<int>(algos.size()); ++i)
+    if (algos[i].name == m.algorithm) l.algorithm = i;
+  if (!find_algorithm(m.algorithm)) return;
+  l.n = static_cast<int>(m.n);
+  l.block = m.block;
+  if (find_algorithm(m.algorithm)->warp_level) l.warp = m.warp_width();
+  l.op = static_cast<int>(m.op);
+  if (m.type != ValueType::Interval) l.type = static_cast<int>(m.type);
+  l.exclusive = m.exclusive;
+  l.scan_kind = m.application.kind == "compact" ? 2 : m.application.kind == "allocate" ? 3 : m.flags.empty() ? 0 : 1;
+  if (l.scan_kind == 1)
+    l.segment_density = static_cast<float>(std::count(m.flags.begin(), m.flags.end(), 1)) / static_cast<float>(m.flags.size());
+  if (l.scan_kind == 2) std::snprintf(l.predicate, sizeof l.predicate, "%s", m.application.predicate.c_str());
+  const std::vector<Payload>& values = l.scan_kind == 2 ? m.application.values : m.input;
+  std::string text;
+  for (const Payload& v : values) {
+    if (!text.empty()) text += ',';
+    text += format_value(m.type, v);
+  }
+  if (text.size() < sizeof l.typed) {
+    std::snprintf(l.typed, sizeof l.typed, "%s", text.c_str());
+    l.input_mode = 2;
+  } else {
+    l.input_mode = 1;
+    l.input_seed = static_cast<int>(m.input_seed);
+  }
+}
+
+void record_lesson(Lesson& l, bool side_by_side) {
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    const std::string algo(block_algorithms()[l.algorithm].name);
+    auto record = [&](const std::string& name) {
+      const BlockRunConfig c = lesson_config(l, name);
+      return std::make_unique<TraceView>(make_trace_view(
+          l.gpu ? record_block_scan_gpu(c, GpuOptions{GpuOptions{}.trace_capacity, static_cast<std::uint64_t>(l.amplify_seed)})
+                : record_block_scan(c)));
+    };
+    auto view = record(algo);
+    std::unique_ptr<TraceView> racy;
+    if (side_by_side) racy = record("kogge-stone-racy");
+    l.view = std::move(view);
+    l.racy = std::move(racy);
+    l.error.clear();
+  } catch (const std::exception& e) {
+    l.error = e.what();
+  }
+  l.record_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace sv::gui

@@ -1,0 +1,53 @@
+// The lesson the window shows: its controls, how they become a block-scan run, and how a trace
+// file's metadata sets them.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "emulator/record.hpp"
+#include "gui/diagram_model.hpp"
+#include "trace/trace.hpp"
+
+namespace sv::gui {
+
+struct Lesson {
+  // controls
+  int algorithm = 2;  // index into block_algorithms(): kogge-stone-double-buffer
+  int n = 8;
+  int block = 0;
+  int warp = 4;  // warp width of the warp-level algorithms (Merrill and Garland's Fig. 2 uses 4)
+  int op = 4;    // interval
+  int type = 0;  // numeric type when op != interval
+  bool exclusive = false;
+  int input_mode = 0;  // 0 slides, 1 random, 2 typed
+  int input_seed = 1;
+  char typed[2048] = "3,6,7,4,8,2,1,9";
+  int schedule = 0;
+  int schedule_seed = 7;
+  int scan_kind = 0;     // 0 a plain scan, 1 segmented, 2 stream compaction, 3 allocation
+  float segment_density = 0.25f;  // segmented: the chance of each element being a head (seeded)
+  char predicate[128] = "x % 2 == 0";  // stream compaction
+  bool gpu = false;      // record on the GPU executor instead of the emulator
+  int amplify_seed = 0;  // GPU race amplifier (0 = off)
+  // result
+  std::unique_ptr<TraceView> view;
+  std::unique_ptr<TraceView> racy;  // the single-buffer kernel on the same input (side by side)
+  std::string error;
+  double record_ms = 0;
+};
+
+// The run the controls describe, for one of the block algorithms.
+BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm);
+
+// A trace file shown: the controls take what it was recorded with, so the panel describes what is
+// on screen and a change records the same input under the changed control. The input is typed
+// when its text fits, else drawn from the trace's seed; segment heads are drawn again at the
+// trace's density (the controls have no typed flags). A device-wide trace leaves the algorithm.
+void lesson_from_trace(Lesson& l, const TraceMeta& m);
+
+// Records the lesson (and, side by side, the single-buffer kernel on the same input); an error
+// is kept in l.error and the previous recording stays.
+void record_lesson(Lesson& l, bool side_by_side);
+
+}  // namespace sv::gui

@@ -1,0 +1,114 @@
+// The lesson panel's controls: a trace file shown sets them, so they name what is on screen and a
+// changed control records the same input again.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "../tests/helpers.hpp"
+#include "algorithms.hpp"
+#include "analysis/application.hpp"
+#include "core/values.hpp"
+#include "emulator/record.hpp"
+#include "gui/lesson.hpp"
+
+using namespace sv;
+
+namespace {
+
+// Records the trace the controls describe once a trace of `c` has set them.
+Trace again(const BlockRunConfig& c, gui::Lesson& l) {
+  const Trace original = record_block_scan(c);
+  gui::lesson_from_trace(l, original.meta);
+  const std::string name(block_algorithms()[l.algorithm].name);
+  CHECK(name == c.algorithm);
+  return record_block_scan(gui::lesson_config(l, name));
+}
+
+void check_same_run(const Trace& a, const Trace& b) {
+  CHECK(a.meta.algorithm == b.meta.algorithm);
+  CHECK(a.meta.n == b.meta.n);
+  CHECK(a.meta.block == b.meta.block);
+  CHECK(a.meta.warp_width() == b.meta.warp_width());
+  CHECK(a.meta.op == b.meta.op);
+  CHECK(a.meta.type == b.meta.type);
+  CHECK(a.meta.exclusive == b.meta.exclusive);
+  REQUIRE(a.meta.input.size() == b.meta.input.size());
+  for (std::size_t i = 0; i < a.meta.input.size(); ++i) CHECK(a.meta.input[i] == b.meta.input[i]);
+  REQUIRE(a.result.output.size() == b.result.output.size());
+  for (std::size_t i = 0; i < a.result.output.size(); ++i) CHECK(a.result.output[i] == b.result.output[i]);
+  CHECK(a.meta.application.kind == b.meta.application.kind);
+  CHECK(a.meta.application.predicate == b.meta.application.predicate);
+}
+
+}  // namespace
+
+TEST_CASE("lesson controls: a trace file's algorithm, sizes, operator, type and input become the controls") {
+  // The default lesson is kogge-stone-double-buffer with the interval operator: every case differs.
+  SUBCASE("warp-sklansky, warps of 4, n = 16, a typed int64 max") {
+    BlockRunConfig c = sv_test::config("warp-sklansky", 16, OpKind::Max, ValueType::I64, "in-order", false, 0,
+                                       random_input(OpKind::Max, ValueType::I64, 16, 99));
+    c.warp = 4;
+    gui::Lesson l;
+    const Trace b = again(c, l);
+    check_same_run(record_block_scan(c), b);
+    CHECK(l.input_mode == 2);
+  }
+  SUBCASE("brent-kung, n = 13 (not a power of two), exclusive float sum, block of 8") {
+    BlockRunConfig c = sv_test::config("brent-kung", 13, OpKind::Sum, ValueType::F32, "in-order", true, 5);
+    c.block = 8;
+    gui::Lesson l;
+    check_same_run(record_block_scan(c), again(c, l));
+  }
+  SUBCASE("an input too long to type is drawn again from the trace's seed") {
+    const BlockRunConfig c = sv_test::config("kogge-stone", 1024, OpKind::Product, ValueType::I32, "in-order", false, 12345);
+    gui::Lesson l;
+    check_same_run(record_block_scan(c), again(c, l));
+    CHECK(l.input_mode == 1);
+    CHECK(l.input_seed == 12345);
+  }
+  SUBCASE("interval operator on sklansky") {
+    const BlockRunConfig c = sv_test::config("sklansky", 8, OpKind::Interval, ValueType::Interval, "in-order", false, 1,
+                                             slides_input(OpKind::Interval, ValueType::Interval, 8));
+    gui::Lesson l;
+    l.op = 0;
+    check_same_run(record_block_scan(c), again(c, l));
+  }
+  SUBCASE("stream compaction: the values tested and the predicate, not the flags, are the input") {
+    BlockRunConfig c = sv_test::config("blelloch", 12, OpKind::Sum, ValueType::I32, "in-order", true);
+    c.application.kind = "compact";
+    c.application.predicate = "x > 3";
+    c.application.values = random_input(OpKind::Sum, ValueType::I32, 12, 3);
+    c.input = compaction_flags(Predicate::parse("x > 3"), ValueType::I32, c.application.values);
+    gui::Lesson l;
+    check_same_run(record_block_scan(c), again(c, l));
+    CHECK(l.scan_kind == 2);
+    CHECK(std::string(l.predicate) == "x > 3");
+  }
+  SUBCASE("allocation: the slides' requests") {
+    BlockRunConfig c = sv_test::config("brent-kung", 7, OpKind::Sum, ValueType::I32, "in-order", true, 1,
+                                       parse_value_list("8,6,7,5,3,0,9", ValueType::I32));
+    c.application.kind = "allocate";
+    gui::Lesson l;
+    const Trace b = again(c, l);
+    check_same_run(record_block_scan(c), b);
+    CHECK(l.scan_kind == 3);
+    CHECK(format_value(ValueType::I32, b.result.output[6]) == "29");
+  }
+  SUBCASE("segmented: the controls say segmented, at the trace's share of heads") {
+    BlockRunConfig c = sv_test::config("kogge-stone-double-buffer", 8, OpKind::Sum, ValueType::I32);
+    c.flags = {1, 0, 0, 1, 0, 1, 0, 0};
+    gui::Lesson l;
+    gui::lesson_from_trace(l, record_block_scan(c).meta);
+    CHECK(l.scan_kind == 1);
+    CHECK(l.segment_density == doctest::Approx(3.0 / 8));
+  }
+}
+
+TEST_CASE("lesson controls: a device-wide trace leaves the block algorithm chosen") {
+  const BlockRunConfig c = sv_test::config("decoupled-lookback", 4096, OpKind::Sum, ValueType::I32);
+  gui::Lesson l;
+  l.algorithm = 3;
+  gui::lesson_from_trace(l, record_device_scan(c).meta);
+  CHECK(l.algorithm == 3);
+}
