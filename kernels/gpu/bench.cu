@@ -45,8 +45,8 @@ std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& w
   for (const DeviceAlgorithmInfo& a : device_algorithms())
     if (asked(a.name)) c.push_back({std::string(a.name), std::string(a.name), {}});
   if (const char* e = std::getenv("SCANVIZ_BENCH_POLICIES");
-      e && *e && std::string(e) != "0" && asked("decoupled-lookback") && type == ValueType::I32)
-    for (const gpu::TilePolicy& t : gpu::experimental_policies())
+      e && *e && std::string(e) != "0" && asked("decoupled-lookback"))
+    for (const gpu::TilePolicy& t : gpu::experimental_policies(type))
       c.push_back({"dl " + t.name(), "decoupled-lookback", t});
   return c;
 }

@@ -120,8 +120,8 @@ namespace sv::gpu {
 void launch_block_scan(std::string_view algo, OpKind op, ValueType type, const void* in, void* out,
                        const BlockParams& p, std::int64_t grid, std::int32_t threads);
 
-// device_executor.cu: a tile policy of the int32 tile kernels (threads x items, streaming cache
-// hints); the default is the one the scanviz kernels use. Other policies are built for decoupled
+// device_executor.cu: a tile policy of the tile kernels (threads x items, streaming cache hints);
+// the default is the one the scanviz kernels use for 4-byte values. Other policies are built for decoupled
 // look-back only, to measure them (scanviz bench with SCANVIZ_BENCH_POLICIES=1).
 struct TilePolicy {
   std::int32_t threads = 256;
@@ -135,14 +135,17 @@ struct TilePolicy {
   std::string name() const;
   friend bool operator==(const TilePolicy&, const TilePolicy&) = default;
 };
-std::vector<TilePolicy> experimental_policies();
-// The policy the scanviz kernels use (DeviceScanSum's default).
-inline TilePolicy default_policy() { return TilePolicy{}; }
+// The policies built besides the default for decoupled look-back's sum of `type` (int32 and int64;
+// none for the others).
+std::vector<TilePolicy> experimental_policies(ValueType type);
+// The policy the scanviz kernels use for a sum of `type` (DeviceScanSum's default, which a
+// default-constructed TilePolicy stands for): TilePolicy{} for 4-byte values.
+TilePolicy default_policy(ValueType type);
 
 // device_executor.cu: an untraced device-wide sum (int32, int64, float or double) that keeps its
 // scratch buffers (tile sums, descriptors) between runs, so a run is its launches alone: the
 // single-pass scans' descriptors are kept under a new epoch (TileKnobs), not zeroed, unless the
-// policy says memset. Tile policies other than the default's kernel are built for int32 only.
+// policy says memset. Tile policies other than the default's kernel are built for int32 and int64.
 // run() is asynchronous on the default stream (d_in and d_out are arrays of the type); check()
 // synchronizes and throws GpuError if a spin wait ran out (naming the tile) or a launch failed.
 class DeviceScanSum {

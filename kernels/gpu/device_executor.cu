@@ -66,6 +66,8 @@ class Scratch {
   }
   // The epoch of the descriptors (TileKnobs::epoch) kept from run to run; -1: zero them first.
   long long epoch = -1;
+  // Tiles taken from the tile counter since it was last zeroed (TileKnobs::tile_base).
+  unsigned long long tiles_taken = 0;
 
  private:
   struct Block {
@@ -173,18 +175,13 @@ class Launcher {
     if (!reuse_descriptors_ || fresh || scratch_.epoch < 0 || scratch_.epoch >= gpu::kMaxEpoch) {
       check(cudaMemsetAsync(base, 0, static_cast<std::size_t>(bytes)), "zeroing the tile descriptors");
       scratch_.epoch = 0;
+      scratch_.tiles_taken = 0;
     } else {
       ++scratch_.epoch;
     }
-    knobs_.epoch = 0;
-    knobs_.next_counter = nullptr;
+    knobs_.epoch = reuse_descriptors_ ? static_cast<unsigned>(scratch_.epoch) : 0;
+    knobs_.tile_base = scratch_.tiles_taken;
     b.counter = {base, -1, 1};
-    if (reuse_descriptors_) {
-      auto* counters = reinterpret_cast<unsigned long long*>(base);
-      knobs_.epoch = static_cast<unsigned>(scratch_.epoch);
-      b.counter.ptr = counters + (knobs_.epoch & 1);
-      knobs_.next_counter = counters + ((knobs_.epoch + 1) & 1);
-    }
     b.descriptors = {base + kCounterBytes, -1, p.tiles};
     return b;
   }
@@ -205,6 +202,7 @@ class Launcher {
       smem = prepare_stage<Pass, Op, Rec, C>(static_cast<std::size_t>(p.threads) * C::kItems * sizeof(T));
     kernel<<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads), smem>>>(op, p, b, args, diag_, knobs_);
     check(cudaGetLastError(), "device-wide scan launch");
+    if (kSinglePass<Pass> && p.dynamic_ids) scratch_.tiles_taken += static_cast<unsigned long long>(grid);
     if (book_) {
       const bool sums = phase == Phase::TileSums || phase == Phase::ReduceTiles;
       written(sums ? b.sums : b.out, sums ? p.tiles : p.n);
@@ -371,14 +369,14 @@ std::vector<Payload> run_untraced(const std::string& algorithm, const DeviceConf
 // [SECTION] int32 sums for the benchmark and the large-n checks
 // ============================================================================================
 
-// Small values keep int32 sums of any length exact enough to check cheaply (they wrap the same way).
-__global__ void fill_i32(std::int32_t* d, std::int64_t n, std::uint64_t seed) {
+// Small values (-3..3) keep integer sums of any length exact enough to check cheaply (a wrapped
+// int32 sum wraps the same way on the host).
+template <class T>
+__global__ void fill_small(T* d, std::int64_t n, std::uint64_t seed) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
-    d[i] = static_cast<std::int32_t>(gpu::splitmix64(seed ^ static_cast<std::uint64_t>(i)) % 7) - 3;
+    d[i] = static_cast<T>(static_cast<std::int32_t>(gpu::splitmix64(seed ^ static_cast<std::uint64_t>(i)) % 7) - 3);
 }
-
-using SumI32 = SumOp<std::int32_t>;
 
 // Calls f(T{}) for the numeric type `type` (the sums the benchmark times).
 template <class F>
@@ -390,16 +388,17 @@ void visit_type(ValueType type, F&& f) {
 }
 
 // Decoupled look-back alone, under a tile policy other than the default (for measuring them).
-template <class Config>
+template <class T, class Config>
 void run_policy(Scratch& scratch, TileDiag* diag, const DeviceParams& p, gpu::TileKnobs knobs, bool reuse,
-                const std::int32_t* in, std::int32_t* out) {
-  Launcher<SumI32, NoRecorder, Config> l(scratch, diag, nullptr, "decoupled-lookback", knobs, reuse);
-  drive_single_pass<DecoupledLookback>(l, SumI32{}, p, Buf{const_cast<std::int32_t*>(in), 0, p.n}, Buf{out, 1, p.n});
+                const T* in, T* out) {
+  Launcher<SumOp<T>, NoRecorder, Config> l(scratch, diag, nullptr, "decoupled-lookback", knobs, reuse);
+  drive_single_pass<DecoupledLookback>(l, SumOp<T>{}, p, Buf{const_cast<T*>(in), 0, p.n}, Buf{out, 1, p.n});
 }
 
-// The compile-time tile configurations built for decoupled look-back's int32 sum besides the
-// default; a TilePolicy picks one by its compile-time part (items, hints, register bound, staging).
-// Every launch bound is of 1024-thread blocks: min_blocks 2 caps a thread at 32 registers.
+// The compile-time tile configurations built for decoupled look-back's int32 and int64 sums besides
+// the defaults (each list starts with its type's default, for the run-time variants of it); a
+// TilePolicy picks one by its compile-time part (items, hints, register bound, staging). Every
+// launch bound is of 1024-thread blocks: min_blocks 2 caps a thread at 32 registers.
 template <class... Configs>
 struct ConfigList {};
 using PolicyConfigs = ConfigList<DefaultTileConfig<std::int32_t>,
@@ -407,6 +406,13 @@ using PolicyConfigs = ConfigList<DefaultTileConfig<std::int32_t>,
                                  TileConfig<16, false, 1024, 1, false>,  // ... with the tile in registers
                                  TileConfig<24, true, 1024, 2, true>,    // the default with evict-first hints
                                  TileConfig<32, false, 1024, 2, true>>;
+// 8-byte values: besides the default (12 items, 24 KB tiles, 32 registers), the earlier default of
+// 8 items unbounded, 8 items bound, 12 unbounded and 32 KB tiles (16 items) bound.
+using PolicyConfigs64 = ConfigList<DefaultTileConfig<std::int64_t>,
+                                   TileConfig<8, false, 1024, 1, true>,
+                                   TileConfig<8, false, 1024, 2, true>,
+                                   TileConfig<12, false, 1024, 1, true>,
+                                   TileConfig<16, false, 1024, 2, true>>;
 
 template <class Config>
 bool policy_is(const gpu::TilePolicy& t) {
@@ -417,13 +423,17 @@ template <class... Configs>
 bool policy_built(const gpu::TilePolicy& t, ConfigList<Configs...>) {
   return (policy_is<Configs>(t) || ...);
 }
-template <class... Configs>
+template <class T, class... Configs>
 void run_policy_of(const gpu::TilePolicy& t, ConfigList<Configs...>, Scratch& scratch, TileDiag* diag,
-                   const DeviceParams& p, gpu::TileKnobs knobs, const std::int32_t* in, std::int32_t* out) {
+                   const DeviceParams& p, gpu::TileKnobs knobs, const T* in, T* out) {
   // The first configuration that matches runs (exactly one does: the constructor checked it).
-  (void)((policy_is<Configs>(t) ? (run_policy<Configs>(scratch, diag, p, knobs, t.reuse_descriptors, in, out), true)
+  (void)((policy_is<Configs>(t) ? (run_policy<T, Configs>(scratch, diag, p, knobs, t.reuse_descriptors, in, out), true)
                                 : false) ||
          ...);
+}
+// Whether `t` is built for decoupled look-back's sum of `type` (int32 and int64 have policy lists).
+bool policy_built_for(const gpu::TilePolicy& t, ValueType type) {
+  return type == ValueType::I32 ? policy_built(t, PolicyConfigs{}) : type == ValueType::I64 && policy_built(t, PolicyConfigs64{});
 }
 
 }  // namespace
@@ -448,9 +458,28 @@ std::string TilePolicy::name() const {
   return s + " sleep" + std::to_string(backoff_max_ns);
 }
 
-// What the tile kernels are built for besides the default (PolicyConfigs): decoupled look-back only.
-std::vector<TilePolicy> experimental_policies() {
+TilePolicy default_policy(ValueType type) {
+  if (type != ValueType::I64 && type != ValueType::F64) return TilePolicy{};
+  TilePolicy t;
+  t.items = DefaultTileConfig<std::int64_t>::kItems;
+  t.min_blocks = DefaultTileConfig<std::int64_t>::kMinBlocks;
+  return t;
+}
+
+// What the tile kernels are built for besides the default (PolicyConfigs, PolicyConfigs64):
+// decoupled look-back only.
+std::vector<TilePolicy> experimental_policies(ValueType type) {
   std::vector<TilePolicy> v;
+  if (type == ValueType::I64) {
+    // threads items  cs   minb sleep staged prefetch
+    v.push_back({256, 8, false, 1, 256, true, true});   // the default until 12 items
+    v.push_back({256, 8, false, 2, 256, true, true});
+    v.push_back({256, 12, false, 1, 256, true, true});
+    v.push_back({256, 16, false, 2, 256, true, true});
+    v.push_back({256, 12, false, 2, 256, true, true, false});  // the default with a memset of the descriptors a run
+    return v;
+  }
+  if (type != ValueType::I32) return v;
   // threads items  cs   minb sleep staged prefetch
   v.push_back({256, 16, false, 1, 256, true, true});   // the default until 24 items: registers unbounded
   v.push_back({256, 16, false, 1, 256, true, false});  // ... without the prefetch
@@ -482,10 +511,12 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
   impl_->algorithm = algorithm;
   impl_->type = type;
   impl_->config = parse_device_config(algorithm, options, type, 0, true);
+  if (policy == TilePolicy{}) policy = default_policy(type);  // the type's default
   impl_->policy = policy;
-  if (!(policy == TilePolicy{})) {
-    if (!policy_built(policy, PolicyConfigs{}) || algorithm != "decoupled-lookback" || type != ValueType::I32)
-      throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm);
+  if (!(policy == default_policy(type))) {
+    if (!policy_built_for(policy, type) || algorithm != "decoupled-lookback")
+      throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm + " on " +
+                                  std::string(type_name(type)));
     impl_->config.params.threads = policy.threads;
     impl_->config.params.items = policy.items;
   } else {
@@ -502,9 +533,13 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
   m.scratch.rewind();
   const TilePolicy& t = m.policy;
   const TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
-  if (m.type == ValueType::I32 && m.algorithm == "decoupled-lookback" && !policy_is<DefaultTileConfig<std::int32_t>>(t)) {
-    run_policy_of(t, PolicyConfigs{}, m.scratch, m.diag.get(), p, knobs, static_cast<const std::int32_t*>(d_in),
-                  static_cast<std::int32_t*>(d_out));
+  if (m.algorithm == "decoupled-lookback" && !(t == default_policy(m.type))) {
+    if (m.type == ValueType::I32)
+      run_policy_of(t, PolicyConfigs{}, m.scratch, m.diag.get(), p, knobs, static_cast<const std::int32_t*>(d_in),
+                    static_cast<std::int32_t*>(d_out));
+    else
+      run_policy_of(t, PolicyConfigs64{}, m.scratch, m.diag.get(), p, knobs, static_cast<const std::int64_t*>(d_in),
+                    static_cast<std::int64_t*>(d_out));
     return;
   }
   visit_type(m.type, [&](auto v) {
@@ -516,8 +551,13 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
 }
 
 void DeviceScanSum::check() {
-  check_launch(impl_->algorithm.c_str());
-  check_diag(impl_->diag.get(), impl_->algorithm);
+  try {
+    check_launch(impl_->algorithm.c_str());
+    check_diag(impl_->diag.get(), impl_->algorithm);
+  } catch (...) {
+    impl_->scratch.epoch = -1;  // a failed run may have left the counter and descriptors anyhow: zero them next time
+    throw;
+  }
 }
 
 }  // namespace gpu
@@ -556,9 +596,10 @@ std::vector<Payload> run_device_scan_gpu(const BlockRunConfig& config) {
 
 namespace {
 
-// One run of `scan` over n generated int32 values (after a poisoned output), checked element by
-// element against the sequential sum (which wraps as int32 does).
-DeviceCheck check_i32_run(gpu::DeviceScanSum& scan, std::int64_t n, bool exclusive, std::uint64_t seed) {
+// One run of `scan` over n generated small values of T (after a poisoned output), checked element
+// by element against the sequential sum (which wraps as T does).
+template <class T>
+DeviceCheck check_run(gpu::DeviceScanSum& scan, std::int64_t n, bool exclusive, std::uint64_t seed) {
   DeviceCheck result;
   result.n = n;
   if (n == 0) {
@@ -566,20 +607,21 @@ DeviceCheck check_i32_run(gpu::DeviceScanSum& scan, std::int64_t n, bool exclusi
     scan.check();
     return result;
   }
-  DeviceArray<std::int32_t> d_in(n), d_out(n);
-  fill_i32<<<1024, 256>>>(d_in.get(), n, seed);
-  check_launch("fill_i32");
-  SV_CUDA(cudaMemset(d_out.get(), 0xA5, n * sizeof(std::int32_t)));  // poison: every element must be written
+  using U = std::make_unsigned_t<T>;
+  DeviceArray<T> d_in(n), d_out(n);
+  fill_small<<<1024, 256>>>(d_in.get(), n, seed);
+  check_launch("fill_small");
+  SV_CUDA(cudaMemset(d_out.get(), 0xA5, n * sizeof(T)));  // poison: every element must be written
   scan.run(d_in.get(), d_out.get(), n, exclusive);
   scan.check();
-  std::vector<std::int32_t> h_in(n), h_out(n);
+  std::vector<T> h_in(n), h_out(n);
   d_in.download(h_in.data(), n);
   d_out.download(h_out.data(), n);
-  std::uint32_t acc = 0;
+  U acc = 0;
   for (std::int64_t i = 0; i < n; ++i) {
-    const std::uint32_t before = acc;
-    acc += static_cast<std::uint32_t>(h_in[i]);
-    const auto expected = static_cast<std::int32_t>(exclusive ? before : acc);
+    const U before = acc;
+    acc += static_cast<U>(h_in[i]);
+    const auto expected = static_cast<T>(exclusive ? before : acc);
     if (h_out[i] != expected) {
       if (result.mismatches == 0) result.first_mismatch = i;
       ++result.mismatches;
@@ -596,21 +638,25 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
     throw std::invalid_argument("n = " + std::to_string(n) + " is outside 0.." + std::to_string(kMaxDeviceN));
   cuda::require_gpu();
   gpu::DeviceScanSum scan(algorithm, options, ValueType::I32);
-  return check_i32_run(scan, n, exclusive, seed);
+  return check_run<std::int32_t>(scan, n, exclusive, seed);
 }
 
-std::vector<PolicyCheck> verify_tile_policies_gpu_i32(const std::vector<std::int64_t>& sizes, std::uint64_t seed) {
+std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vector<std::int64_t>& sizes,
+                                                  std::uint64_t seed) {
+  if (type != ValueType::I32 && type != ValueType::I64)
+    throw std::invalid_argument("tile policies are built for int32 and int64 sums, not " + std::string(type_name(type)));
   cuda::require_gpu();
-  std::vector<gpu::TilePolicy> policies = gpu::experimental_policies();
-  policies.insert(policies.begin(), gpu::default_policy());
+  std::vector<gpu::TilePolicy> policies = gpu::experimental_policies(type);
+  policies.insert(policies.begin(), gpu::default_policy(type));
   std::vector<PolicyCheck> checks;
   for (const gpu::TilePolicy& policy : policies) {
-    gpu::DeviceScanSum scan("decoupled-lookback", {}, ValueType::I32, policy);
+    gpu::DeviceScanSum scan("decoupled-lookback", {}, type, policy);
     for (std::size_t k = 0; k < sizes.size(); ++k) {
       if (sizes[k] < 0 || sizes[k] > kMaxDeviceN)
         throw std::invalid_argument("n = " + std::to_string(sizes[k]) + " is outside 0.." + std::to_string(kMaxDeviceN));
       const bool exclusive = k % 2 == 1;
-      const DeviceCheck c = check_i32_run(scan, sizes[k], exclusive, seed + k);
+      const DeviceCheck c = type == ValueType::I32 ? check_run<std::int32_t>(scan, sizes[k], exclusive, seed + k)
+                                                   : check_run<std::int64_t>(scan, sizes[k], exclusive, seed + k);
       checks.push_back({policy.name(), sizes[k], exclusive, c.mismatches});
     }
   }

@@ -27,7 +27,7 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string&, const std::map<std::s
   throw GpuError(kNoCuda);
 }
 
-std::vector<PolicyCheck> verify_tile_policies_gpu_i32(const std::vector<std::int64_t>&, std::uint64_t) {
+std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType, const std::vector<std::int64_t>&, std::uint64_t) {
   throw GpuError(kNoCuda);
 }
 

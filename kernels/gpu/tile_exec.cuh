@@ -75,9 +75,18 @@ struct TileTraceState {
 
 // Elements per thread of the tile kernels for a value type (kernels/device/device_options.cpp
 // default_items_per_thread, which the host checks against).
+// Numbers (int32, float; int64, double) take 24 KB tiles; the 8-byte (flag, int32) pairs of a
+// segmented scan keep 8 items and the larger values (intervals, their pairs) 4.
 template <class T>
 constexpr int tile_items_per_thread() {
-  return sizeof(T) == 4 ? 24 : sizeof(T) == 8 ? 8 : 4;
+  if constexpr (sizeof(T) == 4) return 24;
+  else if constexpr (sizeof(T) == 8) return std::is_arithmetic_v<T> ? 12 : 8;
+  else return 4;
+}
+// Whether the single-pass kernels of T take the 32-register bound (see DefaultTileConfig).
+template <class T>
+constexpr bool tile_register_bound() {
+  return std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
 }
 
 // Elements of one 16-byte vector access (1 where the type does not divide 16 bytes).
@@ -133,10 +142,14 @@ SV_HD constexpr std::int64_t descriptor_bytes(std::int64_t tiles, bool fence) {
 //
 // epoch: descriptors are not zeroed before each run. A flag word is (epoch << 2 | flag), and a word
 // of another epoch reads as X, so a run needs no memset launch: the host zeroes the descriptors once
-// (epoch 0) and counts the epoch up by one a run. The tile counter alternates between two words:
-// this run's (DeviceBuffers::counter) and next_counter, which block 0 zeroes for the next run (runs
-// on one stream never overlap). Epoch 0 with next_counter null is the plain scheme: descriptors and
-// counter zeroed before every launch.
+// (epoch 0) and counts the epoch up by one a run. The tile counter is not zeroed either: it counts
+// on from run to run, and a block's tile is the counter's value less tile_base, the tiles that the
+// runs since the last zeroing took (the host adds each grid). Epoch 0 with tile_base 0 is the plain
+// scheme: descriptors and counter zeroed before every launch.
+//
+// An earlier version kept two counters and had block 0 zero the next run's: that one store made
+// the 32-register int32 kernels spill 16 bytes (ptxas -v), and at 2^28 on an H200 the int32 sum
+// fell from 440 to 416 G items/s (the binaries before and after, in one call, two rounds each).
 //
 // Measured on an H200 (driver 580.159.04, int32 sum, median of 20): without the memset, 2^16 ran
 // 9.2 us instead of 9.9, 2^20 12.0 instead of 14.5, 2^22 20.2 instead of 24.7, 2^23 32.0 instead
@@ -147,7 +160,7 @@ struct TileKnobs {
   unsigned backoff_max_ns = 256;
   unsigned prefetch = 1;
   unsigned epoch = 0;
-  unsigned long long* next_counter = nullptr;
+  unsigned long long tile_base = 0;
 };
 inline constexpr unsigned kMaxEpoch = (1u << 30) - 1;  // a flag word keeps 30 bits of epoch
 
@@ -231,10 +244,16 @@ __device__ __forceinline__ void cp_async_wait_all() {
 // 512 x 24 with the hints 337-338, 256 x 32 with the hints 337-338, 256 x 16 unbounded 299-300.
 // The same binary on an H200 (copy 524-527, CUB 380-384): 436-438 (83% of the copy), 512 x 24
 // 445 (84.5-84.8%; on the H100 no faster than 256 x 24), 256 x 16 unbounded 370-371. Block size is
-// kTileThreads (device/device_options.hpp), the emulator's too. Other value types keep the
-// unbounded staged policy.
+// kTileThreads (device/device_options.hpp), the emulator's too.
+//
+// 8-byte numbers take the same 24 KB tiles (12 items) under the same bound. Measured on an H200
+// (int64 sum, driver 580.159.04, median of 20), 2^26 to 2^30: 12 items bound 222-225 G items/s
+// (83-84% of the copy, 1.02x CUB); in an earlier build where ptxas gave that kernel no spill (it
+// spills 8 bytes now, ptxas -v) 229-232 (86%, 1.05-1.06x CUB). The earlier default, 8 items
+// unbounded (48 registers), ran 179-185 (0.84-0.85x CUB), 8 items bound 194-201, 16 items bound
+// 213-222. Intervals and segmented pairs keep their items, unbounded.
 template <class T>
-using DefaultTileConfig = TileConfig<tile_items_per_thread<T>(), false, 1024, sizeof(T) == 4 ? 2 : 1, true>;
+using DefaultTileConfig = TileConfig<tile_items_per_thread<T>(), false, 1024, tile_register_bound<T>() ? 2 : 1, true>;
 
 // ---------------------------------------------------------------------------------------------
 // Warp primitives for any trivially copyable T (split into 32-bit words).
@@ -479,11 +498,11 @@ class TileExec {
   // ---- tile ids -------------------------------------------------------------------------------
 
   __device__ std::int64_t take_tile(const DeviceParams& p, const DeviceBuffers& b) {
-    if (knobs_.next_counter && blockIdx.x == 0 && threadIdx.x == 0) *knobs_.next_counter = 0;
     if (p.dynamic_ids) {
       if (knobs_.prefetch) prefetch_tile(b.in, blockIdx.x, p);
       if (threadIdx.x == 0) {
-        const auto tile = static_cast<std::int64_t>(atomicAdd(static_cast<unsigned long long*>(b.counter.ptr), 1ULL));
+        const auto tile =
+            static_cast<std::int64_t>(atomicAdd(static_cast<unsigned long long*>(b.counter.ptr), 1ULL) - knobs_.tile_base);
         rec_.start(tile);
         if (tile == p.stall_tile) stall(p.stall_cycles);
         s_.tile = tile;

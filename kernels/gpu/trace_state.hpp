@@ -11,7 +11,10 @@
 namespace sv::gpu {
 
 inline constexpr int kMaxBuffers = 16;
-inline constexpr int kMaxSteps = 128;  // warp-raking at 1024 elements, warps of 32: 71
+// Steps of one traced block: warp-raking at 1024 elements has 2 x 1024 / W + log2 W + 2 of them
+// (71 in warps of 32, 1027 in warps of 2). The snapshots take kMaxSteps x cells payloads of device
+// memory (100 MB for 1024 intervals, less than 2 MB for the lessons of 16 elements).
+inline constexpr int kMaxSteps = 1040;
 inline constexpr int kBufferNameLength = 32;
 
 struct BufferDecl {

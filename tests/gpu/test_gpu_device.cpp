@@ -317,18 +317,25 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
   // each find the other's counter zeroed or not).
   std::vector<std::int64_t> sizes = {1 << 20, (1 << 24) + 3, 1000, (1 << 24) + 3, 6144 * 3, 6143, 1, 100003};
   sizes.insert(sizes.end(), 8, (1 << 22) - 1);
-  const std::vector<PolicyCheck> checks = verify_tile_policies_gpu_i32(sizes, 77);
-  CHECK(checks.size() >= 10 * sizes.size());  // the default and at least 9 others
-  int epochs = 0, memset = 0;
-  for (const PolicyCheck& c : checks) {
-    CAPTURE(c.policy);
-    CAPTURE(c.n);
-    CAPTURE(c.exclusive);
-    CHECK(c.mismatches == 0);
-    (c.policy.find("memset") == std::string::npos ? epochs : memset) += 1;
+  // int32: the default and at least 9 others; int64 (8-byte descriptors packed with their flag
+  // into 16 bytes): the default and at least 4 others.
+  for (auto [type, policies] : {std::pair{ValueType::I32, 10}, std::pair{ValueType::I64, 5}}) {
+    CAPTURE(type_name(type));
+    const std::vector<PolicyCheck> checks = verify_tile_policies_gpu(type, sizes, 77);
+    CHECK(checks.size() >= static_cast<std::size_t>(policies) * sizes.size());
+    int epochs = 0, memset = 0;
+    for (const PolicyCheck& c : checks) {
+      CAPTURE(c.policy);
+      CAPTURE(c.n);
+      CAPTURE(c.exclusive);
+      CHECK(c.mismatches == 0);
+      (c.policy.find("memset") == std::string::npos ? epochs : memset) += 1;
+    }
+    CHECK(epochs > 0);
+    CHECK(memset > 0);
   }
-  CHECK(epochs > 0);
-  CHECK(memset > 0);
+  CHECK_THROWS_WITH_AS(verify_tile_policies_gpu(ValueType::F32, {100}, 1), doctest::Contains("int32 and int64"),
+                       std::invalid_argument);
 }
 
 // ---------------------------------------------------------------------------------------------
