@@ -247,11 +247,11 @@ __device__ __forceinline__ void cp_async_wait_all() {
 // kTileThreads (device/device_options.hpp), the emulator's too.
 //
 // 8-byte numbers take the same 24 KB tiles (12 items) under the same bound. Measured on an H200
-// (int64 sum, driver 580.159.04, median of 20), 2^26 to 2^30: 12 items bound 222-225 G items/s
-// (83-84% of the copy, 1.02x CUB); in an earlier build where ptxas gave that kernel no spill (it
-// spills 8 bytes now, ptxas -v) 229-232 (86%, 1.05-1.06x CUB). The earlier default, 8 items
-// unbounded (48 registers), ran 179-185 (0.84-0.85x CUB), 8 items bound 194-201, 16 items bound
-// 213-222. Intervals and segmented pairs keep their items, unbounded.
+// (int64 sum, driver 580.159.04, median of 20), 2^27 to 2^30: 12 items bound 220-225 G items/s
+// (83-84% of the copy, 1.02x CUB); at 2^28 and 2^30, in an earlier build where ptxas gave that
+// kernel no spill (it spills 8 bytes now, ptxas -v), 229-232 (86%, 1.06x CUB). From 2^26 up the
+// earlier default, 8 items unbounded (48 registers), ran 179-185 (0.84-0.85x CUB), 8 items bound
+// 194-201, 16 items bound 213-222. Intervals and segmented pairs keep their items, unbounded.
 template <class T>
 using DefaultTileConfig = TileConfig<tile_items_per_thread<T>(), false, 1024, tile_register_bound<T>() ? 2 : 1, true>;
 
