@@ -23,6 +23,7 @@
 #                      (SCANVIZ_PROFILE_SIZES=2^22,2^28: those sizes)
 #   candidates         the tile-policy tests (descriptors under epochs or a memset a run), registers and
 #                      spills of decoupled look-back's int32 kernels, and every policy at 2^16..2^30
+#                      (SCANVIZ_CANDIDATE_TYPES=int32,int64: the int64 policies too)
 #   nsys               Nsight Systems timeline of bench at 2^16, 2^22 and 2^28 (kernels, memsets, gaps)
 #   timing             wall-clock of the GUI timing panel's worker: bench of decoupled look-back alone
 #                      at 2^24 and 2^28, 20 runs
@@ -200,10 +201,16 @@ cuobjdump --dump-resource-usage "$sv" 2>/dev/null | grep -A1 "DecoupledLookbackE
   >"$out/dl-resources.txt"
 grep -oE "TileConfigILi[0-9]+ELb[01]ELi[0-9]+ELi[0-9]+ELb[01]ELb[01]E|REG:[0-9]+|LOCAL:[0-9]+" "$out/dl-resources.txt" | paste -sd' ' |
   sed 's/ TileConfig/\nTileConfig/g'
-SCANVIZ_BENCH_POLICIES=1 timeout 400 "$sv" bench --sizes "${SCANVIZ_CANDIDATE_SIZES:-2^16,2^18,2^20,2^21,2^22,2^23,2^24,2^25,2^26,2^28,2^30}" \
-  --algorithms decoupled-lookback --json "$out/candidates.json" >"$out/candidates.txt" 2>"$out/candidates.err"
-echo "bench: exit $?"
-cat "$out/candidates.txt"
+# SCANVIZ_CANDIDATE_TYPES=int32,int64: the types whose policies are timed (int32 and int64 have some).
+IFS=, read -ra candidate_types <<<"${SCANVIZ_CANDIDATE_TYPES:-int32}"
+for type in "${candidate_types[@]}"; do
+  suffix=$([[ $type == int32 ]] || echo "-$type")
+  SCANVIZ_BENCH_POLICIES=1 timeout 400 "$sv" bench --type "$type" \
+    --sizes "${SCANVIZ_CANDIDATE_SIZES:-2^16,2^18,2^20,2^21,2^22,2^23,2^24,2^25,2^26,2^28,2^30}" \
+    --algorithms decoupled-lookback --json "$out/candidates$suffix.json" >"$out/candidates$suffix.txt" 2>"$out/candidates$suffix.err"
+  echo "bench ($type): exit $?"
+  cat "$out/candidates$suffix.txt"
+done
 fi
 
 if want sweep; then
