@@ -342,18 +342,21 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
     if (at.y > pos.y + size.y || at.y + font < pos.y) continue;
     // A fitted diagram can leave its label column narrower and its rows lower than the text: the
     // label then shrinks to fit, down to a readable size, and without the buffer's name if need be.
-    const std::string step_only = row.label.substr(0, row.label.find(" | "));
-    auto fit = [&](const std::string& text) {
-      return std::min({font, font * room_w / std::max(ImGui::CalcTextSize(text.c_str()).x, 1.0f), room_h});
+    // (The step's name is the label's text up to " | "; measured and drawn in place, no copy a frame.)
+    const char* label = row.label.c_str();
+    const char* whole_end = label + row.label.size();
+    const char* step_end = label + std::min(row.label.find(" | "), row.label.size());
+    auto fit = [&](const char* end) {
+      return std::min({font, font * room_w / std::max(ImGui::CalcTextSize(label, end).x, 1.0f), room_h});
     };
-    const float whole_px = fit(row.label), step_px = fit(step_only);
+    const float whole_px = fit(whole_end);
     // The whole label unless it would be clearly smaller than the step's name alone.
+    const float step_px = whole_px < font ? fit(step_end) : whole_px;
     const bool whole = whole_px >= 0.9f * step_px;
     const float label_px = whole ? whole_px : step_px;
-    const std::string* label = label_px >= std::min(font, kMinLabelPx) ? (whole ? &row.label : &step_only) : nullptr;
-    if (label) {
+    if (label_px >= std::min(font, kMinLabelPx)) {
       const ImVec2 centred = to_screen(d.layout.margin, row.y + (d.layout.cell_h - label_px / std::max(sy, 1e-3f)) / 2);
-      dl->AddText(ImGui::GetFont(), label_px, centred, im_color(pal.text_dim), label->c_str());
+      dl->AddText(ImGui::GetFont(), label_px, centred, im_color(pal.text_dim), label, whole ? whole_end : step_end);
     } else if (room_h >= font) {  // no room at the left: over the row, dimmed
       dl->AddText(ImVec2(pos.x + 4, at.y), (im_color(pal.text_dim) & ~IM_COL32_A_MASK) | (160u << IM_COL32_A_SHIFT),
                   row.label.c_str());

@@ -62,13 +62,12 @@ BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm) {
 }
 
 void lesson_from_trace(Lesson& l, const TraceMeta& m) {
-  const auto algos = block_algorithms();
-  for (int i = 0; i < static_cast<int>(algos.size()); ++i)
-    if (algos[i].name == m.algorithm) l.algorithm = i;
-  if (!find_algorithm(m.algorithm)) return;
+  const AlgorithmInfo* info = find_algorithm(m.algorithm);
+  if (!info) return;
+  l.algorithm = static_cast<int>(info - block_algorithms().data());
   l.n = static_cast<int>(m.n);
   l.block = m.block;
-  if (find_algorithm(m.algorithm)->warp_level) l.warp = m.warp_width();
+  if (info->warp_level) l.warp = m.warp_width();
   l.op = static_cast<int>(m.op);
   if (m.type != ValueType::Interval) l.type = static_cast<int>(m.type);
   l.exclusive = m.exclusive;
