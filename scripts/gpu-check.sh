@@ -20,6 +20,7 @@
 #                      from 2^16 to 2^30, twice (the run-to-run spread), for each type in
 #                      SCANVIZ_SWEEP_TYPES (default int32); tables and JSON
 #   profile            Nsight Compute on decoupled look-back's kernel (default policy) and CUB's at 2^28
+#                      (SCANVIZ_PROFILE_FULL=1: --set full, the reports and per-SASS stall samples)
 #                      (SCANVIZ_PROFILE_SIZES=2^22,2^28: those sizes)
 #   candidates         the tile-policy tests (descriptors under epochs or a memset a run), registers and
 #                      spills of decoupled look-back's int32 kernels, and every policy at 2^16..2^30
@@ -259,19 +260,47 @@ say "Nsight Compute at 2^28: decoupled look-back (default policy) and CUB's scan
 # The third launch of each (after two warm-ups); the clocks left as they are.
 sections="--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats"
 metrics="--metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum"
-# SCANVIZ_PROFILE_POLICY=NAME:REGEX adds a policy kernel (REGEX on the mangled name, e.g.
-# dl24:TileConfigILi24ELb0ELi1024ELi2ELb1E).
+# SCANVIZ_PROFILE_POLICY=NAME:WORDS adds the first tile policy that SCANVIZ_BENCH_POLICIES=WORDS
+# picks (e.g. dl512:512x24): its third launch, after the default's five (3 warm-ups, 1 timed
+# run and the checked run).
 IFS=, read -ra profile_sizes <<<"${SCANVIZ_PROFILE_SIZES:-2^28}"
 for size in "${profile_sizes[@]}"; do
 for who in "dl tile_pass_kernel" "cub DeviceScanKernel" ${SCANVIZ_PROFILE_POLICY:+"${SCANVIZ_PROFILE_POLICY/:/ }"}; do
   set -- $who
-  policies=0 base=function
-  [[ $1 == dl || $1 == cub ]] || { policies=1; base=mangled; }
+  policies=0 skip=2
+  [[ $1 == dl || $1 == cub ]] || { policies=$2; set -- "$1" tile_pass_kernel; skip=7; }
   log="$out/ncu-$1-${size/^/_}.txt"
-  SCANVIZ_BENCH_POLICIES=$policies timeout 240 ncu --clock-control none --kernel-name-base $base -k "regex:$2" \
-    --launch-skip 2 --launch-count 1 $sections $metrics \
+  # SCANVIZ_PROFILE_FULL=1: every section (--set full), the report kept, and the stall samples of
+  # every SASS instruction as CSV (where the warps wait: loads, barriers, the look-back's polls).
+  what=($sections $metrics)
+  [[ ${SCANVIZ_PROFILE_FULL:-0} == 1 ]] && what=(--set full $metrics -o "${log%.txt}" -f)
+  SCANVIZ_BENCH_POLICIES=$policies timeout 240 ncu --clock-control none -k "regex:$2" \
+    --launch-skip $skip --launch-count 1 "${what[@]}" \
     "$sv" bench --sizes "$size" --runs 1 --algorithms decoupled-lookback >"$log" 2>&1
   echo "$1 at n = $size: exit $?"
+  if [[ ${SCANVIZ_PROFILE_FULL:-0} == 1 ]]; then
+    ncu -i "${log%.txt}.ncu-rep" --page details >>"$log" 2>&1
+    ncu -i "${log%.txt}.ncu-rep" --page source --csv --print-source sass >"${log%.txt}-sass.csv" 2>&1
+    # Shares of the warps' stall samples, and for decoupled look-back its polls a tile (descriptor
+    # loads per tile-id atomic) and the polls that had to sleep.
+    python3 - "${log%.txt}-sass.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head = next(i for i, r in enumerate(rows) if r and r[0] == "Address")
+col = {h: i for i, h in enumerate(rows[head])}
+data = [r for r in rows[head + 1:] if len(r) == len(rows[head])]
+num = lambda r, h: int(r[col[h]] or 0)
+total = sum(num(r, "Warp Stall Sampling (All Samples)") for r in data)
+barrier = sum(num(r, "stall_barrier") for r in data)
+busiest = max(num(r, "stall_barrier") for r in data)
+long_sb = sum(num(r, "stall_long_sb") for r in data)
+ran = lambda word: [num(r, "Instructions Executed") for r in data if word in r[col["Source"]]]
+tiles, polls, sleeps = sum(ran("ATOMG.E.ADD.64")), sum(ran("LDG.E.64.STRONG.GPU")), max(ran("NANOSLEEP") or [0])
+print(f"stall samples {total}: barriers {100 * barrier / total:.1f}% (the busiest one {100 * busiest / total:.1f}%), "
+      f"long scoreboard {100 * long_sb / total:.1f}%" +
+      (f"; {tiles} tiles, {polls / tiles:.2f} polls and {sleeps / tiles:.2f} sleeps a tile" if tiles else ""))
+PY
+  fi
   grep -E "^  [a-zA-Z_]+.*\(|DRAM Throughput|Memory Throughput|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued|Issue Slots Busy|dram__bytes|lts__t_sectors|Dynamic Shared|L2 Hit|Waves Per SM|Stall" "$log" | head -n 40
 done
 done

@@ -10,6 +10,7 @@
 #include "analysis/analysis.hpp"
 #include "analysis/lookback.hpp"
 #include "device/device_options.hpp"
+#include "gpu/bench.hpp"
 #include "helpers.hpp"
 #include "trace/trace_json.hpp"
 
@@ -316,4 +317,21 @@ TEST_CASE("device scans: separate-word descriptors record the value's store, ahe
   // One packed word for 32-bit values with a fence: no Record events at all.
   const Trace packed = record_device("decoupled-lookback", n, OpKind::Sum, ValueType::I32, false);
   CHECK(std::none_of(packed.tile_events.begin(), packed.tile_events.end(), [](const TileEvent& e) { return e.kind == TileEventKind::Record; }));
+}
+
+TEST_CASE("device scans: SCANVIZ_BENCH_POLICIES picks tile policies by the words of their names") {
+  const std::string wide = "512x24 min2 staged sleep256", poll = "256x24 min2 staged sleep0",
+                    plain = "256x16 staged no-prefetch sleep256";
+  for (const std::string& name : {wide, poll, plain}) {
+    CHECK(sv::bench_policy_picked("1", name));
+    CHECK_FALSE(sv::bench_policy_picked("0", name));
+    CHECK_FALSE(sv::bench_policy_picked("", name));
+  }
+  CHECK(sv::bench_policy_picked("512x24", wide));
+  CHECK_FALSE(sv::bench_policy_picked("512x24", poll));
+  CHECK(sv::bench_policy_picked("512x24,sleep0", poll));           // any word of the list
+  CHECK_FALSE(sv::bench_policy_picked("512x24,sleep0", plain));
+  CHECK(sv::bench_policy_picked(",,no-prefetch,", plain));         // empty words pick nothing
+  CHECK_FALSE(sv::bench_policy_picked(",,", plain));
+  CHECK_FALSE(sv::bench_policy_picked("min2", plain));             // a word must be in the name
 }

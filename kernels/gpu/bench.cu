@@ -32,7 +32,8 @@ struct Candidate {
 // The device-wide algorithms asked for (all four when none is named), int32 inclusive sum with their
 // default switches (hierarchical with its default block algorithm), in the registry's order.
 // SCANVIZ_BENCH_POLICIES=1 adds decoupled look-back under the other tile policies built for
-// measuring them, when decoupled look-back is asked for.
+// measuring them, when decoupled look-back is asked for; a comma-separated list of words adds those
+// whose name contains one of them (bench_policy_picked, e.g. SCANVIZ_BENCH_POLICIES=512x24,sleep0).
 struct DeviceCandidate {
   std::string name, algorithm;
   gpu::TilePolicy policy;
@@ -44,10 +45,10 @@ std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& w
   std::vector<DeviceCandidate> c;
   for (const DeviceAlgorithmInfo& a : device_algorithms())
     if (asked(a.name)) c.push_back({std::string(a.name), std::string(a.name), {}});
-  if (const char* e = std::getenv("SCANVIZ_BENCH_POLICIES");
-      e && *e && std::string(e) != "0" && asked("decoupled-lookback"))
+  const char* e = std::getenv("SCANVIZ_BENCH_POLICIES");
+  if (e && asked("decoupled-lookback"))
     for (const gpu::TilePolicy& t : gpu::experimental_policies(type))
-      c.push_back({"dl " + t.name(), "decoupled-lookback", t});
+      if (bench_policy_picked(e, t.name())) c.push_back({"dl " + t.name(), "decoupled-lookback", t});
   return c;
 }
 

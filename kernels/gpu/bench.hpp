@@ -7,10 +7,12 @@
 // checked against the sequential reference.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "algorithms.hpp"
@@ -52,6 +54,21 @@ inline void check_bench_options(const BenchOptions& options) {
     throw std::invalid_argument("bench: unknown algorithm '" + a + "' (device-wide: " + known +
                                 "; or a race-free block-level one, scanviz algos lists them)");
   }
+}
+
+// SCANVIZ_BENCH_POLICIES: whether the value `words` adds the tile policy named `name` (gpu::TilePolicy::
+// name) to bench's rows: "1" adds every one, a comma-separated list those whose name contains one of
+// its words (e.g. "512x24,sleep0"); empty or "0" none.
+inline bool bench_policy_picked(std::string_view words, std::string_view name) {
+  if (words.empty() || words == "0") return false;
+  if (words == "1") return true;
+  for (std::size_t at = 0; at <= words.size();) {
+    const std::size_t comma = std::min(words.find(',', at), words.size());
+    const std::string_view word = words.substr(at, comma - at);
+    if (!word.empty() && name.find(word) != std::string_view::npos) return true;
+    at = comma + 1;
+  }
+  return false;
 }
 
 // Throws GpuError (gpu/executor.hpp) without a usable device or on any CUDA failure, and what
