@@ -667,15 +667,16 @@ class TileExec {
   // Where the time goes (Nsight Compute, --set full, int32 sum at 2^28, driver 580.159.04): on an
   // H200 the kernel moves 73% of DRAM's peak (CUB 63%) and 45% of all warp stall samples are the
   // seven other warps of a block at the barrier after this look-back (58% at barriers in all): a
-  // block spends about half its life holding its 24 KB tile while its look-back warp polls, 3.3-4.2
-  // polls a tile (0.6 of them waiting on an X, the rest moving the window back over A's to the
-  // nearest P). The H100 shows the same shares at 85% of its DRAM peak. What did not make it faster
-  // (H200, 2^28, each in one call with the default): a window of 64 with both descriptors' loads in
-  // flight at once cut the polls to 2.6 a tile but not the time (430-437 G items/s, default 435-444);
-  // combining a 32-bit sum with one redux.sync and skipping the combine of a window polled again (the
-  // default built so: 435); an L2 prefetch of the tile 256 to 2112 ahead with the tile's loads (5-19%
-  // slower); 128- and 1024-thread blocks (3-4% slower). 512 threads (or 512 x 32) ran 1.5-4%
-  // faster on the H200 from 2^24 up, no faster on the H100, and there slower below 2^23.
+  // block spends about half its life holding its 24 KB tile while its look-back warp polls, 3.3
+  // polls a tile (0.65 of them waiting on an X, the rest moving the window back over A's to the
+  // nearest P). The H100 shows the same shares at 85% of its DRAM peak (3.6 polls, 1.2 waiting).
+  // What did not make it faster (H200, 2^28, each in one call with the default): a window of 64
+  // with both descriptors' loads in flight at once cut the polls to 2.6 a tile but not the time
+  // (430-437 G items/s, default 435-444); combining a 32-bit sum with one redux.sync and skipping
+  // the combine of a window polled again (the default built so: 435); an L2 prefetch of the tile
+  // 256 to 2112 ahead with the tile's loads (5-19% slower); 128-thread blocks (4-5% slower from
+  // 2^26 up), 1024-thread ones (3-6% slower). 512 threads (or 512 x 32) ran 1.5-4% faster on the
+  // H200 from 2^24 up, no faster on the H100, and there slower below 2^23.
   //
   // Lane l of the look-back warp reads the descriptor of tile end-1-l, l < min(w, end). The nearest
   // P (lowest lane) ends the window; X only counts up to it. combined = the values of lanes
