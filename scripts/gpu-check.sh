@@ -264,6 +264,7 @@ metrics="--metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_src
 # picks (e.g. dl512:512x24): its third launch, after the default's five (3 warm-ups, 1 timed
 # run and the checked run).
 IFS=, read -ra profile_sizes <<<"${SCANVIZ_PROFILE_SIZES:-2^28}"
+full=${SCANVIZ_PROFILE_FULL:-0}
 for size in "${profile_sizes[@]}"; do
 for who in "dl tile_pass_kernel" "cub DeviceScanKernel" ${SCANVIZ_PROFILE_POLICY:+"${SCANVIZ_PROFILE_POLICY/:/ }"}; do
   set -- $who
@@ -273,12 +274,12 @@ for who in "dl tile_pass_kernel" "cub DeviceScanKernel" ${SCANVIZ_PROFILE_POLICY
   # SCANVIZ_PROFILE_FULL=1: every section (--set full), the report kept, and the stall samples of
   # every SASS instruction as CSV (where the warps wait: loads, barriers, the look-back's polls).
   what=($sections $metrics)
-  [[ ${SCANVIZ_PROFILE_FULL:-0} == 1 ]] && what=(--set full $metrics -o "${log%.txt}" -f)
+  [[ $full == 1 ]] && what=(--set full $metrics -o "${log%.txt}" -f)
   SCANVIZ_BENCH_POLICIES=$policies timeout 240 ncu --clock-control none -k "regex:$2" \
     --launch-skip $skip --launch-count 1 "${what[@]}" \
     "$sv" bench --sizes "$size" --runs 1 --algorithms decoupled-lookback >"$log" 2>&1
   echo "$1 at n = $size: exit $?"
-  if [[ ${SCANVIZ_PROFILE_FULL:-0} == 1 ]]; then
+  if [[ $full == 1 ]]; then
     ncu -i "${log%.txt}.ncu-rep" --page details >>"$log" 2>&1
     ncu -i "${log%.txt}.ncu-rep" --page source --csv --print-source sass >"${log%.txt}-sass.csv" 2>&1
     # Shares of the warps' stall samples, and for decoupled look-back its polls a tile (descriptor
