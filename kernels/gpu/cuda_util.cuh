@@ -132,6 +132,7 @@ struct TilePolicy {
   bool staged = true;                 // tiles staged in shared memory (else held in registers)
   bool prefetch = true;               // L2 prefetch of the block index's tile while the tile id comes
   bool reuse_descriptors = true;      // no memset a run: descriptors kept under a new epoch (TileKnobs)
+  bool persistent = false;            // persistent blocks, two tiles each in flight (TileConfig)
   std::string name() const;
   friend bool operator==(const TilePolicy&, const TilePolicy&) = default;
 };

@@ -142,6 +142,34 @@ std::size_t prepare_stage(std::size_t bytes) {
   return bytes;
 }
 
+// The blocks of `kernel` (threads, smem bytes of dynamic shared memory) that the device holds at
+// once: the grid of a persistent tile kernel. Asked once per kernel and shape (a persistent
+// launch must not wait on the occupancy query each time).
+template <class Pass, class Op, class Rec, class Config>
+std::int64_t resident_blocks(std::int32_t threads, std::size_t smem) {
+  auto kernel = gpu::tile_pass_kernel<Pass, Op, Rec, Config>;  // one set of statics per kernel
+  static std::int32_t known_threads = 0;
+  static std::size_t known_smem = 0;
+  static int known_device = -1;
+  static std::int64_t known = 0;
+  int device = 0;
+  check(cudaGetDevice(&device), "finding the current device");
+  if (threads != known_threads || smem != known_smem || device != known_device) {
+    int per_sm = 0, sms = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem),
+          "asking how many tile blocks fit on a multiprocessor");
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "counting multiprocessors");
+    if (per_sm < 1)
+      throw GpuError("a persistent tile kernel of " + std::to_string(threads) + " threads and " +
+                     std::to_string(smem) + " bytes of shared memory does not fit on a multiprocessor");
+    known = static_cast<std::int64_t>(per_sm) * sms;
+    known_threads = threads;
+    known_smem = smem;
+    known_device = device;
+  }
+  return known;
+}
+
 template <class Op, class Rec, class Config = gpu::DefaultTileConfig<typename Op::value_type>>
 class Launcher {
  public:
@@ -197,12 +225,17 @@ class Launcher {
                                   std::to_string(Config::kMaxThreads));
     using C = PassConfig<Pass, Config>;
     auto kernel = gpu::tile_pass_kernel<Pass, Op, Rec, C>;
+    constexpr bool persistent_kernel = gpu::tile_kernel_persistent<C, Rec>();
+    const bool persistent = persistent_kernel && p.dynamic_ids;
     std::size_t smem = 0;
     if constexpr (C::kStaged && kScansTiles<Pass>)
       smem = prepare_stage<Pass, Op, Rec, C>(static_cast<std::size_t>(p.threads) * C::kItems * sizeof(T));
+    if (persistent) grid = std::min<std::int64_t>(grid, resident_blocks<Pass, Op, Rec, C>(p.threads, smem));
     kernel<<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads), smem>>>(op, p, b, args, diag_, knobs_);
     check(cudaGetLastError(), "device-wide scan launch");
-    if (kSinglePass<Pass> && p.dynamic_ids) scratch_.tiles_taken += static_cast<unsigned long long>(grid);
+    // Each block takes one tile id; a persistent block its tiles and one past the end (TileExec).
+    if (kSinglePass<Pass> && p.dynamic_ids)
+      scratch_.tiles_taken += static_cast<unsigned long long>(grid + (persistent ? p.tiles : 0));
     if (book_) {
       const bool sums = phase == Phase::TileSums || phase == Phase::ReduceTiles;
       written(sums ? b.sums : b.out, sums ? p.tiles : p.n);
@@ -405,7 +438,8 @@ using PolicyConfigs = ConfigList<DefaultTileConfig<std::int32_t>,
                                  TileConfig<16, false, 1024, 1, true>,   // the default until 24 items
                                  TileConfig<16, false, 1024, 1, false>,  // ... with the tile in registers
                                  TileConfig<24, true, 1024, 2, true>,    // the default with evict-first hints
-                                 TileConfig<32, false, 1024, 2, true>>;
+                                 TileConfig<32, false, 1024, 2, true>,
+                                 TileConfig<24, false, 1024, 2, true, true>>;  // persistent blocks
 // 8-byte values: besides the default (12 items, 24 KB tiles, 32 registers), the earlier default of
 // 8 items unbounded, 8 items bound, 12 unbounded and 32 KB tiles (16 items) bound.
 using PolicyConfigs64 = ConfigList<DefaultTileConfig<std::int64_t>,
@@ -417,7 +451,7 @@ using PolicyConfigs64 = ConfigList<DefaultTileConfig<std::int64_t>,
 template <class Config>
 bool policy_is(const gpu::TilePolicy& t) {
   return t.items == Config::kItems && t.streaming == Config::kStreaming && t.min_blocks == Config::kMinBlocks &&
-         t.staged == Config::kStaged;
+         t.staged == Config::kStaged && t.persistent == Config::kPersistent;
 }
 template <class... Configs>
 bool policy_built(const gpu::TilePolicy& t, ConfigList<Configs...>) {
@@ -455,6 +489,7 @@ std::string TilePolicy::name() const {
   s += staged ? " staged" : " regs";
   if (!prefetch) s += " no-prefetch";
   if (!reuse_descriptors) s += " memset";
+  if (persistent) s += " persist";
   return s + " sleep" + std::to_string(backoff_max_ns);
 }
 
@@ -491,6 +526,12 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
   v.push_back({256, 32, false, 2, 256, true, true});   // 32 items
   v.push_back({256, 24, false, 2, 256, true, true, false});  // the default with a memset of the descriptors a run
   v.push_back({512, 24, true, 2, 256, true, true});          // 512-thread blocks with evict-first hints
+  // Persistent blocks (the grid the device holds at once, the next tile's copies issued with the
+  // stores; measured slower, see TileConfig): the default's shape, 512-thread blocks, no prefetch.
+  // threads items  cs   minb sleep staged prefetch reuse persist
+  v.push_back({256, 24, false, 2, 256, true, true, true, true});
+  v.push_back({512, 24, false, 2, 256, true, true, true, true});
+  v.push_back({256, 24, false, 2, 256, true, false, true, true});  // ... without the first tile's L2 prefetch
   std::erase(v, TilePolicy{});  // the default is measured as decoupled-lookback itself
   return v;
 }
@@ -642,7 +683,7 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
 }
 
 std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vector<std::int64_t>& sizes,
-                                                  std::uint64_t seed) {
+                                                  std::uint64_t seed, const std::map<std::string, std::string>& options) {
   if (type != ValueType::I32 && type != ValueType::I64)
     throw std::invalid_argument("tile policies are built for int32 and int64 sums, not " + std::string(type_name(type)));
   cuda::require_gpu();
@@ -650,7 +691,7 @@ std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vec
   policies.insert(policies.begin(), gpu::default_policy(type));
   std::vector<PolicyCheck> checks;
   for (const gpu::TilePolicy& policy : policies) {
-    gpu::DeviceScanSum scan("decoupled-lookback", {}, type, policy);
+    gpu::DeviceScanSum scan("decoupled-lookback", options, type, policy);
     for (std::size_t k = 0; k < sizes.size(); ++k) {
       if (sizes[k] < 0 || sizes[k] > kMaxDeviceN)
         throw std::invalid_argument("n = " + std::to_string(sizes[k]) + " is outside 0.." + std::to_string(kMaxDeviceN));

@@ -66,14 +66,16 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
 // Decoupled look-back's int32 or int64 sum under every tile policy built for it (the default, which keeps its
 // descriptors from run to run under epochs, and the measured alternatives): one scanner per policy,
 // run at each of `sizes` in turn (exclusive at odd positions), so a run finds the descriptors and
-// counters the runs before it left; every output checked. Throws GpuError as above.
+// counters the runs before it left; every output checked. `options`: decoupled look-back's switches
+// (e.g. tile-ids=static, which persistent policies run as one tile a block). Throws GpuError as above.
 struct PolicyCheck {
   std::string policy;
   std::int64_t n = 0;
   bool exclusive = false;
   std::int64_t mismatches = 0;
 };
-std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vector<std::int64_t>& sizes, std::uint64_t seed);
+std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vector<std::int64_t>& sizes, std::uint64_t seed,
+                                                  const std::map<std::string, std::string>& options = {});
 
 // Runs the untraced kernel `runs` times on the same input and counts the wrong outputs. With an
 // amplify seed S != 0, run r uses seed S + r.

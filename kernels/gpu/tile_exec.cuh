@@ -1,7 +1,9 @@
 // The GPU tile-level execution context of the device-wide scans (kernels/device/): the API that
-// device/device_params.hpp documents, on real hardware. One block runs one tile.
+// device/device_params.hpp documents, on real hardware. One block runs one tile (a persistent
+// block, measured but no default, one tile after another).
 //
-// TileExec<T, Recorder, Items, Streaming, Staged> (a TileConfig names the compile-time policy):
+// TileExec<T, Recorder, Items, Streaming, Staged, Persistent> (a TileConfig names the compile-time
+// policy):
 //   T          the scan value type;
 //   Recorder   NoRecorder (untraced: every hook is an empty inline function, so the timed kernels
 //              carry no tracing code) or TileRecorder (appends TileEvents with %globaltimer time and
@@ -10,7 +12,9 @@
 //   Items      elements per thread, a compile-time constant (default_items_per_thread of the type);
 //   Streaming  the evict-first hints on the element loads and stores (ld/st.global.cs; staged, the
 //              copies into shared memory carry an L2 evict-first policy);
-//   Staged     the tile waits for its loads in shared memory (cp.async) rather than in registers.
+//   Staged     the tile waits for its loads in shared memory (cp.async) rather than in registers;
+//   Persistent a block scans tiles until none is left, the next tile's copies issued as the last
+//              one's outputs are stored (staged, untraced, dynamic tile ids only).
 //
 // Tile layout (warp-striped, coalesced): warp w of the block owns the contiguous segment
 // [tile_begin + w*32*Items, +32*Items). The segment is read in Items/V chunks of 32*V elements, V =
@@ -167,14 +171,33 @@ inline constexpr unsigned kMaxEpoch = (1u << 30) - 1;  // a flag word keeps 30 b
 // The compile-time tile policy: elements per thread, cache hints, the launch bounds (a block size
 // bound and the blocks of that size per SM the registers must allow) and where the tile waits for
 // its loads (shared memory or registers).
+//
+// Persistent (staged only): a single-pass kernel with dynamic tile ids launches only the blocks that
+// fit on the device at once, and each block scans tile after tile: once a tile knows its prefix, the
+// block takes the next tile and starts its copies chunk by chunk as it stores the tile's outputs
+// (TileExec, persistent blocks).
+//
+// Measured slower than fresh blocks, so no default uses it (H200, driver 580.159.04, int32 sum,
+// median of 20, two runs of one binary each with the default): 372-375 G items/s at 2^28 against
+// 446-447, 297-307 at 2^24 against 320-328, 1-4% slower at 2^20-2^22; on an H100 293-296 at 2^28
+// against 354 and 240-246 at 2^24 against 272-275. Two other schedules did worse (H200).
+// Taking the next tile (and copying it into a second staging area) as soon as a tile is taken kept
+// loads in flight during the look-back but halved the blocks a multiprocessor holds and published
+// the next tile's aggregate only after the whole tile before it: tiles taken later by other blocks
+// waited on it, 194-243 G items/s at 2^28 against 439-441. L2 prefetches of the tile a grid ahead
+// while a tile looks back (about the one the block takes next): 339-343, where the same kernel
+// without any prefetch ran 366-368. A fresh block asks L2 for the tile of its index while its tile
+// id is on the way (TileKnobs::prefetch); a persistent block's copies wait for the id.
 template <int ItemsPerThread, bool StreamingHints = false, int BoundThreads = 1024, int BoundBlocks = 1,
-          bool StagedTiles = false>
+          bool StagedTiles = false, bool PersistentBlocks = false>
 struct TileConfig {
   static constexpr int kItems = ItemsPerThread;
   static constexpr bool kStreaming = StreamingHints;
   static constexpr int kMaxThreads = BoundThreads;
   static constexpr int kMinBlocks = BoundBlocks;
   static constexpr bool kStaged = StagedTiles;
+  static constexpr bool kPersistent = PersistentBlocks;
+  static_assert(!PersistentBlocks || StagedTiles, "persistent blocks stage their tiles");
 };
 
 // Staged tiles: the tile's elements travel global -> shared memory with cp.async (L2 only), so no
@@ -226,6 +249,13 @@ __device__ __forceinline__ void cp_async_wait_all() {
 #endif
 }
 #undef SV_CP_ASYNC
+
+// Whether a tile kernel runs persistent blocks (with dynamic tile ids): traced runs keep one tile a
+// block, the schedule the look-back view draws and the lesson describes.
+template <class Config, class Recorder>
+constexpr bool tile_kernel_persistent() {
+  return Config::kPersistent && !Recorder::kTraced;
+}
 
 // The policy every scan kernel uses unless a benchmark asks for another: staged tiles; for 4-byte
 // values 24 items a thread and, in the single-pass kernels, a register bound of 32 (8 blocks of 256
@@ -469,7 +499,7 @@ struct TileItems<T, Items, true> {
 };
 
 template <class T, class Recorder, int Items = tile_items_per_thread<T>(), bool Streaming = false,
-          bool Staged = false>
+          bool Staged = false, bool Persistent = false>
 class TileExec {
  public:
   static constexpr int V = vector_width<T>();
@@ -499,16 +529,11 @@ class TileExec {
 
   __device__ std::int64_t take_tile(const DeviceParams& p, const DeviceBuffers& b) {
     if (p.dynamic_ids) {
-      if (knobs_.prefetch) prefetch_tile(b.in, blockIdx.x, p);
-      if (threadIdx.x == 0) {
-        const auto tile =
-            static_cast<std::int64_t>(atomicAdd(static_cast<unsigned long long*>(b.counter.ptr), 1ULL) - knobs_.tile_base);
-        rec_.start(tile);
-        if (tile == p.stall_tile) stall(p.stall_cycles);
-        s_.tile = tile;
+      if constexpr (Persistent) {
+        if (persist_) return take_next();
       }
-      __syncthreads();
-      return s_.tile;
+      if (knobs_.prefetch) prefetch_tile(b.in, blockIdx.x, p);
+      return take_id(p, b);
     }
     const std::int64_t tile = blockIdx.x;
     if (threadIdx.x == 0) rec_.start(tile);
@@ -518,6 +543,29 @@ class TileExec {
     }
     return tile;
   }
+
+  // ---- persistent blocks ----------------------------------------------------------------------
+  //
+  // The kernel calls first_tile once, then runs the pass while has_tile. scan_store_tile, called
+  // once the tile's prefix is known, takes the next tile id and issues each chunk's copies of the
+  // next tile into the staging slots it has just stored from (each lane reuses only its own
+  // slots, after it has read them, so no barrier is needed); take_tile and load_tile then hand out
+  // that tile with its copies in flight. A tile is taken when a block is ready to scan it, as a
+  // fresh block would take it, so its aggregate is published as soon as its elements arrive.
+  //
+  // No deadlock: a block holds a taken tile only while it stores the tile before it, which waits
+  // on nothing. A block takes its tiles plus one past the end: a launch of `grid` persistent
+  // blocks moves the tile counter by tiles + grid.
+  template <class Op>
+  __device__ void first_tile(Op op, const DeviceParams& p, const DeviceBuffers& b) {
+    static_assert(Persistent && Staged);
+    persist_ = true;
+    in_ = static_cast<const T*>(b.in.ptr);
+    counter_ = static_cast<unsigned long long*>(b.counter.ptr);
+    if (knobs_.prefetch) prefetch_tile(b.in, blockIdx.x, p);
+    next_ = take_id(p, b);
+  }
+  __device__ bool has_tile(const DeviceParams& p) const { return next_ < p.tiles; }
 
   __device__ void start_tile(std::int64_t tile) {
     if (threadIdx.x == 0) rec_.start(tile);
@@ -542,17 +590,10 @@ class TileExec {
     Items_ r;
     r.scanned = false;
     if constexpr (Staged) {
-      if (vector_ok(in, tile, p)) {
-        stage_copies(in, tile, p);
-      } else {
-#pragma unroll
-        for (int k = 0; k < Chunks; ++k)
-#pragma unroll
-          for (int j = 0; j < V; ++j) {
-            const std::int64_t i = seg + (k * 32 + lane) * V + j;
-            staged_chunk(k)[j] = i < p.n ? in[i] : op.identity();
-          }
+      if constexpr (Persistent) {
+        if (copying_) return r;  // the last scan_store_tile started the copies
       }
+      start_copies(op.identity(), in, tile, p);
       return r;
     } else if (vector_ok(in, tile, p)) {
       uint4 q[Chunks];
@@ -629,6 +670,9 @@ class TileExec {
   __device__ void scan_store_tile(Op op, Items_& items, const T& prefix, const Buf& buf,
                                   std::int64_t tile, const DeviceParams& p) {
     if (!items.scanned) reduce_tile(op, items);
+    if constexpr (Persistent) {
+      if (persist_) take_after(p);
+    }
     // Two straight-line paths, so each chunk's outputs stay one 16-byte store.
     if (p.exclusive) store_scanned<true>(op, items, prefix, buf, tile, p);
     else store_scanned<false>(op, items, prefix, buf, tile, p);
@@ -820,6 +864,12 @@ class TileExec {
             if (i < p.n) out[i] = r[j];
           }
         }
+        if constexpr (Persistent) {
+          if (copying_) copy_chunk(in_, next_, k, p);  // the slot this lane has just read
+        }
+      }
+      if constexpr (Persistent) {
+        if (copying_) cp_async_commit();
       }
     } else {
       store_registers<Exclusive>(op, items, prefix, out, seg, lane, tile, p);
@@ -856,19 +906,30 @@ class TileExec {
     }
   }
 
-  // cp.async of the tile's elements into the staging area, each lane its own 16-byte pieces.
-  __device__ void stage_copies(const T* in, std::int64_t tile, const DeviceParams& p) const {
-    const std::int64_t seg = segment(tile, p);
-    const int lane = threadIdx.x & 31;
-    if constexpr (Streaming) {
-      const unsigned long long policy = l2_evict_first_policy();
+  // The tile's elements into the staging area, each lane its own pieces: cp.async of 16 bytes where
+  // vector_ok, else guarded scalar loads (the identity past n).
+  __device__ void start_copies(const T& identity, const T* in, std::int64_t tile, const DeviceParams& p) const {
+    if (vector_ok(in, tile, p)) {
 #pragma unroll
-      for (int k = 0; k < Chunks; ++k) cp_async16(staged_chunk(k), in + seg + (k * 32 + lane) * V, policy);
+      for (int k = 0; k < Chunks; ++k) copy_chunk(in, tile, k, p);
+      cp_async_commit();
     } else {
+      const std::int64_t seg = segment(tile, p);
+      const int lane = threadIdx.x & 31;
 #pragma unroll
-      for (int k = 0; k < Chunks; ++k) cp_async16(staged_chunk(k), in + seg + (k * 32 + lane) * V);
+      for (int k = 0; k < Chunks; ++k)
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          const std::int64_t i = seg + (k * 32 + lane) * V + j;
+          staged_chunk(k)[j] = i < p.n ? in[i] : identity;
+        }
     }
-    cp_async_commit();
+  }
+  // cp.async of this lane's 16 bytes of chunk k (a full tile, an aligned buffer), uncommitted.
+  __device__ void copy_chunk(const T* in, std::int64_t tile, int k, const DeviceParams& p) const {
+    const T* src = in + segment(tile, p) + (k * 32 + static_cast<int>(threadIdx.x & 31)) * V;
+    if constexpr (Streaming) cp_async16(staged_chunk(k), src, l2_evict_first_policy());
+    else cp_async16(staged_chunk(k), src);
   }
 
   // L2 prefetches of a tile's lines, one 128-byte line per thread and round.
@@ -887,6 +948,35 @@ class TileExec {
   // This lane's V elements of chunk k in the staging area (the same layout as in global memory).
   __device__ T* staged_chunk(int k) const {
     return stage_ + static_cast<int>(threadIdx.x >> 5) * 32 * Items + (k * 32 + static_cast<int>(threadIdx.x & 31)) * V;
+  }
+
+  // Thread 0 takes the next tile id from the counter; every thread returns it.
+  __device__ std::int64_t take_id(const DeviceParams& p, const DeviceBuffers& b) {
+    return take_id(p, static_cast<unsigned long long*>(b.counter.ptr));
+  }
+  __device__ std::int64_t take_id(const DeviceParams& p, unsigned long long* counter) {
+    if (threadIdx.x == 0) {
+      const auto tile = static_cast<std::int64_t>(atomicAdd(counter, 1ULL) - knobs_.tile_base);
+      rec_.start(tile);
+      if (tile == p.stall_tile) stall(p.stall_cycles);
+      s_.tile = tile;
+    }
+    __syncthreads();
+    return s_.tile;
+  }
+
+  // Persistent: the tile taken last is the current one; the look-back's per-tile state starts over.
+  __device__ std::int64_t take_next() {
+    spins_ = total_spins_ = 0;
+    wait_start_ = 0;
+    sleep_ns_ = 0;
+    return next_;
+  }
+  // Persistent, in scan_store_tile: take the next tile; copying_ says store_scanned issues its copies
+  // (a full, aligned tile; otherwise load_tile loads it).
+  __device__ void take_after(const DeviceParams& p) {
+    next_ = take_id(p, counter_);
+    copying_ = next_ < p.tiles && vector_ok(in_, next_, p);
   }
   // Staged: V values over the lane's elements of chunk k (one 16-byte shared store where the type
   // divides 16 bytes). Only the lane that copied them reads them again, so no barrier is needed.
@@ -973,6 +1063,13 @@ class TileExec {
   TileDiag* diag_;
   TileKnobs knobs_;
   T* stage_;
+  // Persistent blocks (first_tile ran): the input, the tile counter, the tile taken next and
+  // whether its copies are in flight.
+  bool persist_ = false;
+  bool copying_ = false;
+  const T* in_ = nullptr;
+  unsigned long long* counter_ = nullptr;
+  std::int64_t next_ = -1;
   std::uint32_t spins_ = 0;        // polls of the current window that had to wait
   std::uint32_t total_spins_ = 0;  // polls of this tile that had to wait
   std::uint64_t wait_start_ = 0;
@@ -1000,10 +1097,18 @@ __global__ void __launch_bounds__(Config::kMaxThreads, (Config::kMinBlocks * Con
                                                             : SV_THREADS_PER_SM / Config::kMaxThreads))
     tile_pass_kernel(Op op, DeviceParams p, DeviceBuffers b, typename Recorder::Args rec, TileDiag* diag, TileKnobs knobs) {
   using T = typename Op::value_type;
-  using X = TileExec<T, Recorder, Config::kItems, Config::kStreaming, Config::kStaged>;
+  constexpr bool persistent = tile_kernel_persistent<Config, Recorder>();
+  using X = TileExec<T, Recorder, Config::kItems, Config::kStreaming, Config::kStaged, persistent>;
   __shared__ typename X::Storage storage;
   extern __shared__ __align__(16) unsigned char sv_tile_stage[];
   X x(storage, rec, diag, knobs, Config::kStaged ? reinterpret_cast<T*>(sv_tile_stage) : nullptr);
+  if constexpr (persistent) {
+    if (p.dynamic_ids) {
+      x.first_tile(op, p, b);
+      while (x.has_tile(p)) Pass::run(x, op, p, b);
+      return;
+    }
+  }
   Pass::run(x, op, p, b);
 }
 

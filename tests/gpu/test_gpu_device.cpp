@@ -317,22 +317,32 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
   // each find the other's counter zeroed or not).
   std::vector<std::int64_t> sizes = {1 << 20, (1 << 24) + 3, 1000, (1 << 24) + 3, 6144 * 3, 6143, 1, 100003};
   sizes.insert(sizes.end(), 8, (1 << 22) - 1);
-  // int32: the default and at least 9 others; int64 (8-byte descriptors packed with their flag
-  // into 16 bytes): the default and at least 4 others.
+  // int32: the default and at least 9 others, persistent blocks among them (at 2^24 + 3 a block
+  // scans two or three tiles); int64 (8-byte descriptors packed with their flag into 16 bytes): the
+  // default and at least 4 others.
   for (auto [type, policies] : {std::pair{ValueType::I32, 10}, std::pair{ValueType::I64, 5}}) {
     CAPTURE(type_name(type));
     const std::vector<PolicyCheck> checks = verify_tile_policies_gpu(type, sizes, 77);
     CHECK(checks.size() >= static_cast<std::size_t>(policies) * sizes.size());
-    int epochs = 0, memset = 0;
+    int epochs = 0, memset = 0, persistent = 0;
     for (const PolicyCheck& c : checks) {
       CAPTURE(c.policy);
       CAPTURE(c.n);
       CAPTURE(c.exclusive);
       CHECK(c.mismatches == 0);
       (c.policy.find("memset") == std::string::npos ? epochs : memset) += 1;
+      persistent += c.policy.find("persist") != std::string::npos;
     }
     CHECK(epochs > 0);
     CHECK(memset > 0);
+    if (type == ValueType::I32) CHECK(persistent > 0);
+  }
+  // Static tile ids (fewer tiles than the device holds, so no block waits on one not yet running):
+  // a persistent policy's kernel then scans one tile a block.
+  for (const PolicyCheck& c : verify_tile_policies_gpu(ValueType::I32, {(1 << 20) + 5, 6144 * 4}, 78, {{"tile-ids", "static"}})) {
+    CAPTURE(c.policy);
+    CAPTURE(c.n);
+    CHECK(c.mismatches == 0);
   }
   CHECK_THROWS_WITH_AS(verify_tile_policies_gpu(ValueType::F32, {100}, 1), doctest::Contains("int32 and int64"),
                        std::invalid_argument);
