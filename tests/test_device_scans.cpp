@@ -335,3 +335,34 @@ TEST_CASE("device scans: SCANVIZ_BENCH_POLICIES picks tile policies by the words
   CHECK_FALSE(sv::bench_policy_picked(",,", plain));
   CHECK_FALSE(sv::bench_policy_picked("min2", plain));             // a word must be in the name
 }
+
+TEST_CASE("device scans: tile phases split the look-back into waiting on earlier loads and the rest") {
+  // (id taken, A, P) of six tiles; tile 4 never published (left out, its missing A counts for none).
+  const std::vector<sv::TileTimes> t = {{100, 200, 200}, {110, 400, 450}, {120, 300, 470},
+                                        {130, 500, 520}, {140, 0, 0},     {150, 600, 700}};
+  const sv::TilePhaseStats s = sv::tile_phase_stats(t);
+  CHECK(s.tiles == 5);
+  CHECK(s.span_ns == 600);
+  CHECK(s.tick_ns == 10);
+  // load: 100 290 180 370 450
+  CHECK(s.load.median == 290);
+  CHECK(s.load.p90 == 450);
+  // look-back (tiles 1, 2, 3, 5): 50 170 20 100; tile 2's A (300) came 100 before tile 1's (400),
+  // so 100 of its 170 waited on an earlier load and 70 were the rest.
+  CHECK(s.lookback.median == 100);
+  CHECK(s.lookback.p90 == 170);
+  CHECK(s.late.median == 0);
+  CHECK(s.late.p90 == 100);
+  CHECK(s.after.median == 70);
+  CHECK(s.after.p90 == 100);
+  CHECK(s.late_share == doctest::Approx(100.0 / 340.0));
+  // The nearest P out at each A: tile 0 for tiles 1 and 2 (tile 1's P came after tile 2's A), tile 2
+  // for tile 3, tile 3 for tile 5 (past the unfinished tile 4).
+  CHECK(s.p_lag.median == 2);
+  CHECK(s.p_lag.p90 == 2);
+  // Nothing complete: all zero.
+  const sv::TilePhaseStats none = sv::tile_phase_stats({{1, 0, 0}});
+  CHECK(none.tiles == 0);
+  CHECK(none.lookback.median == 0);
+  CHECK(none.span_ns == 0);
+}

@@ -9,8 +9,12 @@
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <string_view>
+#include <type_traits>
 
+#include "analysis/lookback.hpp"
 #include "block/block_params.hpp"
+#include "device/device_options.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/cuda_util.cuh"
 
@@ -72,6 +76,47 @@ __global__ void fill_input(Item* d_in, std::int64_t n, std::uint32_t salt) {
     x ^= x >> 15;
     d_in[i] = static_cast<Item>(x % 7) - 3;
   }
+}
+
+// SCANVIZ_BENCH_PHASES=1 (with decoupled look-back asked for): a clocked run of its int32 sum after
+// the timed ones at each size, and where its tiles' time went (analysis/lookback.hpp); a list of
+// its switches instead of 1 (e.g. window=16 or window=16,tile-ids=static) clocks it under them.
+bool phases_asked(const std::vector<std::string>& wanted) {
+  const char* e = std::getenv("SCANVIZ_BENCH_PHASES");
+  return e && *e && std::string_view(e) != "0" &&
+         (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end());
+}
+// The switches SCANVIZ_BENCH_PHASES names (none for 1); parse_device_config checks them.
+std::map<std::string, std::string> phase_switches() {
+  std::map<std::string, std::string> m;
+  const std::string e = std::getenv("SCANVIZ_BENCH_PHASES");
+  if (e == "1") return m;
+  std::size_t start = 0;
+  while (start <= e.size()) {
+    const std::size_t end = std::min(e.find(',', start), e.size());
+    const std::string word = e.substr(start, end - start);
+    const std::size_t eq = word.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument("SCANVIZ_BENCH_PHASES: '" + word + "' is not 1 or a switch KEY=VALUE");
+    m[word.substr(0, eq)] = word.substr(eq + 1);
+    start = end + 1;
+  }
+  return m;
+}
+std::string describe_phases(std::int64_t n, const TilePhaseStats& s) {
+  const std::string e = std::getenv("SCANVIZ_BENCH_PHASES");
+  const std::string label = e == "1" ? "" : " (" + e + ")";
+  const auto us = [](double ns) { return ns / 1000.0; };
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "bench: phases%s n = 2^%d: %lld tiles in %.1f us; median/p90: id to A %.2f/%.2f us, look-back %.2f/%.2f us "
+                "= waiting on earlier tiles' A %.2f/%.2f + after it %.2f/%.2f (%.0f%% of look-back time waiting); "
+                "nearest P %.0f/%.0f tiles back at A; clock step %llu ns",
+                label.c_str(), static_cast<int>(std::log2(static_cast<double>(n))), static_cast<long long>(s.tiles), us(s.span_ns),
+                us(s.load.median), us(s.load.p90), us(s.lookback.median), us(s.lookback.p90), us(s.late.median),
+                us(s.late.p90), us(s.after.median), us(s.after.p90), 100.0 * s.late_share, s.p_lag.median, s.p_lag.p90,
+                static_cast<unsigned long long>(s.tick_ns));
+  return line;
 }
 
 double median(std::vector<float> v) {
@@ -194,6 +239,16 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     // CUB's ratio for the rows measured before it (the copy).
     for (BenchRow& row : result.rows)
       if (row.n == n && cub_rate > 0) row.vs_cub = row.items_per_s / cub_rate;
+    if constexpr (std::is_same_v<Item, std::int32_t>) {
+      if (phases_asked(options.algorithms)) {
+        const ClockedRun run = clock_decoupled_lookback_gpu(n, 0x9e3779b9u, 5, phase_switches());
+        if (run.check.mismatches)
+          throw GpuError("decoupled look-back with a clock: " + std::to_string(run.check.mismatches) +
+                         " wrong outputs at n = " + std::to_string(n) + ", the first at " +
+                         std::to_string(run.check.first_mismatch));
+        progress(describe_phases(n, tile_phase_stats(run.tiles)));
+      }
+    }
   }
 }
 
@@ -201,6 +256,8 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
 
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const std::string&)>& progress) {
   check_bench_options(options);
+  if (phases_asked(options.algorithms))  // a bad SCANVIZ_BENCH_PHASES is refused before anything runs
+    (void)parse_device_config("decoupled-lookback", phase_switches(), ValueType::I32, 0, true);
   const std::vector<std::int64_t> sizes = options.sizes.empty() ? default_bench_sizes() : options.sizes;
   const GpuStatus gpu = probe_gpu();
   if (!gpu.usable) throw GpuError(gpu.error);

@@ -133,6 +133,8 @@ struct TilePolicy {
   bool prefetch = true;               // L2 prefetch of the block index's tile while the tile id comes
   bool reuse_descriptors = true;      // no memset a run: descriptors kept under a new epoch (TileKnobs)
   bool persistent = false;            // persistent blocks, two tiles each in flight (TileConfig)
+  std::int32_t bulk = 0;              // bulk copies (sm_90 on): 1 the loads, 2 loads and stores (TileConfig)
+  bool static_ids = false;            // tile ids from the block index (tile-ids=static), no counter
   std::string name() const;
   friend bool operator==(const TilePolicy&, const TilePolicy&) = default;
 };

@@ -36,6 +36,7 @@ using gpu::NoRecorder;
 using gpu::DefaultTileConfig;
 using gpu::TileConfig;
 using gpu::TileDiag;
+using gpu::TileClock;
 using gpu::TileKnobs;
 using gpu::TileRecorder;
 using gpu::TileTraceState;
@@ -214,11 +215,14 @@ class Launcher {
     return b;
   }
 
+  // What an untraced recorder gets (TileClock: where its times go).
+  void recorder_args(const typename Rec::Args& a) { rec_args_ = a; }
+
   template <class Pass>
   void launch(Phase phase, int level, Op op, const DeviceParams& p, std::int64_t grid, const DeviceBuffers& b) {
     if (grid <= 0) return;
     if (grid > 0x7fffffff) throw GpuError("a grid of " + std::to_string(grid) + " blocks is more than CUDA launches");
-    typename Rec::Args args{};
+    typename Rec::Args args = rec_args_;
     if constexpr (Rec::kTraced) args = {book_->d_state, static_cast<std::uint16_t>(book_->launches.size())};
     if (p.threads > Config::kMaxThreads)
       throw std::invalid_argument("block size " + std::to_string(p.threads) + " is over this tile kernel's bound of " +
@@ -280,6 +284,7 @@ class Launcher {
   std::string_view algorithm_;
   gpu::TileKnobs knobs_;
   bool reuse_descriptors_ = false;
+  typename Rec::Args rec_args_{};
 };
 
 
@@ -439,7 +444,9 @@ using PolicyConfigs = ConfigList<DefaultTileConfig<std::int32_t>,
                                  TileConfig<16, false, 1024, 1, false>,  // ... with the tile in registers
                                  TileConfig<24, true, 1024, 2, true>,    // the default with evict-first hints
                                  TileConfig<32, false, 1024, 2, true>,
-                                 TileConfig<24, false, 1024, 2, true, true>>;  // persistent blocks
+                                 TileConfig<24, false, 1024, 2, true, true>,   // persistent blocks
+                                 TileConfig<24, false, 1024, 2, true, false, 1>,  // bulk loads
+                                 TileConfig<24, false, 1024, 2, true, false, 2>>;  // bulk loads and stores
 // 8-byte values: besides the default (12 items, 24 KB tiles, 32 registers), the earlier default of
 // 8 items unbounded, 8 items bound, 12 unbounded and 32 KB tiles (16 items) bound.
 using PolicyConfigs64 = ConfigList<DefaultTileConfig<std::int64_t>,
@@ -451,7 +458,7 @@ using PolicyConfigs64 = ConfigList<DefaultTileConfig<std::int64_t>,
 template <class Config>
 bool policy_is(const gpu::TilePolicy& t) {
   return t.items == Config::kItems && t.streaming == Config::kStreaming && t.min_blocks == Config::kMinBlocks &&
-         t.staged == Config::kStaged && t.persistent == Config::kPersistent;
+         t.staged == Config::kStaged && t.persistent == Config::kPersistent && t.bulk == Config::kBulk;
 }
 template <class... Configs>
 bool policy_built(const gpu::TilePolicy& t, ConfigList<Configs...>) {
@@ -490,6 +497,8 @@ std::string TilePolicy::name() const {
   if (!prefetch) s += " no-prefetch";
   if (!reuse_descriptors) s += " memset";
   if (persistent) s += " persist";
+  if (bulk) s += bulk > 1 ? " bulk-store" : " bulk";
+  if (static_ids) s += " static-ids";
   return s + " sleep" + std::to_string(backoff_max_ns);
 }
 
@@ -532,6 +541,20 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
   v.push_back({256, 24, false, 2, 256, true, true, true, true});
   v.push_back({512, 24, false, 2, 256, true, true, true, true});
   v.push_back({256, 24, false, 2, 256, true, false, true, true});  // ... without the first tile's L2 prefetch
+  // Bulk copies (sm_90 on; cp.async.bulk, see tile_exec.cuh): the loads, or loads and stores, in
+  // 256- and 512-thread blocks.
+  // threads items  cs   minb sleep staged prefetch reuse persist bulk
+  v.push_back({256, 24, false, 2, 256, true, true, true, false, 1});
+  v.push_back({256, 24, false, 2, 256, true, true, true, false, 2});
+  v.push_back({256, 24, false, 2, 256, true, false, true, false, 1});  // ... without the L2 prefetch
+  // Tile ids from the block index, as CUB takes them: no atomic a tile, and each block's copies
+  // start at once (blocks are started in index order, so none waits on a tile not yet running).
+  // threads items  cs   minb sleep staged prefetch reuse persist bulk static
+  v.push_back({256, 24, false, 2, 256, true, true, true, false, 0, true});
+  v.push_back({512, 24, false, 2, 256, true, true, true, false, 0, true});
+  v.push_back({256, 24, false, 2, 256, true, true, true, false, 2, true});  // ... with bulk loads and stores
+  v.push_back({512, 24, false, 2, 256, true, true, true, false, 1});
+  v.push_back({512, 24, false, 2, 256, true, true, true, false, 2});
   std::erase(v, TilePolicy{});  // the default is measured as decoupled-lookback itself
   return v;
 }
@@ -560,6 +583,7 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
                                   std::string(type_name(type)));
     impl_->config.params.threads = policy.threads;
     impl_->config.params.items = policy.items;
+    if (policy.static_ids) impl_->config.params.dynamic_ids = false;
   } else {
     visit_type(type, [&](auto v) { check_policy<decltype(v)>(algorithm, impl_->config.params); });
   }
@@ -680,6 +704,54 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
   cuda::require_gpu();
   gpu::DeviceScanSum scan(algorithm, options, ValueType::I32);
   return check_run<std::int32_t>(scan, n, exclusive, seed);
+}
+
+ClockedRun clock_decoupled_lookback_gpu(std::int64_t n, std::uint64_t seed, int runs,
+                                        const std::map<std::string, std::string>& options) {
+  if (n < 1 || n > kMaxDeviceN)
+    throw std::invalid_argument("n = " + std::to_string(n) + " is outside 1.." + std::to_string(kMaxDeviceN));
+  if (runs < 1) throw std::invalid_argument("a clocked run needs at least one run, not " + std::to_string(runs));
+  cuda::require_gpu();
+  using T = std::int32_t;
+  const DeviceConfig dc = parse_device_config("decoupled-lookback", options, ValueType::I32, 0, true);
+  const DeviceParams p = level_params(dc.params, n, false);
+  check_policy<T>("decoupled-lookback", p);
+  DeviceArray<T> d_in(n), d_out(n);
+  fill_small<<<1024, 256>>>(d_in.get(), n, seed);
+  check_launch("fill_small");
+  Scratch scratch;
+  DeviceArray<TileDiag> diag(1);
+  SV_CUDA(cudaMemset(diag.get(), 0, sizeof(TileDiag)));
+  const auto tiles = static_cast<std::size_t>(p.tiles);
+  DeviceArray<unsigned long long> times(3 * tiles);
+  for (int r = 0; r < runs; ++r) {
+    SV_CUDA(cudaMemsetAsync(times.get(), 0, 3 * tiles * sizeof(unsigned long long)));
+    SV_CUDA(cudaMemsetAsync(d_out.get(), 0xA5, static_cast<std::size_t>(n) * sizeof(T)));
+    scratch.rewind();
+    Launcher<SumOp<T>, TileClock> l(scratch, diag.get(), nullptr, "decoupled-lookback", TileKnobs{}, true);
+    l.recorder_args({times.get()});
+    drive_single_pass<DecoupledLookback>(l, SumOp<T>{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
+  }
+  check_launch("decoupled-lookback with a clock");
+  check_diag(diag.get(), "decoupled-lookback");
+  std::vector<unsigned long long> h(3 * tiles);
+  times.download(h.data(), h.size());
+  ClockedRun run;
+  run.tiles.resize(tiles);
+  for (std::size_t t = 0; t < tiles; ++t) run.tiles[t] = {h[3 * t], h[3 * t + 1], h[3 * t + 2]};
+  std::vector<T> h_in(n), h_out(n);
+  d_in.download(h_in.data(), n);
+  d_out.download(h_out.data(), n);
+  run.check.n = n;
+  std::uint32_t acc = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    acc += static_cast<std::uint32_t>(h_in[i]);
+    if (h_out[i] != static_cast<T>(acc)) {
+      if (run.check.mismatches == 0) run.check.first_mismatch = i;
+      ++run.check.mismatches;
+    }
+  }
+  return run;
 }
 
 std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vector<std::int64_t>& sizes,

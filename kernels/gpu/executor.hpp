@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "analysis/lookback.hpp"
 #include "emulator/record.hpp"
 #include "trace/trace.hpp"
 
@@ -76,6 +77,19 @@ struct PolicyCheck {
 };
 std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vector<std::int64_t>& sizes, std::uint64_t seed,
                                                   const std::map<std::string, std::string>& options = {});
+
+// Decoupled look-back's int32 inclusive sum of n seeded small values under the default policy and
+// `options` (its switches, e.g. window=16), run `runs` times in a row on one scratch (descriptors
+// kept under epochs, as the benchmark runs it), its blocks noting three times a tile
+// (gpu/tile_exec.cuh TileClock): the last run's times in tile order (0 where a tile never got
+// there; analysis/lookback.hpp tile_phase_stats) and its output checked against the reference.
+// Throws GpuError as above, std::invalid_argument for a bad n, run count or switch.
+struct ClockedRun {
+  std::vector<TileTimes> tiles;
+  DeviceCheck check;
+};
+ClockedRun clock_decoupled_lookback_gpu(std::int64_t n, std::uint64_t seed, int runs = 5,
+                                        const std::map<std::string, std::string>& options = {});
 
 // Runs the untraced kernel `runs` times on the same input and counts the wrong outputs. With an
 // amplify seed S != 0, run r uses seed S + r.

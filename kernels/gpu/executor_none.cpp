@@ -27,7 +27,12 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string&, const std::map<std::s
   throw GpuError(kNoCuda);
 }
 
-std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType, const std::vector<std::int64_t>&, std::uint64_t) {
+std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType, const std::vector<std::int64_t>&, std::uint64_t,
+                                                  const std::map<std::string, std::string>&) {
+  throw GpuError(kNoCuda);
+}
+
+ClockedRun clock_decoupled_lookback_gpu(std::int64_t, std::uint64_t, int, const std::map<std::string, std::string>&) {
   throw GpuError(kNoCuda);
 }
 

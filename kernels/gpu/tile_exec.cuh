@@ -189,7 +189,7 @@ inline constexpr unsigned kMaxEpoch = (1u << 30) - 1;  // a flag word keeps 30 b
 // without any prefetch ran 366-368. A fresh block asks L2 for the tile of its index while its tile
 // id is on the way (TileKnobs::prefetch); a persistent block's copies wait for the id.
 template <int ItemsPerThread, bool StreamingHints = false, int BoundThreads = 1024, int BoundBlocks = 1,
-          bool StagedTiles = false, bool PersistentBlocks = false>
+          bool StagedTiles = false, bool PersistentBlocks = false, int BulkCopies = 0>
 struct TileConfig {
   static constexpr int kItems = ItemsPerThread;
   static constexpr bool kStreaming = StreamingHints;
@@ -197,7 +197,10 @@ struct TileConfig {
   static constexpr int kMinBlocks = BoundBlocks;
   static constexpr bool kStaged = StagedTiles;
   static constexpr bool kPersistent = PersistentBlocks;
+  static constexpr int kBulk = BulkCopies;
   static_assert(!PersistentBlocks || StagedTiles, "persistent blocks stage their tiles");
+  static_assert(BulkCopies == 0 || (StagedTiles && !PersistentBlocks && !StreamingHints),
+                "bulk copies stage one tile a block, without cache hints");
 };
 
 // Staged tiles: the tile's elements travel global -> shared memory with cp.async (L2 only), so no
@@ -249,6 +252,82 @@ __device__ __forceinline__ void cp_async_wait_all() {
 #endif
 }
 #undef SV_CP_ASYNC
+
+// Bulk copies (sm_90 on; TileConfig::kBulk): one thread moves a whole tile between global and shared
+// memory with the tensor memory accelerator (cp.async.bulk), so the 24 KB of a tile are one
+// instruction instead of 1536 16-byte cp.async, and the loads and stores leave the load/store unit
+// to the look-back's polls. A load completes on an mbarrier in shared memory (the bytes it expects
+// are set by the thread that issues it; every thread waits on the barrier's phase 0); a store reads
+// shared memory that the threads wrote (fence.proxy.async first, then a barrier) and the issuing
+// thread waits until it has been read before the block may leave. Built for an older GPU, none of
+// this is compiled and the tile takes the cp.async path.
+//
+// Measured no faster, so no default uses them (H200, driver 580.159.04, int32 sum, median of 20,
+// two runs of one binary next to the default): the question was whether the look-back's polls wait
+// behind the tiles' 16-byte copies in the load/store unit (half of a poll's time is its load).
+// Bulk loads 448.1-448.5 G items/s at 2^28 against 452.6-453.3, 343.8-347.0 at 2^24 against
+// 347.9-353.1; loads and stores 440.7-440.8 and 342.5-345.6; 512-thread blocks with bulk loads
+// 453.2-453.4 and 349.3-350.2; bulk loads without the L2 prefetch 400.3-401.6 at 2^28.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define SV_BULK 0
+#else
+#define SV_BULK 1
+#endif
+inline constexpr bool kBulkBuilt = SV_BULK;
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void bulk_barrier_init(unsigned long long* bar) {
+#if SV_BULK
+  asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(shared_address(bar)) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+// Starts the copy of `bytes` (a multiple of 16; both addresses 16-byte aligned) into shared memory.
+__device__ __forceinline__ void bulk_load(void* smem, const void* gmem, unsigned bytes, unsigned long long* bar) {
+#if SV_BULK
+  asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes) : "memory");
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   shared_address(smem)),
+               "l"(gmem), "r"(bytes), "r"(shared_address(bar))
+               : "memory");
+#endif
+}
+// Waits for phase 0 of the barrier: the bytes of the copy have arrived.
+__device__ __forceinline__ void bulk_wait(unsigned long long* bar) {
+#if SV_BULK
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{ .reg .pred p; mbarrier.try_wait.parity.shared.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+        : "=r"(done)
+        : "r"(shared_address(bar))
+        : "memory");
+  } while (!done);
+#endif
+}
+__device__ __forceinline__ void bulk_prefetch_l2(const void* gmem, unsigned bytes) {
+#if SV_BULK
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(gmem), "r"(bytes) : "memory");
+#endif
+}
+// Shared-memory writes of this thread made visible to the bulk copies (before a barrier).
+__device__ __forceinline__ void fence_async_shared() {
+#if SV_BULK
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
+// Copies `bytes` of shared memory to global memory and waits until they have been read.
+__device__ __forceinline__ void bulk_store(void* gmem, const void* smem, unsigned bytes) {
+#if SV_BULK
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(gmem), "r"(shared_address(smem)),
+               "r"(bytes)
+               : "memory");
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+#endif
+}
+#undef SV_BULK
 
 // Whether a tile kernel runs persistent blocks (with dynamic tile ids): traced runs keep one tile a
 // block, the schedule the look-back view draws and the lesson describes.
@@ -475,6 +554,33 @@ struct TileRecorder {
   Args a_;
 };
 
+// Untraced, with a clock (scanviz bench with SCANVIZ_BENCH_PHASES=1): thread 0 of each tile notes
+// the %globaltimer time at which the tile's id was taken, its aggregate published (A) and its
+// inclusive prefix published (P) in times[3 tile + 0, 1, 2] (tile 0 publishes P alone: both). One
+// plain store each, no atomics, so the kernel keeps the untraced schedule (analysis/lookback.hpp
+// tile_phase_stats reads them).
+struct TileClock {
+  static constexpr bool kTraced = false;
+  struct Args {
+    unsigned long long* times;
+  };
+  __device__ explicit TileClock(const Args& a) : times_(a.times) {}
+  __device__ void start(std::int64_t tile) { times_[3 * tile] = global_timer_ns(); }
+  __device__ void end(std::int64_t) {}
+  template <class T>
+  __device__ void publish(std::int64_t tile, TileFlag flag, const T&) {
+    const unsigned long long now = global_timer_ns();
+    if (flag == TileFlag::A || tile == 0) times_[3 * tile + 1] = now;
+    if (flag == TileFlag::P) times_[3 * tile + 2] = now;
+  }
+  template <class T>
+  __device__ void inspect(std::int64_t, std::int64_t, TileFlag, const T&, std::uint32_t) {}
+  __device__ void wait(std::int64_t, std::int64_t, TileFlag, std::uint32_t) {}
+
+ private:
+  unsigned long long* times_;
+};
+
 // ---------------------------------------------------------------------------------------------
 // The context
 // ---------------------------------------------------------------------------------------------
@@ -496,12 +602,17 @@ template <class T, int Items>
 struct TileItems<T, Items, true> {
   T warp_prefix;
   bool scanned;
+  bool bulk;  // the tile arrives by one bulk copy (TileExec::kBulkLoads)
 };
 
 template <class T, class Recorder, int Items = tile_items_per_thread<T>(), bool Streaming = false,
-          bool Staged = false, bool Persistent = false>
+          bool Staged = false, bool Persistent = false, int Bulk = 0>
 class TileExec {
  public:
+  // Bulk copies (TileConfig::kBulk): 1 the loads of a full tile, 2 its stores as well, on a GPU
+  // that has them (sm_90 on).
+  static constexpr bool kBulkLoads = Bulk >= 1 && Staged && !Persistent && kBulkBuilt;
+  static constexpr bool kBulkStores = Bulk >= 2 && kBulkLoads;
   static constexpr int V = vector_width<T>();
   static constexpr int Chunks = Items / V;
   static_assert(Items % V == 0, "items per thread must be a multiple of the vector width");
@@ -511,6 +622,7 @@ class TileExec {
     alignas(16) unsigned char warp_totals[kMaxWarps * sizeof(T)];
     alignas(16) unsigned char value[sizeof(T) < 8 ? 8 : sizeof(T)];
     long long tile;
+    unsigned long long bar;  // the bulk load's mbarrier
   };
 
   using Items_ = TileItems<T, Items, Staged>;
@@ -533,10 +645,18 @@ class TileExec {
         if (persist_) return take_next();
       }
       if (knobs_.prefetch) prefetch_tile(b.in, blockIdx.x, p);
-      return take_id(p, b);
+      return take_id(p, static_cast<unsigned long long*>(b.counter.ptr), static_cast<const T*>(b.in.ptr));
     }
     const std::int64_t tile = blockIdx.x;
     if (threadIdx.x == 0) rec_.start(tile);
+    if constexpr (kBulkLoads) {  // the copy starts at once; the barrier makes its mbarrier ready for all
+      const T* in = static_cast<const T*>(b.in.ptr);
+      if (threadIdx.x == 0) {
+        bulk_barrier_init(&s_.bar);
+        if (bulk_tile(in, tile, p)) bulk_load(stage_, in + tile * tile_items(p), tile_bytes(p), &s_.bar);
+      }
+      __syncthreads();
+    }
     if (tile == p.stall_tile) {
       if (threadIdx.x == 0) stall(p.stall_cycles);
       __syncthreads();
@@ -590,8 +710,15 @@ class TileExec {
     Items_ r;
     r.scanned = false;
     if constexpr (Staged) {
+      r.bulk = false;
       if constexpr (Persistent) {
         if (copying_) return r;  // the last scan_store_tile started the copies
+      }
+      if constexpr (kBulkLoads) {
+        if (bulk_tile(in, tile, p)) {  // take_tile started it
+          r.bulk = true;
+          return r;
+        }
       }
       start_copies(op.identity(), in, tile, p);
       return r;
@@ -619,7 +746,12 @@ class TileExec {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     T* totals = reinterpret_cast<T*>(s_.warp_totals);
     T carry = op.identity();
-    if constexpr (Staged) cp_async_wait_all();
+    if constexpr (kBulkLoads) {
+      if (items.bulk) bulk_wait(&s_.bar);
+      else cp_async_wait_all();
+    } else if constexpr (Staged) {
+      cp_async_wait_all();
+    }
 #pragma unroll
     for (int k = 0; k < Chunks; ++k) {
       T v[V];
@@ -721,6 +853,11 @@ class TileExec {
   // 256 to 2112 ahead with the tile's loads (5-19% slower); 128-thread blocks (4-5% slower from
   // 2^26 up), 1024-thread ones (3-6% slower). 512 threads (or 512 x 32) ran 1.5-4% faster on the
   // H200 from 2^24 up, no faster on the H100, and there slower below 2^23.
+  // Clocked (TileClock; H200, int32 sum at 2^28, medians): 3.8 us from the tile id to A, 7.2 from A
+  // to P, of which 2.9 waiting for the last A of the tiles before and 4.1 after it; at its A the
+  // nearest P is about 475 tiles back (the H100: 4.7, 9.2, 4.3 and 4.7 us, about 500 tiles). A
+  // window of 16 made the look-back 0.8 us longer and the kernel no slower (594 us), 8 made it 2%
+  // slower, 4 8%: the loads, not the look-back, set the pace (README).
   //
   // Lane l of the look-back warp reads the descriptor of tile end-1-l, l < min(w, end). The nearest
   // P (lowest lane) ends the window; X only counts up to it. combined = the values of lanes
@@ -839,6 +976,7 @@ class TileExec {
       // store. Exclusive, element j takes the inclusive value before it: the lane's own (j > 0), the
       // previous lane's last (j = 0), or for lane 0 the last of lane 31's previous chunk.
       const bool vector = vector_ok(out, tile, p);
+      const bool bulk = kBulkStores && vector && items.bulk;  // block-uniform
       const T e = op(prefix, items.warp_prefix);
       T last_before = e;  // exclusive: e combined with the warp's previous chunk's last element
 #pragma unroll
@@ -855,7 +993,9 @@ class TileExec {
 #pragma unroll
           for (int j = 0; j < V; ++j) r[j] = op(e, w[j]);
         }
-        if (vector) {
+        if (bulk) {
+          put_chunk(k, r);  // over the lane's own staged elements, stored below in one copy
+        } else if (vector) {
           store16<T, Streaming>(out + seg + (k * 32 + lane) * V, pack16(r));
         } else {
 #pragma unroll
@@ -870,6 +1010,13 @@ class TileExec {
       }
       if constexpr (Persistent) {
         if (copying_) cp_async_commit();
+      }
+      if constexpr (kBulkStores) {
+        if (bulk) {
+          fence_async_shared();
+          __syncthreads();
+          if (threadIdx.x == 0) bulk_store(out + tile * tile_items(p), stage_, tile_bytes(p));
+        }
       }
     } else {
       store_registers<Exclusive>(op, items, prefix, out, seg, lane, tile, p);
@@ -941,6 +1088,12 @@ class TileExec {
                                  : p.n;
     const char* base = static_cast<const char*>(buf.ptr) + begin * static_cast<std::int64_t>(sizeof(T));
     const std::int64_t bytes = (end - begin) * static_cast<std::int64_t>(sizeof(T));
+    if constexpr (kBulkLoads) {  // one instruction for the tile (16-byte multiples of an aligned buffer)
+      if ((reinterpret_cast<std::uintptr_t>(base) & 15) == 0) {
+        if (threadIdx.x == 0 && bytes >= 16) bulk_prefetch_l2(base, static_cast<unsigned>(bytes & ~std::int64_t{15}));
+        return;
+      }
+    }
     for (std::int64_t off = static_cast<std::int64_t>(threadIdx.x) * 128; off < bytes; off += blockDim.x * 128)
       asm volatile("prefetch.global.L2 [%0];" ::"l"(base + off));
   }
@@ -950,19 +1103,33 @@ class TileExec {
     return stage_ + static_cast<int>(threadIdx.x >> 5) * 32 * Items + (k * 32 + static_cast<int>(threadIdx.x & 31)) * V;
   }
 
-  // Thread 0 takes the next tile id from the counter; every thread returns it.
+  // Thread 0 takes the next tile id from the counter; every thread returns it. With bulk loads and
+  // the tile's input `in`, thread 0 also starts the copy of a full tile (bulk_tile) before the
+  // barrier, its mbarrier initialised while the id is on the way.
   __device__ std::int64_t take_id(const DeviceParams& p, const DeviceBuffers& b) {
     return take_id(p, static_cast<unsigned long long*>(b.counter.ptr));
   }
-  __device__ std::int64_t take_id(const DeviceParams& p, unsigned long long* counter) {
+  __device__ std::int64_t take_id(const DeviceParams& p, unsigned long long* counter, const T* in = nullptr) {
     if (threadIdx.x == 0) {
+      if constexpr (kBulkLoads) bulk_barrier_init(&s_.bar);
       const auto tile = static_cast<std::int64_t>(atomicAdd(counter, 1ULL) - knobs_.tile_base);
       rec_.start(tile);
       if (tile == p.stall_tile) stall(p.stall_cycles);
       s_.tile = tile;
+      if constexpr (kBulkLoads) {
+        if (bulk_tile(in, tile, p)) bulk_load(stage_, in + tile * tile_items(p), tile_bytes(p), &s_.bar);
+      }
     }
     __syncthreads();
     return s_.tile;
+  }
+  // Whether the tile comes by one bulk copy: bulk loads, a full tile, an aligned input.
+  __device__ bool bulk_tile(const T* in, std::int64_t tile, const DeviceParams& p) const {
+    return kBulkLoads && in != nullptr && tile < p.tiles && vector_ok(in, tile, p);
+  }
+  __device__ static std::int64_t tile_items(const DeviceParams& p) { return static_cast<std::int64_t>(p.threads) * Items; }
+  __device__ static unsigned tile_bytes(const DeviceParams& p) {
+    return static_cast<unsigned>(tile_items(p) * static_cast<std::int64_t>(sizeof(T)));
   }
 
   // Persistent: the tile taken last is the current one; the look-back's per-tile state starts over.
@@ -1098,7 +1265,7 @@ __global__ void __launch_bounds__(Config::kMaxThreads, (Config::kMinBlocks * Con
     tile_pass_kernel(Op op, DeviceParams p, DeviceBuffers b, typename Recorder::Args rec, TileDiag* diag, TileKnobs knobs) {
   using T = typename Op::value_type;
   constexpr bool persistent = tile_kernel_persistent<Config, Recorder>();
-  using X = TileExec<T, Recorder, Config::kItems, Config::kStreaming, Config::kStaged, persistent>;
+  using X = TileExec<T, Recorder, Config::kItems, Config::kStreaming, Config::kStaged, persistent, Config::kBulk>;
   __shared__ typename X::Storage storage;
   extern __shared__ __align__(16) unsigned char sv_tile_stage[];
   X x(storage, rec, diag, knobs, Config::kStaged ? reinterpret_cast<T*>(sv_tile_stage) : nullptr);

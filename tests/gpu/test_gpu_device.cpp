@@ -318,13 +318,13 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
   std::vector<std::int64_t> sizes = {1 << 20, (1 << 24) + 3, 1000, (1 << 24) + 3, 6144 * 3, 6143, 1, 100003};
   sizes.insert(sizes.end(), 8, (1 << 22) - 1);
   // int32: the default and at least 9 others, persistent blocks among them (at 2^24 + 3 a block
-  // scans two or three tiles); int64 (8-byte descriptors packed with their flag into 16 bytes): the
+  // scans two or three tiles) and bulk copies (on sm_90 on; full tiles, the last one by cp.async); int64 (8-byte descriptors packed with their flag into 16 bytes): the
   // default and at least 4 others.
   for (auto [type, policies] : {std::pair{ValueType::I32, 10}, std::pair{ValueType::I64, 5}}) {
     CAPTURE(type_name(type));
     const std::vector<PolicyCheck> checks = verify_tile_policies_gpu(type, sizes, 77);
     CHECK(checks.size() >= static_cast<std::size_t>(policies) * sizes.size());
-    int epochs = 0, memset = 0, persistent = 0;
+    int epochs = 0, memset = 0, persistent = 0, bulk = 0;
     for (const PolicyCheck& c : checks) {
       CAPTURE(c.policy);
       CAPTURE(c.n);
@@ -332,10 +332,14 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
       CHECK(c.mismatches == 0);
       (c.policy.find("memset") == std::string::npos ? epochs : memset) += 1;
       persistent += c.policy.find("persist") != std::string::npos;
+      bulk += c.policy.find("bulk") != std::string::npos;
     }
     CHECK(epochs > 0);
     CHECK(memset > 0);
-    if (type == ValueType::I32) CHECK(persistent > 0);
+    if (type == ValueType::I32) {
+      CHECK(persistent > 0);
+      CHECK(bulk > 0);
+    }
   }
   // Static tile ids (fewer tiles than the device holds, so no block waits on one not yet running):
   // a persistent policy's kernel then scans one tile a block.
@@ -346,6 +350,37 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
   }
   CHECK_THROWS_WITH_AS(verify_tile_policies_gpu(ValueType::F32, {100}, 1), doctest::Contains("int32 and int64"),
                        std::invalid_argument);
+}
+
+TEST_CASE("gpu device: a clocked decoupled look-back notes each tile's times in causal order") {
+  // Every tile notes three times (id taken, A, P; TileClock); none can come before the one before
+  // it, and a tile's P cannot come before any earlier tile's A: its look-back read that A, or a P
+  // that needed it, from L2 (each time is read just after its store, and a reader sees the store
+  // only hundreds of nanoseconds later).
+  for (const std::int64_t n : {std::int64_t{(1 << 22) + 5}, std::int64_t{6144 * 3}}) {
+    CAPTURE(n);
+    const ClockedRun r = clock_decoupled_lookback_gpu(n, 91, 3);
+    CHECK(r.check.mismatches == 0);
+    const std::int64_t tiles = (n + 6143) / 6144;
+    REQUIRE(static_cast<std::int64_t>(r.tiles.size()) == tiles);
+    std::uint64_t latest_a = 0;
+    std::int64_t unordered = 0, before_earlier_a = 0, missing = 0;
+    for (std::int64_t t = 0; t < tiles; ++t) {
+      const TileTimes& x = r.tiles[static_cast<std::size_t>(t)];
+      missing += x.taken == 0 || x.aggregate == 0 || x.inclusive == 0;
+      unordered += x.taken > x.aggregate || x.aggregate > x.inclusive;
+      before_earlier_a += x.inclusive < latest_a;
+      latest_a = std::max(latest_a, x.aggregate);
+    }
+    CHECK(missing == 0);
+    CHECK(unordered == 0);
+    CHECK(before_earlier_a == 0);
+    CHECK(r.tiles[0].aggregate == r.tiles[0].inclusive);  // tile 0 publishes P alone
+    const TilePhaseStats s = tile_phase_stats(r.tiles);
+    CHECK(s.tiles == tiles);
+    CHECK(s.span_ns > 0);
+  }
+  CHECK_THROWS_AS(clock_decoupled_lookback_gpu(0, 1), std::invalid_argument);
 }
 
 // ---------------------------------------------------------------------------------------------
