@@ -175,6 +175,26 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
   }
 }
 
+TEST_CASE("cli: a bad SCANVIZ_BENCH_PHASES is one line and exit 2, before the device is probed") {
+  TempDir d;
+  const std::pair<const char*, const char*> cases[] = {
+      {"oops", "SCANVIZ_BENCH_PHASES: 'oops' is not 1 or a switch KEY=VALUE"},
+      {"window=16,", "SCANVIZ_BENCH_PHASES: '' is not 1"},
+      {"window=99", "window=99: expected an integer from 1 to 32"},
+      {"fence=maybe", "fence"},
+  };
+  for (const auto& [value, needle] : cases) {
+    CAPTURE(value);
+    const Run r = sv_test::run_shell(std::string("SCANVIZ_BENCH_PHASES='") + value + "' " + sv_test::scanviz_exe() +
+                                " bench --sizes 2^20 --algorithms decoupled-lookback --json b.json",
+                            d.path);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find(needle) != std::string::npos);
+    CHECK(d.files().empty());
+  }
+}
+
 TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error and auto uses the emulator") {
   const sv::GpuStatus gpu = sv::probe_gpu();
   if (gpu.usable) {

@@ -38,6 +38,7 @@ struct Candidate {
 // SCANVIZ_BENCH_POLICIES=1 adds decoupled look-back under the other tile policies built for
 // measuring them, when decoupled look-back is asked for; a comma-separated list of words adds those
 // whose name contains one of them (bench_policy_picked, e.g. SCANVIZ_BENCH_POLICIES=512x24,sleep0).
+constexpr std::string_view kTilesAloneRow = "tiles alone (no look-back)";
 struct DeviceCandidate {
   std::string name, algorithm;
   gpu::TilePolicy policy;
@@ -50,9 +51,12 @@ std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& w
   for (const DeviceAlgorithmInfo& a : device_algorithms())
     if (asked(a.name)) c.push_back({std::string(a.name), std::string(a.name), {}});
   const char* e = std::getenv("SCANVIZ_BENCH_POLICIES");
-  if (e && asked("decoupled-lookback"))
+  if (e && asked("decoupled-lookback")) {
     for (const gpu::TilePolicy& t : gpu::experimental_policies(type))
       if (bench_policy_picked(e, t.name())) c.push_back({"dl " + t.name(), "decoupled-lookback", t});
+    // A baseline, not a scan: the default's tiles scanned alone, no look-back (checked tile by tile).
+    if (bench_policy_picked(e, "tiles-alone")) c.push_back({std::string(kTilesAloneRow), "tiles-alone", {}});
+  }
   return c;
 }
 
@@ -78,30 +82,12 @@ __global__ void fill_input(Item* d_in, std::int64_t n, std::uint32_t salt) {
   }
 }
 
-// SCANVIZ_BENCH_PHASES=1 (with decoupled look-back asked for): a clocked run of its int32 sum after
-// the timed ones at each size, and where its tiles' time went (analysis/lookback.hpp); a list of
-// its switches instead of 1 (e.g. window=16 or window=16,tile-ids=static) clocks it under them.
-bool phases_asked(const std::vector<std::string>& wanted) {
-  const char* e = std::getenv("SCANVIZ_BENCH_PHASES");
-  return e && *e && std::string_view(e) != "0" &&
+// SCANVIZ_BENCH_PHASES (bench_phase_switches), with decoupled look-back asked for: a clocked run of
+// its int32 sum after the timed ones at each size, and where its tiles' time went
+// (analysis/lookback.hpp), under the switches it names.
+bool phases_asked(const std::vector<std::string>& wanted, std::map<std::string, std::string>& switches) {
+  return bench_phase_switches(std::getenv("SCANVIZ_BENCH_PHASES"), switches) &&
          (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end());
-}
-// The switches SCANVIZ_BENCH_PHASES names (none for 1); parse_device_config checks them.
-std::map<std::string, std::string> phase_switches() {
-  std::map<std::string, std::string> m;
-  const std::string e = std::getenv("SCANVIZ_BENCH_PHASES");
-  if (e == "1") return m;
-  std::size_t start = 0;
-  while (start <= e.size()) {
-    const std::size_t end = std::min(e.find(',', start), e.size());
-    const std::string word = e.substr(start, end - start);
-    const std::size_t eq = word.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw std::invalid_argument("SCANVIZ_BENCH_PHASES: '" + word + "' is not 1 or a switch KEY=VALUE");
-    m[word.substr(0, eq)] = word.substr(eq + 1);
-    start = end + 1;
-  }
-  return m;
 }
 std::string describe_phases(std::int64_t n, const TilePhaseStats& s) {
   const std::string e = std::getenv("SCANVIZ_BENCH_PHASES");
@@ -188,12 +174,15 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
 
     // The reference of buffer 0's input, to check every algorithm's last output against (the block
     // kernels against each tile's own scan).
-    std::vector<Item> h_in(n), h_out(n), reference(n), tile_reference(n);
+    std::vector<Item> h_in(n), h_out(n), reference(n), tile_reference(n), alone_reference(n);
     d_in[0]->download(h_in.data(), n);
-    Item acc = 0, tile_acc = 0;
+    const std::int64_t dl_tile =
+        parse_device_config("decoupled-lookback", {}, options.type, 0, true).params.tile_items();
+    Item acc = 0, tile_acc = 0, alone_acc = 0;
     for (std::int64_t i = 0; i < n; ++i) {
       reference[i] = acc += h_in[i];
       tile_reference[i] = tile_acc = (i % kBenchTile == 0 ? 0 : tile_acc) + h_in[i];
+      alone_reference[i] = alone_acc = (i % dl_tile == 0 ? 0 : alone_acc) + h_in[i];
     }
 
     double copy_rate = 0, cub_rate = 0;
@@ -224,7 +213,9 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
       row.items_per_s = static_cast<double>(n) / (row.median_ms * 1e-3);
       row.bytes_per_s = 2.0 * static_cast<double>(bytes) / (row.median_ms * 1e-3);
       const bool block_row = std::find(block_rows.begin(), block_rows.end(), c.name) != block_rows.end();
-      row.verified = c.name == "copy" ? h_out == h_in : h_out == (block_row ? tile_reference : reference);
+      row.verified = c.name == "copy"            ? h_out == h_in
+                     : c.name == kTilesAloneRow ? h_out == alone_reference
+                                                : h_out == (block_row ? tile_reference : reference);
       if (c.name == "copy") copy_rate = row.items_per_s;
       if (c.name == "cub") cub_rate = row.items_per_s;
       row.percent_of_copy = copy_rate > 0 ? 100.0 * row.items_per_s / copy_rate : 0;
@@ -240,8 +231,9 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     for (BenchRow& row : result.rows)
       if (row.n == n && cub_rate > 0) row.vs_cub = row.items_per_s / cub_rate;
     if constexpr (std::is_same_v<Item, std::int32_t>) {
-      if (phases_asked(options.algorithms)) {
-        const ClockedRun run = clock_decoupled_lookback_gpu(n, 0x9e3779b9u, 5, phase_switches());
+      std::map<std::string, std::string> switches;
+      if (phases_asked(options.algorithms, switches)) {
+        const ClockedRun run = clock_decoupled_lookback_gpu(n, 0x9e3779b9u, 5, switches);
         if (run.check.mismatches)
           throw GpuError("decoupled look-back with a clock: " + std::to_string(run.check.mismatches) +
                          " wrong outputs at n = " + std::to_string(n) + ", the first at " +
@@ -256,8 +248,6 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
 
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const std::string&)>& progress) {
   check_bench_options(options);
-  if (phases_asked(options.algorithms))  // a bad SCANVIZ_BENCH_PHASES is refused before anything runs
-    (void)parse_device_config("decoupled-lookback", phase_switches(), ValueType::I32, 0, true);
   const std::vector<std::int64_t> sizes = options.sizes.empty() ? default_bench_sizes() : options.sizes;
   const GpuStatus gpu = probe_gpu();
   if (!gpu.usable) throw GpuError(gpu.error);

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -38,10 +40,34 @@ inline constexpr std::int32_t kBenchTile = 1024;
 
 std::vector<std::int64_t> default_bench_sizes();
 
+// SCANVIZ_BENCH_PHASES (`value`, null when unset): whether bench adds a clocked run of decoupled
+// look-back at each size (anything but unset, empty or "0"), and under which of its switches: none
+// for "1", else a comma-separated list of KEY=VALUE (e.g. "window=16,tile-ids=static").
+// std::invalid_argument for a word that is not KEY=VALUE or a switch decoupled look-back refuses.
+inline bool bench_phase_switches(const char* value, std::map<std::string, std::string>& switches) {
+  switches.clear();
+  const std::string_view v = value ? value : "";
+  if (v.empty() || v == "0") return false;
+  if (v == "1") return true;
+  for (std::size_t at = 0; at <= v.size();) {
+    const std::size_t comma = std::min(v.find(',', at), v.size());
+    const std::string_view word = v.substr(at, comma - at);
+    const std::size_t eq = word.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+      throw std::invalid_argument("SCANVIZ_BENCH_PHASES: '" + std::string(word) + "' is not 1 or a switch KEY=VALUE");
+    switches[std::string(word.substr(0, eq))] = std::string(word.substr(eq + 1));
+    at = comma + 1;
+  }
+  (void)parse_device_config("decoupled-lookback", switches, ValueType::I32, 0, true);
+  return true;
+}
+
 // The checks run_bench makes before it looks for a device, so a caller can report bad options the
 // same way with or without one: std::invalid_argument for a size outside 1 .. 2^30, fewer than one
-// timed run, or an algorithm that is not a device-wide one (naming it).
+// timed run, an algorithm that is not a device-wide one (naming it) or a bad SCANVIZ_BENCH_PHASES.
 inline void check_bench_options(const BenchOptions& options) {
+  std::map<std::string, std::string> switches;
+  (void)bench_phase_switches(std::getenv("SCANVIZ_BENCH_PHASES"), switches);
   for (std::int64_t n : options.sizes)
     if (n < 1 || n > (std::int64_t{1} << 30)) throw std::invalid_argument("bench size " + std::to_string(n) + " is outside 1..2^30");
   if (options.runs < 1 || options.warmup < 0) throw std::invalid_argument("bench needs at least one timed run");
