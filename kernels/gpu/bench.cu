@@ -39,6 +39,7 @@ struct Candidate {
 // measuring them, when decoupled look-back is asked for; a comma-separated list of words adds those
 // whose name contains one of them (bench_policy_picked, e.g. SCANVIZ_BENCH_POLICIES=512x24,sleep0).
 constexpr std::string_view kTilesAloneRow = "tiles alone (no look-back)";
+constexpr std::string_view kTilesAloneLateRow = "tiles alone, stored 7 us late";
 struct DeviceCandidate {
   std::string name, algorithm;
   gpu::TilePolicy policy;
@@ -56,6 +57,8 @@ std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& w
       if (bench_policy_picked(e, t.name())) c.push_back({"dl " + t.name(), "decoupled-lookback", t});
     // A baseline, not a scan: the default's tiles scanned alone, no look-back (checked tile by tile).
     if (bench_policy_picked(e, "tiles-alone")) c.push_back({std::string(kTilesAloneRow), "tiles-alone", {}});
+    if (bench_policy_picked(e, "tiles-alone-late"))
+      c.push_back({std::string(kTilesAloneLateRow), "tiles-alone-late", {}});
   }
   return c;
 }
@@ -214,7 +217,7 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
       row.bytes_per_s = 2.0 * static_cast<double>(bytes) / (row.median_ms * 1e-3);
       const bool block_row = std::find(block_rows.begin(), block_rows.end(), c.name) != block_rows.end();
       row.verified = c.name == "copy"            ? h_out == h_in
-                     : c.name == kTilesAloneRow ? h_out == alone_reference
+                     : c.name == kTilesAloneRow || c.name == kTilesAloneLateRow ? h_out == alone_reference
                                                 : h_out == (block_row ? tile_reference : reference);
       if (c.name == "copy") copy_rate = row.items_per_s;
       if (c.name == "cub") cub_rate = row.items_per_s;
