@@ -2,19 +2,20 @@
 // device/device_params.hpp documents, on real hardware. One block runs one tile (a persistent
 // block, measured but no default, one tile after another).
 //
-// TileExec<T, Recorder, Items, Streaming, Staged, Persistent> (a TileConfig names the compile-time
-// policy):
+// TileExec<T, Recorder, Items, Streaming, Staged, Persistent, Bulk> (a TileConfig names the
+// compile-time policy):
 //   T          the scan value type;
 //   Recorder   NoRecorder (untraced: every hook is an empty inline function, so the timed kernels
 //              carry no tracing code) or TileRecorder (appends TileEvents with %globaltimer time and
 //              the SM id to a bounded device buffer; the counter may run past the capacity, which
-//              the host reports);
+//              the host reports) or TileClock (untraced, three times a tile for the benchmark);
 //   Items      elements per thread, a compile-time constant (default_items_per_thread of the type);
 //   Streaming  the evict-first hints on the element loads and stores (ld/st.global.cs; staged, the
 //              copies into shared memory carry an L2 evict-first policy);
 //   Staged     the tile waits for its loads in shared memory (cp.async) rather than in registers;
 //   Persistent a block scans tiles until none is left, the next tile's copies issued as the last
-//              one's outputs are stored (staged, untraced, dynamic tile ids only).
+//              one's outputs are stored (staged, untraced, dynamic tile ids only);
+//   Bulk       1: a full tile's loads are one bulk copy (cp.async.bulk, sm_90 on), 2: its stores too.
 //
 // Tile layout (warp-striped, coalesced): warp w of the block owns the contiguous segment
 // [tile_begin + w*32*Items, +32*Items). The segment is read in Items/V chunks of 32*V elements, V =
