@@ -92,9 +92,8 @@ bool phases_asked(const std::vector<std::string>& wanted, std::map<std::string, 
   return bench_phase_switches(std::getenv("SCANVIZ_BENCH_PHASES"), switches) &&
          (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end());
 }
-std::string describe_phases(std::int64_t n, const TilePhaseStats& s) {
-  const std::string e = std::getenv("SCANVIZ_BENCH_PHASES");
-  const std::string label = e == "1" ? "" : " (" + e + ")";
+// label: "" for the default switches, else " (SWITCHES)".
+std::string describe_phases(std::int64_t n, const TilePhaseStats& s, const std::string& label) {
   const auto us = [](double ns) { return ns / 1000.0; };
   char line[400];
   std::snprintf(line, sizeof line,
@@ -128,6 +127,12 @@ namespace {
 template <class Item>
 void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& sizes, BenchResult& result,
                 const std::function<void(const std::string&)>& progress) {
+  // The clocked runs (int32 sums only), their switches and how the lines name them.
+  std::map<std::string, std::string> phase_switches;
+  const bool phases = std::is_same_v<Item, std::int32_t> && phases_asked(options.algorithms, phase_switches);
+  const std::string phase_label = phases && !phase_switches.empty()
+                                      ? " (" + std::string(std::getenv("SCANVIZ_BENCH_PHASES")) + ")"
+                                      : "";
   for (std::int64_t n : sizes) {
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(Item);
     const int buffers = static_cast<int>(std::clamp<std::size_t>(kRotationBytes / (2 * bytes), 1, 64));
@@ -233,16 +238,13 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     // CUB's ratio for the rows measured before it (the copy).
     for (BenchRow& row : result.rows)
       if (row.n == n && cub_rate > 0) row.vs_cub = row.items_per_s / cub_rate;
-    if constexpr (std::is_same_v<Item, std::int32_t>) {
-      std::map<std::string, std::string> switches;
-      if (phases_asked(options.algorithms, switches)) {
-        const ClockedRun run = clock_decoupled_lookback_gpu(n, 0x9e3779b9u, 5, switches);
-        if (run.check.mismatches)
-          throw GpuError("decoupled look-back with a clock: " + std::to_string(run.check.mismatches) +
-                         " wrong outputs at n = " + std::to_string(n) + ", the first at " +
-                         std::to_string(run.check.first_mismatch));
-        progress(describe_phases(n, tile_phase_stats(run.tiles)));
-      }
+    if (phases) {
+      const ClockedRun run = clock_decoupled_lookback_gpu(n, 0x9e3779b9u, 5, phase_switches);
+      if (run.check.mismatches)
+        throw GpuError("decoupled look-back with a clock: " + std::to_string(run.check.mismatches) +
+                       " wrong outputs at n = " + std::to_string(n) + ", the first at " +
+                       std::to_string(run.check.first_mismatch));
+      progress(describe_phases(n, tile_phase_stats(run.tiles), phase_label));
     }
   }
 }

@@ -609,7 +609,8 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
   impl_->algorithm = algorithm;
   impl_->type = type;
   const bool alone = algorithm == "tiles-alone" || algorithm == "tiles-alone-late";  // no look-back
-  impl_->config = parse_device_config(alone ? "decoupled-lookback" : algorithm, options, type, 0, true);
+  const std::string scan = alone ? "decoupled-lookback" : algorithm;  // whose switches and tiles it takes
+  impl_->config = parse_device_config(scan, options, type, 0, true);
   if (policy == TilePolicy{}) policy = default_policy(type);  // the type's default
   if (alone && !(policy == default_policy(type)))
     throw std::invalid_argument("tiles-alone runs the default tile policy only, not " + policy.name());
@@ -622,7 +623,7 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
     impl_->config.params.items = policy.items;
     if (policy.static_ids) impl_->config.params.dynamic_ids = false;
   } else {
-    visit_type(type, [&](auto v) { check_policy<decltype(v)>(alone ? "decoupled-lookback" : algorithm, impl_->config.params); });
+    visit_type(type, [&](auto v) { check_policy<decltype(v)>(scan, impl_->config.params); });
   }
   SV_CUDA(cudaMemset(impl_->diag.get(), 0, sizeof(TileDiag)));
 }
@@ -647,16 +648,10 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
   visit_type(m.type, [&](auto v) {
     using T = decltype(v);
     Launcher<SumOp<T>, NoRecorder> l(m.scratch, m.diag.get(), nullptr, m.algorithm, knobs, t.reuse_descriptors);
-    if (m.algorithm == "tiles-alone") {
-      drive_single_pass<TilesAlone>(l, SumOp<T>{}, p, Buf{const_cast<void*>(d_in), 0, n}, Buf{d_out, 1, n});
-      return;
-    }
-    if (m.algorithm == "tiles-alone-late") {
-      drive_single_pass<TilesAloneLate>(l, SumOp<T>{}, p, Buf{const_cast<void*>(d_in), 0, n}, Buf{d_out, 1, n});
-      return;
-    }
-    drive_device_scan(l, m.algorithm, m.config.block_algorithm, SumOp<T>{}, p, Buf{const_cast<void*>(d_in), 0, n},
-                      Buf{d_out, 1, n});
+    const Buf in{const_cast<void*>(d_in), 0, n}, out{d_out, 1, n};
+    if (m.algorithm == "tiles-alone") drive_single_pass<TilesAlone>(l, SumOp<T>{}, p, in, out);
+    else if (m.algorithm == "tiles-alone-late") drive_single_pass<TilesAloneLate>(l, SumOp<T>{}, p, in, out);
+    else drive_device_scan(l, m.algorithm, m.config.block_algorithm, SumOp<T>{}, p, in, out);
   });
 }
 

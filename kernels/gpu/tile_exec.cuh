@@ -654,7 +654,7 @@ class TileExec {
       const T* in = static_cast<const T*>(b.in.ptr);
       if (threadIdx.x == 0) {
         bulk_barrier_init(&s_.bar);
-        if (bulk_tile(in, tile, p)) bulk_load(stage_, in + tile * tile_items(p), tile_bytes(p), &s_.bar);
+        start_bulk(in, tile, p);
       }
       __syncthreads();
     }
@@ -1016,7 +1016,7 @@ class TileExec {
         if (bulk) {
           fence_async_shared();
           __syncthreads();
-          if (threadIdx.x == 0) bulk_store(out + tile * tile_items(p), stage_, tile_bytes(p));
+          if (threadIdx.x == 0) bulk_store(out + p.tile_begin(tile), stage_, tile_bytes(p));
         }
       }
     } else {
@@ -1117,20 +1117,22 @@ class TileExec {
       rec_.start(tile);
       if (tile == p.stall_tile) stall(p.stall_cycles);
       s_.tile = tile;
-      if constexpr (kBulkLoads) {
-        if (bulk_tile(in, tile, p)) bulk_load(stage_, in + tile * tile_items(p), tile_bytes(p), &s_.bar);
-      }
+      if constexpr (kBulkLoads) start_bulk(in, tile, p);
     }
     __syncthreads();
     return s_.tile;
+  }
+  // Thread 0, bulk loads: the tile's one copy into the staging area, where bulk_tile says so (its
+  // mbarrier initialised).
+  __device__ void start_bulk(const T* in, std::int64_t tile, const DeviceParams& p) {
+    if (bulk_tile(in, tile, p)) bulk_load(stage_, in + p.tile_begin(tile), tile_bytes(p), &s_.bar);
   }
   // Whether the tile comes by one bulk copy: bulk loads, a full tile, an aligned input.
   __device__ bool bulk_tile(const T* in, std::int64_t tile, const DeviceParams& p) const {
     return kBulkLoads && in != nullptr && tile < p.tiles && vector_ok(in, tile, p);
   }
-  __device__ static std::int64_t tile_items(const DeviceParams& p) { return static_cast<std::int64_t>(p.threads) * Items; }
   __device__ static unsigned tile_bytes(const DeviceParams& p) {
-    return static_cast<unsigned>(tile_items(p) * static_cast<std::int64_t>(sizeof(T)));
+    return static_cast<unsigned>(p.tile_items() * static_cast<std::int64_t>(sizeof(T)));
   }
 
   // Persistent: the tile taken last is the current one; the look-back's per-tile state starts over.
