@@ -195,6 +195,17 @@ TEST_CASE("cli: a bad SCANVIZ_BENCH_PHASES is one line and exit 2, before the de
   }
 }
 
+TEST_CASE("cli: a bad SCANVIZ_BENCH_HOLDS is one line and exit 2, before the device is probed") {
+  TempDir d;
+  const Run r = sv_test::run_shell("SCANVIZ_BENCH_HOLDS='7,x' " + sv_test::scanviz_exe() +
+                                       " bench --sizes 2^20 --algorithms decoupled-lookback --json b.json",
+                                   d.path);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK(r.err.find("SCANVIZ_BENCH_HOLDS: 'x' is not a hold in microseconds") != std::string::npos);
+  CHECK(d.files().empty());
+}
+
 TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error and auto uses the emulator") {
   const sv::GpuStatus gpu = sv::probe_gpu();
   if (gpu.usable) {

@@ -336,6 +336,16 @@ TEST_CASE("device scans: SCANVIZ_BENCH_POLICIES picks tile policies by the words
   CHECK_FALSE(sv::bench_policy_picked("min2", plain));             // a word must be in the name
 }
 
+TEST_CASE("device scans: SCANVIZ_BENCH_HOLDS lists the tiles-alone baseline's holds in microseconds") {
+  CHECK(sv::bench_holds_us(nullptr) == std::vector<double>{7.0});  // unset: the scan's hold on an H200
+  CHECK(sv::bench_holds_us("") == std::vector<double>{7.0});
+  CHECK(sv::bench_holds_us("0,1,3.5,1000") == std::vector<double>{0.0, 1.0, 3.5, 1000.0});
+  for (const char* bad : {"x", "1,", ",1", "-1", "1001", "2us", "nan", "1e9"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH_AS(sv::bench_holds_us(bad), doctest::Contains("SCANVIZ_BENCH_HOLDS"), std::invalid_argument);
+  }
+}
+
 TEST_CASE("device scans: tile phases split the look-back into waiting on earlier loads and the rest") {
   // (id taken, A, P) of six tiles; tile 4 never published (left out, its missing A counts for none).
   const std::vector<sv::TileTimes> t = {{100, 200, 200}, {110, 400, 450}, {120, 300, 470},

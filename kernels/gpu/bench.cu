@@ -31,6 +31,7 @@ struct Candidate {
   std::string name;
   std::function<void(const Item*, Item*, std::int64_t)> run;
   std::function<void()> check;
+  bool alone = false;  // the tiles-alone baseline: each tile's own scan
 };
 
 // The device-wide algorithms asked for (all four when none is named), int32 inclusive sum with their
@@ -39,10 +40,10 @@ struct Candidate {
 // measuring them, when decoupled look-back is asked for; a comma-separated list of words adds those
 // whose name contains one of them (bench_policy_picked, e.g. SCANVIZ_BENCH_POLICIES=512x24,sleep0).
 constexpr std::string_view kTilesAloneRow = "tiles alone (no look-back)";
-constexpr std::string_view kTilesAloneLateRow = "tiles alone, stored 7 us late";
 struct DeviceCandidate {
   std::string name, algorithm;
   gpu::TilePolicy policy;
+  std::map<std::string, std::string> options;
 };
 std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& wanted, ValueType type) {
   const auto asked = [&](std::string_view a) {
@@ -50,15 +51,20 @@ std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& w
   };
   std::vector<DeviceCandidate> c;
   for (const DeviceAlgorithmInfo& a : device_algorithms())
-    if (asked(a.name)) c.push_back({std::string(a.name), std::string(a.name), {}});
+    if (asked(a.name)) c.push_back({std::string(a.name), std::string(a.name), {}, {}});
   const char* e = std::getenv("SCANVIZ_BENCH_POLICIES");
   if (e && asked("decoupled-lookback")) {
     for (const gpu::TilePolicy& t : gpu::experimental_policies(type))
-      if (bench_policy_picked(e, t.name())) c.push_back({"dl " + t.name(), "decoupled-lookback", t});
-    // A baseline, not a scan: the default's tiles scanned alone, no look-back (checked tile by tile).
-    if (bench_policy_picked(e, "tiles-alone")) c.push_back({std::string(kTilesAloneRow), "tiles-alone", {}});
+      if (bench_policy_picked(e, t.name())) c.push_back({"dl " + t.name(), "decoupled-lookback", t, {}});
+    // Baselines, not scans: the default's tiles scanned alone, no look-back (checked tile by tile),
+    // stored at once or held first (SCANVIZ_BENCH_HOLDS).
+    if (bench_policy_picked(e, "tiles-alone")) c.push_back({std::string(kTilesAloneRow), "tiles-alone", {}, {}});
     if (bench_policy_picked(e, "tiles-alone-late"))
-      c.push_back({std::string(kTilesAloneLateRow), "tiles-alone-late", {}});
+      for (double us : bench_holds_us(std::getenv("SCANVIZ_BENCH_HOLDS"))) {
+        char name[64];
+        std::snprintf(name, sizeof name, "tiles alone, stored %g us late", us);
+        c.push_back({name, "tiles-alone", {}, {{"hold", std::to_string(std::llround(us * 1000))}}});
+      }
   }
   return c;
 }
@@ -160,11 +166,10 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     // single-pass scans keep their descriptors under a new epoch rather than zeroing them).
     std::vector<std::unique_ptr<gpu::DeviceScanSum>> scanners;
     for (const DeviceCandidate& d : device_candidates(options.algorithms, options.type)) {
-      scanners.push_back(
-          std::make_unique<gpu::DeviceScanSum>(d.algorithm, std::map<std::string, std::string>{}, options.type, d.policy));
+      scanners.push_back(std::make_unique<gpu::DeviceScanSum>(d.algorithm, d.options, options.type, d.policy));
       gpu::DeviceScanSum* s = scanners.back().get();
       candidates.push_back({d.name, [s](const Item* in, Item* out, std::int64_t m) { s->run(in, out, m); },
-                            [s] { s->check(); }});
+                            [s] { s->check(); }, d.algorithm == "tiles-alone"});
     }
 
     // Block-level kernels: each block scans its tile of kBenchTile elements.
@@ -222,7 +227,7 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
       row.bytes_per_s = 2.0 * static_cast<double>(bytes) / (row.median_ms * 1e-3);
       const bool block_row = std::find(block_rows.begin(), block_rows.end(), c.name) != block_rows.end();
       row.verified = c.name == "copy"            ? h_out == h_in
-                     : c.name == kTilesAloneRow || c.name == kTilesAloneLateRow ? h_out == alone_reference
+                     : c.alone                  ? h_out == alone_reference
                                                 : h_out == (block_row ? tile_reference : reference);
       if (c.name == "copy") copy_rate = row.items_per_s;
       if (c.name == "cub") cub_rate = row.items_per_s;

@@ -62,12 +62,35 @@ inline bool bench_phase_switches(const char* value, std::map<std::string, std::s
   return true;
 }
 
+// SCANVIZ_BENCH_HOLDS (`value`, null when unset): the holds in microseconds of the baseline rows
+// "tiles alone, stored N us late" (SCANVIZ_BENCH_POLICIES=tiles-alone-late), a comma-separated list
+// such as "1,2,3.5"; 7 when unset or empty. std::invalid_argument for a word that is not a number
+// from 0 to 1000.
+inline std::vector<double> bench_holds_us(const char* value) {
+  const std::string_view v = value ? value : "";
+  if (v.empty()) return {7.0};
+  std::vector<double> holds;
+  for (std::size_t at = 0; at <= v.size();) {
+    const std::size_t comma = std::min(v.find(',', at), v.size());
+    const std::string word(v.substr(at, comma - at));
+    char* end = nullptr;
+    const double us = std::strtod(word.c_str(), &end);
+    if (word.empty() || end != word.c_str() + word.size() || !(us >= 0 && us <= 1000))
+      throw std::invalid_argument("SCANVIZ_BENCH_HOLDS: '" + word + "' is not a hold in microseconds from 0 to 1000");
+    holds.push_back(us);
+    at = comma + 1;
+  }
+  return holds;
+}
+
 // The checks run_bench makes before it looks for a device, so a caller can report bad options the
 // same way with or without one: std::invalid_argument for a size outside 1 .. 2^30, fewer than one
-// timed run, an algorithm that is not a device-wide one (naming it) or a bad SCANVIZ_BENCH_PHASES.
+// timed run, an algorithm that is not a device-wide one (naming it) or a bad SCANVIZ_BENCH_PHASES or
+// SCANVIZ_BENCH_HOLDS.
 inline void check_bench_options(const BenchOptions& options) {
   std::map<std::string, std::string> switches;
   (void)bench_phase_switches(std::getenv("SCANVIZ_BENCH_PHASES"), switches);
+  (void)bench_holds_us(std::getenv("SCANVIZ_BENCH_HOLDS"));
   for (std::int64_t n : options.sizes)
     if (n < 1 || n > (std::int64_t{1} << 30)) throw std::invalid_argument("bench size " + std::to_string(n) + " is outside 1..2^30");
   if (options.runs < 1 || options.warmup < 0) throw std::invalid_argument("bench needs at least one timed run");

@@ -151,6 +151,9 @@ TilePolicy default_policy(ValueType type);
 // policy says memset. Tile policies other than the default's kernel are built for int32 and int64.
 // run() is asynchronous on the default stream (d_in and d_out are arrays of the type); check()
 // synchronizes and throws GpuError if a spin wait ran out (naming the tile) or a launch failed.
+// algorithm "tiles-alone" is the benchmark's baseline, not a scan: decoupled look-back's tiles each
+// scanned on its own (no look-back), with the extra option hold=NS (each tile held NS nanoseconds
+// before it is stored).
 class DeviceScanSum {
  public:
   DeviceScanSum(const std::string& algorithm, const std::map<std::string, std::string>& options, ValueType type,

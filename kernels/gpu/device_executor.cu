@@ -114,29 +114,26 @@ void check_diag(const TileDiag* d_diag, std::string_view algorithm) {
 // descriptor and no look-back, so its time is what the tile kernel's loads and stores cost alone.
 // Measured (int32, median of 20, two runs, driver 580.159.04): 94.1% of the copy at 2^28 on an
 // H200, where decoupled look-back runs 85.3-85.6%; 94.9% on an H100, where it runs 95.9-96.0%.
-// TilesAloneLate waits 7 us (about the look-back's median on an H200 at 2^28) before it stores: a
-// tile held as long as the scan holds one, without the chain of prefixes. H200, 2^28, two runs:
-// 448.1-448.8 G items/s, where decoupled look-back ran 453.2-453.7 and TilesAlone 500.0-503.1.
-template <unsigned DelayNs>
-struct TilesAloneAfter {
+// With a hold (DeviceScanSum option hold=NS, TileKnobs::hold_ns) thread 0 waits that long before
+// the tile is stored: a tile held as long as the scan holds one, without the chain of prefixes.
+// H200, 2^28, two runs, held 7 us: 448.1-448.8 G items/s, where decoupled look-back ran
+// 453.2-453.7 and the tiles stored at once 500.0-503.1.
+struct TilesAlone {
   template <class X, class Op>
   __device__ static void run(X& x, Op op, const DeviceParams& p, const DeviceBuffers& b) {
-    using T = typename Op::value_type;
     const std::int64_t tile = x.take_tile(p, b);
-    auto items = x.template load_tile<T>(op, b.in, tile, p);
+    auto items = x.template load_tile<typename Op::value_type>(op, b.in, tile, p);
     (void)x.reduce_tile(op, items);
-    if constexpr (DelayNs > 0) {
+    if (const unsigned hold = x.hold_ns()) {
       if (x.thread() == 0) {
         const std::uint64_t t0 = gpu::global_timer_ns();
-        while (gpu::global_timer_ns() - t0 < DelayNs) __nanosleep(256);
+        while (gpu::global_timer_ns() - t0 < hold) __nanosleep(256);
       }
       (void)x.broadcast(0);
     }
     x.scan_store_tile(op, items, op.identity(), b.out, tile, p);
   }
 };
-using TilesAlone = TilesAloneAfter<0>;
-using TilesAloneLate = TilesAloneAfter<7000>;
 
 // The passes that scan tiles (and so use a staged configuration's shared memory).
 template <class Pass>
@@ -147,7 +144,7 @@ constexpr bool kScansTiles = !std::is_same_v<Pass, Hierarchical::TileSums> && !s
 // bytes a thread in reduce-then-scan's second pass), so they run unbounded.
 template <class Pass>
 constexpr bool kSinglePass = std::is_same_v<Pass, DecoupledLookback> || std::is_same_v<Pass, Chained> ||
-                             std::is_same_v<Pass, TilesAlone> || std::is_same_v<Pass, TilesAloneLate>;
+                             std::is_same_v<Pass, TilesAlone>;
 template <class Pass, class Config>
 using PassConfig = std::conditional_t<kSinglePass<Pass>, Config,
                                       TileConfig<Config::kItems, Config::kStreaming, Config::kMaxThreads, 1, Config::kStaged>>;
@@ -598,9 +595,23 @@ struct DeviceScanSum::Impl {
   ValueType type = ValueType::I32;
   DeviceConfig config;
   TilePolicy policy;
+  unsigned hold_ns = 0;  // tiles-alone
   Scratch scratch;
   DeviceArray<TileDiag> diag{1};
 };
+
+// tiles-alone's hold=NS: whole nanoseconds, at most one second.
+unsigned parse_hold_ns(const std::string& v) {
+  std::size_t used = 0;
+  long long ns = -1;
+  try {
+    ns = std::stoll(v, &used);
+  } catch (const std::exception&) {
+  }
+  if (used != v.size() || v.empty() || ns < 0 || ns > 1'000'000'000)
+    throw std::invalid_argument("tiles-alone: hold=" + v + " is not a whole number of nanoseconds from 0 to 1e9");
+  return static_cast<unsigned>(ns);
+}
 
 DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::string, std::string>& options,
                              ValueType type, TilePolicy policy)
@@ -608,9 +619,14 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
   if (type == ValueType::Interval) throw std::invalid_argument("a device-wide sum needs a numeric type, not interval");
   impl_->algorithm = algorithm;
   impl_->type = type;
-  const bool alone = algorithm == "tiles-alone" || algorithm == "tiles-alone-late";  // no look-back
+  const bool alone = algorithm == "tiles-alone";  // the baseline: no look-back
   const std::string scan = alone ? "decoupled-lookback" : algorithm;  // whose switches and tiles it takes
-  impl_->config = parse_device_config(scan, options, type, 0, true);
+  std::map<std::string, std::string> switches = options;
+  if (const auto h = switches.find("hold"); alone && h != switches.end()) {
+    impl_->hold_ns = parse_hold_ns(h->second);
+    switches.erase(h);
+  }
+  impl_->config = parse_device_config(scan, switches, type, 0, true);
   if (policy == TilePolicy{}) policy = default_policy(type);  // the type's default
   if (alone && !(policy == default_policy(type)))
     throw std::invalid_argument("tiles-alone runs the default tile policy only, not " + policy.name());
@@ -635,7 +651,8 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
   const DeviceParams p = level_params(m.config.params, n, exclusive);
   m.scratch.rewind();
   const TilePolicy& t = m.policy;
-  const TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
+  TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
+  knobs.hold_ns = m.hold_ns;
   if (m.algorithm == "decoupled-lookback" && !(t == default_policy(m.type))) {
     if (m.type == ValueType::I32)
       run_policy_of(t, PolicyConfigs{}, m.scratch, m.diag.get(), p, knobs, static_cast<const std::int32_t*>(d_in),
@@ -650,7 +667,6 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
     Launcher<SumOp<T>, NoRecorder> l(m.scratch, m.diag.get(), nullptr, m.algorithm, knobs, t.reuse_descriptors);
     const Buf in{const_cast<void*>(d_in), 0, n}, out{d_out, 1, n};
     if (m.algorithm == "tiles-alone") drive_single_pass<TilesAlone>(l, SumOp<T>{}, p, in, out);
-    else if (m.algorithm == "tiles-alone-late") drive_single_pass<TilesAloneLate>(l, SumOp<T>{}, p, in, out);
     else drive_device_scan(l, m.algorithm, m.config.block_algorithm, SumOp<T>{}, p, in, out);
   });
 }

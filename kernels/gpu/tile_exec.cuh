@@ -166,6 +166,7 @@ struct TileKnobs {
   unsigned prefetch = 1;
   unsigned epoch = 0;
   unsigned long long tile_base = 0;
+  unsigned hold_ns = 0;  // the tiles-alone baseline: how long a tile is held before it is stored
 };
 inline constexpr unsigned kMaxEpoch = (1u << 30) - 1;  // a flag word keeps 30 bits of epoch
 
@@ -637,6 +638,7 @@ class TileExec {
   __device__ std::int32_t thread() const { return static_cast<std::int32_t>(threadIdx.x); }
   __device__ std::int32_t threads() const { return static_cast<std::int32_t>(blockDim.x); }
   __device__ bool look_back_warp() const { return threadIdx.x < 32; }
+  __device__ unsigned hold_ns() const { return knobs_.hold_ns; }
 
   // ---- tile ids -------------------------------------------------------------------------------
 
