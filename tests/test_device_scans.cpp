@@ -209,6 +209,45 @@ TEST_CASE("device scans: window=1 is the chained scan, and a wider window inspec
   CHECK(widest > 1);
 }
 
+TEST_CASE("device scans: share=on publishes the true P of the tiles after a look-back's nearest P") {
+  for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I32}, std::pair{OpKind::Interval, ValueType::Interval},
+                          std::pair{OpKind::Max, ValueType::F64}}) {
+    CAPTURE(type_name(type));
+    const std::map<std::string, std::string> base = {{"window", "4"}, {"stall", "2:20000"}, {"sms", "8"}};
+    std::map<std::string, std::string> sharing = base;
+    sharing["share"] = "on";
+    const Trace off = record_device("decoupled-lookback", 200003, op, type, false, base, 64);
+    const Trace on = record_device("decoupled-lookback", 200003, op, type, false, sharing, 64);
+    check_correct(on);
+    check_tile_invariants(on);  // a shared P is the target's inclusive prefix (the first P counts)
+    const auto inclusive = reference_scan(on.meta.op, on.meta.type, on.meta.input, false);
+    std::map<std::int64_t, std::uint64_t> own_p;  // when each tile's own P was stored
+    std::size_t shares = 0;
+    for (const TileEvent& e : on.tile_events) {
+      if (e.kind != TileEventKind::Publish) continue;
+      if (e.target == e.tile) {
+        if (e.flag == TileFlag::P) own_p[e.tile] = e.time;
+        continue;
+      }
+      ++shares;  // only P, only an earlier tile, only its true inclusive prefix
+      CHECK(e.flag == TileFlag::P);
+      CHECK(e.target < e.tile);
+      const std::int64_t last = std::min<std::int64_t>((e.target + 1) * on.meta.capacity, on.meta.n) - 1;
+      CHECK(format_value(type, e.value) == format_value(type, inclusive[static_cast<std::size_t>(last)]));
+    }
+    // A look-back that ended on a P its tile had not stored yet (stores are seen one latency later)
+    // ended on a shared one. Few do: the tiles a window shows as A after its nearest P store their
+    // own P about as soon (counted, not asserted; the same holds on the GPU, where share=on is slower).
+    const auto latency = static_cast<std::uint64_t>(std::stoll(on.meta.options.at("latency")));
+    std::size_t ended_on_shared = 0;
+    for (const TileEvent& e : on.tile_events)
+      if (e.kind == TileEventKind::Inspect && e.flag == TileFlag::P && own_p.at(e.target) + latency > e.time) ++ended_on_shared;
+    for (const TileEvent& e : off.tile_events) CHECK((e.kind != TileEventKind::Publish || e.target == e.tile));
+    CHECK(shares > 0);
+    MESSAGE(shares << " shared P, " << ended_on_shared << " look-backs ended on one");
+  }
+}
+
 TEST_CASE("device scans: a stalled tile makes its successors wait, and the result stays correct") {
   const Trace base = record_device("decoupled-lookback", 100003, OpKind::Sum, ValueType::I32, false);
   const Trace stalled = record_device("decoupled-lookback", 100003, OpKind::Sum, ValueType::I32, false, {{"stall", "5:200000"}});
@@ -344,6 +383,20 @@ TEST_CASE("device scans: SCANVIZ_BENCH_HOLDS lists the tiles-alone baseline's ho
     CAPTURE(bad);
     CHECK_THROWS_WITH_AS(sv::bench_holds_us(bad), doctest::Contains("SCANVIZ_BENCH_HOLDS"), std::invalid_argument);
   }
+}
+
+TEST_CASE("device scans: SCANVIZ_BENCH_SWITCHES lists sets of decoupled look-back's switches") {
+  CHECK(sv::bench_switch_sets(nullptr).empty());
+  CHECK(sv::bench_switch_sets("").empty());
+  CHECK(sv::bench_switch_sets("share=on;window=16,share=on") == std::vector<std::string>{"share=on", "window=16,share=on"});
+  CHECK(sv::bench_switch_list("window=16,share=on", "X") ==
+        std::map<std::string, std::string>{{"window", "16"}, {"share", "on"}});
+  for (const char* bad : {"share", "share=on;", "share=maybe", "window=64", "sms=8x"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(sv::bench_switch_sets(bad), std::invalid_argument);
+  }
+  CHECK_THROWS_WITH_AS(sv::bench_switch_sets("share=on;;"), doctest::Contains("SCANVIZ_BENCH_SWITCHES: '' is not a switch"),
+                       std::invalid_argument);
 }
 
 TEST_CASE("device scans: tile phases split the look-back into waiting on earlier loads and the rest") {

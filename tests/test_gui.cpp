@@ -799,6 +799,31 @@ TEST_CASE("look-back model: the fig6 preset is the paper's Fig. 6 snapshot, fiel
   CHECK(s.arrows[2].label == "P 2");
 }
 
+TEST_CASE("look-back model: share=on turns a descriptor P when a later tile shares it, before the tile's own P") {
+  LookbackLesson l;
+  REQUIRE(lookback_preset("default", l));
+  BlockRunConfig c = lookback_config(l, "decoupled-lookback");
+  c.options["share"] = "on";
+  c.options["window"] = "4";
+  const LookbackRun r = make_lookback_run(record_device_scan(c));
+  REQUIRE(r.outcome == Outcome::Correct);
+  const std::int64_t tile = r.trace.meta.capacity;
+  int early = 0;  // shared P seen before the tile's own
+  for (const TileEvent& e : r.trace.tile_events) {
+    if (e.kind != TileEventKind::Publish || e.target == e.tile) continue;
+    CAPTURE(e.tile);
+    CAPTURE(e.target);
+    const auto before = descriptors_at(r, e.time + r.visible_after - 1);
+    const auto after = descriptors_at(r, e.time + r.visible_after);
+    const DescriptorState& d = after[static_cast<std::size_t>(e.target)];
+    CHECK(d.flag == TileFlag::P);
+    REQUIRE(d.inclusive.has_value());
+    CHECK(*d.inclusive == r.trace.result.reference[static_cast<std::size_t>((e.target + 1) * tile - 1)]);
+    early += before[static_cast<std::size_t>(e.target)].flag == TileFlag::A;
+  }
+  CHECK(early > 0);
+}
+
 TEST_CASE("look-back model: static ids under a reverse launch deadlock, and exactly the waiting tiles show waiting") {
   for (const char* algo : {"chained", "decoupled-lookback"}) {
     CAPTURE(algo);

@@ -101,7 +101,7 @@ LookbackRun make_lookback_run(Trace trace) {
   // Where a value has its own store (a Record event), the Publish stores only the flag.
   std::set<std::tuple<int, std::int64_t, TileFlag>> recorded;
   for (const TileEvent& e : t.tile_events)
-    if (e.kind == TileEventKind::Record) recorded.insert({e.pass, e.tile, e.flag});
+    if (e.kind == TileEventKind::Record) recorded.insert({e.pass, e.target, e.flag});
   std::map<std::pair<int, std::int64_t>, std::size_t> span_of;  // (pass, tile) -> index in spans
   std::map<int, std::int64_t> pass_tiles;                        // pass -> tiles in it
   bool published = false;
@@ -139,12 +139,14 @@ LookbackRun make_lookback_run(Trace trace) {
         published = true;
         using F = DescriptorChange::Field;
         const std::uint64_t seen_at = e.time + r.visible_after;
-        if (e.kind == TileEventKind::Publish) r.changes.push_back({seen_at, e.tile, F::Flag, e.flag, e.value});
-        if (e.kind == TileEventKind::Publish && recorded.count({e.pass, e.tile, e.flag})) break;
-        r.changes.push_back({seen_at, e.tile, e.flag == TileFlag::A ? F::Aggregate : F::Inclusive, e.flag, e.value});
+        // The descriptor is the target's: the tile's own, or a later tile's shared P (share=on).
+        const std::int64_t d = e.target;
+        if (e.kind == TileEventKind::Publish) r.changes.push_back({seen_at, d, F::Flag, e.flag, e.value});
+        if (e.kind == TileEventKind::Publish && recorded.count({e.pass, d, e.flag})) break;
+        r.changes.push_back({seen_at, d, e.flag == TileFlag::A ? F::Aggregate : F::Inclusive, e.flag, e.value});
         // Tile 0 has no predecessor: its aggregate is its inclusive prefix (the paper's processor 0
         // "copied it to the inclusive_prefix field").
-        if (e.tile == 0 && e.flag == TileFlag::P) r.changes.push_back({seen_at, e.tile, F::Aggregate, e.flag, e.value});
+        if (d == 0 && e.flag == TileFlag::P) r.changes.push_back({seen_at, d, F::Aggregate, e.flag, e.value});
         break;
       }
     }

@@ -27,10 +27,15 @@ LookbackSummary summarize_lookback(const Trace& trace, int pass) {
         t.sm = e.sm;
         t.start = e.time;
         break;
-      case TileEventKind::Publish:
-        (e.flag == TileFlag::A ? t.a_at : t.p_at) = static_cast<std::int64_t>(e.time);
-        (e.flag == TileFlag::A ? t.aggregate : t.inclusive) = e.value;
+      case TileEventKind::Publish: {  // in the target's descriptor (a shared P: an earlier tile's); the first counts
+        TileSummary& d = s.tiles[static_cast<std::size_t>(e.target)];
+        std::int64_t& at = e.flag == TileFlag::A ? d.a_at : d.p_at;
+        if (at < 0 || static_cast<std::int64_t>(e.time) < at) {
+          at = static_cast<std::int64_t>(e.time);
+          (e.flag == TileFlag::A ? d.aggregate : d.inclusive) = e.value;
+        }
         break;
+      }
       case TileEventKind::Inspect:
         t.inspections.push_back({e.target, e.flag, e.value, e.spins, e.time, false});
         t.spins += e.spins;
@@ -127,7 +132,7 @@ std::string describe_inspection(const Trace& trace, std::int64_t tile, const Til
   if (i.spins) out += " after " + std::to_string(i.spins) + " polls";
   if (i.stale) {
     for (const TileEvent& e : trace.tile_events)
-      if (e.kind == TileEventKind::Publish && e.tile == i.target && e.flag == i.flag) {
+      if (e.kind == TileEventKind::Publish && e.target == i.target && e.flag == i.flag) {
         out += ", but tile " + std::to_string(i.target) + " published " + std::string(tile_flag_name(i.flag)) +
                " with " + format_value(type, e.value) + " (stale: the flag arrived before its value)";
         break;

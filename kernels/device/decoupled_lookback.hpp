@@ -6,7 +6,8 @@
 //
 // Switches: tile-ids=static (block index; can deadlock when later tiles occupy every slot), fence=off
 // (the flag may be seen before its value), window=W (W = 1: wait for the predecessor's P, which is
-// the chained scan), stall=TILE:CYCLES.
+// the chained scan), share=on (the window that ends the look-back publishes P for the tiles in it
+// after the nearest P: the tiles behind them find a P sooner), stall=TILE:CYCLES.
 #pragma once
 
 #include "device/device_params.hpp"
@@ -33,7 +34,10 @@ struct DecoupledLookback {
             continue;
           }
           exclusive = op(w.combined, exclusive);
-          if (w.has_p) break;
+          if (w.has_p) {
+            if (p.share) x.share_window(op, b, tile, p);
+            break;
+          }
           end -= p.window;
         }
         x.publish(op, b, tile, TileFlag::P, op(exclusive, aggregate), p);

@@ -21,7 +21,7 @@ constexpr std::array<DeviceAlgorithmInfo, 4> kDeviceAlgorithms = {{
                            "of predecessors to the nearest inclusive prefix (P), publish P; dynamic tile ids"},
 }};
 
-constexpr std::array<SwitchInfo, 10> kSwitches = {{
+constexpr std::array<SwitchInfo, 11> kSwitches = {{
     {"block-algo", "kogge-stone-double-buffer", "hierarchical", false,
      "the block algorithm that scans each tile (any block-level algorithm but the racy one)"},
     {"items", "by type", "reduce-then-scan chained decoupled-lookback", false,
@@ -34,6 +34,9 @@ constexpr std::array<SwitchInfo, 10> kSwitches = {{
      "CUB packs them); else value, fence, flag, as the emulator keeps 64-bit values to show the fence)"},
     {"window", "32", "decoupled-lookback", false,
      "predecessors the look-back warp inspects at once, 1..32 (1: wait for the predecessor's P, the chained scan)"},
+    {"share", "off", "decoupled-lookback", false,
+     "on: the window that ends a look-back also publishes P for its tiles after the nearest P (their inclusive "
+     "prefixes fall out of the window's combine), so the tiles after them find a P nearer"},
     {"stall", "none", "chained decoupled-lookback", false,
      "TILE:CYCLES: that tile waits after taking its id (emulator cycles; nanoseconds on the GPU); the emulator "
      "also takes TILE:CYCLES:look-back (just before the tile first looks back) and lists of them "
@@ -148,6 +151,11 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
     if (v["fence"] != "on" && v["fence"] != "off")
       throw std::invalid_argument("--option fence=" + v["fence"] + ": expected on or off");
     p.fence = v["fence"] == "on";
+  }
+  if (v.count("share")) {
+    if (v["share"] != "on" && v["share"] != "off")
+      throw std::invalid_argument("--option share=" + v["share"] + ": expected on or off");
+    p.share = v["share"] == "on";
   }
   if (v.count("window")) p.window = static_cast<std::int32_t>(parse_int("window", v["window"], 1, 32));
   if (v.count("stall") && v["stall"] != "none") {

@@ -21,6 +21,9 @@
 //                                            a fence (unless p.fence is off), then the flag
 //   x.inspect_window(op, b, tile, end, w, p) the look-back warp reads the descriptors of tiles
 //                                            [end - w, end) at once (one lane each) -> Window
+//   x.share_window(op, b, tile, p)           after a window that had a P: publish P for the tiles of
+//                                            that window after the nearest P that showed A (their
+//                                            inclusive prefixes are the window's partial combines)
 //   x.look_back_warp()                       true in the threads that do the look-back (warp 0)
 //   x.spin(tile, p)                          wait before polling again; false when the bounded
 //                                            wait ran out (the GPU sets its error flag)
@@ -61,6 +64,7 @@ struct DeviceParams {
   bool fence = true;           // order the value's store before the flag's (off: a reader can see the
                                // flag before the value; the descriptor is then never one packed word)
   std::int32_t window = 32;    // predecessors inspected at once by the look-back
+  bool share = false;          // the window that ends a look-back publishes P for its A tiles (share_window)
   std::int64_t stall_tile = -1;     // this tile waits `stall_cycles` after taking its id
   std::int64_t stall_cycles = 0;    // (emulator cycles; nanoseconds on the GPU)
   std::uint16_t pass = 0;

@@ -111,9 +111,10 @@ class EmuTileExec {
   // Reads the descriptors of [max(0, end - w), end), nearest first, at this block's clock.
   template <class Op>
   Window<typename Op::value_type> inspect_window(Op op, const DeviceBuffers&, std::int64_t tile, std::int64_t end,
-                                                 std::int32_t w, const DeviceParams&) {
+                                                 std::int32_t w, const DeviceParams& p) {
     using T = typename Op::value_type;
     const std::vector<Seen> seen = read_window(tile, end, w);
+    shared_.clear();
     Window<T> out;
     out.combined = op.identity();
     for (const Seen& s : seen) out.any_x |= s.flag == TileFlag::X;
@@ -127,7 +128,23 @@ class EmuTileExec {
         break;
       }
     for (std::size_t k = last; k-- > 0;) out.combined = op(out.combined, seen[k].value.template as<T>());
+    if (out.has_p && p.share) {  // what share_window publishes: tile end-1-k's P, for the A tiles nearer than the P
+      T acc = seen[last - 1].value.template as<T>();
+      for (std::size_t k = last - 1; k-- > 0;) {
+        acc = op(acc, seen[k].value.template as<T>());
+        shared_.push_back({end - 1 - static_cast<std::int64_t>(k), Payload::of(acc)});
+      }
+    }
     return out;
+  }
+
+  // After a window that had a P: P for its A tiles after the nearest P, the tile after the P first
+  // (each one a publish of this block, in that tile's descriptor).
+  template <class Op>
+  void share_window(Op, const DeviceBuffers&, std::int64_t, const DeviceParams& p) {
+    for (const auto& [target, value] : shared_)
+      publish_payload(target, TileFlag::P, value, p, sizeof(typename Op::value_type) == 4);
+    shared_.clear();
   }
 
  private:
@@ -143,6 +160,7 @@ class EmuTileExec {
 
   DeviceEmulator* emu_;
   int slot_;
+  std::vector<std::pair<std::int64_t, Payload>> shared_;  // the last window's shares (share_window)
 };
 
 // ============================================================================================

@@ -52,6 +52,9 @@ std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& w
   std::vector<DeviceCandidate> c;
   for (const DeviceAlgorithmInfo& a : device_algorithms())
     if (asked(a.name)) c.push_back({std::string(a.name), std::string(a.name), {}, {}});
+  if (asked("decoupled-lookback"))
+    for (const std::string& set : bench_switch_sets(std::getenv("SCANVIZ_BENCH_SWITCHES")))
+      c.push_back({"dl " + set, "decoupled-lookback", {}, bench_switch_list(set, "SCANVIZ_BENCH_SWITCHES")});
   const char* e = std::getenv("SCANVIZ_BENCH_POLICIES");
   if (e && asked("decoupled-lookback")) {
     for (const gpu::TilePolicy& t : gpu::experimental_policies(type))

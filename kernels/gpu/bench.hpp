@@ -44,22 +44,45 @@ std::vector<std::int64_t> default_bench_sizes();
 // look-back at each size (anything but unset, empty or "0"), and under which of its switches: none
 // for "1", else a comma-separated list of KEY=VALUE (e.g. "window=16,tile-ids=static").
 // std::invalid_argument for a word that is not KEY=VALUE or a switch decoupled look-back refuses.
-inline bool bench_phase_switches(const char* value, std::map<std::string, std::string>& switches) {
-  switches.clear();
-  const std::string_view v = value ? value : "";
-  if (v.empty() || v == "0") return false;
-  if (v == "1") return true;
+inline std::map<std::string, std::string> bench_switch_list(std::string_view v, const char* variable,
+                                                            const char* other = "") {
+  std::map<std::string, std::string> switches;
   for (std::size_t at = 0; at <= v.size();) {
     const std::size_t comma = std::min(v.find(',', at), v.size());
     const std::string_view word = v.substr(at, comma - at);
     const std::size_t eq = word.find('=');
     if (eq == std::string_view::npos || eq == 0)
-      throw std::invalid_argument("SCANVIZ_BENCH_PHASES: '" + std::string(word) + "' is not 1 or a switch KEY=VALUE");
+      throw std::invalid_argument(std::string(variable) + ": '" + std::string(word) + "' is not " + other +
+                                  "a switch KEY=VALUE");
     switches[std::string(word.substr(0, eq))] = std::string(word.substr(eq + 1));
     at = comma + 1;
   }
   (void)parse_device_config("decoupled-lookback", switches, ValueType::I32, 0, true);
+  return switches;
+}
+inline bool bench_phase_switches(const char* value, std::map<std::string, std::string>& switches) {
+  switches.clear();
+  const std::string_view v = value ? value : "";
+  if (v.empty() || v == "0") return false;
+  if (v == "1") return true;
+  switches = bench_switch_list(v, "SCANVIZ_BENCH_PHASES", "1 or ");
   return true;
+}
+
+// SCANVIZ_BENCH_SWITCHES (`value`, null when unset): more rows of decoupled look-back, each under a
+// set of its switches, the sets separated by ';' (e.g. "share=on;window=16,share=on"). Each set, as
+// written, names its row ("dl share=on"). std::invalid_argument as for SCANVIZ_BENCH_PHASES.
+inline std::vector<std::string> bench_switch_sets(const char* value) {
+  const std::string_view v = value ? value : "";
+  std::vector<std::string> sets;
+  if (v.empty()) return sets;
+  for (std::size_t at = 0; at <= v.size();) {
+    const std::size_t semi = std::min(v.find(';', at), v.size());
+    sets.emplace_back(v.substr(at, semi - at));
+    (void)bench_switch_list(sets.back(), "SCANVIZ_BENCH_SWITCHES");
+    at = semi + 1;
+  }
+  return sets;
 }
 
 // SCANVIZ_BENCH_HOLDS (`value`, null when unset): the holds in microseconds of the baseline rows
@@ -85,12 +108,13 @@ inline std::vector<double> bench_holds_us(const char* value) {
 
 // The checks run_bench makes before it looks for a device, so a caller can report bad options the
 // same way with or without one: std::invalid_argument for a size outside 1 .. 2^30, fewer than one
-// timed run, an algorithm that is not a device-wide one (naming it) or a bad SCANVIZ_BENCH_PHASES or
-// SCANVIZ_BENCH_HOLDS.
+// timed run, an algorithm that is not a device-wide one (naming it) or a bad SCANVIZ_BENCH_PHASES,
+// SCANVIZ_BENCH_HOLDS or SCANVIZ_BENCH_SWITCHES.
 inline void check_bench_options(const BenchOptions& options) {
   std::map<std::string, std::string> switches;
   (void)bench_phase_switches(std::getenv("SCANVIZ_BENCH_PHASES"), switches);
   (void)bench_holds_us(std::getenv("SCANVIZ_BENCH_HOLDS"));
+  (void)bench_switch_sets(std::getenv("SCANVIZ_BENCH_SWITCHES"));
   for (std::int64_t n : options.sizes)
     if (n < 1 || n > (std::int64_t{1} << 30)) throw std::invalid_argument("bench size " + std::to_string(n) + " is outside 1..2^30");
   if (options.runs < 1 || options.warmup < 0) throw std::invalid_argument("bench needs at least one timed run");

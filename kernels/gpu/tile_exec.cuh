@@ -527,6 +527,11 @@ struct TileRecorder {
   __device__ void publish(std::int64_t tile, TileFlag flag, const T& v) {
     append(TileEventKind::Publish, tile, tile, flag, Payload::of(v), 0);
   }
+  // Tile `tile` published P for `target` (share=on); target is the descriptor's tile.
+  template <class T>
+  __device__ void share(std::int64_t tile, std::int64_t target, const T& v) {
+    append(TileEventKind::Publish, tile, target, TileFlag::P, Payload::of(v), 0);
+  }
   template <class T>
   __device__ void inspect(std::int64_t tile, std::int64_t target, TileFlag flag, const T& v, std::uint32_t spins) {
     append(TileEventKind::Inspect, tile, target, flag, Payload::of(v), spins);
@@ -819,28 +824,18 @@ class TileExec {
   __device__ void publish(Op, const DeviceBuffers& b, std::int64_t tile, TileFlag flag, const T& value,
                           const DeviceParams& p) {
     if (threadIdx.x != 0) return;
-    if constexpr (sizeof(T) == 4) {
-      if (p.fence) {
-        unsigned bits;
-        memcpy(&bits, &value, 4);
-        const unsigned long long word = static_cast<unsigned long long>(flag_word(flag)) << 32 | bits;
-        store_relaxed(static_cast<unsigned long long*>(b.descriptors.ptr) + tile, word);
-        rec_.publish(tile, flag, value);
-        return;
-      }
-    } else if constexpr (sizeof(T) == 8) {
-      if (p.fence) {
-        unsigned long long bits;
-        memcpy(&bits, &value, 8);
-        store_relaxed_pair(static_cast<unsigned long long*>(b.descriptors.ptr) + 2 * tile, flag_word(flag), bits);
-        rec_.publish(tile, flag, value);
-        return;
-      }
-    }
-    store_relaxed_value(values(b, p, flag) + tile, value);
-    if (p.fence) __threadfence();
-    store_relaxed(flags(b, p) + tile, flag_word(flag));
+    store_descriptor(b, p, tile, flag, value);
     rec_.publish(tile, flag, value);
+  }
+
+  // After a window that had a P (inspect_window kept each lane's part): each lane whose tile showed
+  // A after the nearest P publishes that tile's P, the window's partial combine up to it. The
+  // tile's own P, published later, is the same value. Not clocked (TileClock times a tile's own).
+  template <class Op>
+  __device__ void share_window(Op, const DeviceBuffers& b, std::int64_t tile, const DeviceParams& p) {
+    if (!share_) return;
+    store_descriptor(b, p, share_target_, TileFlag::P, share_value_);
+    if constexpr (Recorder::kTraced) rec_.share(tile, share_target_, share_value_);
   }
 
   // Where the time goes (Nsight Compute, --set full, int32 sum at 2^28, driver 580.159.04): on an
@@ -890,6 +885,12 @@ class TileExec {
       if (lane + d < 32) v = op(earlier, v);
     }
     r.combined = shfl_idx(v, 0);
+    // What share_window would publish: the A tiles nearer than the window's nearest P. Stored
+    // whatever p.share says: stored only under it, the old values stay live across polls and the
+    // persistent kernel took a 24-byte stack (cuobjdump).
+    share_ = r.has_p && !r.any_x && valid && lane < last && flag == TileFlag::A;
+    share_target_ = target;
+    share_value_ = v;
 
     const bool waits = w == 1 ? !r.has_p : r.any_x;
     if constexpr (Recorder::kTraced) {
@@ -1193,6 +1194,31 @@ class TileExec {
     return reinterpret_cast<unsigned*>(static_cast<unsigned char*>(b.descriptors.ptr) + 2 * value_array_bytes<T>(p.tiles));
   }
 
+  // One descriptor, by any thread: one packed word (4-byte values with the fence on, 16 bytes for
+  // 8-byte ones), else the value, a fence (unless fence=off), the flag.
+  __device__ void store_descriptor(const DeviceBuffers& b, const DeviceParams& p, std::int64_t tile, TileFlag flag,
+                                   const T& value) const {
+    if constexpr (sizeof(T) == 4) {
+      if (p.fence) {
+        unsigned bits;
+        memcpy(&bits, &value, 4);
+        const unsigned long long word = static_cast<unsigned long long>(flag_word(flag)) << 32 | bits;
+        store_relaxed(static_cast<unsigned long long*>(b.descriptors.ptr) + tile, word);
+        return;
+      }
+    } else if constexpr (sizeof(T) == 8) {
+      if (p.fence) {
+        unsigned long long bits;
+        memcpy(&bits, &value, 8);
+        store_relaxed_pair(static_cast<unsigned long long*>(b.descriptors.ptr) + 2 * tile, flag_word(flag), bits);
+        return;
+      }
+    }
+    store_relaxed_value(values(b, p, flag) + tile, value);
+    if (p.fence) __threadfence();
+    store_relaxed(flags(b, p) + tile, flag_word(flag));
+  }
+
   __device__ void read_descriptor(const DeviceBuffers& b, const DeviceParams& p, std::int64_t target, TileFlag& flag,
                                   T& value) const {
     if constexpr (sizeof(T) == 4) {
@@ -1248,6 +1274,10 @@ class TileExec {
   unsigned sleep_ns_ = 0;          // the current backoff
   std::int64_t wait_target_ = -1;
   TileFlag wait_flag_ = TileFlag::X;
+  // The lane's part of share_window, from the last inspect_window.
+  bool share_ = false;
+  std::int64_t share_target_ = -1;
+  T share_value_{};
 };
 
 // One launch of a device-wide pass: one block per tile (or per block of the pass's grid). Staged

@@ -16,7 +16,8 @@ enum class TileFlag : std::uint8_t { X = 0, A = 1, P = 2 };
 
 enum class TileEventKind : std::uint8_t {
   Start,    // a block took the tile (tile id from the counter, or the block index)
-  Publish,  // the tile published `flag` with `value` in its own descriptor
+  Publish,  // the tile published `flag` with `value` in the descriptor of `target`: its own, or (share=on)
+            // P in that of an earlier tile its look-back's last window found the prefix of
   Inspect,  // the tile read predecessor `target`'s descriptor and saw `flag` and `value`
   Wait,     // the tile began waiting: predecessor `target` still showed `flag` (X, or A in a chained scan)
   End,      // the tile stored its outputs
@@ -35,7 +36,7 @@ constexpr bool tile_event_has_value(TileEventKind k) {
 struct TileEvent {
   std::uint64_t time = 0;    // ns (GPU %globaltimer) or emulator cycles
   std::int64_t tile = -1;    // the tile doing it
-  std::int64_t target = -1;  // Publish: the tile itself; Inspect/Wait: the predecessor; Start/End: -1
+  std::int64_t target = -1;  // Publish: the tile itself or a shared P's tile; Inspect/Wait: the predecessor; Start/End: -1
   std::uint32_t block = 0;   // CTA index
   std::uint32_t spins = 0;   // Inspect: polls of this window that saw an X before this read
   std::uint16_t sm = 0;

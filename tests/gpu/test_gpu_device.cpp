@@ -52,6 +52,7 @@ std::size_t check_against_reference(const BlockRunConfig& c) {
 struct TileLog {
   int starts = 0, ends = 0;
   std::vector<const TileEvent*> publishes;
+  std::vector<const TileEvent*> shared;  // P published in this tile's descriptor by a later tile (share=on)
   std::uint64_t start_time = 0;
 };
 
@@ -61,9 +62,11 @@ std::map<std::int64_t, TileLog> check_single_pass_trace(const Trace& t, const st
   const std::vector<Payload> inclusive = reference_scan(t.meta.op, t.meta.type, t.meta.input, false, t.meta.flags);
   const std::int64_t tile_items = t.meta.capacity;
   const bool dynamic = t.meta.options.at("tile-ids") == "dynamic";
+  const auto share = t.meta.options.find("share");
+  const bool sharing = share != t.meta.options.end() && share->second == "on";
   std::map<std::int64_t, TileLog> log;
   std::set<std::uint32_t> start_blocks;
-  int bad_inspections = 0, bad_values = 0, bad_prefixes = 0, bad_targets = 0;
+  int bad_inspections = 0, bad_values = 0, bad_prefixes = 0, bad_targets = 0, bad_shares = 0;
   for (std::size_t i = 1; i < t.tile_events.size(); ++i) CHECK(t.tile_events[i - 1].time <= t.tile_events[i].time);
   for (const TileEvent& e : t.tile_events) {
     CHECK(e.pass == 0);
@@ -82,8 +85,12 @@ std::map<std::int64_t, TileLog> check_single_pass_trace(const Trace& t, const st
       case TileEventKind::End: ++l.ends; break;
       case TileEventKind::Record: FAIL_CHECK("the GPU records value and flag as one Publish event"); break;
       case TileEventKind::Publish:
-        CHECK(e.target == e.tile);
-        l.publishes.push_back(&e);
+        if (e.target == e.tile) {
+          l.publishes.push_back(&e);
+        } else {  // a shared P: only share=on, only P, only in an earlier tile's descriptor
+          if (!sharing || e.flag != TileFlag::P || e.target < 0 || e.target >= e.tile) ++bad_shares;
+          else log[e.target].shared.push_back(&e);
+        }
         break;
       case TileEventKind::Inspect:
       case TileEventKind::Wait:
@@ -109,10 +116,12 @@ std::map<std::int64_t, TileLog> check_single_pass_trace(const Trace& t, const st
       REQUIRE(l.publishes.size() == 1);
       CHECK(l.publishes[0]->flag == TileFlag::P);
     }
-    // Each tile's P is the inclusive prefix at its last element.
-    const TileEvent& p = *l.publishes.back();
+    // Each tile's P, its own and any a later tile shared, is the inclusive prefix at its last element.
     const std::int64_t last = std::min((tile + 1) * tile_items, t.meta.n) - 1;
+    const TileEvent& p = *l.publishes.back();
     if (!values_match(t.meta.type, inclusive[last], p.value, static_cast<std::size_t>(last + 1))) ++bad_prefixes;
+    for (const TileEvent* s : l.shared)
+      if (!values_match(t.meta.type, inclusive[last], s->value, static_cast<std::size_t>(last + 1))) ++bad_prefixes;
   }
   // Every inspection read a published flag, and the value published with that flag.
   for (const TileEvent& e : t.tile_events) {
@@ -131,6 +140,7 @@ std::map<std::int64_t, TileLog> check_single_pass_trace(const Trace& t, const st
   CHECK(bad_inspections == 0);
   CHECK(bad_values == 0);
   CHECK(bad_prefixes == 0);
+  CHECK(bad_shares == 0);
   return log;
 }
 
@@ -232,10 +242,10 @@ TEST_CASE("gpu device: hierarchical and reduce-then-scan recurse over three leve
 TEST_CASE("gpu device: the single-pass switches (static ids, windows, fence off on 64-bit values, a stall)") {
   const std::vector<Options> switches = {
       {{"tile-ids", "static"}}, {{"window", "1"}}, {{"window", "5"}}, {{"stall", "3:20000"}},
-      {{"tile-ids", "static"}, {"stall", "0:50000"}}};
+      {{"tile-ids", "static"}, {"stall", "0:50000"}}, {{"share", "on"}}, {{"share", "on"}, {"window", "3"}}};
   for (const std::string& algo : {std::string("chained"), std::string("decoupled-lookback")}) {
     for (const Options& o : switches) {
-      if (algo == "chained" && o.count("window")) continue;  // chained has no window
+      if (algo == "chained" && (o.count("window") || o.count("share"))) continue;  // chained has neither
       for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I32}, std::pair{OpKind::Max, ValueType::F64},
                               std::pair{OpKind::Interval, ValueType::Interval}}) {
         for (std::int64_t n : {std::int64_t{5}, 37 * tile_size(algo, type) + 11, std::int64_t{1} << 20}) {
@@ -308,6 +318,11 @@ TEST_CASE("gpu device: int32 sums up to 2^28, every element checked") {
   CHECK(w.mismatches == 0);
   const DeviceCheck s = verify_device_scan_gpu_i32("chained", {{"tile-ids", "static"}}, std::int64_t{1} << 26, false, 6);
   CHECK(s.mismatches == 0);
+  for (std::int64_t n : {std::int64_t{1} << 28, (std::int64_t{1} << 28) - 4093}) {
+    CAPTURE(n);
+    const DeviceCheck h = verify_device_scan_gpu_i32("decoupled-lookback", {{"share", "on"}}, n, n % 2 == 1, 7 + n);
+    CHECK(h.mismatches == 0);
+  }
 }
 
 TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroed a run) against the reference") {
@@ -446,6 +461,18 @@ TEST_CASE("gpu device trace: the switches show in the tile events") {
       int ps = 0;
       for (const TileEvent* e : seen) ps += e->flag == TileFlag::P;
       CHECK(ps == 1);
+    }
+  }
+  SUBCASE("share=on: tiles publish P for earlier tiles, each the true inclusive prefix") {
+    for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I32}, std::pair{OpKind::Interval, ValueType::Interval}}) {
+      CAPTURE(op_name(op));
+      const Trace t = record_device_scan_gpu(
+          device_config("decoupled-lookback", n, op, type, false, 1, {{"share", "on"}, {"window", "4"}}));
+      check_trace_common(t, 1);
+      const auto log = check_single_pass_trace(t, "decoupled-lookback");  // every shared P checked there
+      std::size_t shared = 0;
+      for (const auto& [tile, l] : log) shared += l.shared.size();
+      MESSAGE(shared << " P published by later tiles over " << t.meta.grid << " tiles");
     }
   }
   SUBCASE("stall=3:20000: tile 3 publishes 20 us after taking its id") {
