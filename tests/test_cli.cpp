@@ -175,35 +175,26 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
   }
 }
 
-TEST_CASE("cli: a bad SCANVIZ_BENCH_PHASES is one line and exit 2, before the device is probed") {
+TEST_CASE("cli: a bad SCANVIZ_BENCH_PHASES or SCANVIZ_BENCH_HOLDS is one line and exit 2, before the device is probed") {
   TempDir d;
-  const std::pair<const char*, const char*> cases[] = {
-      {"oops", "SCANVIZ_BENCH_PHASES: 'oops' is not 1 or a switch KEY=VALUE"},
-      {"window=16,", "SCANVIZ_BENCH_PHASES: '' is not 1"},
-      {"window=99", "window=99: expected an integer from 1 to 32"},
-      {"fence=maybe", "fence"},
+  const std::tuple<const char*, const char*, const char*> cases[] = {
+      {"SCANVIZ_BENCH_PHASES", "oops", "SCANVIZ_BENCH_PHASES: 'oops' is not 1 or a switch KEY=VALUE"},
+      {"SCANVIZ_BENCH_PHASES", "window=16,", "SCANVIZ_BENCH_PHASES: '' is not 1"},
+      {"SCANVIZ_BENCH_PHASES", "window=99", "window=99: expected an integer from 1 to 32"},
+      {"SCANVIZ_BENCH_PHASES", "fence=maybe", "fence"},
+      {"SCANVIZ_BENCH_HOLDS", "7,x", "SCANVIZ_BENCH_HOLDS: 'x' is not a hold in microseconds"},
   };
-  for (const auto& [value, needle] : cases) {
+  for (const auto& [variable, value, needle] : cases) {
+    CAPTURE(variable);
     CAPTURE(value);
-    const Run r = sv_test::run_shell(std::string("SCANVIZ_BENCH_PHASES='") + value + "' " + sv_test::scanviz_exe() +
-                                " bench --sizes 2^20 --algorithms decoupled-lookback --json b.json",
-                            d.path);
+    const Run r = sv_test::run_shell(std::string(variable) + "='" + value + "' " + sv_test::scanviz_exe() +
+                                         " bench --sizes 2^20 --algorithms decoupled-lookback --json b.json",
+                                     d.path);
     CHECK(r.code == 2);
     CHECK(lines(r.err) == 1);
     CHECK(r.err.find(needle) != std::string::npos);
     CHECK(d.files().empty());
   }
-}
-
-TEST_CASE("cli: a bad SCANVIZ_BENCH_HOLDS is one line and exit 2, before the device is probed") {
-  TempDir d;
-  const Run r = sv_test::run_shell("SCANVIZ_BENCH_HOLDS='7,x' " + sv_test::scanviz_exe() +
-                                       " bench --sizes 2^20 --algorithms decoupled-lookback --json b.json",
-                                   d.path);
-  CHECK(r.code == 2);
-  CHECK(lines(r.err) == 1);
-  CHECK(r.err.find("SCANVIZ_BENCH_HOLDS: 'x' is not a hold in microseconds") != std::string::npos);
-  CHECK(d.files().empty());
 }
 
 TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error and auto uses the emulator") {

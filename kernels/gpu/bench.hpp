@@ -40,26 +40,38 @@ inline constexpr std::int32_t kBenchTile = 1024;
 
 std::vector<std::int64_t> default_bench_sizes();
 
-// SCANVIZ_BENCH_PHASES (`value`, null when unset): whether bench adds a clocked run of decoupled
-// look-back at each size (anything but unset, empty or "0"), and under which of its switches: none
-// for "1", else a comma-separated list of KEY=VALUE (e.g. "window=16,tile-ids=static").
-// std::invalid_argument for a word that is not KEY=VALUE or a switch decoupled look-back refuses.
+// The words of `v` between `sep`s, empty ones kept ("a,,b" -> a, "", b; "" -> one empty word).
+inline std::vector<std::string_view> bench_words(std::string_view v, char sep) {
+  std::vector<std::string_view> words;
+  for (std::size_t at = 0; at <= v.size();) {
+    const std::size_t end = std::min(v.find(sep, at), v.size());
+    words.push_back(v.substr(at, end - at));
+    at = end + 1;
+  }
+  return words;
+}
+
+// A comma-separated list of decoupled look-back's switches KEY=VALUE, as `variable` gives it.
+// std::invalid_argument for a word that is not KEY=VALUE ("is not `other`a switch KEY=VALUE") or a
+// switch decoupled look-back refuses.
 inline std::map<std::string, std::string> bench_switch_list(std::string_view v, const char* variable,
                                                             const char* other = "") {
   std::map<std::string, std::string> switches;
-  for (std::size_t at = 0; at <= v.size();) {
-    const std::size_t comma = std::min(v.find(',', at), v.size());
-    const std::string_view word = v.substr(at, comma - at);
+  for (const std::string_view word : bench_words(v, ',')) {
     const std::size_t eq = word.find('=');
     if (eq == std::string_view::npos || eq == 0)
       throw std::invalid_argument(std::string(variable) + ": '" + std::string(word) + "' is not " + other +
                                   "a switch KEY=VALUE");
     switches[std::string(word.substr(0, eq))] = std::string(word.substr(eq + 1));
-    at = comma + 1;
   }
   (void)parse_device_config("decoupled-lookback", switches, ValueType::I32, 0, true);
   return switches;
 }
+
+// SCANVIZ_BENCH_PHASES (`value`, null when unset): whether bench adds a clocked run of decoupled
+// look-back at each size (anything but unset, empty or "0"), and under which of its switches: none
+// for "1", else a comma-separated list of KEY=VALUE (e.g. "window=16,tile-ids=static").
+// std::invalid_argument as bench_switch_list.
 inline bool bench_phase_switches(const char* value, std::map<std::string, std::string>& switches) {
   switches.clear();
   const std::string_view v = value ? value : "";
@@ -71,16 +83,14 @@ inline bool bench_phase_switches(const char* value, std::map<std::string, std::s
 
 // SCANVIZ_BENCH_SWITCHES (`value`, null when unset): more rows of decoupled look-back, each under a
 // set of its switches, the sets separated by ';' (e.g. "share=on;window=16,share=on"). Each set, as
-// written, names its row ("dl share=on"). std::invalid_argument as for SCANVIZ_BENCH_PHASES.
+// written, names its row ("dl share=on"). std::invalid_argument as bench_switch_list.
 inline std::vector<std::string> bench_switch_sets(const char* value) {
   const std::string_view v = value ? value : "";
   std::vector<std::string> sets;
   if (v.empty()) return sets;
-  for (std::size_t at = 0; at <= v.size();) {
-    const std::size_t semi = std::min(v.find(';', at), v.size());
-    sets.emplace_back(v.substr(at, semi - at));
-    (void)bench_switch_list(sets.back(), "SCANVIZ_BENCH_SWITCHES");
-    at = semi + 1;
+  for (const std::string_view set : bench_words(v, ';')) {
+    (void)bench_switch_list(set, "SCANVIZ_BENCH_SWITCHES");
+    sets.emplace_back(set);
   }
   return sets;
 }
@@ -93,15 +103,13 @@ inline std::vector<double> bench_holds_us(const char* value) {
   const std::string_view v = value ? value : "";
   if (v.empty()) return {7.0};
   std::vector<double> holds;
-  for (std::size_t at = 0; at <= v.size();) {
-    const std::size_t comma = std::min(v.find(',', at), v.size());
-    const std::string word(v.substr(at, comma - at));
+  for (const std::string_view w : bench_words(v, ',')) {
+    const std::string word(w);
     char* end = nullptr;
     const double us = std::strtod(word.c_str(), &end);
     if (word.empty() || end != word.c_str() + word.size() || !(us >= 0 && us <= 1000))
       throw std::invalid_argument("SCANVIZ_BENCH_HOLDS: '" + word + "' is not a hold in microseconds from 0 to 1000");
     holds.push_back(us);
-    at = comma + 1;
   }
   return holds;
 }
@@ -135,12 +143,8 @@ inline void check_bench_options(const BenchOptions& options) {
 inline bool bench_policy_picked(std::string_view words, std::string_view name) {
   if (words.empty() || words == "0") return false;
   if (words == "1") return true;
-  for (std::size_t at = 0; at <= words.size();) {
-    const std::size_t comma = std::min(words.find(',', at), words.size());
-    const std::string_view word = words.substr(at, comma - at);
+  for (const std::string_view word : bench_words(words, ','))
     if (!word.empty() && name.find(word) != std::string_view::npos) return true;
-    at = comma + 1;
-  }
   return false;
 }
 

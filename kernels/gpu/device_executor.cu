@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -602,15 +603,11 @@ struct DeviceScanSum::Impl {
 
 // tiles-alone's hold=NS: whole nanoseconds, at most one second.
 unsigned parse_hold_ns(const std::string& v) {
-  std::size_t used = 0;
-  long long ns = -1;
-  try {
-    ns = std::stoll(v, &used);
-  } catch (const std::exception&) {
-  }
-  if (used != v.size() || v.empty() || ns < 0 || ns > 1'000'000'000)
+  unsigned ns = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), ns);
+  if (ec != std::errc() || end != v.data() + v.size() || ns > 1'000'000'000)
     throw std::invalid_argument("tiles-alone: hold=" + v + " is not a whole number of nanoseconds from 0 to 1e9");
-  return static_cast<unsigned>(ns);
+  return ns;
 }
 
 DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::string, std::string>& options,
