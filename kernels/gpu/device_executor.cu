@@ -26,6 +26,7 @@
 #include "device/device_options.hpp"
 #include "gpu/cuda_util.cuh"
 #include "gpu/executor.hpp"
+#include "gpu/pipeline_exec.cuh"
 #include "gpu/tile_exec.cuh"
 
 namespace sv {
@@ -153,9 +154,8 @@ using PassConfig = std::conditional_t<kSinglePass<Pass>, Config,
 
 // Dynamic shared memory of a tile kernel: the staging area of a staged configuration. Raises the
 // kernel's limit past 48 KB where needed (once per size) and prefers shared memory over L1.
-template <class Pass, class Op, class Rec, class Config>
+template <auto kernel>  // one set of statics per kernel
 std::size_t prepare_stage(std::size_t bytes) {
-  auto kernel = gpu::tile_pass_kernel<Pass, Op, Rec, Config>;  // one set of statics per kernel
   static std::size_t allowed = 0;  // set the limit at the first launch: the default (48 KB) counts static memory too
   static bool carveout = false;
   if (!carveout) {
@@ -174,9 +174,8 @@ std::size_t prepare_stage(std::size_t bytes) {
 // The blocks of `kernel` (threads, smem bytes of dynamic shared memory) that the device holds at
 // once: the grid of a persistent tile kernel. Asked once per kernel and shape (a persistent
 // launch must not wait on the occupancy query each time).
-template <class Pass, class Op, class Rec, class Config>
+template <auto kernel>  // one set of statics per kernel
 std::int64_t resident_blocks(std::int32_t threads, std::size_t smem) {
-  auto kernel = gpu::tile_pass_kernel<Pass, Op, Rec, Config>;  // one set of statics per kernel
   static std::int32_t known_threads = 0;
   static std::size_t known_smem = 0;
   static int known_device = -1;
@@ -261,8 +260,10 @@ class Launcher {
     const bool persistent = persistent_kernel && p.dynamic_ids;
     std::size_t smem = 0;
     if constexpr (C::kStaged && kScansTiles<Pass>)
-      smem = prepare_stage<Pass, Op, Rec, C>(static_cast<std::size_t>(p.threads) * C::kItems * sizeof(T));
-    if (persistent) grid = std::min<std::int64_t>(grid, resident_blocks<Pass, Op, Rec, C>(p.threads, smem));
+      smem = prepare_stage<gpu::tile_pass_kernel<Pass, Op, Rec, C>>(static_cast<std::size_t>(p.threads) * C::kItems *
+                                                                    sizeof(T));
+    if (persistent)
+      grid = std::min<std::int64_t>(grid, resident_blocks<gpu::tile_pass_kernel<Pass, Op, Rec, C>>(p.threads, smem));
     kernel<<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads), smem>>>(op, p, b, args, diag_, knobs_);
     check(cudaGetLastError(), "device-wide scan launch");
     // Each block takes one tile id; a persistent block its tiles and one past the end (TileExec).
@@ -272,6 +273,30 @@ class Launcher {
       const bool sums = phase == Phase::TileSums || phase == Phase::ReduceTiles;
       written(sums ? b.sums : b.out, sums ? p.tiles : p.n);
       after_launch(phase, level);
+    }
+  }
+
+  // Pipelined decoupled look-back (gpu/pipeline_exec.cuh) over single_pass_state's buffers: the
+  // blocks the device holds at once (one a multiprocessor), `stages` tiles each. Every block takes
+  // its tiles and one id past the end.
+  void launch_pipelined(Op op, const DeviceParams& p, const DeviceBuffers& b, int stages) {
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+      if (p.tiles == 0) return;
+      if (stages < 1 || stages > gpu::kPipeMaxStages)
+        throw std::invalid_argument("a pipelined tile kernel holds 1 to " + std::to_string(gpu::kPipeMaxStages) +
+                                    " tiles a block, not " + std::to_string(stages));
+      if (p.tile_items() != gpu::pipe_tile_items<T>() || !p.dynamic_ids || !p.fence)
+        throw std::invalid_argument("the pipelined tile kernel scans tiles of " + std::to_string(gpu::pipe_tile_items<T>()) +
+                                    " values with dynamic tile ids and the fence on");
+      constexpr auto kernel = gpu::pipe_kernel<Op, Rec>;
+      const std::size_t smem =
+          prepare_stage<kernel>(static_cast<std::size_t>(stages) * gpu::pipe_tile_items<T>() * sizeof(T));
+      const std::int64_t grid = std::min<std::int64_t>(p.tiles, resident_blocks<kernel>(gpu::kPipeThreads, smem));
+      kernel<<<static_cast<unsigned>(grid), gpu::kPipeThreads, smem>>>(op, p, b, rec_args_, diag_, knobs_, stages);
+      check(cudaGetLastError(), "pipelined decoupled look-back launch");
+      scratch_.tiles_taken += static_cast<unsigned long long>(grid + p.tiles);
+    } else {
+      throw std::invalid_argument("the pipelined tile kernel scans 4- and 8-byte values");
     }
   }
 
@@ -461,6 +486,26 @@ void run_policy(Scratch& scratch, TileDiag* diag, const DeviceParams& p, gpu::Ti
   drive_single_pass<DecoupledLookback>(l, SumOp<T>{}, p, Buf{const_cast<T*>(in), 0, p.n}, Buf{out, 1, p.n});
 }
 
+// Decoupled look-back's sum, pipelined (gpu/pipeline_exec.cuh): `stages` tiles a block.
+template <class T>
+void run_pipelined(Scratch& scratch, TileDiag* diag, const DeviceParams& p, gpu::TileKnobs knobs, bool reuse, int stages,
+                   const T* in, T* out) {
+  if (p.n == 0) return;
+  Launcher<SumOp<T>, NoRecorder> l(scratch, diag, nullptr, "decoupled-lookback", knobs, reuse);
+  DeviceBuffers b = l.single_pass_state(p);
+  b.in = Buf{const_cast<T*>(in), 0, p.n};
+  b.out = Buf{out, 1, p.n};
+  l.launch_pipelined(SumOp<T>{}, p, b, stages);
+}
+
+// Whether the current device runs the pipelined kernel (sm_90 on: bulk copies, mbarrier waits).
+bool pipelined_here() {
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return false;
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "reading the compute capability");
+  return major >= 9 && gpu::kPipeBuilt;
+}
+
 // The compile-time tile configurations built for decoupled look-back's int32 and int64 sums besides
 // the defaults (each list starts with its type's default, for the run-time variants of it); a
 // TilePolicy picks one by its compile-time part (items, hints, register bound, staging). Every
@@ -500,8 +545,14 @@ void run_policy_of(const gpu::TilePolicy& t, ConfigList<Configs...>, Scratch& sc
                                 : false) ||
          ...);
 }
-// Whether `t` is built for decoupled look-back's sum of `type` (int32 and int64 have policy lists).
+// Whether `t` is built for decoupled look-back's sum of `type` (int32 and int64 have policy lists;
+// pipelined policies are built for every numeric type, with 24 KB tiles of 128 threads).
 bool policy_built_for(const gpu::TilePolicy& t, ValueType type) {
+  if (t.stages) {
+    const std::int32_t items = type == ValueType::I64 || type == ValueType::F64 ? gpu::pipe_items<std::int64_t>()
+                                                                                 : gpu::pipe_items<std::int32_t>();
+    return t.threads == gpu::kPipeWarps * 32 && t.items == items && t.stages >= 1 && t.stages <= gpu::kPipeMaxStages;
+  }
   return type == ValueType::I32 ? policy_built(t, PolicyConfigs{}) : type == ValueType::I64 && policy_built(t, PolicyConfigs64{});
 }
 
@@ -519,6 +570,8 @@ static_assert(TilePolicy{}.items == DefaultTileConfig<std::int32_t>::kItems &&
 
 std::string TilePolicy::name() const {
   std::string s = std::to_string(threads) + "x" + std::to_string(items);
+  if (stages) return s + " pipe" + std::to_string(stages) + (reuse_descriptors ? "" : " memset") + " sleep" +
+                     std::to_string(backoff_max_ns);
   if (streaming) s += " cs";
   if (min_blocks > 1) s += " min" + std::to_string(min_blocks);
   s += staged ? " staged" : " regs";
@@ -542,6 +595,18 @@ TilePolicy default_policy(ValueType type) {
 // decoupled look-back only.
 std::vector<TilePolicy> experimental_policies(ValueType type) {
   std::vector<TilePolicy> v;
+  // Pipelined (gpu/pipeline_exec.cuh; listed where the current device runs it): 320-thread blocks
+  // of `stages` 24 KB tiles in flight (3 and 4: two blocks a multiprocessor, 8: one).
+  if (pipelined_here()) {
+    for (const int stages : {3, 4, 8}) {
+      TilePolicy t;
+      t.threads = gpu::kPipeWarps * 32;
+      t.items = type == ValueType::I64 || type == ValueType::F64 ? gpu::pipe_items<std::int64_t>()
+                                                                 : gpu::pipe_items<std::int32_t>();
+      t.stages = stages;
+      v.push_back(t);
+    }
+  }
   if (type == ValueType::I64) {
     // threads items  cs   minb sleep staged prefetch
     v.push_back({256, 8, false, 1, 256, true, true});   // the default until 12 items
@@ -632,6 +697,13 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
     if (!policy_built_for(policy, type) || algorithm != "decoupled-lookback")
       throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm + " on " +
                                   std::string(type_name(type)));
+    if (policy.stages) {
+      const DeviceParams& q = impl_->config.params;
+      if (!q.dynamic_ids || !q.fence || q.window != DeviceParams{}.window || q.share || q.stall_tile >= 0)
+        throw std::invalid_argument("tile policy " + policy.name() + " takes none of decoupled-lookback's switches");
+      if (!pipelined_here())
+        throw GpuError("tile policy " + policy.name() + " needs a GPU of compute capability 9.0 or newer");
+    }
     impl_->config.params.threads = policy.threads;
     impl_->config.params.items = policy.items;
     if (policy.static_ids) impl_->config.params.dynamic_ids = false;
@@ -650,6 +722,14 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
   const TilePolicy& t = m.policy;
   TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
   knobs.hold_ns = m.hold_ns;
+  if (m.algorithm == "decoupled-lookback" && t.stages) {
+    visit_type(m.type, [&](auto v) {
+      using T = decltype(v);
+      run_pipelined<T>(m.scratch, m.diag.get(), p, knobs, t.reuse_descriptors, t.stages, static_cast<const T*>(d_in),
+                       static_cast<T*>(d_out));
+    });
+    return;
+  }
   if (m.algorithm == "decoupled-lookback" && !(t == default_policy(m.type))) {
     if (m.type == ValueType::I32)
       run_policy_of(t, PolicyConfigs{}, m.scratch, m.diag.get(), p, knobs, static_cast<const std::int32_t*>(d_in),
@@ -813,6 +893,8 @@ std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vec
     throw std::invalid_argument("tile policies are built for int32 and int64 sums, not " + std::string(type_name(type)));
   cuda::require_gpu();
   std::vector<gpu::TilePolicy> policies = gpu::experimental_policies(type);
+  if (!options.empty())  // the pipelined kernel takes none of the switches
+    std::erase_if(policies, [](const gpu::TilePolicy& t) { return t.stages > 0; });
   policies.insert(policies.begin(), gpu::default_policy(type));
   std::vector<PolicyCheck> checks;
   for (const gpu::TilePolicy& policy : policies) {

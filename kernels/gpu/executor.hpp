@@ -68,7 +68,8 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
 // descriptors from run to run under epochs, and the measured alternatives): one scanner per policy,
 // run at each of `sizes` in turn (exclusive at odd positions), so a run finds the descriptors and
 // counters the runs before it left; every output checked. `options`: decoupled look-back's switches
-// (e.g. tile-ids=static, which persistent policies run as one tile a block). Throws GpuError as above.
+// (e.g. tile-ids=static, which persistent policies run as one tile a block; the pipelined policies,
+// which take none, run only without them). Throws GpuError as above.
 struct PolicyCheck {
   std::string policy;
   std::int64_t n = 0;

@@ -473,6 +473,45 @@ __device__ __forceinline__ void unpack16(const uint4& q, T* v) {
   for (int e = 0; e < vector_width<T>(); ++e) memcpy(&v[e], &w[e * sizeof(T) / 4], sizeof(T));
 }
 
+// Packed descriptors (packed_descriptors): a flag word (epoch << 2 | flag, TileKnobs::epoch; a word
+// of another epoch reads as X) and the value, one relaxed access: 8 bytes for 4-byte values (flag
+// word in the high half), 16 for 8-byte ones (flag word first). Descriptor `tile` of `base`.
+__device__ __forceinline__ unsigned descriptor_flag_word(unsigned epoch, TileFlag flag) {
+  return epoch << 2 | static_cast<unsigned>(flag);
+}
+__device__ __forceinline__ TileFlag descriptor_flag(unsigned epoch, unsigned word) {
+  return (word >> 2) == epoch ? static_cast<TileFlag>(word & 3u) : TileFlag::X;
+}
+template <class T>
+__device__ __forceinline__ void store_packed_descriptor(void* base, std::int64_t tile, unsigned flag_word, const T& value) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+  if constexpr (sizeof(T) == 4) {
+    unsigned bits;
+    memcpy(&bits, &value, 4);
+    store_relaxed(static_cast<unsigned long long*>(base) + tile, static_cast<unsigned long long>(flag_word) << 32 | bits);
+  } else {
+    unsigned long long bits;
+    memcpy(&bits, &value, 8);
+    store_relaxed_pair(static_cast<unsigned long long*>(base) + 2 * tile, flag_word, bits);
+  }
+}
+// Returns the flag word; the value into `value`.
+template <class T>
+__device__ __forceinline__ unsigned load_packed_descriptor(const void* base, std::int64_t tile, T& value) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+  if constexpr (sizeof(T) == 4) {
+    const unsigned long long word = load_relaxed(static_cast<const unsigned long long*>(base) + tile);
+    const auto bits = static_cast<unsigned>(word);
+    memcpy(&value, &bits, 4);
+    return static_cast<unsigned>(word >> 32);
+  } else {
+    unsigned long long word = 0, bits = 0;
+    load_relaxed_pair(static_cast<const unsigned long long*>(base) + 2 * tile, word, bits);
+    memcpy(&value, &bits, 8);
+    return static_cast<unsigned>(word);
+  }
+}
+
 // 16-byte global accesses as single instructions (written out in PTX: the compiler otherwise
 // sometimes splits one of them into four), with the evict-first hint when Streaming.
 template <class T, bool Streaming>
@@ -492,6 +531,31 @@ __device__ __forceinline__ void store16(T* p, const uint4& q) {
   else
     asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(q.x), "r"(q.y), "r"(q.z), "r"(q.w)
                  : "memory");
+}
+
+// A look-back warp's wait before it polls again (every lane calls it; wait_start 0 and sleep_ns 0
+// start a wait): the backoff of TileKnobs; false once the wait has lasted kSpinLimitNs, with the
+// error flag set (and the tile) for the host.
+__device__ inline bool look_back_backoff(std::int64_t tile, std::uint64_t& wait_start, unsigned& sleep_ns,
+                                         const TileKnobs& knobs, TileDiag* diag) {
+  const int lane = threadIdx.x & 31;
+  std::uint64_t now = lane == 0 ? global_timer_ns() : 0;
+  now = __shfl_sync(kFullMask, now, 0);
+  if (wait_start == 0) {
+    wait_start = now;
+  } else if (now - wait_start > kSpinLimitNs) {
+    if (lane == 0 && atomicCAS(&diag->failed, 0u, 1u) == 0u) {
+      diag->tile = tile;
+      diag->waited_ns = now - wait_start;
+    }
+    return false;
+  }
+  if (knobs.backoff_max_ns) {
+    sleep_ns = sleep_ns == 0 ? knobs.backoff_min_ns : 2 * sleep_ns;
+    if (sleep_ns > knobs.backoff_max_ns) sleep_ns = knobs.backoff_max_ns;
+    __nanosleep(sleep_ns);
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -915,23 +979,7 @@ class TileExec {
     if (spins_ == 0 && lane == 0) rec_.wait(tile, wait_target_, wait_flag_, total_spins_);
     ++spins_;
     ++total_spins_;
-    std::uint64_t now = lane == 0 ? global_timer_ns() : 0;
-    now = __shfl_sync(kFullMask, now, 0);
-    if (wait_start_ == 0) {
-      wait_start_ = now;
-    } else if (now - wait_start_ > kSpinLimitNs) {
-      if (lane == 0 && atomicCAS(&diag_->failed, 0u, 1u) == 0u) {
-        diag_->tile = tile;
-        diag_->waited_ns = now - wait_start_;
-      }
-      return false;
-    }
-    if (knobs_.backoff_max_ns) {
-      sleep_ns_ = sleep_ns_ == 0 ? knobs_.backoff_min_ns : 2 * sleep_ns_;
-      if (sleep_ns_ > knobs_.backoff_max_ns) sleep_ns_ = knobs_.backoff_max_ns;
-      __nanosleep(sleep_ns_);
-    }
-    return true;
+    return look_back_backoff(tile, wait_start_, sleep_ns_, knobs_, diag_);
   }
 
   // ---- block-wide and single values -----------------------------------------------------------
@@ -1180,10 +1228,8 @@ class TileExec {
   }
 
   // A flag as this run stores it, and a stored word as this run reads it (TileKnobs::epoch).
-  __device__ unsigned flag_word(TileFlag flag) const { return knobs_.epoch << 2 | static_cast<unsigned>(flag); }
-  __device__ TileFlag flag_of(unsigned word) const {
-    return (word >> 2) == knobs_.epoch ? static_cast<TileFlag>(word & 3u) : TileFlag::X;
-  }
+  __device__ unsigned flag_word(TileFlag flag) const { return descriptor_flag_word(knobs_.epoch, flag); }
+  __device__ TileFlag flag_of(unsigned word) const { return descriptor_flag(knobs_.epoch, word); }
 
   // The value slot of a flag (A: the aggregates, P: the inclusive prefixes) and the flags.
   static __device__ T* values(const DeviceBuffers& b, const DeviceParams& p, TileFlag flag) {
@@ -1198,21 +1244,8 @@ class TileExec {
   // 8-byte ones), else the value, a fence (unless fence=off), the flag.
   __device__ void store_descriptor(const DeviceBuffers& b, const DeviceParams& p, std::int64_t tile, TileFlag flag,
                                    const T& value) const {
-    if constexpr (sizeof(T) == 4) {
-      if (p.fence) {
-        unsigned bits;
-        memcpy(&bits, &value, 4);
-        const unsigned long long word = static_cast<unsigned long long>(flag_word(flag)) << 32 | bits;
-        store_relaxed(static_cast<unsigned long long*>(b.descriptors.ptr) + tile, word);
-        return;
-      }
-    } else if constexpr (sizeof(T) == 8) {
-      if (p.fence) {
-        unsigned long long bits;
-        memcpy(&bits, &value, 8);
-        store_relaxed_pair(static_cast<unsigned long long*>(b.descriptors.ptr) + 2 * tile, flag_word(flag), bits);
-        return;
-      }
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+      if (p.fence) return store_packed_descriptor(b.descriptors.ptr, tile, flag_word(flag), value);
     }
     store_relaxed_value(values(b, p, flag) + tile, value);
     if (p.fence) __threadfence();
@@ -1221,20 +1254,9 @@ class TileExec {
 
   __device__ void read_descriptor(const DeviceBuffers& b, const DeviceParams& p, std::int64_t target, TileFlag& flag,
                                   T& value) const {
-    if constexpr (sizeof(T) == 4) {
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
       if (p.fence) {
-        const unsigned long long word = load_relaxed(static_cast<const unsigned long long*>(b.descriptors.ptr) + target);
-        flag = flag_of(static_cast<unsigned>(word >> 32));
-        const auto bits = static_cast<unsigned>(word);
-        memcpy(&value, &bits, 4);
-        return;
-      }
-    } else if constexpr (sizeof(T) == 8) {
-      if (p.fence) {
-        unsigned long long word = 0, bits = 0;
-        load_relaxed_pair(static_cast<const unsigned long long*>(b.descriptors.ptr) + 2 * target, word, bits);
-        flag = flag_of(static_cast<unsigned>(word));
-        memcpy(&value, &bits, 8);
+        flag = descriptor_flag(knobs_.epoch, load_packed_descriptor(b.descriptors.ptr, target, value));
         return;
       }
     }

@@ -339,7 +339,7 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
     CAPTURE(type_name(type));
     const std::vector<PolicyCheck> checks = verify_tile_policies_gpu(type, sizes, 77);
     CHECK(checks.size() >= static_cast<std::size_t>(policies) * sizes.size());
-    int epochs = 0, memset = 0, persistent = 0, bulk = 0;
+    int epochs = 0, memset = 0, persistent = 0, bulk = 0, pipelined = 0;
     for (const PolicyCheck& c : checks) {
       CAPTURE(c.policy);
       CAPTURE(c.n);
@@ -348,9 +348,12 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
       (c.policy.find("memset") == std::string::npos ? epochs : memset) += 1;
       persistent += c.policy.find("persist") != std::string::npos;
       bulk += c.policy.find("bulk") != std::string::npos;
+      pipelined += c.policy.find("pipe") != std::string::npos;
     }
     CHECK(epochs > 0);
     CHECK(memset > 0);
+    // The pipelined policies (3, 4 and 8 stages) on sm_90 on, every size of the list each.
+    if (probe_gpu().cc_major >= 9) CHECK(pipelined == 3 * static_cast<int>(sizes.size()));
     if (type == ValueType::I32) {
       CHECK(persistent > 0);
       CHECK(bulk > 0);
