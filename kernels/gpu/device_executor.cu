@@ -545,13 +545,17 @@ void run_policy_of(const gpu::TilePolicy& t, ConfigList<Configs...>, Scratch& sc
                                 : false) ||
          ...);
 }
+// Elements per thread of the pipelined kernel's reduce and store warps for a numeric `type`.
+std::int32_t pipe_items_of(ValueType type) {
+  return type == ValueType::I64 || type == ValueType::F64 ? gpu::pipe_items<std::int64_t>() : gpu::pipe_items<std::int32_t>();
+}
+
 // Whether `t` is built for decoupled look-back's sum of `type` (int32 and int64 have policy lists;
 // pipelined policies are built for every numeric type, with 24 KB tiles of 128 threads).
 bool policy_built_for(const gpu::TilePolicy& t, ValueType type) {
   if (t.stages) {
-    const std::int32_t items = type == ValueType::I64 || type == ValueType::F64 ? gpu::pipe_items<std::int64_t>()
-                                                                                 : gpu::pipe_items<std::int32_t>();
-    return t.threads == gpu::kPipeWarps * 32 && t.items == items && t.stages >= 1 && t.stages <= gpu::kPipeMaxStages;
+    return t.threads == gpu::kPipeWarps * 32 && t.items == pipe_items_of(type) && t.stages >= 1 &&
+           t.stages <= gpu::kPipeMaxStages;
   }
   return type == ValueType::I32 ? policy_built(t, PolicyConfigs{}) : type == ValueType::I64 && policy_built(t, PolicyConfigs64{});
 }
@@ -601,8 +605,7 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
     for (const int stages : {3, 4, 8}) {
       TilePolicy t;
       t.threads = gpu::kPipeWarps * 32;
-      t.items = type == ValueType::I64 || type == ValueType::F64 ? gpu::pipe_items<std::int64_t>()
-                                                                 : gpu::pipe_items<std::int32_t>();
+      t.items = pipe_items_of(type);
       t.stages = stages;
       v.push_back(t);
     }

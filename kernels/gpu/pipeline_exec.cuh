@@ -113,12 +113,6 @@ struct PipeShared {
   T prefix[kPipeMaxStages];  // the tile's exclusive prefix
 };
 
-// The kernel's run-time shape besides DeviceParams: stages, and the knobs of the tile kernels
-// (backoff, epoch, tile_base).
-struct PipeArgs {
-  int stages = 8;
-};
-
 template <class Op, class Recorder>
 class PipeBlock {
  public:
