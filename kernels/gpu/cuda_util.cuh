@@ -136,6 +136,7 @@ struct TilePolicy {
   std::int32_t bulk = 0;              // bulk copies (sm_90 on): 1 the loads, 2 loads and stores (TileConfig)
   bool static_ids = false;            // tile ids from the block index (tile-ids=static), no counter
   std::int32_t stages = 0;            // pipelined (sm_90 on; gpu/pipeline_exec.cuh): tiles a block holds, 0: not
+  bool l2_last = false;               // the input's L2 lines marked evict-last (a run-time knob, TileKnobs)
   std::string name() const;
   friend bool operator==(const TilePolicy&, const TilePolicy&) = default;
 };

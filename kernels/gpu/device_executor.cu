@@ -550,6 +550,12 @@ std::int32_t pipe_items_of(ValueType type) {
   return type == ValueType::I64 || type == ValueType::F64 ? gpu::pipe_items<std::int64_t>() : gpu::pipe_items<std::int32_t>();
 }
 
+// Whether `t` runs the default's kernel for `type` (it may differ in the run-time knob l2_last).
+bool default_kernel(gpu::TilePolicy t, ValueType type) {
+  t.l2_last = gpu::default_policy(type).l2_last;
+  return t == gpu::default_policy(type);
+}
+
 // Whether `t` is built for decoupled look-back's sum of `type` (int32 and int64 have policy lists;
 // pipelined policies are built for every numeric type, with 24 KB tiles of 128 threads).
 bool policy_built_for(const gpu::TilePolicy& t, ValueType type) {
@@ -574,7 +580,8 @@ static_assert(TilePolicy{}.items == DefaultTileConfig<std::int32_t>::kItems &&
 
 std::string TilePolicy::name() const {
   std::string s = std::to_string(threads) + "x" + std::to_string(items);
-  if (stages) return s + " pipe" + std::to_string(stages) + (reuse_descriptors ? "" : " memset") + " sleep" +
+  const std::string l2 = l2_last ? " L2last" : "";
+  if (stages) return s + " pipe" + std::to_string(stages) + (reuse_descriptors ? "" : " memset") + l2 + " sleep" +
                      std::to_string(backoff_max_ns);
   if (streaming) s += " cs";
   if (min_blocks > 1) s += " min" + std::to_string(min_blocks);
@@ -584,7 +591,7 @@ std::string TilePolicy::name() const {
   if (persistent) s += " persist";
   if (bulk) s += bulk > 1 ? " bulk-store" : " bulk";
   if (static_ids) s += " static-ids";
-  return s + " sleep" + std::to_string(backoff_max_ns);
+  return s + l2 + " sleep" + std::to_string(backoff_max_ns);
 }
 
 TilePolicy default_policy(ValueType type) {
@@ -608,8 +615,16 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
       t.items = pipe_items_of(type);
       t.stages = stages;
       v.push_back(t);
+      if (stages == 4) {  // ... the input's L2 lines marked the other way
+        t.l2_last = !t.l2_last;
+        v.push_back(t);
+      }
     }
   }
+  // The default with the input's L2 lines marked the other way (evict-last or not): every numeric type.
+  TilePolicy flipped = default_policy(type);
+  flipped.l2_last = !flipped.l2_last;
+  v.push_back(flipped);
   if (type == ValueType::I64) {
     // threads items  cs   minb sleep staged prefetch
     v.push_back({256, 8, false, 1, 256, true, true});   // the default until 12 items
@@ -696,7 +711,7 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
   if (alone && !(policy == default_policy(type)))
     throw std::invalid_argument("tiles-alone runs the default tile policy only, not " + policy.name());
   impl_->policy = policy;
-  if (!(policy == default_policy(type))) {
+  if (!default_kernel(policy, type)) {
     if (!policy_built_for(policy, type) || algorithm != "decoupled-lookback")
       throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm + " on " +
                                   std::string(type_name(type)));
@@ -725,6 +740,7 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
   const TilePolicy& t = m.policy;
   TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
   knobs.hold_ns = m.hold_ns;
+  knobs.l2_last = t.l2_last ? 1u : 0u;
   if (m.algorithm == "decoupled-lookback" && t.stages) {
     visit_type(m.type, [&](auto v) {
       using T = decltype(v);
@@ -733,7 +749,7 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
     });
     return;
   }
-  if (m.algorithm == "decoupled-lookback" && !(t == default_policy(m.type))) {
+  if (m.algorithm == "decoupled-lookback" && !default_kernel(t, m.type)) {
     if (m.type == ValueType::I32)
       run_policy_of(t, PolicyConfigs{}, m.scratch, m.diag.get(), p, knobs, static_cast<const std::int32_t*>(d_in),
                     static_cast<std::int32_t*>(d_out));
@@ -797,10 +813,12 @@ std::vector<Payload> run_device_scan_gpu(const BlockRunConfig& config) {
 
 namespace {
 
-// One run of `scan` over n generated small values of T (after a poisoned output), checked element
-// by element against the sequential sum (which wraps as T does).
+// One run of `scan` over n generated small values of T (after a poisoned output), input and output
+// `offset` elements past an aligned allocation, checked element by element against the sequential
+// sum (which wraps as T does; a float or double sum of these small integers stays exact).
 template <class T>
-DeviceCheck check_run(gpu::DeviceScanSum& scan, std::int64_t n, bool exclusive, std::uint64_t seed) {
+DeviceCheck check_run(gpu::DeviceScanSum& scan, std::int64_t n, bool exclusive, std::uint64_t seed,
+                      std::int64_t offset = 0) {
   DeviceCheck result;
   result.n = n;
   if (n == 0) {
@@ -808,22 +826,22 @@ DeviceCheck check_run(gpu::DeviceScanSum& scan, std::int64_t n, bool exclusive, 
     scan.check();
     return result;
   }
-  using U = std::make_unsigned_t<T>;
-  DeviceArray<T> d_in(n), d_out(n);
-  fill_small<<<1024, 256>>>(d_in.get(), n, seed);
+  using Acc = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>, std::type_identity<T>>::type;
+  DeviceArray<T> d_in(n + offset), d_out(n + offset);
+  fill_small<<<1024, 256>>>(d_in.get() + offset, n, seed);
   check_launch("fill_small");
-  SV_CUDA(cudaMemset(d_out.get(), 0xA5, n * sizeof(T)));  // poison: every element must be written
-  scan.run(d_in.get(), d_out.get(), n, exclusive);
+  SV_CUDA(cudaMemset(d_out.get(), 0xA5, (n + offset) * sizeof(T)));  // poison: every element must be written
+  scan.run(d_in.get() + offset, d_out.get() + offset, n, exclusive);
   scan.check();
-  std::vector<T> h_in(n), h_out(n);
-  d_in.download(h_in.data(), n);
-  d_out.download(h_out.data(), n);
-  U acc = 0;
+  std::vector<T> h_in(n + offset), h_out(n + offset);
+  d_in.download(h_in.data(), n + offset);
+  d_out.download(h_out.data(), n + offset);
+  Acc acc = 0;
   for (std::int64_t i = 0; i < n; ++i) {
-    const U before = acc;
-    acc += static_cast<U>(h_in[i]);
+    const Acc before = acc;
+    acc += static_cast<Acc>(h_in[offset + i]);
     const auto expected = static_cast<T>(exclusive ? before : acc);
-    if (h_out[i] != expected) {
+    if (h_out[offset + i] != expected) {
       if (result.mismatches == 0) result.first_mismatch = i;
       ++result.mismatches;
     }
@@ -891,9 +909,11 @@ ClockedRun clock_decoupled_lookback_gpu(std::int64_t n, std::uint64_t seed, int 
 }
 
 std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vector<std::int64_t>& sizes,
-                                                  std::uint64_t seed, const std::map<std::string, std::string>& options) {
-  if (type != ValueType::I32 && type != ValueType::I64)
-    throw std::invalid_argument("tile policies are built for int32 and int64 sums, not " + std::string(type_name(type)));
+                                                  std::uint64_t seed, const std::map<std::string, std::string>& options,
+                                                  std::int64_t offset) {
+  if (type == ValueType::Interval)
+    throw std::invalid_argument("tile policies are built for numeric sums, not " + std::string(type_name(type)));
+  if (offset < 0 || offset > 15) throw std::invalid_argument("offset " + std::to_string(offset) + " is outside 0..15");
   cuda::require_gpu();
   std::vector<gpu::TilePolicy> policies = gpu::experimental_policies(type);
   if (!options.empty())  // the pipelined kernel takes none of the switches
@@ -906,9 +926,10 @@ std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vec
       if (sizes[k] < 0 || sizes[k] > kMaxDeviceN)
         throw std::invalid_argument("n = " + std::to_string(sizes[k]) + " is outside 0.." + std::to_string(kMaxDeviceN));
       const bool exclusive = k % 2 == 1;
-      const DeviceCheck c = type == ValueType::I32 ? check_run<std::int32_t>(scan, sizes[k], exclusive, seed + k)
-                                                   : check_run<std::int64_t>(scan, sizes[k], exclusive, seed + k);
-      checks.push_back({policy.name(), sizes[k], exclusive, c.mismatches});
+      visit_type(type, [&](auto v) {
+        const DeviceCheck c = check_run<decltype(v)>(scan, sizes[k], exclusive, seed + k, offset);
+        checks.push_back({policy.name(), sizes[k], exclusive, c.mismatches});
+      });
     }
   }
   return checks;

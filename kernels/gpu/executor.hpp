@@ -64,12 +64,15 @@ struct DeviceCheck {
 DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::map<std::string, std::string>& options,
                                        std::int64_t n, bool exclusive, std::uint64_t seed);
 
-// Decoupled look-back's int32 or int64 sum under every tile policy built for it (the default, which keeps its
-// descriptors from run to run under epochs, and the measured alternatives): one scanner per policy,
-// run at each of `sizes` in turn (exclusive at odd positions), so a run finds the descriptors and
-// counters the runs before it left; every output checked. `options`: decoupled look-back's switches
-// (e.g. tile-ids=static, which persistent policies run as one tile a block; the pipelined policies,
-// which take none, run only without them). Throws GpuError as above.
+// Decoupled look-back's sum of `type` (numeric) under every tile policy built for it (the default,
+// which keeps its descriptors from run to run under epochs, and the measured alternatives: int32 and
+// int64 many, float and double the pipelined ones where the device runs them): one scanner per
+// policy, run at each of `sizes` in turn (exclusive at odd positions), so a run finds the
+// descriptors and counters the runs before it left; every output checked. `options`: decoupled
+// look-back's switches (e.g. tile-ids=static, which persistent policies run as one tile a block; the
+// pipelined policies, which take none, run only without them). `offset` (0..15): input and output
+// start that many elements past an aligned allocation (1: neither is 16-byte aligned). Throws
+// GpuError as above, std::invalid_argument for the interval type, a bad n or offset.
 struct PolicyCheck {
   std::string policy;
   std::int64_t n = 0;
@@ -77,7 +80,8 @@ struct PolicyCheck {
   std::int64_t mismatches = 0;
 };
 std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vector<std::int64_t>& sizes, std::uint64_t seed,
-                                                  const std::map<std::string, std::string>& options = {});
+                                                  const std::map<std::string, std::string>& options = {},
+                                                  std::int64_t offset = 0);
 
 // Decoupled look-back's int32 inclusive sum of n seeded small values under the default policy and
 // `options` (its switches, e.g. window=16), run `runs` times in a row on one scratch (descriptors

@@ -28,7 +28,7 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string&, const std::map<std::s
 }
 
 std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType, const std::vector<std::int64_t>&, std::uint64_t,
-                                                  const std::map<std::string, std::string>&) {
+                                                  const std::map<std::string, std::string>&, std::int64_t) {
   throw GpuError(kNoCuda);
 }
 

@@ -36,7 +36,12 @@
 // each barrier's phase r (parity r & 1). Stage s of round r: id (the load warp wrote the tile id),
 // full (the elements arrived), reduced (the aggregate is in shared memory), prefixed (the exclusive
 // prefix is), empty (the store warps have read the stage). A tile id past the last tile ends every
-// role at that round. Shared memory other than the stages is written by the generic proxy only,
+// role at that round. Every lane that reads or writes a stage's shared memory arrives itself (full,
+// reduced, prefixed and empty count lanes): compute-sanitizer's racecheck credits an arrival to the
+// arriving thread only. It reported a lane-0 arrival after a __syncwarp, or after the reduce warps'
+// named barrier, as races with the next round's writes (a scratch test of six handoffs on the H200:
+// a chain of two mbarriers and a bulk copy's complete_tx are credited, a __syncwarp or __shfl_sync
+// before lane 0's arrival is not). Shared memory other than the stages is written by the generic proxy only,
 // and a stage by the copies (or, for a partial tile, by the load warp) only.
 //
 // No deadlock, whatever the blocks resident: a tile is taken only into a free stage, its copy and
@@ -98,6 +103,13 @@ __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned pari
   } while (!done);
 #endif
 }
+// Orders this thread's generic-proxy accesses of shared memory against the async proxy's (the bulk
+// copies): a stage is written by both (a partial tile element by element) and read generically.
+__device__ __forceinline__ void fence_proxy_async() {
+#if SV_PIPE
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
 // The named barrier of the reduce warps (0 is __syncthreads).
 __device__ __forceinline__ void reduce_warps_sync() {
   asm volatile("bar.sync 1, %0;" ::"n"(kPipeWarps * 32) : "memory");
@@ -132,10 +144,10 @@ class PipeBlock {
     if (threadIdx.x == 0) {
       for (int i = 0; i < stages_; ++i) {
         mbar_init(&s_.id[i], 1);
-        mbar_init(&s_.full[i], 1);
-        mbar_init(&s_.reduced[i], 1);
-        mbar_init(&s_.prefixed[i], 1);
-        mbar_init(&s_.empty[i], kPipeWarps);
+        mbar_init(&s_.full[i], 32);
+        mbar_init(&s_.reduced[i], kPipeWarps * 32);
+        mbar_init(&s_.prefixed[i], 32);
+        mbar_init(&s_.empty[i], kPipeWarps * 32);
       }
       asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
@@ -189,17 +201,20 @@ class PipeBlock {
       tile = __shfl_sync(kFullMask, tile, 0);
       if (tile >= p_.tiles) return;
       if (full_aligned(in, tile)) {
-        if (lane == 0)
+        if (lane == 0)  // its arrival, with the bytes to wait for
           bulk_load(stage_of(s), in + tile_begin(tile), static_cast<unsigned>(pipe_tile_items<T>() * sizeof(T)),
-                    &s_.full[s]);
+                    &s_.full[s], knobs_.l2_last);
+        else
+          mbar_arrive(&s_.full[s]);
       } else {  // the last, partial tile or an unaligned input: element by element, the identity past n
         T* dst = stage_of(s);
+        fence_proxy_async();  // after an earlier round's bulk copy into this stage
         for (std::int64_t j = lane; j < pipe_tile_items<T>(); j += 32) {
           const std::int64_t g = tile_begin(tile) + j;
           dst[j] = g < p_.n ? in[g] : op_.identity();
         }
-        __syncwarp();
-        if (lane == 0) mbar_arrive(&s_.full[s]);
+        fence_proxy_async();  // before a later round's bulk copy into it
+        mbar_arrive(&s_.full[s]);
       }
     }
   }
@@ -236,8 +251,8 @@ class PipeBlock {
           store_packed_descriptor(b_.descriptors.ptr, tile, descriptor_flag_word(knobs_.epoch, TileFlag::A), aggregate);
           rec_.publish(tile, TileFlag::A, aggregate);
         }
-        mbar_arrive(&s_.reduced[s]);
       }
+      mbar_arrive(&s_.reduced[s]);  // every lane: each has read the stage
     }
   }
 
@@ -260,8 +275,8 @@ class PipeBlock {
         store_packed_descriptor(b_.descriptors.ptr, tile, descriptor_flag_word(knobs_.epoch, TileFlag::P), inclusive);
         rec_.publish(tile, TileFlag::P, inclusive);
         s_.prefix[s] = exclusive;
-        mbar_arrive(&s_.prefixed[s]);
       }
+      mbar_arrive(&s_.prefixed[s]);  // every lane: each has read the stage's id and aggregate
       known = tile;
       known_inclusive = inclusive;
     }
@@ -437,8 +452,8 @@ class PipeBlock {
         }
         run = op_(run, shfl_idx(incl, 31));
       }
-      __syncwarp();
-      if (lane == 0) mbar_arrive(&s_.empty[s]);
+      fence_proxy_async();  // the stage's generic reads before the next bulk copy into it
+      mbar_arrive(&s_.empty[s]);
     }
   }
 

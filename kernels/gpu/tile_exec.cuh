@@ -167,6 +167,9 @@ struct TileKnobs {
   unsigned epoch = 0;
   unsigned long long tile_base = 0;
   unsigned hold_ns = 0;  // the tiles-alone baseline: how long a tile is held before it is stored
+  // The input's L2 lines marked evict-last (the staged copies, the bulk copies and the L2 prefetch;
+  // not the register loads of unstaged policies): see TilePolicy::l2_last.
+  unsigned l2_last = 0;
 };
 inline constexpr unsigned kMaxEpoch = (1u << 30) - 1;  // a flag word keeps 30 bits of epoch
 
@@ -236,10 +239,14 @@ __device__ __forceinline__ void cp_async16(void* smem, const void* gmem, unsigne
   cp_async16(smem, gmem);
 #endif
 }
-__device__ __forceinline__ unsigned long long l2_evict_first_policy() {
+// An L2 cache policy for whole accesses: evict-first (Streaming: the input is read once) or
+// evict-last (TileKnobs::l2_last).
+template <bool EvictLast>
+__device__ __forceinline__ unsigned long long l2_policy() {
   unsigned long long policy = 0;
 #if SV_CP_ASYNC
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  if constexpr (EvictLast) asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  else asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
 #endif
   return policy;
 }
@@ -285,14 +292,23 @@ __device__ __forceinline__ void bulk_barrier_init(unsigned long long* bar) {
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 #endif
 }
-// Starts the copy of `bytes` (a multiple of 16; both addresses 16-byte aligned) into shared memory.
-__device__ __forceinline__ void bulk_load(void* smem, const void* gmem, unsigned bytes, unsigned long long* bar) {
+// Starts the copy of `bytes` (a multiple of 16; both addresses 16-byte aligned) into shared memory,
+// its L2 lines marked evict-last where l2_last.
+__device__ __forceinline__ void bulk_load(void* smem, const void* gmem, unsigned bytes, unsigned long long* bar,
+                                          bool l2_last = false) {
 #if SV_BULK
   asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes) : "memory");
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                   shared_address(smem)),
-               "l"(gmem), "r"(bytes), "r"(shared_address(bar))
-               : "memory");
+  if (l2_last)
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::"r"(
+            shared_address(smem)),
+        "l"(gmem), "r"(bytes), "r"(shared_address(bar)), "l"(l2_policy<true>())
+        : "memory");
+  else
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     shared_address(smem)),
+                 "l"(gmem), "r"(bytes), "r"(shared_address(bar))
+                 : "memory");
 #endif
 }
 // Waits for phase 0 of the barrier: the bytes of the copy have arrived.
@@ -1127,7 +1143,8 @@ class TileExec {
   // cp.async of this lane's 16 bytes of chunk k (a full tile, an aligned buffer), uncommitted.
   __device__ void copy_chunk(const T* in, std::int64_t tile, int k, const DeviceParams& p) const {
     const T* src = in + segment(tile, p) + (k * 32 + static_cast<int>(threadIdx.x & 31)) * V;
-    if constexpr (Streaming) cp_async16(staged_chunk(k), src, l2_evict_first_policy());
+    if constexpr (Streaming) cp_async16(staged_chunk(k), src, l2_policy<false>());
+    else if (knobs_.l2_last) cp_async16(staged_chunk(k), src, l2_policy<true>());
     else cp_async16(staged_chunk(k), src);
   }
 
@@ -1146,8 +1163,10 @@ class TileExec {
         return;
       }
     }
-    for (std::int64_t off = static_cast<std::int64_t>(threadIdx.x) * 128; off < bytes; off += blockDim.x * 128)
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(base + off));
+    for (std::int64_t off = static_cast<std::int64_t>(threadIdx.x) * 128; off < bytes; off += blockDim.x * 128) {
+      if (knobs_.l2_last) asm volatile("prefetch.global.L2::evict_last [%0];" ::"l"(base + off));
+      else asm volatile("prefetch.global.L2 [%0];" ::"l"(base + off));
+    }
   }
 
   // This lane's V elements of chunk k in the staging area (the same layout as in global memory).
@@ -1176,7 +1195,7 @@ class TileExec {
   // Thread 0, bulk loads: the tile's one copy into the staging area, where bulk_tile says so (its
   // mbarrier initialised).
   __device__ void start_bulk(const T* in, std::int64_t tile, const DeviceParams& p) {
-    if (bulk_tile(in, tile, p)) bulk_load(stage_, in + p.tile_begin(tile), tile_bytes(p), &s_.bar);
+    if (bulk_tile(in, tile, p)) bulk_load(stage_, in + p.tile_begin(tile), tile_bytes(p), &s_.bar, knobs_.l2_last);
   }
   // Whether the tile comes by one bulk copy: bulk loads, a full tile, an aligned input.
   __device__ bool bulk_tile(const T* in, std::int64_t tile, const DeviceParams& p) const {

@@ -352,8 +352,9 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
     }
     CHECK(epochs > 0);
     CHECK(memset > 0);
-    // The pipelined policies (3, 4 and 8 stages) on sm_90 on, every size of the list each.
-    if (probe_gpu().cc_major >= 9) CHECK(pipelined == 3 * static_cast<int>(sizes.size()));
+    // The pipelined policies (3, 4 and 8 stages, 4 with the input's L2 lines marked the other way)
+    // on sm_90 on, every size of the list each.
+    if (probe_gpu().cc_major >= 9) CHECK(pipelined == 4 * static_cast<int>(sizes.size()));
     if (type == ValueType::I32) {
       CHECK(persistent > 0);
       CHECK(bulk > 0);
@@ -366,8 +367,41 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
     CAPTURE(c.n);
     CHECK(c.mismatches == 0);
   }
-  CHECK_THROWS_WITH_AS(verify_tile_policies_gpu(ValueType::F32, {100}, 1), doctest::Contains("int32 and int64"),
+  CHECK_THROWS_WITH_AS(verify_tile_policies_gpu(ValueType::Interval, {100}, 1), doctest::Contains("numeric sums"),
                        std::invalid_argument);
+  CHECK_THROWS_WITH_AS(verify_tile_policies_gpu(ValueType::I32, {100}, 1, {}, 16), doctest::Contains("offset 16"),
+                       std::invalid_argument);
+}
+
+TEST_CASE("gpu device: the default and the pipelined tile policies on every numeric type, aligned or not") {
+  // float and double (the sums of small integers stay exact), and input and output one element
+  // past an aligned allocation: the pipelined kernel's load warp then copies element by element
+  // (no bulk copy) and its store warps store scalars; the default takes its guarded path. Sizes
+  // with full tiles only, a partial last tile, less than a tile, and n = 1.
+  const std::vector<std::int64_t> sizes = {(1 << 22) + 1, 6144 * 5, 3000, (1 << 20) + 7, 1, 6144 * 2};
+  const bool pipelines = probe_gpu().cc_major >= 9;
+  for (ValueType type : {ValueType::F32, ValueType::F64, ValueType::I32, ValueType::I64}) {
+    for (std::int64_t offset : {0, 1}) {
+      if (offset == 0 && (type == ValueType::I32 || type == ValueType::I64)) continue;  // the test case above
+      CAPTURE(type_name(type));
+      CAPTURE(offset);
+      const std::vector<PolicyCheck> checks = verify_tile_policies_gpu(type, sizes, 91 + offset, {}, offset);
+      REQUIRE(!checks.empty());
+      const std::string default_policy = checks.front().policy;  // the default comes first
+      CHECK(default_policy.find("pipe") == std::string::npos);
+      int pipelined = 0, defaults = 0;
+      for (const PolicyCheck& c : checks) {
+        CAPTURE(c.policy);
+        CAPTURE(c.n);
+        CAPTURE(c.exclusive);
+        CHECK(c.mismatches == 0);
+        pipelined += c.policy.find("pipe") != std::string::npos;
+        defaults += c.policy == default_policy;
+      }
+      CHECK(defaults == static_cast<int>(sizes.size()));
+      CHECK(pipelined == (pipelines ? 4 * static_cast<int>(sizes.size()) : 0));
+    }
+  }
 }
 
 TEST_CASE("gpu device: a clocked decoupled look-back notes each tile's times in causal order") {
