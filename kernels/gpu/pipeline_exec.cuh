@@ -41,8 +41,9 @@
 // arriving thread only. It reported a lane-0 arrival after a __syncwarp, or after the reduce warps'
 // named barrier, as races with the next round's writes (a scratch test of six handoffs on the H200:
 // a chain of two mbarriers and a bulk copy's complete_tx are credited, a __syncwarp or __shfl_sync
-// before lane 0's arrival is not). Shared memory other than the stages is written by the generic proxy only,
-// and a stage by the copies (or, for a partial tile, by the load warp) only.
+// before lane 0's arrival is not). Shared memory other than the stages is written by the generic
+// proxy only, and a stage by the copies or, for a partial tile, by the load warp, with proxy fences
+// (fence_async_shared) on both sides of those writes and before the store warps free a stage.
 //
 // No deadlock, whatever the blocks resident: a tile is taken only into a free stage, its copy and
 // aggregate wait on nothing, and a stage frees once its tile's prefix is known, which needs the
@@ -101,13 +102,6 @@ __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned pari
         : "r"(shared_address(bar)), "r"(parity)
         : "memory");
   } while (!done);
-#endif
-}
-// Orders this thread's generic-proxy accesses of shared memory against the async proxy's (the bulk
-// copies): a stage is written by both (a partial tile element by element) and read generically.
-__device__ __forceinline__ void fence_proxy_async() {
-#if SV_PIPE
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 #endif
 }
 // The named barrier of the reduce warps (0 is __syncthreads).
@@ -208,12 +202,12 @@ class PipeBlock {
           mbar_arrive(&s_.full[s]);
       } else {  // the last, partial tile or an unaligned input: element by element, the identity past n
         T* dst = stage_of(s);
-        fence_proxy_async();  // after an earlier round's bulk copy into this stage
+        fence_async_shared();  // after an earlier round's bulk copy into this stage
         for (std::int64_t j = lane; j < pipe_tile_items<T>(); j += 32) {
           const std::int64_t g = tile_begin(tile) + j;
           dst[j] = g < p_.n ? in[g] : op_.identity();
         }
-        fence_proxy_async();  // before a later round's bulk copy into it
+        fence_async_shared();  // before a later round's bulk copy into it
         mbar_arrive(&s_.full[s]);
       }
     }
@@ -452,7 +446,7 @@ class PipeBlock {
         }
         run = op_(run, shfl_idx(incl, 31));
       }
-      fence_proxy_async();  // the stage's generic reads before the next bulk copy into it
+      fence_async_shared();  // the stage's generic reads before the next bulk copy into it
       mbar_arrive(&s_.empty[s]);
     }
   }

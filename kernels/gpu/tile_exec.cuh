@@ -250,6 +250,16 @@ __device__ __forceinline__ unsigned long long l2_policy() {
 #endif
   return policy;
 }
+// An L2 prefetch of the line at p, marked evict-last where asked (sm_80 on; a plain one before).
+__device__ __forceinline__ void prefetch_l2_line(const void* p, bool evict_last) {
+#if SV_CP_ASYNC
+  if (evict_last) {
+    asm volatile("prefetch.global.L2::evict_last [%0];" ::"l"(p));
+    return;
+  }
+#endif
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
 __device__ __forceinline__ void cp_async_commit() {
 #if SV_CP_ASYNC
   asm volatile("cp.async.commit_group;" ::: "memory");
@@ -329,7 +339,9 @@ __device__ __forceinline__ void bulk_prefetch_l2(const void* gmem, unsigned byte
   asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(gmem), "r"(bytes) : "memory");
 #endif
 }
-// Shared-memory writes of this thread made visible to the bulk copies (before a barrier).
+// Orders this thread's generic accesses of shared memory with the bulk copies' (async proxy): its
+// writes made visible to a later bulk copy (before a barrier), its reads or writes of a buffer that
+// a bulk copy fills before or after them (gpu/pipeline_exec.cuh).
 __device__ __forceinline__ void fence_async_shared() {
 #if SV_BULK
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -1163,10 +1175,8 @@ class TileExec {
         return;
       }
     }
-    for (std::int64_t off = static_cast<std::int64_t>(threadIdx.x) * 128; off < bytes; off += blockDim.x * 128) {
-      if (knobs_.l2_last) asm volatile("prefetch.global.L2::evict_last [%0];" ::"l"(base + off));
-      else asm volatile("prefetch.global.L2 [%0];" ::"l"(base + off));
-    }
+    for (std::int64_t off = static_cast<std::int64_t>(threadIdx.x) * 128; off < bytes; off += blockDim.x * 128)
+      prefetch_l2_line(base + off, knobs_.l2_last != 0);
   }
 
   // This lane's V elements of chunk k in the staging area (the same layout as in global memory).
