@@ -158,10 +158,18 @@ class PipeBlock {
   __device__ const T* chunk_of(int s, int w, int k) const {
     return stage_of(s) + w * 32 * Items + (k * 32 + static_cast<int>(threadIdx.x & 31)) * V;
   }
-  // The tile of stage s in the round of this parity, once the load warp has written it.
-  __device__ long long tile_of(int s, unsigned parity) {
-    mbar_wait(&s_.id[s], parity);
-    return s_.tile[s];
+  // Runs body(s, parity, tile) for each tile the block takes, in order: stage s of round r (parity
+  // r & 1), once the load warp has written the stage's tile id; returns at the id past the last tile.
+  template <class F>
+  __device__ void each_tile(F&& body) {
+    for (int i = 0;; ++i) {
+      const int s = i % stages_;
+      const unsigned parity = (i / stages_) & 1;
+      mbar_wait(&s_.id[s], parity);
+      const long long tile = s_.tile[s];
+      if (tile >= p_.tiles) return;
+      body(s, parity, tile);
+    }
   }
   __device__ std::int64_t tile_begin(std::int64_t tile) const { return tile * pipe_tile_items<T>(); }
   __device__ bool full_aligned(const void* ptr, std::int64_t tile) const {
@@ -216,11 +224,7 @@ class PipeBlock {
   // ---- reduce warps ---------------------------------------------------------------------------
   __device__ void reduce_role(int w) {
     const int lane = threadIdx.x & 31;
-    for (int i = 0;; ++i) {
-      const int s = i % stages_;
-      const unsigned parity = (i / stages_) & 1;
-      const long long tile = tile_of(s, parity);
-      if (tile >= p_.tiles) return;
+    each_tile([&](int s, unsigned parity, long long tile) {
       mbar_wait(&s_.full[s], parity);
       // The lane's elements in any order, then the warp's lanes: every operator of 4- and 8-byte
       // values is commutative (the symbolic interval, which is not, takes the tile kernels).
@@ -247,7 +251,7 @@ class PipeBlock {
         }
       }
       mbar_arrive(&s_.reduced[s]);  // every lane: each has read the stage
-    }
+    });
   }
 
   // ---- look-back warp -------------------------------------------------------------------------
@@ -255,11 +259,7 @@ class PipeBlock {
     const int lane = threadIdx.x & 31;
     long long known = -1;       // the block's previous tile
     T known_inclusive = op_.identity();  // and its inclusive prefix
-    for (int i = 0;; ++i) {
-      const int s = i % stages_;
-      const unsigned parity = (i / stages_) & 1;
-      const long long tile = tile_of(s, parity);
-      if (tile >= p_.tiles) return;
+    each_tile([&](int s, unsigned parity, long long tile) {
       const T exclusive = tile == 0    ? op_.identity()
                           : known < 0  ? look_back(tile)
                                        : look_forward(tile, known, known_inclusive);
@@ -273,7 +273,7 @@ class PipeBlock {
       mbar_arrive(&s_.prefixed[s]);  // every lane: each has read the stage's id and aggregate
       known = tile;
       known_inclusive = inclusive;
-    }
+    });
   }
 
   // The exclusive prefix of the block's first tile (> 0): windows of 32 * kPipeRows predecessors,
@@ -403,11 +403,7 @@ class PipeBlock {
   __device__ void store_role(int w) {
     const int lane = threadIdx.x & 31;
     T* out = static_cast<T*>(b_.out.ptr);
-    for (int i = 0;; ++i) {
-      const int s = i % stages_;
-      const unsigned parity = (i / stages_) & 1;
-      const long long tile = tile_of(s, parity);
-      if (tile >= p_.tiles) return;
+    each_tile([&](int s, unsigned parity, long long tile) {
       mbar_wait(&s_.prefixed[s], parity);
       T run = s_.prefix[s];  // everything before this lane's elements of the current chunk
       for (int k = 0; k < w; ++k) run = op_(run, s_.totals[s][k]);
@@ -448,7 +444,7 @@ class PipeBlock {
       }
       fence_async_shared();  // the stage's generic reads before the next bulk copy into it
       mbar_arrive(&s_.empty[s]);
-    }
+    });
   }
 
   Op op_;
