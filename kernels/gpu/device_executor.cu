@@ -606,16 +606,16 @@ TilePolicy default_policy(ValueType type) {
 // decoupled look-back only.
 std::vector<TilePolicy> experimental_policies(ValueType type) {
   std::vector<TilePolicy> v;
-  // Pipelined (gpu/pipeline_exec.cuh; listed where the current device runs it): 320-thread blocks
-  // of `stages` 24 KB tiles in flight (3 and 4: two blocks a multiprocessor, 8: one).
+  // Pipelined (gpu/pipeline_exec.cuh; listed where the current device runs it): one block a
+  // multiprocessor of `stages` 24 KB stages and four tiles held in registers.
   if (pipelined_here()) {
-    for (const int stages : {3, 4, 8}) {
+    for (const int stages : {6, 8, 9}) {
       TilePolicy t;
       t.threads = gpu::kPipeWarps * 32;
       t.items = pipe_items_of(type);
       t.stages = stages;
       v.push_back(t);
-      if (stages == 4) {  // ... the input's L2 lines marked the other way
+      if (stages == 9) {  // ... the input's L2 lines marked the other way
         t.l2_last = !t.l2_last;
         v.push_back(t);
       }

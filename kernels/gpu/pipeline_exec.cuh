@@ -1,53 +1,59 @@
 // Pipelined decoupled look-back (GPU only, sm_90 on; TilePolicy::stages; measured, not a default):
 // the scan of kernels/device/decoupled_lookback.hpp (tile ids from a counter; each tile publishes its
 // aggregate (A), finds its exclusive prefix from its predecessors' descriptors, publishes its
-// inclusive prefix (P) and scans its tile seeded with it), on another schedule: a block of 320
-// threads holds `stages` 24 KB tiles at once and each of its warps keeps one role.
+// inclusive prefix (P) and scans its tile seeded with it), on another schedule: one block a
+// multiprocessor, of 736 threads, whose warps keep one role each. A tile lives in a slot (its id,
+// aggregate and prefix; kPipeSlots of them) and its elements first in a stage (`stages` of 24 KB).
 //
-//   load warp      once a stage is free, takes a tile id and copies the tile into it with one bulk
-//                  copy (cp.async.bulk; guarded loads for a partial tile or an unaligned input);
-//   reduce warps   (4) the tile's aggregate, published as A as soon as the tile has arrived, never
-//                  waiting on the tile before;
-//   look-back warp the block's tiles in order, each from the moment its id is known (while the tile
-//                  is still on its way): the block's first tile looks back to the nearest P, 128
-//                  descriptors a poll; each later one reads forward from the block's previous
-//                  tile, whose inclusive prefix it knows (the last P of a run replaces it), and
-//                  polls again only from the first X; then P;
-//   store warps    (4) scan the tile from the stage with its exclusive prefix, store it, free the
-//                  stage.
+//   load warp       once a slot and a stage are free, takes a tile id and copies the tile into the
+//                   stage, a bulk copy (cp.async.bulk) a quarter (guarded loads for a partial tile
+//                   or an unaligned input);
+//   reduce warps    (4) warp w sums quarter w as soon as it has arrived; the tile's A is published
+//                   as soon as all four have, never waiting on the tile before;
+//   store groups    (4 of 4 warps) group g takes tiles i = g, g + 4, ...: it reads the tile from
+//                   the stage into registers, which frees the stage, then waits for the exclusive
+//                   prefix, scans and stores from registers;
+//   look-back warps (2) warp g takes tiles i = g, g + 2, ...: it sums the descriptors between the
+//                   block's tile before and this one (one poll of 160 reads, again from the first X
+//                   after a backoff), meanwhile the other warp finishes the tile before; then that
+//                   tile's inclusive prefix from shared memory (carry) completes its own: P. The
+//                   block's first tile looks back to the nearest P, 160 descriptors a poll.
 //
-// Why (issue 13): on an H200 the one-tile-a-block kernel holds each 24 KB tile through its
-// look-back (7.2 us of a 14.4 us life at 2^28), and by Little's law the tiles' life sets the pace.
-// Here a tile's look-back overlaps its own load. Reading forward from the block's previous tile is
-// the idea of CUB's warp-specialised scan for sm_100 (kernel_scan_warpspeed, which sums aggregates
-// forward from the block's previous tile and publishes no P).
+// Why (issue 13): on an H200 the one-tile-a-block kernel holds each 24 KB tile in shared memory
+// through its look-back (7.2 us of a 14.4 us life at 2^28), and by Little's law the tiles' life
+// sets the pace; 9 blocks' tiles fill shared memory. Here a tile's look-back waits in registers,
+// which the tile kernels fill with code: 9 stages and 4 held tiles a multiprocessor. A look-back
+// warp of its own for each tile (one warp took 18.8 us from A to P: its polls queue) and one poll
+// for the whole gap between a block's tiles keep the look-back off the critical path.
 //
-// Measured (H200, driver 580.159.04, int32 sum, median of 20, a harness timing it next to a 16-byte
-// copy kernel and CUB in one process; README has scanviz bench's rows): without the look-back and
-// the scan the pipeline moves 510 G items/s at 2^28 (104% of that copy kernel); with the scan and
-// no look-back 508 at 2 blocks a multiprocessor but 362 at one (four store warps cannot scan 8
-// stages' tiles); with both, 2 blocks of 4 stages, 436-440 (89-90% of that copy; CUB 382), the
-// aggregate published 2.7 us after the id and the prefix 7.7-8 us after it. Taking the next id
-// ahead, before a stage is free, left that tile X until a stage freed: 420 and a prefix 9.6 us
-// after the aggregate. A look-back nearest-first to the P or the previous tile: 410. 8 rows (256
-// descriptors a poll) 424; 3 blocks of 3 stages 439; 8 warps a role 180 (one block) and 240 (two).
+// Measured (H200, driver 580.159.04, int32 sum, median of 20, a scratch harness beside
+// cudaMemcpyAsync and CUB in one process, session 12; README has scanviz bench's rows), % of the copy
+// at 2^28: the earlier design of this file (320 threads, 4 reduce and 4 store warps, one look-back
+// warp that looked forward from the block's tile before, two blocks of 4 stages) 83.0; one block of
+// 9 stages with 8 store warps 81.5 (A to P 11.1 us); + tiles held in registers by 2 to 6 store
+// groups 85.4, 86.2, 86.8, 87.2 and 84.9 (6 groups: 64 registers, spills); + two chained look-back
+// warps, this file: 88.3 (465 G items/s, 1.21x CUB; 2^26 85.8, 2^24 79.5; A to P 8.1 us). Three or
+// four look-back warps, 5 groups, 8 stages: 84.2-88.3. A cap on the bulk copies in flight (a
+// multiprocessor's bytes in flight under 24 to 60 KB, for shorter descriptor trips, README) halved
+// A to P (4.3-5.2 us) and cost the bandwidth: 74-76%.
 //
-// Handoffs are mbarriers in shared memory, one per stage and event; a stage's round r completes
-// each barrier's phase r (parity r & 1). Stage s of round r: id (the load warp wrote the tile id),
-// full (the elements arrived), reduced (the aggregate is in shared memory), prefixed (the exclusive
-// prefix is), empty (the store warps have read the stage). A tile id past the last tile ends every
-// role at that round. Every lane that reads or writes a stage's shared memory arrives itself (full,
-// reduced, prefixed and empty count lanes): compute-sanitizer's racecheck credits an arrival to the
-// arriving thread only. It reported a lane-0 arrival after a __syncwarp, or after the reduce warps'
-// named barrier, as races with the next round's writes (a scratch test of six handoffs on the H200:
-// a chain of two mbarriers and a bulk copy's complete_tx are credited, a __syncwarp or __shfl_sync
-// before lane 0's arrival is not). Shared memory other than the stages is written by the generic
-// proxy only, and a stage by the copies or, for a partial tile, by the load warp, with proxy fences
-// (fence_async_shared) on both sides of those writes and before the store warps free a stage.
+// Handoffs are mbarriers in shared memory. A slot's tile i completes phase i / kPipeSlots of the
+// slot's barriers (parity & 1): id (the load warp wrote the tile id), reduced (the aggregate is in
+// shared memory), prefixed (the exclusive prefix is), carried (the inclusive prefix, for the next
+// look-back warp), done (the store group has read the slot). A stage's: full (a quarter arrived,
+// one barrier a quarter), vacant (the reduce warps and the store group have read it). A tile id
+// past the last tile ends every role (once for each group and look-back warp). Every lane that
+// reads or writes shared memory of a stage or slot arrives itself: compute-sanitizer's racecheck
+// credits an arrival to the arriving thread only (a scratch test of six handoffs on the H200: a
+// chain of two mbarriers and a bulk copy's complete_tx are credited, a __syncwarp or __shfl_sync
+// before lane 0's arrival is not). A stage is written by the copies or, for a partial tile, by the
+// load warp, with proxy fences (fence_async_shared) on both sides of those writes and before the
+// reduce warps and store groups free it.
 //
-// No deadlock, whatever the blocks resident: a tile is taken only into a free stage, its copy and
-// aggregate wait on nothing, and a stage frees once its tile's prefix is known, which needs the
-// aggregates of earlier tiles only, all taken into stages of running blocks.
+// No deadlock, whatever the blocks resident: a tile is taken only into a free slot and stage, its
+// copy and aggregate wait on nothing, a stage frees once its tile is read, and a slot once its
+// tile's prefix is known, which needs the aggregates of earlier tiles only, all taken into slots of
+// running blocks, and the prefix of the block's tile before, earlier in the same chain.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -58,11 +64,15 @@
 
 namespace sv::gpu {
 
-inline constexpr int kPipeWarps = 4;                                // reduce warps, and store warps
-inline constexpr int kPipeThreads = (2 * kPipeWarps + 2) * 32;      // + the load and look-back warps
-inline constexpr int kPipeMinBlocks = 2;                            // the register bound: blocks a multiprocessor
-inline constexpr int kPipeMaxStages = 9;                            // 9 x 24 KB fit sm_90's 227 KB
-inline constexpr int kPipeRows = 4;                                 // descriptors a lane reads a poll
+inline constexpr int kPipeWarps = 4;       // reduce warps, and the warps of a store group
+inline constexpr int kPipeGroups = 4;      // store groups: tiles held in registers through their look-back
+inline constexpr int kPipeLookBacks = 2;   // look-back warps
+inline constexpr int kPipeThreads = (kPipeWarps * (1 + kPipeGroups) + 1 + kPipeLookBacks) * 32;  // + the load warp
+inline constexpr int kPipeMaxStages = 9;   // 9 x 24 KB fit sm_90's 227 KB
+inline constexpr int kPipeSlots = 16;      // tiles a block has taken and not stored: at most stages + groups
+inline constexpr int kPipeRows = 5;        // descriptors a lane reads a poll: 160, more than the
+                                           // multiprocessors, so one poll covers the gap between a
+                                           // block's tiles
 
 // Elements per thread of a reduce or store warp: 24 KB tiles of 128 threads.
 template <class T>
@@ -111,16 +121,20 @@ __device__ __forceinline__ void reduce_warps_sync() {
 
 template <class T>
 struct PipeShared {
-  unsigned long long id[kPipeMaxStages], full[kPipeMaxStages], reduced[kPipeMaxStages], prefixed[kPipeMaxStages],
-      empty[kPipeMaxStages];
-  long long tile[kPipeMaxStages];
-  T totals[kPipeMaxStages][kPipeWarps];  // the reduce warps' segment totals
-  T aggregate[kPipeMaxStages];
-  T prefix[kPipeMaxStages];  // the tile's exclusive prefix
+  unsigned long long id[kPipeSlots], reduced[kPipeSlots], prefixed[kPipeSlots], done[kPipeSlots], carried[kPipeSlots];
+  long long prev[kPipeSlots];  // the block's tile before
+  T carry[kPipeSlots];         // the tile's inclusive prefix, for the block's next tile
+  unsigned long long full[kPipeMaxStages][kPipeWarps], vacant[kPipeMaxStages];
+  long long tile[kPipeSlots];
+  T totals[kPipeSlots][kPipeWarps];
+  T aggregate[kPipeSlots];
+  T prefix[kPipeSlots];
 };
 
 template <class Op, class Recorder>
 class PipeBlock {
+  static constexpr int G = kPipeGroups;
+  static constexpr int L = kPipeLookBacks;
  public:
   using T = typename Op::value_type;
   static constexpr int Items = pipe_items<T>();
@@ -136,20 +150,24 @@ class PipeBlock {
   __device__ void run() {
     const int warp = threadIdx.x >> 5;
     if (threadIdx.x == 0) {
-      for (int i = 0; i < stages_; ++i) {
+      for (int i = 0; i < kPipeSlots; ++i) {
         mbar_init(&s_.id[i], 1);
-        mbar_init(&s_.full[i], 32);
         mbar_init(&s_.reduced[i], kPipeWarps * 32);
         mbar_init(&s_.prefixed[i], 32);
-        mbar_init(&s_.empty[i], kPipeWarps * 32);
+        mbar_init(&s_.done[i], kPipeWarps * 32);
+        mbar_init(&s_.carried[i], 32);
+      }
+      for (int i = 0; i < stages_; ++i) {
+        for (int w = 0; w < kPipeWarps; ++w) mbar_init(&s_.full[i][w], 32);
+        mbar_init(&s_.vacant[i], 2 * kPipeWarps * 32);
       }
       asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
     if (warp < kPipeWarps) reduce_role(warp);
-    else if (warp < 2 * kPipeWarps) store_role(warp - kPipeWarps);
-    else if (warp == 2 * kPipeWarps) load_role();
-    else look_back_role();
+    else if (warp < (1 + G) * kPipeWarps) store_role((warp - kPipeWarps) % kPipeWarps, (warp - kPipeWarps) / kPipeWarps);
+    else if (warp == (1 + G) * kPipeWarps) load_role();
+    else look_back_role(warp - (1 + G) * kPipeWarps - 1);
   }
 
  private:
@@ -158,19 +176,19 @@ class PipeBlock {
   __device__ const T* chunk_of(int s, int w, int k) const {
     return stage_of(s) + w * 32 * Items + (k * 32 + static_cast<int>(threadIdx.x & 31)) * V;
   }
-  // Runs body(s, parity, tile) for each tile the block takes, in order: stage s of round r (parity
-  // r & 1), once the load warp has written the stage's tile id; returns at the id past the last tile.
+  // Runs body(i, tile) for the block's tiles i = first, first + step, ... (slot i % kPipeSlots, stage
+  // i % stages_), once the load warp has written the slot's tile id; returns at the id past the last.
   template <class F>
-  __device__ void each_tile(F&& body) {
-    for (int i = 0;; ++i) {
-      const int s = i % stages_;
-      const unsigned parity = (i / stages_) & 1;
-      mbar_wait(&s_.id[s], parity);
-      const long long tile = s_.tile[s];
+  __device__ void each_tile(F&& body, int first = 0, int step = 1) {
+    for (int i = first;; i += step) {
+      mbar_wait(&s_.id[i % kPipeSlots], (i / kPipeSlots) & 1);
+      const long long tile = s_.tile[i % kPipeSlots];
       if (tile >= p_.tiles) return;
-      body(s, parity, tile);
+      body(i, tile);
     }
   }
+  __device__ unsigned stage_parity(int i) const { return (i / stages_) & 1; }
+  __device__ unsigned slot_parity(int i) const { return (i / kPipeSlots) & 1; }
   __device__ std::int64_t tile_begin(std::int64_t tile) const { return tile * pipe_tile_items<T>(); }
   __device__ bool full_aligned(const void* ptr, std::int64_t tile) const {
     return tile_begin(tile) + pipe_tile_items<T>() <= p_.n && (reinterpret_cast<std::uintptr_t>(ptr) & 15) == 0;
@@ -184,30 +202,42 @@ class PipeBlock {
   }
 
   // ---- load warp ------------------------------------------------------------------------------
-  // A tile id is taken only once its stage is free: a tile taken ahead, waiting for a stage, stays
-  // X for that long and holds up the look-back of every tile after it (H200, 2^28: 420 G items/s
-  // taken ahead, the look-back 9.6 us after the aggregate).
+  // A tile id is taken only once its slot and stage are free: a tile taken ahead, waiting for a
+  // stage, stays X for that long and holds up the look-back of every tile after it (H200, 2^28, the
+  // earlier design: 420 G items/s taken ahead, the look-back 9.6 us after the aggregate).
   __device__ void load_role() {
     const int lane = threadIdx.x & 31;
     const T* in = static_cast<const T*>(b_.in.ptr);
-    for (int i = 0;; ++i) {
+    constexpr unsigned piece_bytes = static_cast<unsigned>(pipe_tile_items<T>() * sizeof(T) / kPipeWarps);
+    constexpr std::int64_t piece_items = pipe_tile_items<T>() / kPipeWarps;
+    constexpr int kEnds = G > L ? G : L;  // the end id, once for each group of a role
+    long long last = -1;
+    for (int i = 0, ends = 0;; ++i) {
       const int s = i % stages_;
-      const int round = i / stages_;
-      if (round > 0) mbar_wait(&s_.empty[s], (round - 1) & 1);
+      const int slot = i % kPipeSlots;
+      if (i >= kPipeSlots) mbar_wait(&s_.done[slot], slot_parity(i - kPipeSlots));
+      if (i >= stages_) mbar_wait(&s_.vacant[s], stage_parity(i - stages_));
       long long tile = 0;
       if (lane == 0) {
-        tile = take_id();
-        s_.tile[s] = tile;
-        mbar_arrive(&s_.id[s]);
+        s_.prev[slot] = last;
+        tile = ends ? p_.tiles : take_id();
+        last = tile;
+        s_.tile[slot] = tile;
+        mbar_arrive(&s_.id[slot]);
       }
       tile = __shfl_sync(kFullMask, tile, 0);
-      if (tile >= p_.tiles) return;
+      if (tile >= p_.tiles) {
+        if (++ends == kEnds) return;
+        continue;
+      }
       if (full_aligned(in, tile)) {
-        if (lane == 0)  // its arrival, with the bytes to wait for
-          bulk_load(stage_of(s), in + tile_begin(tile), static_cast<unsigned>(pipe_tile_items<T>() * sizeof(T)),
-                    &s_.full[s], knobs_.l2_last);
-        else
-          mbar_arrive(&s_.full[s]);
+        for (int w = 0; w < kPipeWarps; ++w) {
+          if (lane == 0)
+            bulk_load(stage_of(s) + w * piece_items, in + tile_begin(tile) + w * piece_items, piece_bytes,
+                      &s_.full[s][w], knobs_.l2_last);
+          else
+            mbar_arrive(&s_.full[s][w]);
+        }
       } else {  // the last, partial tile or an unaligned input: element by element, the identity past n
         T* dst = stage_of(s);
         fence_async_shared();  // after an earlier round's bulk copy into this stage
@@ -216,7 +246,7 @@ class PipeBlock {
           dst[j] = g < p_.n ? in[g] : op_.identity();
         }
         fence_async_shared();  // before a later round's bulk copy into it
-        mbar_arrive(&s_.full[s]);
+        for (int w = 0; w < kPipeWarps; ++w) mbar_arrive(&s_.full[s][w]);
       }
     }
   }
@@ -224,8 +254,10 @@ class PipeBlock {
   // ---- reduce warps ---------------------------------------------------------------------------
   __device__ void reduce_role(int w) {
     const int lane = threadIdx.x & 31;
-    each_tile([&](int s, unsigned parity, long long tile) {
-      mbar_wait(&s_.full[s], parity);
+    each_tile([&](int i, long long tile) {
+      const int s = i % stages_;
+      const int slot = i % kPipeSlots;
+      mbar_wait(&s_.full[s][w], stage_parity(i));
       // The lane's elements in any order, then the warp's lanes: every operator of 4- and 8-byte
       // values is commutative (the symbolic interval, which is not, takes the tile kernels).
       T total = op_.identity();
@@ -236,44 +268,56 @@ class PipeBlock {
 #pragma unroll
         for (int j = 0; j < V; ++j) total = op_(total, v[j]);
       }
+      fence_async_shared();  // the stage's generic reads before the next bulk copy into it
+      mbar_arrive(&s_.vacant[s]);
 #pragma unroll
       for (int d = 16; d >= 1; d /= 2) total = op_(total, shfl_down(total, d));
-      if (lane == 0) s_.totals[s][w] = total;
+      if (lane == 0) s_.totals[slot][w] = total;
       reduce_warps_sync();
       if (w == 0 && lane == 0) {
-        T aggregate = s_.totals[s][0];
+        T aggregate = s_.totals[slot][0];
 #pragma unroll
-        for (int k = 1; k < kPipeWarps; ++k) aggregate = op_(aggregate, s_.totals[s][k]);
-        s_.aggregate[s] = aggregate;
+        for (int k = 1; k < kPipeWarps; ++k) aggregate = op_(aggregate, s_.totals[slot][k]);
+        s_.aggregate[slot] = aggregate;
         if (tile > 0) {
           store_packed_descriptor(b_.descriptors.ptr, tile, descriptor_flag_word(knobs_.epoch, TileFlag::A), aggregate);
           rec_.publish(tile, TileFlag::A, aggregate);
         }
       }
-      mbar_arrive(&s_.reduced[s]);  // every lane: each has read the stage
+      mbar_arrive(&s_.reduced[slot]);  // every lane: each has read the slot
     });
   }
 
-  // ---- look-back warp -------------------------------------------------------------------------
-  __device__ void look_back_role() {
+  // ---- look-back warps ------------------------------------------------------------------------
+  // Warp g takes the block's tiles i = g, g + L, ...: it sums the descriptors between the block's
+  // tile before and this one (while that one's own look-back runs in another warp), then takes
+  // that tile's inclusive prefix from shared memory (carry) and hands on its own.
+  __device__ void look_back_role(int g) {
     const int lane = threadIdx.x & 31;
-    long long known = -1;       // the block's previous tile
-    T known_inclusive = op_.identity();  // and its inclusive prefix
-    each_tile([&](int s, unsigned parity, long long tile) {
-      const T exclusive = tile == 0    ? op_.identity()
-                          : known < 0  ? look_back(tile)
-                                       : look_forward(tile, known, known_inclusive);
+    each_tile([&](int i, long long tile) {
+      const int s = i % kPipeSlots;
+      const unsigned parity = slot_parity(i);
+      T exclusive = op_.identity();
+      if (i == 0) {
+        if (tile > 0) exclusive = look_back(tile);
+      } else {
+        const long long prev = s_.prev[s];
+        const T gap = look_forward(tile, prev, op_.identity());
+        const int c = (i - 1) % kPipeSlots;  // the tile before's carry
+        mbar_wait(&s_.carried[c], slot_parity(i - 1));
+        exclusive = gap_has_p_ ? gap : op_(s_.carry[c], gap);
+      }
       mbar_wait(&s_.reduced[s], parity);
       const T inclusive = op_(exclusive, s_.aggregate[s]);
       if (lane == 0) {
         store_packed_descriptor(b_.descriptors.ptr, tile, descriptor_flag_word(knobs_.epoch, TileFlag::P), inclusive);
         rec_.publish(tile, TileFlag::P, inclusive);
         s_.prefix[s] = exclusive;
+        s_.carry[s] = inclusive;
       }
-      mbar_arrive(&s_.prefixed[s]);  // every lane: each has read the stage's id and aggregate
-      known = tile;
-      known_inclusive = inclusive;
-    });
+      mbar_arrive(&s_.prefixed[s]);  // every lane: each has read the slot's id and aggregate
+      mbar_arrive(&s_.carried[s]);
+    }, g, L);
   }
 
   // The exclusive prefix of the block's first tile (> 0): windows of 32 * kPipeRows predecessors,
@@ -344,6 +388,7 @@ class PipeBlock {
   __device__ T look_forward(long long tile, long long known, const T& known_inclusive) {
     const int lane = threadIdx.x & 31;
     T run = known_inclusive;
+    gap_has_p_ = false;
     std::uint64_t wait_start = 0;
     unsigned sleep_ns = 0;
     for (long long f = known + 1; f < tile;) {
@@ -385,6 +430,7 @@ class PipeBlock {
           }
           part = op_(part, shfl_idx(v, 0));
         }
+        if (last_p >= 0) gap_has_p_ = true;
         run = last_p >= 0 ? part : op_(run, part);
         f += len;
         wait_start = 0;
@@ -400,19 +446,30 @@ class PipeBlock {
   }
 
   // ---- store warps ----------------------------------------------------------------------------
-  __device__ void store_role(int w) {
+  // A group's tile waits in its registers: the stage is free once the tile is read, and the
+  // group holds the tile through its look-back.
+  __device__ void store_role(int w, int g) {
     const int lane = threadIdx.x & 31;
     T* out = static_cast<T*>(b_.out.ptr);
-    each_tile([&](int s, unsigned parity, long long tile) {
-      mbar_wait(&s_.prefixed[s], parity);
-      T run = s_.prefix[s];  // everything before this lane's elements of the current chunk
-      for (int k = 0; k < w; ++k) run = op_(run, s_.totals[s][k]);
+    each_tile([&](int i, long long tile) {
+      const int s = i % stages_;
+      const int slot = i % kPipeSlots;
+      mbar_wait(&s_.full[s][w], stage_parity(i));
+      uint4 held[Chunks];
+#pragma unroll
+      for (int k = 0; k < Chunks; ++k) held[k] = *reinterpret_cast<const uint4*>(chunk_of(s, w, k));
+      fence_async_shared();  // the stage's generic reads before the next bulk copy into it
+      mbar_arrive(&s_.vacant[s]);
+      mbar_wait(&s_.prefixed[slot], slot_parity(i));
+      T run = s_.prefix[slot];  // everything before this lane's elements of the current chunk
+      for (int k = 0; k < w; ++k) run = op_(run, s_.totals[slot][k]);
+      mbar_arrive(&s_.done[slot]);  // every lane: each has read the slot
       const bool vector = full_aligned(out, tile);
       const std::int64_t seg = tile_begin(tile) + w * 32 * Items;
 #pragma unroll
       for (int k = 0; k < Chunks; ++k) {
         T v[V];
-        unpack16(*reinterpret_cast<const uint4*>(chunk_of(s, w, k)), v);
+        unpack16(held[k], v);
 #pragma unroll
         for (int j = 1; j < V; ++j) v[j] = op_(v[j - 1], v[j]);
         T incl = v[V - 1];  // the lane's total, scanned across the warp
@@ -442,9 +499,7 @@ class PipeBlock {
         }
         run = op_(run, shfl_idx(incl, 31));
       }
-      fence_async_shared();  // the stage's generic reads before the next bulk copy into it
-      mbar_arrive(&s_.empty[s]);
-    });
+    }, g, G);
   }
 
   Op op_;
@@ -454,15 +509,16 @@ class PipeBlock {
   TileDiag* diag_;
   TileKnobs knobs_;
   int stages_;
+  bool gap_has_p_ = false;  // look_forward met a P (the run it returns starts there)
   PipeShared<T>& s_;
   T* stage_;
 };
 
-// One launch: kPipeThreads threads a block, `stages` * 24 KB of dynamic shared memory (the host
-// launches no more blocks than the device holds at once, and only on sm_90 on: built for an older
-// GPU the kernel is empty).
+// One launch: kPipeThreads threads a block, `stages` * 24 KB of dynamic shared memory, one block a
+// multiprocessor (the host launches no more blocks than the device holds at once, and only on sm_90
+// on: built for an older GPU the kernel is empty).
 template <class Op, class Recorder>
-__global__ void __launch_bounds__(kPipeThreads, kPipeMinBlocks)
+__global__ void __launch_bounds__(kPipeThreads, 1)
     pipe_kernel(Op op, DeviceParams p, DeviceBuffers b, typename Recorder::Args rec, TileDiag* diag, TileKnobs knobs,
                 int stages) {
 #if SV_PIPE

@@ -352,7 +352,7 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
     }
     CHECK(epochs > 0);
     CHECK(memset > 0);
-    // The pipelined policies (3, 4 and 8 stages, 4 with the input's L2 lines marked the other way)
+    // The pipelined policies (6, 8 and 9 stages, 9 with the input's L2 lines marked the other way)
     // on sm_90 on, every size of the list each.
     if (probe_gpu().cc_major >= 9) CHECK(pipelined == 4 * static_cast<int>(sizes.size()));
     if (type == ValueType::I32) {
