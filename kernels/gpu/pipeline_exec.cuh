@@ -34,8 +34,8 @@
 // groups 85.4, 86.2, 86.8, 87.2 and 84.9 (6 groups: 64 registers, spills); + two chained look-back
 // warps, this file: 88.3 (465 G items/s, 1.21x CUB; 2^26 85.8, 2^24 79.5; A to P 8.1 us). Three or
 // four look-back warps, 5 groups, 8 stages: 84.2-88.3. A cap on the bulk copies in flight (a
-// multiprocessor's bytes in flight under 24 to 60 KB, for shorter descriptor trips, README) halved
-// A to P (4.3-5.2 us) and cost the bandwidth: 74-76%.
+// multiprocessor's bytes in flight under 30 to 60 KB, for shorter descriptor trips, README) cut A
+// to P to 4.5-5.2 us and cost the bandwidth: 74.0-76.3%.
 //
 // Handoffs are mbarriers in shared memory. A slot's tile i completes phase i / kPipeSlots of the
 // slot's barriers (parity & 1): id (the load warp wrote the tile id), reduced (the aggregate is in
@@ -126,9 +126,9 @@ struct PipeShared {
   T carry[kPipeSlots];         // the tile's inclusive prefix, for the block's next tile
   unsigned long long full[kPipeMaxStages][kPipeWarps], vacant[kPipeMaxStages];
   long long tile[kPipeSlots];
-  T totals[kPipeSlots][kPipeWarps];
+  T totals[kPipeSlots][kPipeWarps];  // the reduce warps' quarter totals
   T aggregate[kPipeSlots];
-  T prefix[kPipeSlots];
+  T prefix[kPipeSlots];  // the tile's exclusive prefix
 };
 
 template <class Op, class Recorder>
@@ -301,11 +301,11 @@ class PipeBlock {
       if (i == 0) {
         if (tile > 0) exclusive = look_back(tile);
       } else {
-        const long long prev = s_.prev[s];
-        const T gap = look_forward(tile, prev, op_.identity());
+        bool from_p = false;
+        const T gap = look_forward(tile, s_.prev[s], from_p);
         const int c = (i - 1) % kPipeSlots;  // the tile before's carry
         mbar_wait(&s_.carried[c], slot_parity(i - 1));
-        exclusive = gap_has_p_ ? gap : op_(s_.carry[c], gap);
+        exclusive = from_p ? gap : op_(s_.carry[c], gap);
       }
       mbar_wait(&s_.reduced[s], parity);
       const T inclusive = op_(exclusive, s_.aggregate[s]);
@@ -379,16 +379,17 @@ class PipeBlock {
     }
   }
 
-  // The exclusive prefix of `tile`, from the block's previous tile `known` (whose inclusive prefix
-  // it knows) forward: a poll reads the next 32 * kPipeRows descriptors before `tile` (lane l of row
-  // r: tile f+32r+l) and takes the run of them up to the first X: from its last P on (an inclusive
-  // prefix, which replaces what came before), else all of it after what it has. A poll that stops
-  // at an X is followed by another from there, after the backoff. The older part of the gap, ready
-  // long ago, costs no waiting; only the tiles next to `tile`, taken with it, are polled again.
-  __device__ T look_forward(long long tile, long long known, const T& known_inclusive) {
+  // The descriptors strictly between the block's tile before (`known`) and `tile`, combined: a poll
+  // reads the next 32 * kPipeRows of them (lane l of row r: tile f+32r+l) and takes the run up to
+  // the first X: from its last P on (an inclusive prefix, which replaces what came before; `from_p`
+  // is then set and the result is the exclusive prefix itself), else all of it after what it has.
+  // A poll that stops at an X is followed by another from there, after the backoff. The older part
+  // of the gap, ready long ago, costs no waiting; only the tiles next to `tile`, taken with it, are
+  // polled again.
+  __device__ T look_forward(long long tile, long long known, bool& from_p) {
     const int lane = threadIdx.x & 31;
-    T run = known_inclusive;
-    gap_has_p_ = false;
+    T run = op_.identity();
+    from_p = false;
     std::uint64_t wait_start = 0;
     unsigned sleep_ns = 0;
     for (long long f = known + 1; f < tile;) {
@@ -430,7 +431,7 @@ class PipeBlock {
           }
           part = op_(part, shfl_idx(v, 0));
         }
-        if (last_p >= 0) gap_has_p_ = true;
+        if (last_p >= 0) from_p = true;
         run = last_p >= 0 ? part : op_(run, part);
         f += len;
         wait_start = 0;
@@ -445,7 +446,7 @@ class PipeBlock {
     return look_back_backoff(tile, wait_start, sleep_ns, knobs_, diag_);
   }
 
-  // ---- store warps ----------------------------------------------------------------------------
+  // ---- store groups ---------------------------------------------------------------------------
   // A group's tile waits in its registers: the stage is free once the tile is read, and the
   // group holds the tile through its look-back.
   __device__ void store_role(int w, int g) {
@@ -509,7 +510,6 @@ class PipeBlock {
   TileDiag* diag_;
   TileKnobs knobs_;
   int stages_;
-  bool gap_has_p_ = false;  // look_forward met a P (the run it returns starts there)
   PipeShared<T>& s_;
   T* stage_;
 };
