@@ -256,20 +256,21 @@ fi
 fi
 
 if want profile; then
-say "Nsight Compute at 2^28: decoupled look-back (default policy) and CUB's scan kernel"
+say "Nsight Compute at 2^28: decoupled look-back (the default: its tile kernel, or from 9 tiles a multiprocessor up on sm_90 its pipelined kernel) and CUB's scan kernel"
 # The third launch of each (after two warm-ups); the clocks left as they are.
 sections="--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats"
 metrics="--metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum"
 # SCANVIZ_PROFILE_POLICY=NAME:WORDS adds the first tile policy that SCANVIZ_BENCH_POLICIES=WORDS
 # picks (e.g. dl512:512x24): its third launch, after the default's five (3 warm-ups, 1 timed
-# run and the checked run).
+# run and the checked run). Where the default runs the pipelined kernel instead (sm_90, from 9
+# tiles a multiprocessor up: bench's first line says from which n), set SCANVIZ_PROFILE_SKIP=2.
 IFS=, read -ra profile_sizes <<<"${SCANVIZ_PROFILE_SIZES:-2^28}"
 full=${SCANVIZ_PROFILE_FULL:-0}
 for size in "${profile_sizes[@]}"; do
-for who in "dl tile_pass_kernel" "cub DeviceScanKernel" ${SCANVIZ_PROFILE_POLICY:+"${SCANVIZ_PROFILE_POLICY/:/ }"}; do
+for who in "dl (tile_pass|pipe)_kernel" "cub DeviceScanKernel" ${SCANVIZ_PROFILE_POLICY:+"${SCANVIZ_PROFILE_POLICY/:/ }"}; do
   set -- $who
   policies=0 skip=2
-  [[ $1 == dl || $1 == cub ]] || { policies=$2; set -- "$1" tile_pass_kernel; skip=7; }
+  [[ $1 == dl || $1 == cub ]] || { policies=$2; set -- "$1" tile_pass_kernel; skip=${SCANVIZ_PROFILE_SKIP:-7}; }
   log="$out/ncu-$1-${size/^/_}.txt"
   # SCANVIZ_PROFILE_FULL=1: every section (--set full), the report kept, and the stall samples of
   # every SASS instruction as CSV (where the warps wait: loads, barriers, the look-back's polls).

@@ -25,7 +25,7 @@ constexpr std::array<SwitchInfo, 11> kSwitches = {{
     {"block-algo", "kogge-stone-double-buffer", "hierarchical", false,
      "the block algorithm that scans each tile (any block-level algorithm but the racy one)"},
     {"items", "by type", "reduce-then-scan chained decoupled-lookback", false,
-     "elements per thread (tile = --block threads x items; default 24 for 32-bit values, 8 for 64-bit, 4 for interval)"},
+     "elements per thread (tile = --block threads x items; default 24 for 32-bit values, 12 for 64-bit, 4 for interval)"},
     {"tile-ids", "dynamic", "chained decoupled-lookback", false,
      "dynamic (from an atomic counter, in the order blocks start) or static (the block index: can deadlock)"},
     {"fence", "on", "chained decoupled-lookback", false,

@@ -142,6 +142,14 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
   const std::string phase_label = phases && !phase_switches.empty()
                                       ? " (" + std::string(std::getenv("SCANVIZ_BENCH_PHASES")) + ")"
                                       : "";
+  const std::vector<std::string>& wanted = options.algorithms;
+  if (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end()) {
+    const std::int64_t from = gpu::pipelined_from(options.type);
+    const std::string tiles = gpu::default_policy(options.type).name();
+    progress(from == INT64_MAX ? "bench: decoupled-lookback runs " + tiles + " at every n (pipelined kernel: sm_90 on)"
+                               : "bench: decoupled-lookback runs " + tiles + " below n = " + std::to_string(from) + ", " +
+                                     gpu::pipelined_default(options.type).name() + " from there up");
+  }
   for (std::int64_t n : sizes) {
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(Item);
     const int buffers = static_cast<int>(std::clamp<std::size_t>(kRotationBytes / (2 * bytes), 1, 64));
@@ -237,10 +245,11 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
       row.percent_of_copy = copy_rate > 0 ? 100.0 * row.items_per_s / copy_rate : 0;
       row.vs_cub = cub_rate > 0 ? row.items_per_s / cub_rate : 0;
       result.rows.push_back(row);
+      const int log2n = static_cast<int>(std::log2(static_cast<double>(n)));
+      const std::string size = n == std::int64_t{1} << log2n ? "2^" + std::to_string(log2n) : std::to_string(n);
       char line[200];
-      std::snprintf(line, sizeof line, "bench: %-26s n = 2^%-2d %9.4f ms  %8.2f G items/s%s", c.name.c_str(),
-                    static_cast<int>(std::log2(static_cast<double>(n))), row.median_ms, row.items_per_s / 1e9,
-                    row.verified ? "" : "  OUTPUT WRONG");
+      std::snprintf(line, sizeof line, "bench: %-26s n = %-4s %9.4f ms  %8.2f G items/s%s", c.name.c_str(), size.c_str(),
+                    row.median_ms, row.items_per_s / 1e9, row.verified ? "" : "  OUTPUT WRONG");
       progress(line);
     }
     // CUB's ratio for the rows measured before it (the copy).

@@ -137,6 +137,9 @@ struct TilePolicy {
   bool static_ids = false;            // tile ids from the block index (tile-ids=static), no counter
   std::int32_t stages = 0;            // pipelined (sm_90 on; gpu/pipeline_exec.cuh): tiles a block holds, 0: not
   bool l2_last = false;               // the input's L2 lines marked evict-last (a run-time knob, TileKnobs)
+  // The default's kernel only: stay on it at every n. Otherwise the default hands large inputs to the
+  // pipelined kernel where the device runs it (DeviceScanSum::policy_at).
+  bool tiles_only = false;
   std::string name() const;
   friend bool operator==(const TilePolicy&, const TilePolicy&) = default;
 };
@@ -144,8 +147,15 @@ struct TilePolicy {
 // none for the others).
 std::vector<TilePolicy> experimental_policies(ValueType type);
 // The policy the scanviz kernels use for a sum of `type` (DeviceScanSum's default, which a
-// default-constructed TilePolicy stands for): TilePolicy{} for 4-byte values.
+// default-constructed TilePolicy stands for): TilePolicy{} for 4-byte values. On sm_90 on it runs
+// its tile kernel below pipelined_from(type) elements and pipelined_default(type) from there up.
 TilePolicy default_policy(ValueType type);
+// The pipelined policy the default hands large inputs to: 9 stages, the input's L2 lines marked evict-last.
+TilePolicy pipelined_default(ValueType type);
+// The n from which the default runs pipelined_default(type) on the current device: as many tiles
+// as the device's blocks of it hold in their stages (9 a multiprocessor), so every stage has a tile
+// from the start; INT64_MAX where the device does not run the pipelined kernel (before sm_90).
+std::int64_t pipelined_from(ValueType type);
 
 // device_executor.cu: an untraced device-wide sum (int32, int64, float or double) that keeps its
 // scratch buffers (tile sums, descriptors) between runs, so a run is its launches alone: the
@@ -165,6 +175,9 @@ class DeviceScanSum {
   DeviceScanSum& operator=(const DeviceScanSum&) = delete;
   void run(const void* d_in, void* d_out, std::int64_t n, bool exclusive = false);
   void check();
+  // The policy a run of n elements takes: the scanner's, except that the default's (its switches
+  // left alone, decoupled-lookback) is pipelined_default from pipelined_from elements up.
+  TilePolicy policy_at(std::int64_t n) const;
 
  private:
   struct Impl;

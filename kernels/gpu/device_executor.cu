@@ -506,6 +506,36 @@ bool pipelined_here() {
   return major >= 9 && gpu::kPipeBuilt;
 }
 
+// The elements the device's blocks of the pipelined sum of T hold in `stages` stages each; 0 where
+// a block of that many stages does not fit the device's shared memory (sm_120 allows 99 KB a block,
+// sm_90 and sm_100 227 KB).
+template <class T>
+std::int64_t pipelined_capacity(int stages) {
+  constexpr auto kernel = gpu::pipe_kernel<SumOp<T>, NoRecorder>;
+  const std::size_t bytes = static_cast<std::size_t>(stages) * gpu::pipe_tile_items<T>() * sizeof(T);
+  int device = 0, optin = 0;
+  check(cudaGetDevice(&device), "finding the current device");
+  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "reading the shared memory a block may have");
+  cudaFuncAttributes a{};
+  check(cudaFuncGetAttributes(&a, kernel), "reading the pipelined kernel's static shared memory");
+  if (bytes + a.sharedSizeBytes > static_cast<std::size_t>(optin)) return 0;
+  const std::size_t smem = prepare_stage<kernel>(bytes);
+  return resident_blocks<kernel>(gpu::kPipeThreads, smem) * stages * gpu::pipe_tile_items<T>();
+}
+
+// Whether the current device runs the pipelined sum of `type` with `stages` stages a block.
+bool pipelined_fits(ValueType type, int stages) {
+  if (!pipelined_here()) return false;
+  std::int64_t n = 0;
+  visit_type(type, [&](auto v) { n = pipelined_capacity<decltype(v)>(stages); });
+  return n > 0;
+}
+
+// Whether decoupled look-back's switches are all at their defaults, as the pipelined kernel takes them.
+bool default_switches(const DeviceParams& q) {
+  return q.dynamic_ids && q.fence && q.window == DeviceParams{}.window && !q.share && q.stall_tile < 0;
+}
+
 // The compile-time tile configurations built for decoupled look-back's int32 and int64 sums besides
 // the defaults (each list starts with its type's default, for the run-time variants of it); a
 // TilePolicy picks one by its compile-time part (items, hints, register bound, staging). Every
@@ -550,9 +580,11 @@ std::int32_t pipe_items_of(ValueType type) {
   return type == ValueType::I64 || type == ValueType::F64 ? gpu::pipe_items<std::int64_t>() : gpu::pipe_items<std::int32_t>();
 }
 
-// Whether `t` runs the default's kernel for `type` (it may differ in the run-time knob l2_last).
+// Whether `t` runs the default's kernel for `type` (it may differ in the run-time knob l2_last, and
+// stay on that kernel at every n).
 bool default_kernel(gpu::TilePolicy t, ValueType type) {
   t.l2_last = gpu::default_policy(type).l2_last;
+  t.tiles_only = false;
   return t == gpu::default_policy(type);
 }
 
@@ -591,7 +623,7 @@ std::string TilePolicy::name() const {
   if (persistent) s += " persist";
   if (bulk) s += bulk > 1 ? " bulk-store" : " bulk";
   if (static_ids) s += " static-ids";
-  return s + l2 + " sleep" + std::to_string(backoff_max_ns);
+  return s + l2 + " sleep" + std::to_string(backoff_max_ns) + (tiles_only ? " tiles-only" : "");
 }
 
 TilePolicy default_policy(ValueType type) {
@@ -602,24 +634,42 @@ TilePolicy default_policy(ValueType type) {
   return t;
 }
 
+TilePolicy pipelined_default(ValueType type) {
+  TilePolicy t;
+  t.threads = kPipeWarps * 32;
+  t.items = pipe_items_of(type);
+  t.stages = kPipeMaxStages;
+  t.l2_last = true;
+  return t;
+}
+
+std::int64_t pipelined_from(ValueType type) {
+  if (!pipelined_here()) return INT64_MAX;
+  std::int64_t n = 0;
+  visit_type(type, [&](auto v) { n = pipelined_capacity<decltype(v)>(kPipeMaxStages); });
+  return n > 0 ? n : INT64_MAX;
+}
+
 // What the tile kernels are built for besides the default (PolicyConfigs, PolicyConfigs64):
 // decoupled look-back only.
 std::vector<TilePolicy> experimental_policies(ValueType type) {
   std::vector<TilePolicy> v;
   // Pipelined (gpu/pipeline_exec.cuh; listed where the current device runs it): one block a
-  // multiprocessor of `stages` 24 KB stages and four tiles held in registers.
+  // multiprocessor of `stages` 24 KB stages and four tiles held in registers; 9 stages with the
+  // input's L2 lines marked evict-last or not. And the default's tile kernel at every n, which
+  // the default itself leaves for pipelined_default from pipelined_from elements up.
   if (pipelined_here()) {
     for (const int stages : {6, 8, 9}) {
-      TilePolicy t;
-      t.threads = gpu::kPipeWarps * 32;
-      t.items = pipe_items_of(type);
+      if (!pipelined_fits(type, stages)) continue;
+      TilePolicy t = pipelined_default(type);
       t.stages = stages;
+      t.l2_last = false;
       v.push_back(t);
-      if (stages == 9) {  // ... the input's L2 lines marked the other way
-        t.l2_last = !t.l2_last;
-        v.push_back(t);
-      }
     }
+    if (pipelined_fits(type, kPipeMaxStages)) v.push_back(pipelined_default(type));
+    TilePolicy tiles = default_policy(type);
+    tiles.tiles_only = true;
+    v.push_back(tiles);
   }
   // The default with the input's L2 lines marked the other way (evict-last or not): every numeric type.
   TilePolicy flipped = default_policy(type);
@@ -679,6 +729,7 @@ struct DeviceScanSum::Impl {
   ValueType type = ValueType::I32;
   DeviceConfig config;
   TilePolicy policy;
+  std::int64_t pipe_from = INT64_MAX;  // the default's: from this n, pipelined_default (policy_at)
   unsigned hold_ns = 0;  // tiles-alone
   Scratch scratch;
   DeviceArray<TileDiag> diag{1};
@@ -716,8 +767,7 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
       throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm + " on " +
                                   std::string(type_name(type)));
     if (policy.stages) {
-      const DeviceParams& q = impl_->config.params;
-      if (!q.dynamic_ids || !q.fence || q.window != DeviceParams{}.window || q.share || q.stall_tile >= 0)
+      if (!default_switches(impl_->config.params))
         throw std::invalid_argument("tile policy " + policy.name() + " takes none of decoupled-lookback's switches");
       if (!pipelined_here())
         throw GpuError("tile policy " + policy.name() + " needs a GPU of compute capability 9.0 or newer");
@@ -727,17 +777,28 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
     if (policy.static_ids) impl_->config.params.dynamic_ids = false;
   } else {
     visit_type(type, [&](auto v) { check_policy<decltype(v)>(scan, impl_->config.params); });
+    if (algorithm == "decoupled-lookback" && policy == default_policy(type) && default_switches(impl_->config.params))
+      impl_->pipe_from = pipelined_from(type);
   }
   SV_CUDA(cudaMemset(impl_->diag.get(), 0, sizeof(TileDiag)));
+}
+
+TilePolicy DeviceScanSum::policy_at(std::int64_t n) const {
+  return n >= impl_->pipe_from ? pipelined_default(impl_->type) : impl_->policy;
 }
 
 DeviceScanSum::~DeviceScanSum() = default;
 
 void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool exclusive) {
   Impl& m = *impl_;
-  const DeviceParams p = level_params(m.config.params, n, exclusive);
+  const TilePolicy t = policy_at(n);
+  DeviceParams q = m.config.params;
+  if (!(t == m.policy)) {  // the default turned pipelined (the same tile size, in other threads x items)
+    q.threads = t.threads;
+    q.items = t.items;
+  }
+  const DeviceParams p = level_params(q, n, exclusive);
   m.scratch.rewind();
-  const TilePolicy& t = m.policy;
   TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
   knobs.hold_ns = m.hold_ns;
   knobs.l2_last = t.l2_last ? 1u : 0u;
@@ -928,7 +989,7 @@ std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vec
       const bool exclusive = k % 2 == 1;
       visit_type(type, [&](auto v) {
         const DeviceCheck c = check_run<decltype(v)>(scan, sizes[k], exclusive, seed + k, offset);
-        checks.push_back({policy.name(), sizes[k], exclusive, c.mismatches});
+        checks.push_back({policy.name(), scan.policy_at(sizes[k]).name(), sizes[k], exclusive, c.mismatches});
       });
     }
   }

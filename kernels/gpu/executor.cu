@@ -146,6 +146,7 @@ GpuStatus probe_gpu() {
   s.cc_major = prop.major;
   s.cc_minor = prop.minor;
   s.sm_count = prop.multiProcessorCount;
+  s.shared_per_block = static_cast<int>(prop.sharedMemPerBlockOptin);
   cudaDriverGetVersion(&s.driver_version);
   cudaRuntimeGetVersion(&s.runtime_version);
   s.error = architecture_mismatch(prop);

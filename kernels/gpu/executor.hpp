@@ -24,6 +24,7 @@ struct GpuStatus {
   std::string error;  // why not, one line, e.g. "cudaGetDeviceCount: no CUDA-capable device is detected"
   std::string name;
   int cc_major = 0, cc_minor = 0, sm_count = 0;
+  int shared_per_block = 0;  // the bytes of shared memory a block may opt in to (227 KB on sm_90)
   int driver_version = 0, runtime_version = 0;  // CUDA's encoding: 1000 * major + 10 * minor
 };
 
@@ -65,8 +66,9 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
                                        std::int64_t n, bool exclusive, std::uint64_t seed);
 
 // Decoupled look-back's sum of `type` (numeric) under every tile policy built for it (the default,
-// which keeps its descriptors from run to run under epochs, and the measured alternatives: int32 and
-// int64 many, float and double the pipelined ones where the device runs them): one scanner per
+// which keeps its descriptors from run to run under epochs and on sm_90 hands large n to the
+// pipelined kernel, and the measured alternatives: int32 and int64 many, float and double the
+// pipelined ones and the default's tile kernel alone where the device runs them): one scanner per
 // policy, run at each of `sizes` in turn (exclusive at odd positions), so a run finds the
 // descriptors and counters the runs before it left; every output checked. `options`: decoupled
 // look-back's switches (e.g. tile-ids=static, which persistent policies run as one tile a block; the
@@ -75,6 +77,7 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
 // GpuError as above, std::invalid_argument for the interval type, a bad n or offset.
 struct PolicyCheck {
   std::string policy;
+  std::string ran;  // the policy that ran at n: `policy`, or the pipelined one the default hands n to
   std::int64_t n = 0;
   bool exclusive = false;
   std::int64_t mismatches = 0;

@@ -325,6 +325,24 @@ TEST_CASE("gpu device: int32 sums up to 2^28, every element checked") {
   }
 }
 
+// The policy verify_tile_policies_gpu says ran: the scanner's own, except that the default (the
+// first in the list) runs the pipelined kernel's 9 stages with the input marked evict-last from as
+// many 24 KB tiles as 9 stages on every multiprocessor hold (one block a multiprocessor), on sm_90 on.
+// Whether the device runs the pipelined kernel of 9 stages: sm_90 on, with sm_90's 227 KB of shared
+// memory a block (not sm_120's 99 KB).
+bool pipelines() {
+  const GpuStatus g = probe_gpu();
+  return g.cc_major >= 9 && g.shared_per_block >= 227 * 1024;
+}
+void check_ran(const PolicyCheck& c, const std::string& default_policy, ValueType type) {
+  const std::int64_t tile = 24 * 1024 / (type == ValueType::I64 || type == ValueType::F64 ? 8 : 4);
+  if (c.policy == default_policy && pipelines() && c.n >= 9 * tile * probe_gpu().sm_count) {
+    CHECK(c.ran.find(" pipe9 L2last") != std::string::npos);
+  } else {
+    CHECK(c.ran == c.policy);
+  }
+}
+
 TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroed a run) against the reference") {
   // One scanner per policy, reused: sizes that grow (fresh scratch), shrink (the descriptors and
   // counters of the earlier runs still there, under older epochs), repeat, and end at partial tiles
@@ -334,17 +352,22 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
   sizes.insert(sizes.end(), 8, (1 << 22) - 1);
   // int32: the default and at least 9 others, persistent blocks among them (at 2^24 + 3 a block
   // scans two or three tiles) and bulk copies (on sm_90 on; full tiles, the last one by cp.async); int64 (8-byte descriptors packed with their flag into 16 bytes): the
-  // default and at least 4 others.
+  // default and at least 4 others. On sm_90 the default's scanner turns pipelined at 2^24 + 3 (and
+  // int64's at 2^22 - 1 too) and back, on one set of descriptors.
   for (auto [type, policies] : {std::pair{ValueType::I32, 10}, std::pair{ValueType::I64, 5}}) {
     CAPTURE(type_name(type));
     const std::vector<PolicyCheck> checks = verify_tile_policies_gpu(type, sizes, 77);
     CHECK(checks.size() >= static_cast<std::size_t>(policies) * sizes.size());
-    int epochs = 0, memset = 0, persistent = 0, bulk = 0, pipelined = 0;
+    int epochs = 0, memset = 0, persistent = 0, bulk = 0, pipelined = 0, tiles_only = 0, turned = 0;
     for (const PolicyCheck& c : checks) {
       CAPTURE(c.policy);
+      CAPTURE(c.ran);
       CAPTURE(c.n);
       CAPTURE(c.exclusive);
       CHECK(c.mismatches == 0);
+      check_ran(c, checks.front().policy, type);
+      tiles_only += c.policy.find("tiles-only") != std::string::npos;
+      turned += c.ran != c.policy;
       (c.policy.find("memset") == std::string::npos ? epochs : memset) += 1;
       persistent += c.policy.find("persist") != std::string::npos;
       bulk += c.policy.find("bulk") != std::string::npos;
@@ -353,8 +376,10 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
     CHECK(epochs > 0);
     CHECK(memset > 0);
     // The pipelined policies (6, 8 and 9 stages, 9 with the input's L2 lines marked the other way)
-    // on sm_90 on, every size of the list each.
-    if (probe_gpu().cc_major >= 9) CHECK(pipelined == 4 * static_cast<int>(sizes.size()));
+    // and the default's tile kernel at every n, on sm_90 on; the default turned pipelined at 2^24 + 3.
+    CHECK(pipelined == (pipelines() ? 4 * static_cast<int>(sizes.size()) : 0));
+    CHECK(tiles_only == (probe_gpu().cc_major >= 9 ? static_cast<int>(sizes.size()) : 0));
+    CHECK(turned >= (pipelines() ? 2 : 0));
     if (type == ValueType::I32) {
       CHECK(persistent > 0);
       CHECK(bulk > 0);
@@ -377,9 +402,10 @@ TEST_CASE("gpu device: the default and the pipelined tile policies on every nume
   // float and double (the sums of small integers stay exact), and input and output one element
   // past an aligned allocation: the pipelined kernel's load warp then copies element by element
   // (no bulk copy) and its store warps store scalars; the default takes its guarded path. Sizes
-  // with full tiles only, a partial last tile, less than a tile, and n = 1.
-  const std::vector<std::int64_t> sizes = {(1 << 22) + 1, 6144 * 5, 3000, (1 << 20) + 7, 1, 6144 * 2};
-  const bool pipelines = probe_gpu().cc_major >= 9;
+  // with full tiles only, a partial last tile, less than a tile, and n = 1; 2^23 + 1, which the
+  // default hands to the pipelined kernel on sm_90 (2^22 + 1 too with 8-byte values).
+  const std::vector<std::int64_t> sizes = {(1 << 23) + 1, 6144 * 5, 3000, (1 << 22) + 1, 1, 6144 * 2};
+  const bool pipelined_here = pipelines();
   for (ValueType type : {ValueType::F32, ValueType::F64, ValueType::I32, ValueType::I64}) {
     for (std::int64_t offset : {0, 1}) {
       if (offset == 0 && (type == ValueType::I32 || type == ValueType::I64)) continue;  // the test case above
@@ -389,17 +415,21 @@ TEST_CASE("gpu device: the default and the pipelined tile policies on every nume
       REQUIRE(!checks.empty());
       const std::string default_policy = checks.front().policy;  // the default comes first
       CHECK(default_policy.find("pipe") == std::string::npos);
-      int pipelined = 0, defaults = 0;
+      int pipelined = 0, defaults = 0, turned = 0;
       for (const PolicyCheck& c : checks) {
         CAPTURE(c.policy);
+        CAPTURE(c.ran);
         CAPTURE(c.n);
         CAPTURE(c.exclusive);
         CHECK(c.mismatches == 0);
+        check_ran(c, default_policy, type);
+        turned += c.ran != c.policy;
         pipelined += c.policy.find("pipe") != std::string::npos;
         defaults += c.policy == default_policy;
       }
       CHECK(defaults == static_cast<int>(sizes.size()));
-      CHECK(pipelined == (pipelines ? 4 * static_cast<int>(sizes.size()) : 0));
+      CHECK(pipelined == (pipelined_here ? 4 * static_cast<int>(sizes.size()) : 0));
+      CHECK(turned >= (pipelined_here ? 1 : 0));
     }
   }
 }
