@@ -146,7 +146,8 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
   if (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end()) {
     const std::int64_t from = gpu::pipelined_from(options.type);
     const std::string tiles = gpu::default_policy(options.type).name();
-    progress(from == INT64_MAX ? "bench: decoupled-lookback runs " + tiles + " at every n (pipelined kernel: sm_90 on)"
+    progress(from == INT64_MAX ? "bench: decoupled-lookback runs " + tiles +
+                                     " at every n (the pipelined kernel needs sm_90 code and 9 x 24 KB of shared memory a block)"
                                : "bench: decoupled-lookback runs " + tiles + " below n = " + std::to_string(from) + ", " +
                                      gpu::pipelined_default(options.type).name() + " from there up");
   }

@@ -143,8 +143,9 @@ struct TilePolicy {
   std::string name() const;
   friend bool operator==(const TilePolicy&, const TilePolicy&) = default;
 };
-// The policies built besides the default for decoupled look-back's sum of `type` (int32 and int64;
-// none for the others).
+// The policies built besides the default for decoupled look-back's sum of `type`: the tile kernel's
+// for int32 and int64, the default's with L2last flipped for every type, and on a device that runs
+// the pipelined kernel its rows and the default's tile kernel at every n (tiles_only).
 std::vector<TilePolicy> experimental_policies(ValueType type);
 // The policy the scanviz kernels use for a sum of `type` (DeviceScanSum's default, which a
 // default-constructed TilePolicy stands for): TilePolicy{} for 4-byte values. On sm_90 on it runs

@@ -508,7 +508,8 @@ bool pipelined_here() {
 
 // The elements the device's blocks of the pipelined sum of T hold in `stages` stages each; 0 where
 // a block of that many stages does not fit the device's shared memory (sm_120 allows 99 KB a block,
-// sm_90 and sm_100 227 KB).
+// sm_90 and sm_100 227 KB), or where the kernel the device loaded was compiled for an architecture
+// before sm_90 (PTX of an older one compiled at load time), whose body is empty.
 template <class T>
 std::int64_t pipelined_capacity(int stages) {
   constexpr auto kernel = gpu::pipe_kernel<SumOp<T>, NoRecorder>;
@@ -518,7 +519,7 @@ std::int64_t pipelined_capacity(int stages) {
   check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "reading the shared memory a block may have");
   cudaFuncAttributes a{};
   check(cudaFuncGetAttributes(&a, kernel), "reading the pipelined kernel's static shared memory");
-  if (bytes + a.sharedSizeBytes > static_cast<std::size_t>(optin)) return 0;
+  if (a.ptxVersion < 90 || bytes + a.sharedSizeBytes > static_cast<std::size_t>(optin)) return 0;
   const std::size_t smem = prepare_stage<kernel>(bytes);
   return resident_blocks<kernel>(gpu::kPipeThreads, smem) * stages * gpu::pipe_tile_items<T>();
 }
