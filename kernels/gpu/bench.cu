@@ -145,11 +145,11 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
   const std::vector<std::string>& wanted = options.algorithms;
   if (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end()) {
     const std::int64_t from = gpu::pipelined_from(options.type);
-    const std::string tiles = gpu::default_policy(options.type).name();
-    progress(from == INT64_MAX ? "bench: decoupled-lookback runs " + tiles +
-                                     " at every n (the pipelined kernel needs sm_90 code and 9 x 24 KB of shared memory a block)"
-                               : "bench: decoupled-lookback runs " + tiles + " below n = " + std::to_string(from) + ", " +
-                                     gpu::pipelined_default(options.type).name() + " from there up");
+    const std::string runs = "bench: decoupled-lookback runs " + gpu::default_policy(options.type).name();
+    progress(from == INT64_MAX
+                 ? runs + " at every n (the pipelined kernel needs sm_90 code and 9 x 24 KB of shared memory a block)"
+                 : runs + " below n = " + std::to_string(from) + ", " + gpu::pipelined_default(options.type).name() +
+                       " from there up");
   }
   for (std::int64_t n : sizes) {
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(Item);

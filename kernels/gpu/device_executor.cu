@@ -524,12 +524,12 @@ std::int64_t pipelined_capacity(int stages) {
   return resident_blocks<kernel>(gpu::kPipeThreads, smem) * stages * gpu::pipe_tile_items<T>();
 }
 
-// Whether the current device runs the pipelined sum of `type` with `stages` stages a block.
-bool pipelined_fits(ValueType type, int stages) {
-  if (!pipelined_here()) return false;
+// pipelined_capacity of `type` on the current device: 0 where it does not run the pipelined kernel.
+std::int64_t pipelined_capacity_of(ValueType type, int stages) {
+  if (!pipelined_here()) return 0;
   std::int64_t n = 0;
   visit_type(type, [&](auto v) { n = pipelined_capacity<decltype(v)>(stages); });
-  return n > 0;
+  return n;
 }
 
 // Whether decoupled look-back's switches are all at their defaults, as the pipelined kernel takes them.
@@ -645,9 +645,7 @@ TilePolicy pipelined_default(ValueType type) {
 }
 
 std::int64_t pipelined_from(ValueType type) {
-  if (!pipelined_here()) return INT64_MAX;
-  std::int64_t n = 0;
-  visit_type(type, [&](auto v) { n = pipelined_capacity<decltype(v)>(kPipeMaxStages); });
+  const std::int64_t n = pipelined_capacity_of(type, kPipeMaxStages);
   return n > 0 ? n : INT64_MAX;
 }
 
@@ -661,13 +659,13 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
   // the default itself leaves for pipelined_default from pipelined_from elements up.
   if (pipelined_here()) {
     for (const int stages : {6, 8, 9}) {
-      if (!pipelined_fits(type, stages)) continue;
+      if (pipelined_capacity_of(type, stages) == 0) continue;
       TilePolicy t = pipelined_default(type);
       t.stages = stages;
       t.l2_last = false;
       v.push_back(t);
     }
-    if (pipelined_fits(type, kPipeMaxStages)) v.push_back(pipelined_default(type));
+    if (pipelined_from(type) != INT64_MAX) v.push_back(pipelined_default(type));
     TilePolicy tiles = default_policy(type);
     tiles.tiles_only = true;
     v.push_back(tiles);

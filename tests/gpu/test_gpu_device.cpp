@@ -325,18 +325,22 @@ TEST_CASE("gpu device: int32 sums up to 2^28, every element checked") {
   }
 }
 
-// The policy verify_tile_policies_gpu says ran: the scanner's own, except that the default (the
-// first in the list) runs the pipelined kernel's 9 stages with the input marked evict-last from as
-// many 24 KB tiles as 9 stages on every multiprocessor hold (one block a multiprocessor), on sm_90 on.
+// Device 0, probed once (the checks below ask for it at every run).
+const GpuStatus& gpu_status() {
+  static const GpuStatus g = probe_gpu();
+  return g;
+}
 // Whether the device runs the pipelined kernel of 9 stages: sm_90 on, with sm_90's 227 KB of shared
 // memory a block (not sm_120's 99 KB).
 bool pipelines() {
-  const GpuStatus g = probe_gpu();
-  return g.cc_major >= 9 && g.shared_per_block >= 227 * 1024;
+  return gpu_status().cc_major >= 9 && gpu_status().shared_per_block >= 227 * 1024;
 }
+// The policy verify_tile_policies_gpu says ran: the scanner's own, except that the default (the
+// first in the list) runs the pipelined kernel's 9 stages with the input marked evict-last from as
+// many 24 KB tiles as 9 stages on every multiprocessor hold (one block a multiprocessor), on sm_90 on.
 void check_ran(const PolicyCheck& c, const std::string& default_policy, ValueType type) {
   const std::int64_t tile = 24 * 1024 / (type == ValueType::I64 || type == ValueType::F64 ? 8 : 4);
-  if (c.policy == default_policy && pipelines() && c.n >= 9 * tile * probe_gpu().sm_count) {
+  if (c.policy == default_policy && pipelines() && c.n >= 9 * tile * gpu_status().sm_count) {
     CHECK(c.ran.find(" pipe9 L2last") != std::string::npos);
   } else {
     CHECK(c.ran == c.policy);
@@ -378,7 +382,7 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
     // The pipelined policies (6, 8 and 9 stages, 9 with the input's L2 lines marked the other way)
     // and the default's tile kernel at every n, on sm_90 on; the default turned pipelined at 2^24 + 3.
     CHECK(pipelined == (pipelines() ? 4 * static_cast<int>(sizes.size()) : 0));
-    CHECK(tiles_only == (probe_gpu().cc_major >= 9 ? static_cast<int>(sizes.size()) : 0));
+    CHECK(tiles_only == (gpu_status().cc_major >= 9 ? static_cast<int>(sizes.size()) : 0));
     CHECK(turned >= (pipelines() ? 2 : 0));
     if (type == ValueType::I32) {
       CHECK(persistent > 0);
