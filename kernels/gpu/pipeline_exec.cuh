@@ -36,6 +36,12 @@
 // four look-back warps, 5 groups, 8 stages: 84.2-88.3. A cap on the bulk copies in flight (a
 // multiprocessor's bytes in flight under 30 to 60 KB, for shorter descriptor trips, README) cut A
 // to P to 4.5-5.2 us and cost the bandwidth: 74.0-76.3%.
+// Session 14, at 2^24, where this kernel runs 77-80% of the copy in that harness and 81% in scanviz
+// bench: the last tile is taken 27-30 us in and half the tiles still wait for their prefix, which
+// comes down each block's chain 0.9-1.7 us a tile; the last store lands 13 us later. No change
+// shortened that: the first 9 ids taken at once or fixed by block, 6 or 8 stages, 3 or 4 look-back
+// warps, the store groups scanning before the prefix, a tile that sees a P in its gap not waiting
+// for the block's carry (README has the figures).
 //
 // Handoffs are mbarriers in shared memory. A slot's tile i completes phase i / kPipeSlots of the
 // slot's barriers (parity & 1): id (the load warp wrote the tile id), reduced (the aggregate is in
