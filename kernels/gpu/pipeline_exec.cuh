@@ -41,7 +41,7 @@
 // comes down each block's chain 0.9-1.7 us a tile; the last store lands 13 us later. No change
 // shortened that: the first 9 ids taken at once or fixed by block, 6 or 8 stages, 3 or 4 look-back
 // warps, the store groups scanning before the prefix, a tile that sees a P in its gap not waiting
-// for the block's carry (README has the figures).
+// for the block's carry, a cap on the bulk copies in flight (README has the figures).
 //
 // Handoffs are mbarriers in shared memory. A slot's tile i completes phase i / kPipeSlots of the
 // slot's barriers (parity & 1): id (the load warp wrote the tile id), reduced (the aggregate is in
