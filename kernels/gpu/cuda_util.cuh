@@ -165,8 +165,9 @@ std::int64_t pipelined_from(ValueType type);
 // run() is asynchronous on the default stream (d_in and d_out are arrays of the type); check()
 // synchronizes and throws GpuError if a spin wait ran out (naming the tile) or a launch failed.
 // algorithm "tiles-alone" is the benchmark's baseline, not a scan: decoupled look-back's tiles each
-// scanned on its own (no look-back), with the extra option hold=NS (each tile held NS nanoseconds
-// before it is stored).
+// scanned on its own (no look-back; from the default's switch up on the pipelined kernel, as the
+// default runs there), with the extra option hold=NS (each tile held NS nanoseconds before it is
+// stored; the tile kernel at every n).
 class DeviceScanSum {
  public:
   DeviceScanSum(const std::string& algorithm, const std::map<std::string, std::string>& options, ValueType type,

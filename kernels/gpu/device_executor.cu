@@ -116,6 +116,8 @@ void check_diag(const TileDiag* d_diag, std::string_view algorithm) {
 // descriptor and no look-back, so its time is what the tile kernel's loads and stores cost alone.
 // Measured (int32, median of 20, two runs, driver 580.159.04): 94.1% of the copy at 2^28 on an
 // H200, where decoupled look-back runs 85.3-85.6%; 94.9% on an H100, where it runs 95.9-96.0%.
+// From the default's switch up (policy_at) it runs the pipelined kernel with its look-back skipped
+// (TileKnobs::alone), so that it is the default's baseline at every n.
 // With a hold (DeviceScanSum option hold=NS, TileKnobs::hold_ns) thread 0 waits that long before
 // the tile is stored: a tile held as long as the scan holds one, without the chain of prefixes.
 // H200, 2^28, two runs, held 7 us: 448.1-448.8 G items/s, where decoupled look-back ran
@@ -776,7 +778,10 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
     if (policy.static_ids) impl_->config.params.dynamic_ids = false;
   } else {
     visit_type(type, [&](auto v) { check_policy<decltype(v)>(scan, impl_->config.params); });
-    if (algorithm == "decoupled-lookback" && policy == default_policy(type) && default_switches(impl_->config.params))
+    // tiles-alone follows the default's switch, to be its baseline at every n (not with a hold: the
+    // pipelined kernel has none).
+    const bool switches_kernel = algorithm == "decoupled-lookback" || (alone && impl_->hold_ns == 0);
+    if (switches_kernel && policy == default_policy(type) && default_switches(impl_->config.params))
       impl_->pipe_from = pipelined_from(type);
   }
   SV_CUDA(cudaMemset(impl_->diag.get(), 0, sizeof(TileDiag)));
@@ -801,7 +806,8 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
   TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
   knobs.hold_ns = m.hold_ns;
   knobs.l2_last = t.l2_last ? 1u : 0u;
-  if (m.algorithm == "decoupled-lookback" && t.stages) {
+  knobs.alone = m.algorithm == "tiles-alone" ? 1u : 0u;
+  if (t.stages) {  // decoupled look-back or its tiles-alone baseline
     visit_type(m.type, [&](auto v) {
       using T = decltype(v);
       run_pipelined<T>(m.scratch, m.diag.get(), p, knobs, t.reuse_descriptors, t.stages, static_cast<const T*>(d_in),

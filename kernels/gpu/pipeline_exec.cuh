@@ -304,7 +304,9 @@ class PipeBlock {
       const int s = i % kPipeSlots;
       const unsigned parity = slot_parity(i);
       T exclusive = op_.identity();
-      if (i == 0) {
+      if (knobs_.alone) {
+        // the tiles-alone baseline: no look-back
+      } else if (i == 0) {
         if (tile > 0) exclusive = look_back(tile);
       } else {
         bool from_p = false;

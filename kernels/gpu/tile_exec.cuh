@@ -170,6 +170,9 @@ struct TileKnobs {
   // The input's L2 lines marked evict-last (the staged copies, the bulk copies and the L2 prefetch;
   // not the register loads of unstaged policies): see TilePolicy::l2_last.
   unsigned l2_last = 0;
+  // The tiles-alone baseline on the pipelined kernel (pipeline_exec.cuh): no look-back, each tile
+  // seeded with the identity, on the same schedule of loads, aggregates, handoffs and stores.
+  unsigned alone = 0;
 };
 inline constexpr unsigned kMaxEpoch = (1u << 30) - 1;  // a flag word keeps 30 bits of epoch
 
