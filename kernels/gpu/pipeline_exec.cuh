@@ -42,6 +42,10 @@
 // shortened that: the first 9 ids taken at once or fixed by block, 6 or 8 stages, 3 or 4 look-back
 // warps, the store groups scanning before the prefix, a tile that sees a P in its gap not waiting
 // for the block's carry, a cap on the bulk copies in flight (README has the figures).
+// Session 15: with its look-back skipped (TileKnobs::alone, bench's tiles-alone row) this kernel
+// runs only 85.0-85.4% of the copy at 2^24 on the H200 (99.8% at 2^28): what 2^24 lacks is a fixed
+// cost of the schedule (an empty launch 5.3-5.5 us, the first id 1.2-1.3 us into a block, blocks
+// ending over 4-7 us), not the chain of prefixes (README, clocked).
 //
 // Handoffs are mbarriers in shared memory. A slot's tile i completes phase i / kPipeSlots of the
 // slot's barriers (parity & 1): id (the load warp wrote the tile id), reduced (the aggregate is in
