@@ -46,6 +46,11 @@
 // runs only 85.0-85.4% of the copy at 2^24 on the H200 (99.8% at 2^28): what 2^24 lacks is a fixed
 // cost of the schedule (an empty launch 5.3-5.5 us, the first id 1.2-1.3 us into a block, blocks
 // ending over 4-7 us), not the chain of prefixes (README, clocked).
+// Session 16, each tile clocked (README): a P comes 5.9-7.4 us (median, 2^24-2^26) after the last A
+// before it; the two look-back warps queue 3.4-4.6 us of that. Three warps end the queue, but a
+// published descriptor then takes 3.4-4.5 us to be seen; the run is no shorter. Not faster either:
+// four look-back warps, ids taken 2-9 at a time, an L2 prefetch of the tile 400-1600 ids ahead, the
+// store groups scanning before the prefix arrives.
 //
 // Handoffs are mbarriers in shared memory. A slot's tile i completes phase i / kPipeSlots of the
 // slot's barriers (parity & 1): id (the load warp wrote the tile id), reduced (the aggregate is in
