@@ -51,7 +51,7 @@
 // published descriptor then takes 3.4-4.5 us to be seen; the run is no shorter. Not faster either:
 // four look-back warps, ids taken 2-9 at a time, an L2 prefetch of the tile 400-1600 ids ahead, the
 // store groups scanning before the prefix arrives. What did: descriptors published by an atomic
-// exchange instead of a store (publish_packed_descriptor; scanviz bench, H200, int32, two runs:
+// exchange instead of a store (store_packed_descriptor; scanviz bench, H200, int32, two runs:
 // 95.9-96.3% of the copy at 2^28 where it was 90.3-90.6, 91.0-91.9 at 2^25, 83.8-86.5 at 2^24).
 //
 // Handoffs are mbarriers in shared memory. A slot's tile i completes phase i / kPipeSlots of the
@@ -129,34 +129,6 @@ __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned pari
         : "r"(shared_address(bar)), "r"(parity)
         : "memory");
   } while (!done);
-#endif
-}
-// Publishes a tile's descriptor (as store_packed_descriptor lays it out) with an atomic exchange,
-// not a store: on an H200 a descriptor stored behind the multiprocessor's output stores took
-// microseconds to be seen, and the exchange made the scan 8% faster at 2^28 (README, session 16).
-template <class T>
-__device__ __forceinline__ void publish_packed_descriptor(void* base, std::int64_t tile, unsigned flag_word,
-                                                          const T& value) {
-#if SV_PIPE
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8);
-  if constexpr (sizeof(T) == 4) {
-    unsigned bits;
-    memcpy(&bits, &value, 4);
-    unsigned long long old;
-    asm volatile("atom.relaxed.gpu.global.exch.b64 %0, [%1], %2;"
-                 : "=l"(old)
-                 : "l"(static_cast<unsigned long long*>(base) + tile),
-                   "l"(static_cast<unsigned long long>(flag_word) << 32 | bits)
-                 : "memory");
-  } else {
-    unsigned long long bits;
-    memcpy(&bits, &value, 8);
-    asm volatile(
-        "{ .reg .b128 d, s; mov.b128 s, {%1, %2}; atom.relaxed.gpu.global.exch.b128 d, [%0], s; }" ::"l"(
-            static_cast<unsigned long long*>(base) + 2 * tile),
-        "l"(static_cast<unsigned long long>(flag_word)), "l"(bits)
-        : "memory");
-  }
 #endif
 }
 // The named barrier of the reduce warps (0 is __syncthreads).
@@ -325,7 +297,7 @@ class PipeBlock {
         for (int k = 1; k < kPipeWarps; ++k) aggregate = op_(aggregate, s_.totals[slot][k]);
         s_.aggregate[slot] = aggregate;
         if (tile > 0) {
-          publish_packed_descriptor(b_.descriptors.ptr, tile, descriptor_flag_word(knobs_.epoch, TileFlag::A), aggregate);
+          store_packed_descriptor(b_.descriptors.ptr, tile, descriptor_flag_word(knobs_.epoch, TileFlag::A), aggregate);
           rec_.publish(tile, TileFlag::A, aggregate);
         }
       }
@@ -357,7 +329,7 @@ class PipeBlock {
       mbar_wait(&s_.reduced[s], parity);
       const T inclusive = op_(exclusive, s_.aggregate[s]);
       if (lane == 0) {
-        publish_packed_descriptor(b_.descriptors.ptr, tile, descriptor_flag_word(knobs_.epoch, TileFlag::P), inclusive);
+        store_packed_descriptor(b_.descriptors.ptr, tile, descriptor_flag_word(knobs_.epoch, TileFlag::P), inclusive);
         rec_.publish(tile, TileFlag::P, inclusive);
         s_.prefix[s] = exclusive;
         s_.carry[s] = inclusive;
