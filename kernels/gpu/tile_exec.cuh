@@ -458,6 +458,21 @@ __device__ __forceinline__ void load_relaxed_pair(const unsigned long long* p, u
 __device__ __forceinline__ void store_relaxed_pair(unsigned long long* p, unsigned long long a, unsigned long long b) {
   asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
 }
+// Relaxed atomic exchanges (the old value unused): a descriptor published this way is seen by other
+// blocks sooner than a store queued behind the multiprocessor's output stores (store_packed_descriptor).
+__device__ __forceinline__ void exchange_relaxed(unsigned long long* p, unsigned long long v) {
+  asm volatile("{ .reg .b64 d; atom.relaxed.gpu.global.exch.b64 d, [%0], %1; }" ::"l"(p), "l"(v) : "memory");
+}
+// 16-byte exchanges need sm_90; before it the pair is one 16-byte store.
+__device__ __forceinline__ void exchange_relaxed_pair(unsigned long long* p, unsigned long long a, unsigned long long b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("{ .reg .b128 d, s; mov.b128 s, {%1, %2}; atom.relaxed.gpu.global.exch.b128 d, [%0], s; }" ::"l"(p),
+               "l"(a), "l"(b)
+               : "memory");
+#else
+  store_relaxed_pair(p, a, b);
+#endif
+}
 template <class T>
 __device__ __forceinline__ T load_relaxed_value(const T* p) {
   static_assert(sizeof(T) % 4 == 0);
@@ -515,32 +530,18 @@ __device__ __forceinline__ TileFlag descriptor_flag(unsigned epoch, unsigned wor
 }
 // Published with an atomic exchange, not a store: on an H200 a descriptor stored behind the
 // multiprocessor's output stores took microseconds to be seen, and the exchange made the pipelined
-// kernel 8% faster at 2^28 (README, session 16). 16-byte exchanges need sm_90; before it the two
-// words are one 16-byte store.
+// kernel 8% faster at 2^28 (README, session 16).
 template <class T>
 __device__ __forceinline__ void store_packed_descriptor(void* base, std::int64_t tile, unsigned flag_word, const T& value) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8);
   if constexpr (sizeof(T) == 4) {
     unsigned bits;
     memcpy(&bits, &value, 4);
-    unsigned long long old;
-    asm volatile("atom.relaxed.gpu.global.exch.b64 %0, [%1], %2;"
-                 : "=l"(old)
-                 : "l"(static_cast<unsigned long long*>(base) + tile),
-                   "l"(static_cast<unsigned long long>(flag_word) << 32 | bits)
-                 : "memory");
+    exchange_relaxed(static_cast<unsigned long long*>(base) + tile, static_cast<unsigned long long>(flag_word) << 32 | bits);
   } else {
     unsigned long long bits;
     memcpy(&bits, &value, 8);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile(
-        "{ .reg .b128 d, s; mov.b128 s, {%1, %2}; atom.relaxed.gpu.global.exch.b128 d, [%0], s; }" ::"l"(
-            static_cast<unsigned long long*>(base) + 2 * tile),
-        "l"(static_cast<unsigned long long>(flag_word)), "l"(bits)
-        : "memory");
-#else
-    store_relaxed_pair(static_cast<unsigned long long*>(base) + 2 * tile, flag_word, bits);
-#endif
+    exchange_relaxed_pair(static_cast<unsigned long long*>(base) + 2 * tile, flag_word, bits);
   }
 }
 // Returns the flag word; the value into `value`.
