@@ -1,5 +1,5 @@
 // The scanviz command line as a user runs it: exit codes, one-line errors, no half-written files,
-// and the acceptance commands.
+// and the acceptance commands of the command-line contract.
 #include <doctest/doctest.h>
 
 #include <array>

@@ -1,6 +1,6 @@
 // The device-wide scans on the CPU emulator: every algorithm against the one reference for every
-// operator at the sizes, the switches' documented outcomes, and the tile-level trace's
-// invariants.
+// operator at sizes around the tile and beyond it, the switches' documented outcomes, and the
+// tile-level trace's invariants.
 #include <doctest/doctest.h>
 
 #include <algorithm>

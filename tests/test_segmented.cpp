@@ -207,7 +207,7 @@ TEST_CASE("predicates: what they accept and how they evaluate") {
 }
 
 TEST_CASE("allocation: the slides' requests [8,6,7,5,3,0,9] get the offsets [0,8,14,21,26,29,29]") {
-  // Expected offsets as the issue (and Merrill and Garland's report) state them, not computed here.
+  // Expected offsets as Merrill and Garland's report states them, not computed here.
   const std::vector<std::int32_t> expected = {0, 8, 14, 21, 26, 29, 29};
   for (const char* algo : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky",
                            "decoupled-lookback", "hierarchical", "reduce-then-scan", "chained"}) {

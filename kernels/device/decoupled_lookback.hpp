@@ -8,7 +8,7 @@
 // (the flag may be seen before its value), window=W (W = 1: wait for the predecessor's P, which is
 // the chained scan), share=on (the window that ends the look-back publishes P for the tiles in it
 // after the nearest P, for the tiles behind them to find; seldom one does, as those tiles publish
-// their own P about as soon: 1.5-3% slower on an H100 and an H200, README), stall=TILE:CYCLES.
+// their own P about as soon: 1.5-3% slower on an H100 and an H200, docs/performance.md), stall=TILE:CYCLES.
 #pragma once
 
 #include "device/device_params.hpp"

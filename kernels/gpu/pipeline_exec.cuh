@@ -1,4 +1,5 @@
-// Pipelined decoupled look-back (GPU only, sm_90 on; TilePolicy::stages; measured, not a default):
+// Pipelined decoupled look-back (GPU only, sm_90 on; TilePolicy::stages; the default's kernel from 9
+// tiles a multiprocessor up, DeviceScanSum::policy_at):
 // the scan of kernels/device/decoupled_lookback.hpp (tile ids from a counter; each tile publishes its
 // aggregate (A), finds its exclusive prefix from its predecessors' descriptors, publishes its
 // inclusive prefix (P) and scans its tile seeded with it), on another schedule: one block a
@@ -19,40 +20,19 @@
 //                   tile's inclusive prefix from shared memory (carry) completes its own: P. The
 //                   block's first tile looks back to the nearest P, 160 descriptors a poll.
 //
-// Why (issue 13): on an H200 the one-tile-a-block kernel holds each 24 KB tile in shared memory
-// through its look-back (7.2 us of a 14.4 us life at 2^28), and by Little's law the tiles' life
-// sets the pace; 9 blocks' tiles fill shared memory. Here a tile's look-back waits in registers,
-// which the tile kernels fill with code: 9 stages and 4 held tiles a multiprocessor. A look-back
-// warp of its own for each tile (one warp took 18.8 us from A to P: its polls queue) and one poll
-// for the whole gap between a block's tiles keep the look-back off the critical path.
-//
-// Measured (H200, driver 580.159.04, int32 sum, median of 20, a scratch harness beside
-// cudaMemcpyAsync and CUB in one process, session 12; README has scanviz bench's rows), % of the copy
-// at 2^28: the earlier design of this file (320 threads, 4 reduce and 4 store warps, one look-back
-// warp that looked forward from the block's tile before, two blocks of 4 stages) 83.0; one block of
-// 9 stages with 8 store warps 81.5 (A to P 11.1 us); + tiles held in registers by 2 to 6 store
-// groups 85.4, 86.2, 86.8, 87.2 and 84.9 (6 groups: 64 registers, spills); + two chained look-back
-// warps, this file: 88.3 (465 G items/s, 1.21x CUB; 2^26 85.8, 2^24 79.5; A to P 8.1 us). Three or
-// four look-back warps, 5 groups, 8 stages: 84.2-88.3. A cap on the bulk copies in flight (a
-// multiprocessor's bytes in flight under 30 to 60 KB, for shorter descriptor trips, README) cut A
-// to P to 4.5-5.2 us and cost the bandwidth: 74.0-76.3%.
-// Session 14, at 2^24, where this kernel runs 77-80% of the copy in that harness and 81% in scanviz
-// bench: the last tile is taken 27-30 us in and half the tiles still wait for their prefix, which
-// comes down each block's chain 0.9-1.7 us a tile; the last store lands 13 us later. No change
-// shortened that: the first 9 ids taken at once or fixed by block, 6 or 8 stages, 3 or 4 look-back
-// warps, the store groups scanning before the prefix, a tile that sees a P in its gap not waiting
-// for the block's carry, a cap on the bulk copies in flight (README has the figures).
-// Session 15: with its look-back skipped (TileKnobs::alone, bench's tiles-alone row) this kernel
-// runs only 85.0-85.4% of the copy at 2^24 on the H200 (99.8% at 2^28): what 2^24 lacks is a fixed
-// cost of the schedule (an empty launch 5.3-5.5 us, the first id 1.2-1.3 us into a block, blocks
-// ending over 4-7 us), not the chain of prefixes (README, clocked).
-// Session 16, each tile clocked (README): a P comes 5.9-7.4 us (median, 2^24-2^26) after the last A
-// before it; the two look-back warps queue 3.4-4.6 us of that. Three warps end the queue, but a
-// published descriptor then takes 3.4-4.5 us to be seen; the run is no shorter. Not faster either:
-// four look-back warps, ids taken 2-9 at a time, an L2 prefetch of the tile 400-1600 ids ahead, the
-// store groups scanning before the prefix arrives. What did: descriptors published by an atomic
-// exchange instead of a store (store_packed_descriptor; scanviz bench, H200, int32, two runs:
-// 95.9-96.3% of the copy at 2^28 where it was 90.3-90.6, 91.0-91.9 at 2^25, 83.8-86.5 at 2^24).
+// Why: the one-tile-a-block kernel holds each 24 KB tile in shared memory through its look-back,
+// and by Little's law the tiles' life sets the pace; 9 blocks' tiles fill shared memory. Here a
+// tile's look-back waits in registers, which the tile kernels fill with code: 9 stages and 4 held
+// tiles a multiprocessor. A look-back warp of its own for each tile (one warp for all of them
+// queues its polls) and one poll for the whole gap between a block's tiles keep the look-back off
+// the critical path. Descriptors are published by an atomic exchange (store_packed_descriptor): a
+// store waits behind the multiprocessor's output stores, the exchange does not seem to.
+// What is left at mid sizes (about 2^24) is a fixed cost of this schedule (the launch, the first
+// tile id, the blocks' ends), not the chain of prefixes: the tiles-alone baseline, which skips the
+// look-back (TileKnobs::alone), reaches only about 85% of the copy there. More look-back warps,
+// tile ids taken several at a time, L2 prefetches far ahead, store groups scanning before the
+// prefix and a cap on the bulk copies in flight were all measured and none was faster:
+// docs/performance.md has the figures.
 //
 // Handoffs are mbarriers in shared memory. A slot's tile i completes phase i / kPipeSlots of the
 // slot's barriers (parity & 1): id (the load warp wrote the tile id), reduced (the aggregate is in

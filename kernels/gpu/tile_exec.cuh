@@ -530,7 +530,7 @@ __device__ __forceinline__ TileFlag descriptor_flag(unsigned epoch, unsigned wor
 }
 // Published with an atomic exchange, not a store: on an H200 a descriptor stored behind the
 // multiprocessor's output stores took microseconds to be seen, and the exchange made the pipelined
-// kernel 8% faster at 2^28 (README, session 16).
+// kernel about 8% faster at 2^28 (docs/performance.md).
 template <class T>
 __device__ __forceinline__ void store_packed_descriptor(void* base, std::int64_t tile, unsigned flag_word, const T& value) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8);
@@ -968,7 +968,7 @@ class TileExec {
   // to P, of which 2.9 waiting for the last A of the tiles before and 4.1 after it; at its A the
   // nearest P is about 475 tiles back (the H100: 4.7, 9.2, 4.3 and 4.7 us, about 500 tiles). A
   // window of 16 made the look-back 0.8 us longer and the kernel no slower (594 us), 8 made it 2%
-  // slower, 4 8%: the loads, not the look-back, set the pace (README).
+  // slower, 4 8%: the loads, not the look-back, set the pace (docs/performance.md).
   //
   // Lane l of the look-back warp reads the descriptor of tile end-1-l, l < min(w, end). The nearest
   // P (lowest lane) ends the window; X only counts up to it. combined = the values of lanes
