@@ -43,7 +43,7 @@ expect() {
 }
 
 # ============================================================================================
-# The lessons of issue 12
+# Lessons: divergence, operators, predict mode, warp-level scans, segmented scan, applications
 # ============================================================================================
 
 # Warp divergence: Kogge-Stone at n = 128 (4 warps), stride 16: warp 0 diverges.
