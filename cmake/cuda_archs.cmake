@@ -5,10 +5,11 @@
 #   auto (default)  the compute capability of every GPU nvidia-smi lists on this machine, real code
 #                   only; with no GPU (or no nvidia-smi, or output it cannot read) the portable list
 #   portable        real code for Turing (sm_75: T4, RTX 20) through Blackwell (sm_120: RTX 50), and
-#                   PTX of the newest, which newer GPUs compile when the program starts
+#                   PTX for compute_90, which a GPU with no machine code here (sm_100, sm_103: B200,
+#                   B300; anything newer) compiles when the program starts
 #   a list          e.g. 86 or 89;90 or 100-real: CMake's CUDA_ARCHITECTURES syntax, as given
 
-set(SCANVIZ_CUDA_ARCHS_PORTABLE "75-real;80-real;86-real;89-real;90-real;120")
+set(SCANVIZ_CUDA_ARCHS_PORTABLE "75-real;80-real;86-real;89-real;90-real;120-real;90-virtual")
 
 # Reads nvidia-smi's "name, compute capability" lines into OUT_ARCHS ("86-real;90-real", sorted,
 # each once) and OUT_GPUS ("NVIDIA GeForce RTX 4070 (8.9)"); both empty when there is no GPU.
@@ -100,4 +101,30 @@ function(scanviz_cuda_archs_text archs out_text)
     endif()
   endif()
   set(${out_text} "${text}" PARENT_SCOPE)
+endfunction()
+
+# The traced kernels' list: machine code for the lowest architecture of each major version (a GPU
+# runs machine code built for an earlier minor version of its major one: sm_80 code on sm_86 and
+# sm_89), the PTX and the architecture-specific entries (90a) as given. A traced kernel's speed does
+# not matter, so one build per major version serves it: "75-real;80-real;86-real;89-real;90-real;
+# 120-real;90-virtual" -> "75-real;80-real;90-real;120-real;90-virtual".
+function(scanviz_cuda_archs_one_per_major archs out)
+  set(kept "")
+  set(majors "")
+  list(SORT archs COMPARE NATURAL)  # the lowest of each major first
+  foreach(arch IN LISTS archs)
+    if(arch MATCHES "^([1-9][0-9]*)([0-9])(-real)?$")
+      set(major "${CMAKE_MATCH_1}")
+      set(number "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+      if(major IN_LIST majors)
+        if(NOT arch MATCHES "-real$")
+          list(APPEND kept "${number}-virtual")  # its PTX stays
+        endif()
+        continue()
+      endif()
+      list(APPEND majors "${major}")
+    endif()
+    list(APPEND kept "${arch}")
+  endforeach()
+  set(${out} "${kept}" PARENT_SCOPE)
 endfunction()

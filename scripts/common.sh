@@ -6,7 +6,7 @@ SCANVIZ_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # Build tools, libraries (headers), and what the tests and headless rendering use.
 SCANVIZ_PACKAGES=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config python3 ccache
   libboost-context-dev nlohmann-json3-dev libcli11-dev doctest-dev
   libglfw3-dev libimgui-dev python3-glad libstb-dev libgif-dev fonts-dejavu-core
   xvfb xauth libgl1-mesa-dri time
@@ -33,7 +33,7 @@ scanviz_build() {
   # nvcc is not a Debian package here: use it when the CUDA toolkit is installed in its usual place.
   if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH="/usr/local/cuda/bin:$PATH"; fi
   if command -v nvcc >/dev/null 2>&1; then
-    echo "scanviz: building with $(nvcc --version | tail -n 1) (GPU kernels compiled for sm_90)"
+    echo "scanviz: building with $(nvcc --version | tail -n 1) (the configure step says for which GPUs)"
   else
     echo "scanviz: nvcc not found; building without the CUDA parts (the CPU emulator runs everything)"
   fi

@@ -24,12 +24,13 @@
 #include <string_view>
 #include <vector>
 
-#include "block/all.hpp"
 #include "core/ops.hpp"
 #include "core/payload.hpp"
+#include "core/segmented.hpp"
 #include "device/device_options.hpp"
 #include "device/device_params.hpp"
 #include "emulator/block_emulator.hpp"
+#include "emulator/emulated_block.hpp"
 #include "trace/trace.hpp"
 
 namespace sv {
@@ -188,26 +189,26 @@ class DeviceEmulator {
     run_grid(phase, level, grid, [&](EmuTileExec& x) { Pass::run(x, op, p, b); });
   }
   template <class Op>
-  void block_scan(std::string_view algo, Op op, const DeviceParams& p, Buf in, Buf out, int level) {
-    using T = typename Op::value_type;
+  void block_scan(std::string_view algo, Op, const DeviceParams& p, Buf in, Buf out, int level) {
+    constexpr ValueType type = [] {
+      if constexpr (is_segmented_op_v<Op>) return value_type_of<typename Op::base_op::value_type>();
+      else return value_type_of<typename Op::value_type>();
+    }();
     const std::int32_t threads = p.threads;
     const std::int64_t tile_items = p.tile_items();
-    with_block_algorithm(algo, [&](auto a) {
-      using Algo = decltype(a);
-      run_grid(Phase::ScanTiles, level, p.tiles, [&](EmuTileExec& x) {
-        const std::int64_t tile = x.block();
-        x.start_tile(tile);
-        const std::int64_t first = p.tile_begin(tile), len = p.tile_end(tile) - first;
-        std::vector<Payload> slice(values_[in.id].begin() + first, values_[in.id].begin() + first + len);
-        Trace scratch;
-        BlockEmulator emu(scratch, Schedule{}, threads, 0, slice, len, /*record=*/false);
-        emu.run([&](EmuExec& bx) { Algo::run(bx, op, BlockParams{len, static_cast<std::int32_t>(tile_items), false}); });
-        for (std::int64_t i = 0; i < len; ++i) store_at(out, first + i, emu.buffer_values(1)[i]);
-        charge_block_scan(static_cast<std::uint64_t>(len));
-        x.end_tile(tile);
-      });
+    run_grid(Phase::ScanTiles, level, p.tiles, [&](EmuTileExec& x) {
+      const std::int64_t tile = x.block();
+      x.start_tile(tile);
+      const std::int64_t first = p.tile_begin(tile), len = p.tile_end(tile) - first;
+      std::vector<Payload> slice(values_[in.id].begin() + first, values_[in.id].begin() + first + len);
+      Trace scratch;
+      BlockEmulator emu(scratch, Schedule{}, threads, 0, slice, len, /*record=*/false);
+      emulate_block(algo, emu, Op::kind, type, is_segmented_op_v<Op>,
+                    BlockParams{len, static_cast<std::int32_t>(tile_items), false});
+      for (std::int64_t i = 0; i < len; ++i) store_at(out, first + i, emu.buffer_values(1)[i]);
+      charge_block_scan(static_cast<std::uint64_t>(len));
+      x.end_tile(tile);
     });
-    (void)sizeof(T);
   }
 
  private:

@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include "algorithms.hpp"
-#include "block/all.hpp"
 #include "core/segmented.hpp"
 #include "core/segments.hpp"
 #include "core/values.hpp"
@@ -12,6 +11,7 @@
 #include "device/device_options.hpp"
 #include "emulator/block_emulator.hpp"
 #include "emulator/device_emulator.hpp"
+#include "emulator/emulated_block.hpp"
 
 namespace sv {
 
@@ -174,11 +174,7 @@ Trace record_block_scan(const BlockRunConfig& config) {
 
   const BlockParams params = block_params_of(m);
   BlockEmulator emu(trace, config.schedule, shape.threads, 0, kernel_input(m), config.n, true, params.warp);
-  with_block_algorithm(config.algorithm, [&](auto algo) {
-    using Algo = decltype(algo);
-    visit_op_maybe_segmented(config.op, config.type, !m.flags.empty(),
-                             [&](auto op) { emu.run([&](EmuExec& x) { Algo::run(x, op, params); }); });
-  });
+  emulate_block(config.algorithm, emu, config.op, config.type, !m.flags.empty(), params);
   finish_block_trace(trace, emu.buffer_values(1));
   return trace;
 }

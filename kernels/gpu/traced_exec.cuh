@@ -203,7 +203,7 @@ class TracedExec {
   }
 
  private:
-  __device__ Event* append(EventKind kind, unsigned line, unsigned long long& seq) {
+  __device__ __noinline__ Event* append(EventKind kind, unsigned line, unsigned long long& seq) {
     seq = atomicAdd(&st_->counter, 1ULL);
     if (seq >= st_->capacity) return nullptr;
     Event* e = &st_->events[seq];
@@ -227,7 +227,7 @@ class TracedExec {
     return false;
   }
 
-  __device__ void fault(TraceFault f, unsigned line, int buffer, std::int64_t index) {
+  __device__ __noinline__ void fault(TraceFault f, unsigned line, int buffer, std::int64_t index) {
     if (atomicCAS(reinterpret_cast<unsigned int*>(&st_->fault), 0u, static_cast<unsigned int>(f)) == 0u) {
       st_->fault_thread = threadIdx.x;
       st_->fault_line = line;
@@ -237,7 +237,7 @@ class TracedExec {
   }
 
   // Every thread copies a strided share of every buffer's cells.
-  __device__ void snapshot(int k) {
+  __device__ __noinline__ void snapshot(int k) {
     if (k >= kMaxSteps) return;
     Payload* out = st_->snapshots + static_cast<std::int64_t>(k) * st_->snapshot_cells;
     const int buffers = 2 + declared_ < kMaxBuffers ? 2 + declared_ : kMaxBuffers;

@@ -1,16 +1,24 @@
 # Every CUDA source was compiled for exactly the configured architectures: the --generate-code flags
 # of its compile command (compile_commands.json) name machine code for every real architecture and
-# PTX for every virtual one. CI has nvcc and no GPU (and no cuobjdump): with the build's success,
+# PTX for every virtual one; the traced kernels' units (named *Traced*) for TRACED_ARCHS, the
+# configured list with one real architecture per major version. CI has nvcc and no GPU (and no cuobjdump): with the build's success,
 # this is its proof that the device code compiled for each architecture. Run by CTest as
-# `cmake -DCOMMANDS=compile_commands.json -DARCHS="75-real;...;120" -P gencode_test.cmake`.
+# `cmake -DCOMMANDS=compile_commands.json -DARCHS="75-real;..." -DTRACED_ARCHS="75-real;..." -P gencode_test.cmake`.
 cmake_minimum_required(VERSION 3.25)
 
 include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/cuda_archs.cmake")
-scanviz_cuda_archs_split("${ARCHS}" want_sm want_ptx)
-list(TRANSFORM want_sm PREPEND "sm_")
-list(TRANSFORM want_ptx PREPEND "compute_")
-list(SORT want_sm COMPARE NATURAL)
-list(SORT want_ptx COMPARE NATURAL)
+function(wanted archs out_sm out_ptx)
+  scanviz_cuda_archs_split("${archs}" sm ptx)
+  list(TRANSFORM sm PREPEND "sm_")
+  list(TRANSFORM ptx PREPEND "compute_")
+  list(SORT sm COMPARE NATURAL)
+  list(SORT ptx COMPARE NATURAL)
+  set(${out_sm} "${sm}" PARENT_SCOPE)
+  set(${out_ptx} "${ptx}" PARENT_SCOPE)
+endfunction()
+wanted("${ARCHS}" all_sm all_ptx)
+wanted("${TRACED_ARCHS}" traced_sm traced_ptx)
+set(traced 0)
 
 file(READ "${COMMANDS}" json)
 string(JSON count LENGTH "${json}")
@@ -22,6 +30,14 @@ foreach(i RANGE ${last})
     continue()
   endif()
   string(JSON command GET "${json}" ${i} command)
+  set(want_sm "${all_sm}")
+  set(want_ptx "${all_ptx}")
+  get_filename_component(name "${file}" NAME)
+  if(name MATCHES "Traced")
+    set(want_sm "${traced_sm}")
+    set(want_ptx "${traced_ptx}")
+    math(EXPR traced "${traced} + 1")
+  endif()
   string(REGEX MATCHALL "code=\\[[^]]*\\]" codes "${command}")
   string(REGEX MATCHALL "sm_[0-9]+[af]?" sm "${codes}")
   string(REGEX MATCHALL "compute_[0-9]+[af]?" ptx "${codes}")
@@ -34,7 +50,8 @@ foreach(i RANGE ${last})
   endif()
   math(EXPR sources "${sources} + 1")
 endforeach()
-if(sources EQUAL 0)
-  message(FATAL_ERROR "${COMMANDS}: no CUDA source")
+if(sources EQUAL 0 OR traced EQUAL 0)
+  message(FATAL_ERROR "${COMMANDS}: ${sources} CUDA sources, ${traced} of traced kernels (expected some of each)")
 endif()
-message(STATUS "${sources} CUDA sources, each compiled for ${want_sm} with PTX '${want_ptx}'")
+message(STATUS "${sources} CUDA sources: ${traced} of traced kernels compiled for ${traced_sm} with PTX '${traced_ptx}', "
+               "the others for ${all_sm} with PTX '${all_ptx}'")

@@ -1,0 +1,156 @@
+// Decoupled look-back's sum under the tile configurations built besides the default, to measure
+// them (scanviz bench with SCANVIZ_BENCH_POLICIES=1, and the GPU tests), and its clocked runs
+// (SCANVIZ_BENCH_PHASES=1): kernels no lesson launches, compiled apart from the others.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gpu/device_runs.cuh"
+
+namespace sv {
+
+namespace gpu {
+
+namespace {
+
+// Decoupled look-back alone, under a tile policy other than the default (for measuring them).
+template <class T, class Config>
+void run_policy(Scratch& scratch, TileDiag* diag, const DeviceParams& p, TileKnobs knobs, bool reuse,
+                const T* in, T* out) {
+  Launcher<SumOp<T>, NoRecorder, Config> l(scratch, diag, nullptr, "decoupled-lookback", knobs, reuse);
+  drive_single_pass<DecoupledLookback>(l, SumOp<T>{}, p, Buf{const_cast<T*>(in), 0, p.n}, Buf{out, 1, p.n});
+}
+
+// The compile-time tile configurations built for decoupled look-back's int32 and int64 sums besides
+// the defaults (each list starts with its type's default, for the run-time variants of it); a
+// TilePolicy picks one by its compile-time part (items, hints, register bound, staging). Every
+// launch bound is of 1024-thread blocks: min_blocks 2 caps a thread at 32 registers.
+template <class... Configs>
+struct ConfigList {};
+using PolicyConfigs = ConfigList<DefaultTileConfig<std::int32_t>,
+                                 TileConfig<16, false, 1024, 1, true>,   // the default until 24 items
+                                 TileConfig<16, false, 1024, 1, false>,  // ... with the tile in registers
+                                 TileConfig<24, true, 1024, 2, true>,    // the default with evict-first hints
+                                 TileConfig<32, false, 1024, 2, true>,
+                                 TileConfig<24, false, 1024, 2, true, true>,   // persistent blocks
+                                 TileConfig<24, false, 1024, 2, true, false, 1>,  // bulk loads
+                                 TileConfig<24, false, 1024, 2, true, false, 2>>;  // bulk loads and stores
+// 8-byte values: besides the default (12 items, 24 KB tiles, 32 registers), the earlier default of
+// 8 items unbounded, 8 items bound, 12 unbounded and 32 KB tiles (16 items) bound.
+using PolicyConfigs64 = ConfigList<DefaultTileConfig<std::int64_t>,
+                                   TileConfig<8, false, 1024, 1, true>,
+                                   TileConfig<8, false, 1024, 2, true>,
+                                   TileConfig<12, false, 1024, 1, true>,
+                                   TileConfig<16, false, 1024, 2, true>>;
+
+template <class Config>
+bool policy_is(const TilePolicy& t) {
+  return t.items == Config::kItems && t.streaming == Config::kStreaming && t.min_blocks == Config::kMinBlocks &&
+         t.staged == Config::kStaged && t.persistent == Config::kPersistent && t.bulk == Config::kBulk;
+}
+template <class... Configs>
+bool policy_built(const TilePolicy& t, ConfigList<Configs...>) {
+  return (policy_is<Configs>(t) || ...);
+}
+template <class T, class... Configs>
+void run_policy_of(const TilePolicy& t, ConfigList<Configs...>, Scratch& scratch, TileDiag* diag,
+                   const DeviceParams& p, TileKnobs knobs, const T* in, T* out) {
+  // The first configuration that matches runs (exactly one does: the constructor checked it).
+  (void)((policy_is<Configs>(t) ? (run_policy<T, Configs>(scratch, diag, p, knobs, t.reuse_descriptors, in, out), true)
+                                : false) ||
+         ...);
+}
+
+}  // namespace
+
+// Elements per thread of the pipelined kernel's reduce and store warps for a numeric `type`.
+std::int32_t pipe_items_of(ValueType type) {
+  return type == ValueType::I64 || type == ValueType::F64 ? gpu::pipe_items<std::int64_t>() : gpu::pipe_items<std::int32_t>();
+}
+
+
+// pipelined policies are built for every numeric type, with 24 KB tiles of 128 threads).
+bool policy_built_for(const TilePolicy& t, ValueType type) {
+  if (t.stages) {
+    return t.threads == gpu::kPipeWarps * 32 && t.items == pipe_items_of(type) && t.stages >= 1 &&
+           t.stages <= gpu::kPipeMaxStages;
+  }
+  return type == ValueType::I32 ? policy_built(t, PolicyConfigs{}) : type == ValueType::I64 && policy_built(t, PolicyConfigs64{});
+}
+
+void run_policy(const TilePolicy& t, ValueType type, Scratch& scratch, TileDiag* diag, const DeviceParams& p,
+                TileKnobs knobs, const void* in, void* out) {
+  if (type == ValueType::I32)
+    run_policy_of(t, PolicyConfigs{}, scratch, diag, p, knobs, static_cast<const std::int32_t*>(in),
+                  static_cast<std::int32_t*>(out));
+  else
+    run_policy_of(t, PolicyConfigs64{}, scratch, diag, p, knobs, static_cast<const std::int64_t*>(in),
+                  static_cast<std::int64_t*>(out));
+}
+
+}  // namespace gpu
+
+using gpu::Launcher;
+using gpu::NoRecorder;
+using gpu::Scratch;
+using gpu::TileClock;
+using gpu::TileDiag;
+using gpu::TileKnobs;
+using cuda::DeviceArray;
+using gpu::check_diag;
+using gpu::check_launch;
+using gpu::check_policy;
+using gpu::fill_small;
+
+ClockedRun clock_decoupled_lookback_gpu(std::int64_t n, std::uint64_t seed, int runs,
+                                        const std::map<std::string, std::string>& options) {
+  if (n < 1 || n > kMaxDeviceN)
+    throw std::invalid_argument("n = " + std::to_string(n) + " is outside 1.." + std::to_string(kMaxDeviceN));
+  if (runs < 1) throw std::invalid_argument("a clocked run needs at least one run, not " + std::to_string(runs));
+  cuda::require_gpu();
+  using T = std::int32_t;
+  const DeviceConfig dc = parse_device_config("decoupled-lookback", options, ValueType::I32, 0, true);
+  const DeviceParams p = level_params(dc.params, n, false);
+  check_policy<T>("decoupled-lookback", p);
+  DeviceArray<T> d_in(n), d_out(n);
+  fill_small<<<1024, 256>>>(d_in.get(), n, seed);
+  check_launch("fill_small");
+  Scratch scratch;
+  DeviceArray<TileDiag> diag(1);
+  SV_CUDA(cudaMemset(diag.get(), 0, sizeof(TileDiag)));
+  const auto tiles = static_cast<std::size_t>(p.tiles);
+  DeviceArray<unsigned long long> times(3 * tiles);
+  for (int r = 0; r < runs; ++r) {
+    SV_CUDA(cudaMemsetAsync(times.get(), 0, 3 * tiles * sizeof(unsigned long long)));
+    SV_CUDA(cudaMemsetAsync(d_out.get(), 0xA5, static_cast<std::size_t>(n) * sizeof(T)));
+    scratch.rewind();
+    Launcher<SumOp<T>, TileClock> l(scratch, diag.get(), nullptr, "decoupled-lookback", TileKnobs{}, true);
+    l.recorder_args({times.get()});
+    drive_single_pass<DecoupledLookback>(l, SumOp<T>{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
+  }
+  check_launch("decoupled-lookback with a clock");
+  check_diag(diag.get(), "decoupled-lookback");
+  std::vector<unsigned long long> h(3 * tiles);
+  times.download(h.data(), h.size());
+  ClockedRun run;
+  run.tiles.resize(tiles);
+  for (std::size_t t = 0; t < tiles; ++t) run.tiles[t] = {h[3 * t], h[3 * t + 1], h[3 * t + 2]};
+  std::vector<T> h_in(n), h_out(n);
+  d_in.download(h_in.data(), n);
+  d_out.download(h_out.data(), n);
+  run.check.n = n;
+  std::uint32_t acc = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    acc += static_cast<std::uint32_t>(h_in[i]);
+    if (h_out[i] != static_cast<T>(acc)) {
+      if (run.check.mismatches == 0) run.check.first_mismatch = i;
+      ++run.check.mismatches;
+    }
+  }
+  return run;
+}
+
+}  // namespace sv
