@@ -46,8 +46,9 @@ __global__ void untraced_block_scan(const typename Op::value_type* d_in, typenam
 // Bounded for the largest block: the recorder's calls (not inlined, to keep the compile short) would
 // otherwise take more registers than a block of 1024 threads may have.
 template <class Algo, class Op>
-__global__ void __launch_bounds__(kMaxBlockThreads) traced_block_scan(TraceState* d_state, const typename Op::value_type* d_in,
-                                  typename Op::value_type* d_out, BlockParams p, std::uint64_t amplify_seed) {
+__global__ void __launch_bounds__(kMaxBlockThreads)
+    traced_block_scan(TraceState* d_state, const typename Op::value_type* d_in, typename Op::value_type* d_out,
+                      BlockParams p, std::uint64_t amplify_seed) {
   extern __shared__ __align__(16) unsigned char s_mem[];
   TracedExec x(d_state, d_in, d_out, s_mem, amplify_seed);
   Algo::run(x, Op{}, p);
@@ -64,6 +65,10 @@ void allow_shared(Kernel kernel, std::size_t bytes) {
   if (bytes > 48 * 1024)
     SV_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
 }
+
+// ============================================================================================
+// [SECTION] traced runs
+// ============================================================================================
 
 template <class Algo, class Op>
 void run_traced(const BlockRunConfig& config, const BlockShape& shape, const GpuOptions& options, Trace& trace) {

@@ -3,7 +3,6 @@
 //
 // [SECTION] traced runs
 // [SECTION] untraced runs
-// [SECTION] the sums DeviceScanSum runs
 // [SECTION] the per-type entry points
 #pragma once
 
@@ -117,38 +116,6 @@ std::vector<Payload> run_untraced(const std::string& algorithm, const DeviceConf
 }
 
 // ============================================================================================
-// [SECTION] the sums DeviceScanSum runs
-// ============================================================================================
-
-// Decoupled look-back's sum, pipelined (gpu/pipeline_exec.cuh): `stages` tiles a block.
-template <class T>
-void run_pipelined(Scratch& scratch, TileDiag* diag, const DeviceParams& p, TileKnobs knobs, bool reuse, int stages,
-                   const T* in, T* out) {
-  if (p.n == 0) return;
-  Launcher<SumOp<T>, NoRecorder> l(scratch, diag, nullptr, "decoupled-lookback", knobs, reuse);
-  DeviceBuffers b = l.single_pass_state(p);
-  b.in = Buf{const_cast<T*>(in), 0, p.n};
-  b.out = Buf{out, 1, p.n};
-  l.launch_pipelined(SumOp<T>{}, p, b, stages);
-}
-
-// before sm_90 (PTX of an older one compiled at load time), whose body is empty.
-template <class T>
-std::int64_t pipelined_capacity(int stages) {
-  constexpr auto kernel = pipe_kernel<SumOp<T>, NoRecorder>;
-  const std::size_t bytes = static_cast<std::size_t>(stages) * pipe_tile_items<T>() * sizeof(T);
-  int device = 0, optin = 0;
-  check(cudaGetDevice(&device), "finding the current device");
-  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "reading the shared memory a block may have");
-  cudaFuncAttributes a{};
-  check(cudaFuncGetAttributes(&a, kernel), "reading the pipelined kernel's static shared memory");
-  if (a.ptxVersion < 90 || bytes + a.sharedSizeBytes > static_cast<std::size_t>(optin)) return 0;
-  const std::size_t smem = prepare_stage<kernel>(bytes);
-  return resident_blocks<kernel>(kPipeThreads, smem) * stages * pipe_tile_items<T>();
-}
-
-
-// ============================================================================================
 // [SECTION] the per-type entry points
 // ============================================================================================
 
@@ -165,7 +132,7 @@ std::vector<Payload> DeviceRuns<T>::run(OpKind op, const std::string& algorithm,
 
 template <class T>
 void DeviceTracedRuns<T>::record(OpKind op, bool segmented, const std::string& algorithm, const DeviceConfig& dc,
-                           const GpuOptions& options, Trace& trace) {
+                                 const GpuOptions& options, Trace& trace) {
   auto run = [&](auto o) {
     using Op = decltype(o);
     using Base = typename std::conditional_t<is_segmented_op_v<Op>, Op, SegmentedOp<Op>>::base_op;
@@ -188,12 +155,28 @@ void DeviceSums<T>::run(Scratch& scratch, TileDiag* diag, const std::string& alg
 template <class T>
 void DeviceSums<T>::run_pipelined(Scratch& scratch, TileDiag* diag, const DeviceParams& p, TileKnobs knobs, bool reuse,
                                   int stages, const void* in, void* out) {
-  sv::gpu::run_pipelined<T>(scratch, diag, p, knobs, reuse, stages, static_cast<const T*>(in), static_cast<T*>(out));
+  if (p.n == 0) return;
+  Launcher<SumOp<T>, NoRecorder> l(scratch, diag, nullptr, "decoupled-lookback", knobs, reuse);
+  DeviceBuffers b = l.single_pass_state(p);
+  b.in = Buf{const_cast<void*>(in), 0, p.n};
+  b.out = Buf{out, 1, p.n};
+  l.launch_pipelined(SumOp<T>{}, p, b, stages);
 }
 
+// sm_120 allows 99 KB of shared memory a block, sm_90 and sm_100 227 KB; a kernel the device loaded
+// as PTX of an architecture before sm_90 has an empty body.
 template <class T>
 std::int64_t DeviceSums<T>::pipelined_capacity(int stages) {
-  return sv::gpu::pipelined_capacity<T>(stages);
+  constexpr auto kernel = pipe_kernel<SumOp<T>, NoRecorder>;
+  const std::size_t bytes = static_cast<std::size_t>(stages) * pipe_tile_items<T>() * sizeof(T);
+  int device = 0, optin = 0;
+  check(cudaGetDevice(&device), "finding the current device");
+  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "reading the shared memory a block may have");
+  cudaFuncAttributes a{};
+  check(cudaFuncGetAttributes(&a, kernel), "reading the pipelined kernel's static shared memory");
+  if (a.ptxVersion < 90 || bytes + a.sharedSizeBytes > static_cast<std::size_t>(optin)) return 0;
+  const std::size_t smem = prepare_stage<kernel>(bytes);
+  return resident_blocks<kernel>(kPipeThreads, smem) * stages * pipe_tile_items<T>();
 }
 
 }  // namespace sv::gpu
