@@ -1,5 +1,5 @@
-// scanviz: the command line. Subcommands algos, trace, show, stats and demo; errors are one line on
-// stderr and exit code 2 (1 when a kernel fails inside the emulator).
+// scanviz: the command line (docs/cli.md). With no subcommand it opens the window; errors are one
+// line on stderr and exit code 2 (1 when a kernel fails inside the emulator or a bench row is wrong).
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
@@ -387,16 +387,22 @@ int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, 
   if (!gpu.usable) throw UsageError("bench needs a usable CUDA device (" + gpu.error + ")");
   const BenchResult r = run_bench(options, [](const std::string& line) { std::cerr << line << "\n"; });
   std::FILE* table = stream_named(json_path) == 1 ? stderr : stdout;  // --json -: the JSON alone on stdout
-  std::fprintf(table, "%s inclusive sum on %s; median of %d timed runs after warm-up; inputs rotated over > 256 MB\n",
+  std::fprintf(table, "%s inclusive sum on %s; median of %d timed runs after warm-up; inputs rotated over 256 MiB (at most 64 buffer pairs)\n",
                std::string(type_name(r.type)).c_str(), r.device.c_str(), options.runs);
+  if (peak_dram_bytes_per_s(r) > 0)
+    std::fprintf(table, "peak DRAM %.0f GB/s = 2 x %d MHz x %d bits; %% peak is a row's read + write bytes/s over it\n",
+                 peak_dram_bytes_per_s(r) / 1e9, r.memory_clock_khz / 1000, r.memory_bus_bits);
   int width = 10;  // the longest algorithm's name, so the columns line up
   for (const BenchRow& row : r.rows) width = std::max(width, static_cast<int>(row.algorithm.size()));
-  std::fprintf(table, "%-*s %12s %10s %12s %10s %10s %8s %s\n", width, "algorithm", "n", "ms", "G items/s", "GB/s", "% copy",
-               "vs CUB", "verified");
-  for (const BenchRow& row : r.rows)
-    std::fprintf(table, "%-*s %12lld %10.4f %12.2f %10.1f %10.1f %8.2f %s\n", width, row.algorithm.c_str(),
-                static_cast<long long>(row.n), row.median_ms, row.items_per_s / 1e9, row.bytes_per_s / 1e9,
-                row.percent_of_copy, row.vs_cub, row.verified ? "yes" : "NO");
+  std::fprintf(table, "%-*s %12s %10s %12s %10s %8s %10s %8s %s\n", width, "algorithm", "n", "ms", "G items/s", "GB/s",
+               "% peak", "% copy", "vs CUB", "verified");
+  for (const BenchRow& row : r.rows) {
+    char peak[16] = "-";  // a device that does not report its memory clock
+    if (peak_dram_bytes_per_s(r) > 0) std::snprintf(peak, sizeof peak, "%.1f", percent_of_peak_dram(r, row));
+    std::fprintf(table, "%-*s %12lld %10.4f %12.2f %10.1f %8s %10.1f %8.2f %s\n", width, row.algorithm.c_str(),
+                 static_cast<long long>(row.n), row.median_ms, row.items_per_s / 1e9, row.bytes_per_s / 1e9, peak,
+                 row.percent_of_copy, row.vs_cub, row.verified ? "yes" : "NO");
+  }
   if (!json_path.empty()) write_file_atomically(json_path, bench_to_json(r));
   for (const BenchRow& row : r.rows)
     if (!row.verified) return 1;
@@ -470,7 +476,8 @@ int run_command_line(int argc, char** argv) {
   trace->add_option("--type", to.type, "int32, int64, float or double (interval for --op interval; and, or, bit*: int32 or int64)");
   trace->add_flag("--exclusive", to.exclusive, "exclusive scan (default inclusive)");
   trace->add_option("--input", to.input, "comma-separated values (\"3,6,7,4\", \"x0,x1\") or @FILE");
-  trace->add_option("--block", to.block, "threads per block (default: the smallest that holds n)");
+  trace->add_option("--block", to.block,
+                    "threads per block (default: the smallest that holds n; for device-wide algorithms the tile's 256)");
   trace->add_option("--warp", to.warp,
                     "warp width of the warp-level algorithms (warp-*): a power of two from 2 to 32, at most the block "
                     "(default 32, or the block when smaller; Merrill and Garland's Fig. 2 uses 4)");
@@ -633,6 +640,7 @@ int run_command_line(int argc, char** argv) {
           go.width > 8192 || go.height > 8192)
         throw UsageError("--size must be WxH between 320x240 and 8192x8192, not '" + size + "'");
       if (go.frames < 0) throw UsageError("--frames must not be negative");
+      if (gui_cmd->count("--n") && go.n < 1) throw UsageError("--n must be at least 1, not " + std::to_string(go.n));
       if (gui_cmd->count("--warp")) {
         const AlgorithmInfo* info = find_algorithm(go.algorithm);
         if (!info || !info->warp_level) throw UsageError("--warp applies to the warp-level algorithms (--algo warp-*)");

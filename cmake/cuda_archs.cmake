@@ -4,12 +4,15 @@
 #
 #   auto (default)  the compute capability of every GPU nvidia-smi lists on this machine, real code
 #                   only; with no GPU (or no nvidia-smi, or output it cannot read) the portable list
-#   portable        real code for Turing (sm_75: T4, RTX 20) through Blackwell (sm_120: RTX 50), and
-#                   PTX for compute_90, which a GPU with no machine code here (sm_100, sm_103: B200,
-#                   B300; anything newer) compiles when the program starts
+#   portable        real code for the lowest architecture of each major version from Turing (sm_75:
+#                   T4, RTX 20) to Blackwell (sm_120: RTX 50): a GPU runs machine code built for an
+#                   earlier minor version of its major one, so sm_80 code serves sm_86 and sm_89
+#                   (RTX 30, RTX 40), which a build on such a machine compiles for exactly; and PTX for
+#                   compute_90, which a GPU with no machine code here (sm_100, sm_103: B200, B300;
+#                   anything newer) compiles when the program starts
 #   a list          e.g. 86 or 89;90 or 100-real: CMake's CUDA_ARCHITECTURES syntax, as given
 
-set(SCANVIZ_CUDA_ARCHS_PORTABLE "75-real;80-real;86-real;89-real;90-real;120-real;90-virtual")
+set(SCANVIZ_CUDA_ARCHS_PORTABLE "75-real;80-real;90-real;120-real;90-virtual")
 
 # Reads nvidia-smi's "name, compute capability" lines into OUT_ARCHS ("86-real;90-real", sorted,
 # each once) and OUT_GPUS ("NVIDIA GeForce RTX 4070 (8.9)"); both empty when there is no GPU.
@@ -107,7 +110,7 @@ endfunction()
 # runs machine code built for an earlier minor version of its major one: sm_80 code on sm_86 and
 # sm_89), the PTX and the architecture-specific entries (90a) as given. A traced kernel's speed does
 # not matter, so one build per major version serves it: "75-real;80-real;86-real;89-real;90-real;
-# 120-real;90-virtual" -> "75-real;80-real;90-real;120-real;90-virtual".
+# 120-real;90-virtual" -> "75-real;80-real;90-real;120-real;90-virtual" (the portable list).
 function(scanviz_cuda_archs_one_per_major archs out)
   set(kept "")
   set(majors "")

@@ -2,6 +2,7 @@
 #include "bench_result.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -9,9 +10,22 @@
 
 namespace sv {
 
+double peak_dram_bytes_per_s(const BenchResult& r) {
+  return 2.0 * r.memory_clock_khz * 1e3 * (r.memory_bus_bits / 8.0);
+}
+
+double percent_of_peak_dram(const BenchResult& r, const BenchRow& row) {
+  const double peak = peak_dram_bytes_per_s(r);
+  return peak > 0 ? 100.0 * row.bytes_per_s / peak : 0;
+}
+
 std::string bench_to_json(const BenchResult& r) {
   nlohmann::json j = {{"format", "scanviz-bench"}, {"version", 1}, {"device", r.device}, {"runs", r.runs},
                       {"type", std::string(type_name(r.type))}, {"op", "sum"}, {"rows", nlohmann::json::array()}};
+  if (r.memory_clock_khz > 0 && r.memory_bus_bits > 0) {
+    j["memory_clock_khz"] = r.memory_clock_khz;
+    j["memory_bus_bits"] = r.memory_bus_bits;
+  }
   for (const BenchRow& row : r.rows)
     j["rows"].push_back({{"algorithm", row.algorithm}, {"n", row.n}, {"median_ms", row.median_ms},
                          {"items_per_s", row.items_per_s}, {"bytes_per_s", row.bytes_per_s},
@@ -35,6 +49,12 @@ BenchResult bench_from_json(const std::string& text) {
     const auto type = j["type"].is_string() ? parse_type_name(j["type"].get<std::string>()) : std::nullopt;
     if (!type || *type == ValueType::Interval) fail("type: expected int32, int64, float or double");
     r.type = *type;
+  }
+  for (auto [key, field] : {std::pair{"memory_clock_khz", &r.memory_clock_khz}, std::pair{"memory_bus_bits", &r.memory_bus_bits}}) {
+    if (!j.contains(key)) continue;  // written since bench reports the DRAM's peak; absent: unknown
+    if (!j[key].is_number_integer() || j[key].get<std::int64_t>() < 1 || j[key].get<std::int64_t>() > INT32_MAX)
+      fail(std::string(key) + ": expected a positive integer");
+    *field = j[key].get<int>();
   }
   if (!j.contains("rows") || !j["rows"].is_array()) fail("rows: expected an array");
   for (std::size_t i = 0; i < j["rows"].size(); ++i) {

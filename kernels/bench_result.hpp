@@ -25,8 +25,16 @@ struct BenchResult {
   std::string device;
   int runs = 0;
   ValueType type = ValueType::I32;  // of the sum timed (files from before the field: int32)
+  int memory_clock_khz = 0;         // the device's peak DRAM clock and bus width, as CUDA reports them;
+  int memory_bus_bits = 0;          // 0 when unknown (files from before the fields)
   std::vector<BenchRow> rows;
 };
+
+// The DRAM's peak bandwidth in bytes/s: two transfers a clock (double data rate) over the whole bus,
+// as NVIDIA quotes it (H100 SXM: 2619 MHz x 5120 bits -> 3.35 TB/s); 0 when unknown.
+double peak_dram_bytes_per_s(const BenchResult& result);
+// A row's read + write bytes/s as a percentage of that peak; 0 when the peak is unknown.
+double percent_of_peak_dram(const BenchResult& result, const BenchRow& row);
 
 std::string bench_to_json(const BenchResult& result);
 // Throws std::runtime_error naming the bad field ("rows[3].n: ...").

@@ -17,8 +17,9 @@
 #   policies           decoupled look-back under the other tile policies at 2^24..2^28, twice (the
 #                      run-to-run spread of one binary)
 #   sweep              scanviz bench of decoupled look-back against CUB and the copy at every power of two
-#                      from 2^16 to 2^30, twice (the run-to-run spread), for each type in
-#                      SCANVIZ_SWEEP_TYPES (default int32); tables and JSON
+#                      from 2^16 to 2^30 (SCANVIZ_SWEEP_SIZES: others), twice (SCANVIZ_SWEEP_ROUNDS:
+#                      other counts; the run-to-run spread), for each type in SCANVIZ_SWEEP_TYPES
+#                      (default int32); tables and JSON, and scripts/bench-table.py's table of them
 #   profile            Nsight Compute on decoupled look-back's kernel (default policy) and CUB's at 2^28
 #                      (SCANVIZ_PROFILE_FULL=1: --set full, the reports and per-SASS stall samples)
 #                      (SCANVIZ_PROFILE_SIZES=2^22,2^28: those sizes)
@@ -216,10 +217,10 @@ fi
 
 if want sweep; then
 IFS=, read -ra sweep_types <<<"${SCANVIZ_SWEEP_TYPES:-int32}"
-sizes=$(seq -s, -f '2^%g' 16 30)
+sizes=${SCANVIZ_SWEEP_SIZES:-$(seq -s, -f '2^%g' 16 30)}
 # SCANVIZ_SWEEP_DEADLINE=S: start no round once the script has run S seconds (the device tool's
 # calls end at 10 minutes, and a call cut off brings no logs back).
-for round in 1 2; do
+for round in $(seq 1 "${SCANVIZ_SWEEP_ROUNDS:-2}"); do
   for type in "${sweep_types[@]}"; do
     if [[ -n ${SCANVIZ_SWEEP_DEADLINE:-} ]] && (( SECONDS > SCANVIZ_SWEEP_DEADLINE )); then
       echo "sweep: $type round $round skipped (the script has run $SECONDS s)"
@@ -236,6 +237,8 @@ for round in 1 2; do
     grep -v "^bench:" "$out/sweep-$type-$round.err" | head -n 5
   done
 done
+say "sweep: the table docs/performance.md shows (scripts/bench-table.py)"
+python3 scripts/bench-table.py "$out"/sweep-*.json | tee "$out/sweep-table.md"
 fi
 
 if want nsys; then

@@ -132,3 +132,29 @@ TEST_CASE("bench tables: JSON round trip, and the loader names the bad field") {
     CHECK(rejects(bad, "type"));
   }
 }
+
+TEST_CASE("bench tables: the DRAM's peak from the memory clock and bus width, kept in the JSON") {
+  BenchResult r;
+  r.device = "NVIDIA H100 80GB HBM3";
+  r.runs = 20;
+  r.rows = {{"copy", 1 << 28, 0.6532, 410.95e9, 3287.6e9, 100.0, 1.23, true}};
+  // Unknown (a file from before the fields, or a device that does not say): no peak, no share of it.
+  CHECK(peak_dram_bytes_per_s(r) == 0);
+  CHECK(percent_of_peak_dram(r, r.rows[0]) == 0);
+  CHECK(bench_to_json(r).find("memory_clock_khz") == std::string::npos);
+  // NVIDIA's H100 SXM figure: 3.35 TB/s from HBM3 at 2619 MHz on a 5120-bit bus.
+  r.memory_clock_khz = 2619000;
+  r.memory_bus_bits = 5120;
+  CHECK(peak_dram_bytes_per_s(r) == doctest::Approx(3.352e12).epsilon(1e-3));
+  CHECK(percent_of_peak_dram(r, r.rows[0]) == doctest::Approx(100.0 * 3287.6 / 3352.3).epsilon(1e-3));
+  const std::string text = bench_to_json(r);
+  const BenchResult back = bench_from_json(text);
+  CHECK(back.memory_clock_khz == 2619000);
+  CHECK(back.memory_bus_bits == 5120);
+  for (const char* bad_value : {"0", "-5", "\"fast\"", "2.5"}) {
+    std::string bad = text;
+    bad.replace(bad.find("5120"), 4, bad_value);
+    CAPTURE(bad);
+    CHECK_THROWS_WITH_AS(bench_from_json(bad), doctest::Contains("memory_bus_bits"), std::runtime_error);
+  }
+}

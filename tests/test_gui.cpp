@@ -594,6 +594,10 @@ TEST_CASE("render and gui: bad numbers and empty traces are refused, not crashed
   CHECK(run_under_xvfb("gui --font-scale 0.5 --frames 2", &out) == 2);
   CHECK(run_under_xvfb("gui --algo nope --frames 2", &out) == 2);
   CHECK(out.find("unknown algorithm") != std::string::npos);
+  // A lesson that cannot run is refused at the command line, not shown as an error in a window.
+  CHECK(run_under_xvfb("gui --algo kogge-stone --n 5000 --frames 2", &out) == 2);
+  CHECK(out.find("5000") != std::string::npos);
+  CHECK(run_under_xvfb("gui --n 0 --frames 2", &out) == 2);
   // A valid trace with no buffers and no steps.
   Trace empty;
   empty.meta.algorithm = "sklansky";

@@ -23,12 +23,12 @@ TEST_CASE("real traces round-trip through JSON byte for byte") {
   }
 }
 
-TEST_CASE("the loader survives 400 mutated copies of a real racy trace") {
+TEST_CASE("the loader survives 4000 mutated copies of a real racy trace") {
   const Trace t = sv_test::record_interval("kogge-stone-racy", 8, "in-order");
-  sv_test::fuzz_trace_loader(trace_to_json(t), 400, 2024);
+  sv_test::fuzz_trace_loader(trace_to_json(t), 4000, 2024);
 }
 
-TEST_CASE("the loader survives 200 mutated copies of a real float trace") {
+TEST_CASE("the loader survives 2000 mutated copies of a real float trace") {
   const Trace t = sv_test::record("brent-kung", 6, OpKind::Max, ValueType::F32, "round-robin");
-  sv_test::fuzz_trace_loader(trace_to_json(t), 200, 7);
+  sv_test::fuzz_trace_loader(trace_to_json(t), 2000, 7);
 }

@@ -521,6 +521,12 @@ int run_gui(const GuiOptions& opt) {
   } else {
     if (ui.lesson.n > 8) ui.lesson.input_mode = 1;
     record_lesson(ui.lesson, ui.side_by_side);
+    // A lesson the options ask for and that cannot run (n over the algorithm's limit, say) is a usage
+    // error at the command line; in the window the same message waits in the controls.
+    if (!ui.lesson.error.empty()) {
+      std::cerr << "scanviz: " << ui.lesson.error << "\n";
+      return 2;
+    }
   }
   set_step(ui, opt.step < 0 ? step_count(ui) - 1 : opt.step);
   ui.playing = opt.play;

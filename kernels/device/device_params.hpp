@@ -35,7 +35,7 @@
 #include <cstdint>
 
 #include "core/hd.hpp"
-#include "trace/tile_event.hpp"
+#include "core/tile_flag.hpp"
 
 namespace sv {
 

@@ -22,7 +22,10 @@ namespace sv {
 
 namespace {
 
-constexpr std::size_t kRotationBytes = 256u << 20;  // per size: > 2x the largest L2 (H200: 60 MB), counting in + out
+// Per size: input and output buffer pairs holding this much together (> 2x the largest L2, the
+// H200's 60 MB), at most kMaxPairs of them, so small sizes run largely from L2.
+constexpr std::size_t kRotationBytes = 256u << 20;
+constexpr std::size_t kMaxPairs = 64;
 
 // One measured algorithm: runs on (d_in, d_out, n) on the default stream; check (optional) throws
 // GpuError for a failure the launch itself does not report (a look-back wait that ran out).
@@ -153,7 +156,7 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
   }
   for (std::int64_t n : sizes) {
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(Item);
-    const int buffers = static_cast<int>(std::clamp<std::size_t>(kRotationBytes / (2 * bytes), 1, 64));
+    const int buffers = static_cast<int>(std::clamp<std::size_t>(kRotationBytes / (2 * bytes), 1, kMaxPairs));
     std::vector<std::unique_ptr<cuda::DeviceArray<Item>>> d_in, d_out;
     for (int b = 0; b < buffers; ++b) {
       d_in.push_back(std::make_unique<cuda::DeviceArray<Item>>(n));
@@ -277,6 +280,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   BenchResult result;
   result.device = gpu.name;
   result.runs = options.runs;
+  result.memory_clock_khz = gpu.memory_clock_khz;
+  result.memory_bus_bits = gpu.memory_bus_bits;
   result.type = options.type;
   switch (options.type) {
     case ValueType::I32: bench_type<std::int32_t>(options, sizes, result, progress); break;

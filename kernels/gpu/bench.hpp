@@ -2,9 +2,10 @@
 // DeviceScan::InclusiveSum and a device-to-device copy (the memory-bandwidth ceiling). Host-only
 // header; the build without CUDA reports that there is no GPU support.
 //
-// Method: inclusive sum of the chosen type (int32 unless asked); per size, inputs rotated over enough buffers to exceed twice the L2
-// cache, warm-up runs, then CUDA-event timing of each run and the median; every algorithm's output
-// checked against the sequential reference.
+// Method: inclusive sum of the chosen type (int32 unless asked); per size, inputs rotated over
+// buffer pairs holding 256 MiB together (at most 64 pairs, so small sizes run largely from L2),
+// warm-up runs, then CUDA-event timing of each run and the median; every algorithm's output checked
+// against the sequential reference. docs/performance.md says more.
 #pragma once
 
 #include <algorithm>

@@ -163,7 +163,10 @@ std::int64_t pipelined_from(ValueType type);
 // single-pass scans' descriptors are kept under a new epoch (TileKnobs), not zeroed, unless the
 // policy says memset. Tile policies other than the default's kernel are built for int32 and int64.
 // run() is asynchronous on the default stream (d_in and d_out are arrays of the type); check()
-// synchronizes and throws GpuError if a spin wait ran out (naming the tile) or a launch failed.
+// synchronizes and throws GpuError if a spin wait ran out (naming the tile), a launch failed or the
+// tile counter disagrees with the launches; the scanner then starts afresh (gpu/single_pass_state.cuh).
+// A scanner belongs to one host thread and the default stream: it must not be shared across
+// streams or threads.
 // algorithm "tiles-alone" is the benchmark's baseline, not a scan: decoupled look-back's tiles each
 // scanned on its own (no look-back; from the default's switch up on the pipelined kernel, as the
 // default runs there), with the extra option hold=NS (each tile held NS nanoseconds before it is
@@ -180,6 +183,15 @@ class DeviceScanSum {
   // The policy a run of n elements takes: the scanner's, except that the default's (its switches
   // left alone, decoupled-lookback) is pipelined_default from pipelined_from elements up.
   TilePolicy policy_at(std::int64_t n) const;
+
+  // For tests of the single-pass state: the next run stalls `tile` for `ns` nanoseconds (as the
+  // stall switch does, on the tile kernel); the next run that keeps its descriptors takes epoch
+  // `next`; the host's count of tile ids taken is off by `skew`; the epoch of the last run (-1:
+  // the next zeroes the descriptors).
+  void stall_next_run_for_test(std::int64_t tile, std::int64_t ns);
+  void start_epoch_for_test(unsigned long long next);
+  void skew_tile_ids_for_test(long long skew);
+  long long epoch() const;
 
  private:
   struct Impl;

@@ -1,12 +1,12 @@
-// The device-wide scans on a CUDA device: the dispatch of record_device_scan_gpu and
-// run_device_scan_gpu to the kernels of each value type (gpu/device_runs.cuh), DeviceScanSum (the
-// benchmark's and the large-n checks' sums) with its tile policies, and the checks of those sums.
+// The device-wide scans on a CUDA device: the dispatch of record_device_scan_gpu to the kernels of
+// each value type (gpu/device_runs.cuh), DeviceScanSum (the benchmark's, the timing panel's and the
+// large-n checks' sums) with its tile policies, and the checks of those sums.
 // The kernels are instantiated elsewhere: per value type in generated compilation units, the
 // measured tile policies in device_policies.cu.
 //
 // [SECTION] where the pipelined kernel runs
 // [SECTION] tile policies and DeviceScanSum
-// [SECTION] traced and untraced runs of every operator
+// [SECTION] traced runs of every operator
 // [SECTION] checks of the sums
 #include <cuda_runtime.h>
 
@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/segments.hpp"
@@ -30,7 +31,7 @@ using gpu::fill_small;
 using gpu::DefaultTileConfig;
 using gpu::pipe_items_of;
 using gpu::policy_built_for;
-using gpu::TileDiag;
+using gpu::SinglePassState;
 using gpu::TileKnobs;
 using gpu::visit_type;
 
@@ -211,7 +212,8 @@ struct DeviceScanSum::Impl {
   std::int64_t pipe_from = INT64_MAX;  // the default's: from this n, pipelined_default (policy_at)
   unsigned hold_ns = 0;  // tiles-alone
   Scratch scratch;
-  DeviceArray<TileDiag> diag{1};
+  SinglePassState state;
+  std::int64_t stall_tile = -1, stall_ns = 0;  // stall_next_run_for_test
 };
 
 // tiles-alone's hold=NS: whole nanoseconds, at most one second.
@@ -262,7 +264,6 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
     if (switches_kernel && policy == default_policy(type) && default_switches(impl_->config.params))
       impl_->pipe_from = pipelined_from(type);
   }
-  SV_CUDA(cudaMemset(impl_->diag.get(), 0, sizeof(TileDiag)));
 }
 
 TilePolicy DeviceScanSum::policy_at(std::int64_t n) const {
@@ -279,6 +280,10 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
     q.threads = t.threads;
     q.items = t.items;
   }
+  if (m.stall_tile >= 0) {  // one run only
+    q.stall_tile = std::exchange(m.stall_tile, -1);
+    q.stall_cycles = m.stall_ns;
+  }
   const DeviceParams p = level_params(q, n, exclusive);
   m.scratch.rewind();
   TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
@@ -287,16 +292,16 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
   knobs.alone = m.algorithm == "tiles-alone" ? 1u : 0u;
   if (t.stages) {  // decoupled look-back or its tiles-alone baseline
     visit_type(m.type, [&](auto v) {
-      DeviceSums<decltype(v)>::run_pipelined(m.scratch, m.diag.get(), p, knobs, t.reuse_descriptors, t.stages, d_in, d_out);
+      DeviceSums<decltype(v)>::run_pipelined(m.scratch, m.state, p, knobs, t.reuse_descriptors, t.stages, d_in, d_out);
     });
     return;
   }
   if (m.algorithm == "decoupled-lookback" && !default_kernel(t, m.type)) {
-    run_policy(t, m.type, m.scratch, m.diag.get(), p, knobs, d_in, d_out);
+    run_policy(t, m.type, m.scratch, m.state, p, knobs, d_in, d_out);
     return;
   }
   visit_type(m.type, [&](auto v) {
-    DeviceSums<decltype(v)>::run(m.scratch, m.diag.get(), m.algorithm, m.config.block_algorithm, p, knobs,
+    DeviceSums<decltype(v)>::run(m.scratch, m.state, m.algorithm, m.config.block_algorithm, p, knobs,
                                  t.reuse_descriptors, d_in, d_out);
   });
 }
@@ -304,17 +309,25 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
 void DeviceScanSum::check() {
   try {
     check_launch(impl_->algorithm.c_str());
-    check_diag(impl_->diag.get(), impl_->algorithm);
   } catch (...) {
-    impl_->scratch.epoch = -1;  // a failed run may have left the counter and descriptors anyhow: zero them next time
+    impl_->state.invalidate();  // a failed launch may have left the counter and descriptors anyhow
     throw;
   }
+  impl_->state.check(impl_->algorithm);
 }
+
+void DeviceScanSum::stall_next_run_for_test(std::int64_t tile, std::int64_t ns) {
+  impl_->stall_tile = tile;
+  impl_->stall_ns = ns;
+}
+void DeviceScanSum::start_epoch_for_test(unsigned long long next) { impl_->state.start_epoch_for_test(next); }
+void DeviceScanSum::skew_tile_ids_for_test(long long skew) { impl_->state.skew_count_for_test(skew); }
+long long DeviceScanSum::epoch() const { return impl_->state.epoch(); }
 
 }  // namespace gpu
 
 // ============================================================================================
-// [SECTION] traced and untraced runs of every operator
+// [SECTION] traced runs of every operator
 // ============================================================================================
 
 Trace record_device_scan_gpu(const BlockRunConfig& config, const GpuOptions& options) {
@@ -325,27 +338,6 @@ Trace record_device_scan_gpu(const BlockRunConfig& config, const GpuOptions& opt
     gpu::DeviceTracedRuns<decltype(v)>::record(config.op, !trace.meta.flags.empty(), config.algorithm, dc, options, trace);
   });
   return trace;
-}
-
-std::vector<Payload> run_device_scan_gpu(const BlockRunConfig& config) {
-  check_op_type(config.op, config.type);
-  if (!config.flags.empty()) throw std::invalid_argument("segmented scans are traced on the GPU (record_device_scan_gpu)");
-  if (config.n < 0 || config.n > kMaxDeviceN)
-    throw std::invalid_argument("n = " + std::to_string(config.n) + " is outside 0.." + std::to_string(kMaxDeviceN));
-  if (!config.input.empty() && static_cast<std::int64_t>(config.input.size()) != config.n)
-    throw std::invalid_argument("the input has " + std::to_string(config.input.size()) + " values but n = " +
-                                std::to_string(config.n));
-  const DeviceConfig dc = parse_device_config(config.algorithm, config.options, config.type, config.block, true);
-  const DeviceParams p = level_params(dc.params, config.n, config.exclusive);
-  const std::vector<Payload> input =
-      config.input.empty() ? random_input(config.op, config.type, static_cast<std::size_t>(config.n), config.input_seed)
-                           : config.input;
-  check_op_values(config.op, config.type, input);
-  cuda::require_gpu();
-  std::vector<Payload> out;
-  visit_value_type(config.type,
-                   [&](auto v) { out = gpu::DeviceRuns<decltype(v)>::run(config.op, config.algorithm, dc, p, input); });
-  return out;
 }
 
 namespace {
@@ -395,6 +387,35 @@ DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::
   cuda::require_gpu();
   gpu::DeviceScanSum scan(algorithm, options, ValueType::I32);
   return check_run<std::int32_t>(scan, n, exclusive, seed);
+}
+
+std::vector<ScannerResult> run_scanner_gpu(const std::map<std::string, std::string>& options,
+                                           const std::vector<ScannerStep>& steps) {
+  cuda::require_gpu();
+  gpu::DeviceScanSum scan("decoupled-lookback", options, ValueType::I32);
+  std::vector<ScannerResult> results;
+  for (const ScannerStep& step : steps) {
+    const auto n = static_cast<std::int64_t>(step.input.size());
+    if (n < 1 || n > kMaxDeviceN) throw std::invalid_argument("a scanner step of " + std::to_string(n) + " elements");
+    DeviceArray<std::int32_t> d_in(n), d_out(n);
+    d_in.upload(step.input.data(), n);
+    SV_CUDA(cudaMemset(d_out.get(), 0xA5, n * sizeof(std::int32_t)));
+    if (step.stall_tile >= 0) scan.stall_next_run_for_test(step.stall_tile, step.stall_ns);
+    if (step.start_epoch > 0) scan.start_epoch_for_test(step.start_epoch);
+    ScannerResult r;
+    scan.run(d_in.get(), d_out.get(), n);
+    r.epoch = scan.epoch();
+    if (step.skew) scan.skew_tile_ids_for_test(step.skew);
+    try {
+      scan.check();
+    } catch (const GpuError& e) {
+      r.error = e.what();
+    }
+    r.output.resize(n);
+    d_out.download(r.output.data(), n);
+    results.push_back(std::move(r));
+  }
+  return results;
 }
 
 std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vector<std::int64_t>& sizes,

@@ -1,5 +1,5 @@
 // The launcher that drive_device_scan (device/all.hpp) runs on a CUDA device: alloc = device memory;
-// single_pass_state = the tile counter and the descriptors, zeroed (X) with one cudaMemsetAsync;
+// single_pass_state = the tile counter and the descriptors of a SinglePassState, all X;
 // launch<Pass> = tile_pass_kernel (gpu/tile_exec.cuh) on one block per tile; block_scan = the
 // block-level kernels of kernels/block/, untraced, one block per tile. Traced, it keeps a snapshot
 // of every global buffer after each launch. Shared by the compilation units of the device-wide
@@ -22,6 +22,7 @@
 #include "gpu/cuda_util.cuh"
 #include "gpu/executor.hpp"
 #include "gpu/pipeline_exec.cuh"
+#include "gpu/single_pass_state.cuh"
 #include "gpu/tile_exec.cuh"
 
 namespace sv::gpu {
@@ -31,27 +32,20 @@ using cuda::check_launch;
 using cuda::DeviceArray;
 
 // Device memory handed out in the order a run asks for it, kept for the next run (the benchmark
-// times runs, not cudaMalloc).
+// times runs, not cudaMalloc). The single-pass scans' state is a SinglePassState's.
 class Scratch {
  public:
   void rewind() { next_ = 0; }
-  // fresh (optional): set when the block was allocated now, so nothing of an earlier run is in it.
-  void* take(std::size_t bytes, bool* fresh = nullptr) {
+  void* take(std::size_t bytes) {
     if (next_ == blocks_.size()) blocks_.emplace_back();
     Block& b = blocks_[next_++];
-    if (fresh) *fresh = false;
     if (b.bytes < bytes) {
       b.mem.reset();
       b.mem = std::make_unique<DeviceArray<unsigned char>>(bytes);
       b.bytes = bytes;
-      if (fresh) *fresh = true;
     }
     return b.mem ? b.mem->get() : nullptr;
   }
-  // The epoch of the descriptors (TileKnobs::epoch) kept from run to run; -1: zero them first.
-  long long epoch = -1;
-  // Tiles taken from the tile counter since it was last zeroed (TileKnobs::tile_base).
-  unsigned long long tiles_taken = 0;
 
  private:
   struct Block {
@@ -82,15 +76,6 @@ struct TraceBook {
   std::vector<Launch> launches;
   TileTraceState* d_state = nullptr;
 };
-
-inline void check_diag(const TileDiag* d_diag, std::string_view algorithm) {
-  TileDiag h{};
-  check(cudaMemcpy(&h, d_diag, sizeof h, cudaMemcpyDeviceToHost), "reading the tile kernels' error flag");
-  if (h.failed)
-    throw GpuError(std::string(algorithm) + ": tile " + std::to_string(h.tile) + " waited longer than " +
-                   std::to_string(kSpinLimitNs / 1'000'000'000ull) + " s for its predecessor (" +
-                   std::to_string(h.waited_ns / 1'000'000) + " ms of polling); the run was abandoned");
-}
 
 // A baseline of the benchmark, not a scan (DeviceScanSum "tiles-alone"): each tile scanned on its
 // own, its id taken, loaded, scanned and stored as decoupled look-back does it but with no
@@ -188,9 +173,9 @@ class Launcher {
 
   // reuse_descriptors: keep the descriptors from run to run under a new epoch instead of zeroing
   // them before each (TileKnobs::epoch), which saves the memset's launch.
-  Launcher(Scratch& scratch, TileDiag* diag, TraceBook<T>* book, std::string_view algorithm,
+  Launcher(Scratch& scratch, SinglePassState& state, TraceBook<T>* book, std::string_view algorithm,
            TileKnobs knobs = {}, bool reuse_descriptors = false)
-      : scratch_(scratch), diag_(diag), book_(book), algorithm_(algorithm), knobs_(knobs),
+      : scratch_(scratch), state_(state), book_(book), algorithm_(algorithm), knobs_(knobs),
         reuse_descriptors_(reuse_descriptors) {}
 
   Buf alloc(const char* name, std::int64_t length) {
@@ -202,27 +187,9 @@ class Launcher {
     return b;
   }
 
-  // One scratch block: the counters (their own 128-byte line), then the descriptors; zeroed = all X.
-  // Reusing descriptors, the block is zeroed only when new (or the epoch would overflow), and the
-  // run takes the next epoch and the counter of its parity.
+  // The counter and the descriptors, all X to this run (SinglePassState::prepare).
   DeviceBuffers single_pass_state(const DeviceParams& p) {
-    constexpr std::int64_t kCounterBytes = 128;
-    const std::int64_t bytes = kCounterBytes + descriptor_bytes<T>(p.tiles, p.fence);
-    bool fresh = false;
-    auto* base = static_cast<unsigned char*>(scratch_.take(static_cast<std::size_t>(bytes), &fresh));
-    DeviceBuffers b;
-    if (!reuse_descriptors_ || fresh || scratch_.epoch < 0 || scratch_.epoch >= kMaxEpoch) {
-      check(cudaMemsetAsync(base, 0, static_cast<std::size_t>(bytes)), "zeroing the tile descriptors");
-      scratch_.epoch = 0;
-      scratch_.tiles_taken = 0;
-    } else {
-      ++scratch_.epoch;
-    }
-    knobs_.epoch = reuse_descriptors_ ? static_cast<unsigned>(scratch_.epoch) : 0;
-    knobs_.tile_base = scratch_.tiles_taken;
-    b.counter = {base, -1, 1};
-    b.descriptors = {base + kCounterBytes, -1, p.tiles};
-    return b;
+    return state_.prepare(SinglePassState::layout_of<T>(p), reuse_descriptors_, knobs_);
   }
 
   // What an untraced recorder gets (TileClock: where its times go).
@@ -247,11 +214,10 @@ class Launcher {
                                                                     sizeof(T));
     if (persistent)
       grid = std::min<std::int64_t>(grid, resident_blocks<tile_pass_kernel<Pass, Op, Rec, C>>(p.threads, smem));
-    kernel<<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads), smem>>>(op, p, b, args, diag_, knobs_);
+    kernel<<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads), smem>>>(op, p, b, args, state_.diag(), knobs_);
     check(cudaGetLastError(), "device-wide scan launch");
     // Each block takes one tile id; a persistent block its tiles and one past the end (TileExec).
-    if (kSinglePass<Pass> && p.dynamic_ids)
-      scratch_.tiles_taken += static_cast<unsigned long long>(grid + (persistent ? p.tiles : 0));
+    if (kSinglePass<Pass> && p.dynamic_ids) state_.taken(static_cast<unsigned long long>(grid + (persistent ? p.tiles : 0)));
     if (book_) {
       const bool sums = phase == Phase::TileSums || phase == Phase::ReduceTiles;
       written(sums ? b.sums : b.out, sums ? p.tiles : p.n);
@@ -275,9 +241,9 @@ class Launcher {
       const std::size_t smem =
           prepare_stage<kernel>(static_cast<std::size_t>(stages) * pipe_tile_items<T>() * sizeof(T));
       const std::int64_t grid = std::min<std::int64_t>(p.tiles, resident_blocks<kernel>(kPipeThreads, smem));
-      kernel<<<static_cast<unsigned>(grid), kPipeThreads, smem>>>(op, p, b, rec_args_, diag_, knobs_, stages);
+      kernel<<<static_cast<unsigned>(grid), kPipeThreads, smem>>>(op, p, b, rec_args_, state_.diag(), knobs_, stages);
       check(cudaGetLastError(), "pipelined decoupled look-back launch");
-      scratch_.tiles_taken += static_cast<unsigned long long>(grid + p.tiles);
+      state_.taken(static_cast<unsigned long long>(grid + p.tiles));
     } else {
       throw std::invalid_argument("the pipelined tile kernel scans 4- and 8-byte values");
     }
@@ -302,7 +268,7 @@ class Launcher {
   // Traced: wait for the launch, check it, copy every buffer out.
   void after_launch(Phase phase, int level) {
     check_launch("device-wide scan launch");
-    check_diag(diag_, algorithm_);
+    state_.check(algorithm_);
     typename TraceBook<T>::Launch l{phase, level, {}, {}};
     for (const auto& buf : book_->buffers) {
       std::vector<T> v(buf.length);
@@ -315,7 +281,7 @@ class Launcher {
   }
 
   Scratch& scratch_;
-  TileDiag* diag_;
+  SinglePassState& state_;
   TraceBook<T>* book_;
   std::string_view algorithm_;
   TileKnobs knobs_;

@@ -18,9 +18,9 @@ namespace {
 
 // Decoupled look-back alone, under a tile policy other than the default (for measuring them).
 template <class T, class Config>
-void run_policy(Scratch& scratch, TileDiag* diag, const DeviceParams& p, TileKnobs knobs, bool reuse,
+void run_policy(Scratch& scratch, SinglePassState& state, const DeviceParams& p, TileKnobs knobs, bool reuse,
                 const T* in, T* out) {
-  Launcher<SumOp<T>, NoRecorder, Config> l(scratch, diag, nullptr, "decoupled-lookback", knobs, reuse);
+  Launcher<SumOp<T>, NoRecorder, Config> l(scratch, state, nullptr, "decoupled-lookback", knobs, reuse);
   drive_single_pass<DecoupledLookback>(l, SumOp<T>{}, p, Buf{const_cast<T*>(in), 0, p.n}, Buf{out, 1, p.n});
 }
 
@@ -56,10 +56,10 @@ bool policy_built(const TilePolicy& t, ConfigList<Configs...>) {
   return (policy_is<Configs>(t) || ...);
 }
 template <class T, class... Configs>
-void run_policy_of(const TilePolicy& t, ConfigList<Configs...>, Scratch& scratch, TileDiag* diag,
+void run_policy_of(const TilePolicy& t, ConfigList<Configs...>, Scratch& scratch, SinglePassState& state,
                    const DeviceParams& p, TileKnobs knobs, const T* in, T* out) {
   // The first configuration that matches runs (exactly one does: the constructor checked it).
-  (void)((policy_is<Configs>(t) ? (run_policy<T, Configs>(scratch, diag, p, knobs, t.reuse_descriptors, in, out), true)
+  (void)((policy_is<Configs>(t) ? (run_policy<T, Configs>(scratch, state, p, knobs, t.reuse_descriptors, in, out), true)
                                 : false) ||
          ...);
 }
@@ -81,13 +81,13 @@ bool policy_built_for(const TilePolicy& t, ValueType type) {
   return type == ValueType::I32 ? policy_built(t, PolicyConfigs{}) : type == ValueType::I64 && policy_built(t, PolicyConfigs64{});
 }
 
-void run_policy(const TilePolicy& t, ValueType type, Scratch& scratch, TileDiag* diag, const DeviceParams& p,
+void run_policy(const TilePolicy& t, ValueType type, Scratch& scratch, SinglePassState& state, const DeviceParams& p,
                 TileKnobs knobs, const void* in, void* out) {
   if (type == ValueType::I32)
-    run_policy_of(t, PolicyConfigs{}, scratch, diag, p, knobs, static_cast<const std::int32_t*>(in),
+    run_policy_of(t, PolicyConfigs{}, scratch, state, p, knobs, static_cast<const std::int32_t*>(in),
                   static_cast<std::int32_t*>(out));
   else
-    run_policy_of(t, PolicyConfigs64{}, scratch, diag, p, knobs, static_cast<const std::int64_t*>(in),
+    run_policy_of(t, PolicyConfigs64{}, scratch, state, p, knobs, static_cast<const std::int64_t*>(in),
                   static_cast<std::int64_t*>(out));
 }
 
@@ -97,10 +97,9 @@ using gpu::Launcher;
 using gpu::NoRecorder;
 using gpu::Scratch;
 using gpu::TileClock;
-using gpu::TileDiag;
+using gpu::SinglePassState;
 using gpu::TileKnobs;
 using cuda::DeviceArray;
-using gpu::check_diag;
 using gpu::check_launch;
 using gpu::check_policy;
 using gpu::fill_small;
@@ -119,20 +118,19 @@ ClockedRun clock_decoupled_lookback_gpu(std::int64_t n, std::uint64_t seed, int 
   fill_small<<<1024, 256>>>(d_in.get(), n, seed);
   check_launch("fill_small");
   Scratch scratch;
-  DeviceArray<TileDiag> diag(1);
-  SV_CUDA(cudaMemset(diag.get(), 0, sizeof(TileDiag)));
+  SinglePassState state;
   const auto tiles = static_cast<std::size_t>(p.tiles);
   DeviceArray<unsigned long long> times(3 * tiles);
   for (int r = 0; r < runs; ++r) {
     SV_CUDA(cudaMemsetAsync(times.get(), 0, 3 * tiles * sizeof(unsigned long long)));
     SV_CUDA(cudaMemsetAsync(d_out.get(), 0xA5, static_cast<std::size_t>(n) * sizeof(T)));
     scratch.rewind();
-    Launcher<SumOp<T>, TileClock> l(scratch, diag.get(), nullptr, "decoupled-lookback", TileKnobs{}, true);
+    Launcher<SumOp<T>, TileClock> l(scratch, state, nullptr, "decoupled-lookback", TileKnobs{}, true);
     l.recorder_args({times.get()});
     drive_single_pass<DecoupledLookback>(l, SumOp<T>{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
   }
   check_launch("decoupled-lookback with a clock");
-  check_diag(diag.get(), "decoupled-lookback");
+  state.check("decoupled-lookback");
   std::vector<unsigned long long> h(3 * tiles);
   times.download(h.data(), h.size());
   ClockedRun run;

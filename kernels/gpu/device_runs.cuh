@@ -14,14 +14,6 @@
 
 namespace sv::gpu {
 
-// Every operator on values of T (the interval type included), untraced: `algorithm` over `input`,
-// returning the output (run_device_scan_gpu).
-template <class T>
-struct DeviceRuns {
-  static std::vector<Payload> run(OpKind op, const std::string& algorithm, const DeviceConfig& dc,
-                                  const DeviceParams& p, const std::vector<Payload>& input);
-};
-
 // Every operator on values of T, traced into `trace`, over (flag, value) pairs when `segmented`
 // (record_device_scan_gpu).
 template <class T>
@@ -34,21 +26,17 @@ struct DeviceTracedRuns {
 template <class T>
 struct DeviceSums {
   // `algorithm` (a device-wide scan or tiles-alone) under the type's default tile configuration.
-  static void run(Scratch& scratch, TileDiag* diag, const std::string& algorithm, std::string_view block_algorithm,
-                  const DeviceParams& p, TileKnobs knobs, bool reuse, const void* in, void* out);
+  static void run(Scratch& scratch, SinglePassState& state, const std::string& algorithm,
+                  std::string_view block_algorithm, const DeviceParams& p, TileKnobs knobs, bool reuse, const void* in,
+                  void* out);
   // Decoupled look-back pipelined (gpu/pipeline_exec.cuh): `stages` tiles a block.
-  static void run_pipelined(Scratch& scratch, TileDiag* diag, const DeviceParams& p, TileKnobs knobs, bool reuse,
-                            int stages, const void* in, void* out);
+  static void run_pipelined(Scratch& scratch, SinglePassState& state, const DeviceParams& p, TileKnobs knobs,
+                            bool reuse, int stages, const void* in, void* out);
   // The elements the device's blocks of the pipelined sum hold in `stages` stages each; 0 where a
   // block of that many stages does not fit, or the loaded kernel was built before sm_90.
   static std::int64_t pipelined_capacity(int stages);
 };
 
-extern template struct DeviceRuns<std::int32_t>;
-extern template struct DeviceRuns<std::int64_t>;
-extern template struct DeviceRuns<float>;
-extern template struct DeviceRuns<double>;
-extern template struct DeviceRuns<Interval>;
 extern template struct DeviceTracedRuns<std::int32_t>;
 extern template struct DeviceTracedRuns<std::int64_t>;
 extern template struct DeviceTracedRuns<float>;
@@ -62,7 +50,7 @@ extern template struct DeviceSums<double>;
 // device_policies.cu: whether `t` is one of the tile configurations built for decoupled look-back's
 // sum of `type` besides the default (pipelined ones for every numeric type), and a run under it.
 bool policy_built_for(const TilePolicy& t, ValueType type);
-void run_policy(const TilePolicy& t, ValueType type, Scratch& scratch, TileDiag* diag, const DeviceParams& p,
+void run_policy(const TilePolicy& t, ValueType type, Scratch& scratch, SinglePassState& state, const DeviceParams& p,
                 TileKnobs knobs, const void* in, void* out);
 // Elements per thread of the pipelined kernel's reduce and store warps for a numeric `type`.
 std::int32_t pipe_items_of(ValueType type);

@@ -2,7 +2,6 @@
 // that instantiate one value type each.
 //
 // [SECTION] traced runs
-// [SECTION] untraced runs
 // [SECTION] the per-type entry points
 #pragma once
 
@@ -35,15 +34,13 @@ void record_traced(const std::string& algorithm, const DeviceConfig& dc, const G
   TileTraceState h_state{0, options.trace_capacity, d_events.get()};
   DeviceArray<TileTraceState> d_state(1);
   d_state.upload(&h_state, 1);
-  DeviceArray<TileDiag> d_diag(1);
-  SV_CUDA(cudaMemset(d_diag.get(), 0, sizeof(TileDiag)));
-
   TraceBook<T> book;
   book.d_state = d_state.get();
   book.buffers.push_back({"input", d_in.get(), n, std::vector<std::uint8_t>(n, 1)});
   book.buffers.push_back({"output", d_out.get(), n, std::vector<std::uint8_t>(n, 0)});
   Scratch scratch;
-  Launcher<Op, TileRecorder> launcher(scratch, d_diag.get(), &book, algorithm);
+  SinglePassState state;
+  Launcher<Op, TileRecorder> launcher(scratch, state, &book, algorithm);
   if constexpr (is_segmented_op_v<Op>)  // decoupled look-back over (flag, value) pairs (record.cpp checked the name)
     drive_single_pass<DecoupledLookback>(launcher, Op{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
   else
@@ -88,47 +85,8 @@ void record_traced(const std::string& algorithm, const DeviceConfig& dc, const G
 }
 
 // ============================================================================================
-// [SECTION] untraced runs
-// ============================================================================================
-
-template <class Op>
-std::vector<Payload> run_untraced(const std::string& algorithm, const DeviceConfig& dc, const DeviceParams& p,
-                                  const std::vector<Payload>& input) {
-  using T = typename Op::value_type;
-  check_policy<T>(algorithm, p);
-  const std::int64_t n = p.n;
-  const std::vector<T> h_in = cuda::unpack<T>(input);
-  DeviceArray<T> d_in(n), d_out(n);
-  std::vector<T> h_out(n);
-  if (n) {
-    d_in.upload(h_in.data(), n);
-    SV_CUDA(cudaMemset(d_out.get(), 0xA5, n * sizeof(T)));  // poison: every element must be written
-  }
-  DeviceArray<TileDiag> d_diag(1);
-  SV_CUDA(cudaMemset(d_diag.get(), 0, sizeof(TileDiag)));
-  Scratch scratch;
-  Launcher<Op, NoRecorder> launcher(scratch, d_diag.get(), nullptr, algorithm);
-  drive_device_scan(launcher, algorithm, dc.block_algorithm, Op{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
-  check_launch("device-wide scan");
-  check_diag(d_diag.get(), algorithm);
-  if (n) d_out.download(h_out.data(), n);
-  return cuda::pack(h_out);
-}
-
-// ============================================================================================
 // [SECTION] the per-type entry points
 // ============================================================================================
-
-template <class T>
-std::vector<Payload> DeviceRuns<T>::run(OpKind op, const std::string& algorithm, const DeviceConfig& dc,
-                                        const DeviceParams& p, const std::vector<Payload>& input) {
-  std::vector<Payload> out;
-  visit_op(op, value_type_of<T>(), [&](auto o) {
-    using Op = decltype(o);
-    if constexpr (std::is_same_v<typename Op::value_type, T>) out = run_untraced<Op>(algorithm, dc, p, input);
-  });
-  return out;
-}
 
 template <class T>
 void DeviceTracedRuns<T>::record(OpKind op, bool segmented, const std::string& algorithm, const DeviceConfig& dc,
@@ -144,19 +102,20 @@ void DeviceTracedRuns<T>::record(OpKind op, bool segmented, const std::string& a
 }
 
 template <class T>
-void DeviceSums<T>::run(Scratch& scratch, TileDiag* diag, const std::string& algorithm, std::string_view block_algorithm,
-                        const DeviceParams& p, TileKnobs knobs, bool reuse, const void* in, void* out) {
-  Launcher<SumOp<T>, NoRecorder> l(scratch, diag, nullptr, algorithm, knobs, reuse);
+void DeviceSums<T>::run(Scratch& scratch, SinglePassState& state, const std::string& algorithm,
+                        std::string_view block_algorithm, const DeviceParams& p, TileKnobs knobs, bool reuse,
+                        const void* in, void* out) {
+  Launcher<SumOp<T>, NoRecorder> l(scratch, state, nullptr, algorithm, knobs, reuse);
   const Buf b_in{const_cast<void*>(in), 0, p.n}, b_out{out, 1, p.n};
   if (algorithm == "tiles-alone") drive_single_pass<TilesAlone>(l, SumOp<T>{}, p, b_in, b_out);
   else drive_device_scan(l, algorithm, block_algorithm, SumOp<T>{}, p, b_in, b_out);
 }
 
 template <class T>
-void DeviceSums<T>::run_pipelined(Scratch& scratch, TileDiag* diag, const DeviceParams& p, TileKnobs knobs, bool reuse,
-                                  int stages, const void* in, void* out) {
+void DeviceSums<T>::run_pipelined(Scratch& scratch, SinglePassState& state, const DeviceParams& p, TileKnobs knobs,
+                                  bool reuse, int stages, const void* in, void* out) {
   if (p.n == 0) return;
-  Launcher<SumOp<T>, NoRecorder> l(scratch, diag, nullptr, "decoupled-lookback", knobs, reuse);
+  Launcher<SumOp<T>, NoRecorder> l(scratch, state, nullptr, "decoupled-lookback", knobs, reuse);
   DeviceBuffers b = l.single_pass_state(p);
   b.in = Buf{const_cast<void*>(in), 0, p.n};
   b.out = Buf{out, 1, p.n};

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "block/all.hpp"
+#include "block/registry.hpp"
 #include "gpu/block_runs.hpp"
 #include "gpu/block_trace_memory.cuh"
 #include "gpu/cuda_util.cuh"
@@ -120,7 +120,7 @@ void collect_block_trace(const TracedBlockMemory& m, Trace& trace) {
 
 void launch_block_scan(std::string_view algo, OpKind op, ValueType type, const void* in, void* out,
                        const BlockParams& p, std::int64_t grid, std::int32_t threads) {
-  with_block_algorithm(algo, [&](auto a) { BlockRuns<decltype(a)>::launch(op, type, in, out, p, grid, threads); });
+  with_block_algorithm(algo, [&](auto a) { BlockRuns<typename decltype(a)::type>::launch(op, type, in, out, p, grid, threads); });
 }
 
 }  // namespace gpu
@@ -132,7 +132,7 @@ Trace record_block_scan_gpu(const BlockRunConfig& config, const GpuOptions& opti
   cuda::begin_gpu_trace(options, trace);
   if (options.amplify_seed) trace.meta.options["amplify"] = std::to_string(options.amplify_seed);
   with_block_algorithm(config.algorithm,
-                       [&](auto algo) { gpu::BlockTracedRuns<decltype(algo)>::record(config, shape, options, trace); });
+                       [&](auto algo) { gpu::BlockTracedRuns<typename decltype(algo)::type>::record(config, shape, options, trace); });
   return trace;
 }
 
@@ -143,7 +143,7 @@ WrongCount count_wrong_outputs_gpu(const BlockRunConfig& config, int runs, std::
   cuda::require_gpu();
   WrongCount count;
   with_block_algorithm(config.algorithm, [&](auto algo) {
-    count = gpu::BlockRuns<decltype(algo)>::count_wrong(config, shape, scratch.meta, runs, amplify_seed);
+    count = gpu::BlockRuns<typename decltype(algo)::type>::count_wrong(config, shape, scratch.meta, runs, amplify_seed);
   });
   return count;
 }
@@ -203,6 +203,12 @@ GpuStatus probe_gpu() {
   s.shared_per_block = static_cast<int>(prop.sharedMemPerBlockOptin);
   cudaDriverGetVersion(&s.driver_version);
   cudaRuntimeGetVersion(&s.runtime_version);
+  // Attributes, not cudaDeviceProp fields: CUDA 13 dropped the memory clock from the properties.
+  if (cudaDeviceGetAttribute(&s.memory_clock_khz, cudaDevAttrMemoryClockRate, 0) != cudaSuccess ||
+      cudaDeviceGetAttribute(&s.memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0) != cudaSuccess) {
+    s.memory_clock_khz = s.memory_bus_bits = 0;
+    cudaGetLastError();  // clear it: the peak is only left out of bench's table
+  }
   s.error = architecture_mismatch(prop);
   s.usable = s.error.empty();
   return s;

@@ -26,6 +26,7 @@ struct GpuStatus {
   int cc_major = 0, cc_minor = 0, sm_count = 0;
   int shared_per_block = 0;  // the bytes of shared memory a block may opt in to (227 KB on sm_90)
   int driver_version = 0, runtime_version = 0;  // CUDA's encoding: 1000 * major + 10 * minor
+  int memory_clock_khz = 0, memory_bus_bits = 0;  // the DRAM's peak clock and bus width (0: not reported)
 };
 
 // Never throws. Looks at device 0.
@@ -50,10 +51,6 @@ Trace record_block_scan_gpu(const BlockRunConfig& config, const GpuOptions& opti
 // A spin wait that runs out of its bound throws GpuError naming the tile.
 Trace record_device_scan_gpu(const BlockRunConfig& config, const GpuOptions& options = {});
 
-// Untraced device-wide scan of config.input (or the seeded random input) on device 0; returns the
-// output. For tests at moderate n; see verify_device_scan_gpu for large n.
-std::vector<Payload> run_device_scan_gpu(const BlockRunConfig& config);
-
 // Untraced device-wide scan of n elements generated on the device (int32 sum, any n up to
 // kMaxDeviceN), checked against a sequential reference on the host. Returns the mismatches (0 when
 // correct). Throws GpuError on any CUDA failure or a spin wait that ran out.
@@ -64,6 +61,27 @@ struct DeviceCheck {
 };
 DeviceCheck verify_device_scan_gpu_i32(const std::string& algorithm, const std::map<std::string, std::string>& options,
                                        std::int64_t n, bool exclusive, std::uint64_t seed);
+
+// One scanner (decoupled look-back's int32 inclusive sum under `options`, as the benchmark and the
+// timing panel keep one) run on each step's input in turn, for tests of what it keeps from run to
+// run (gpu/single_pass_state.cuh). A step may first stall a tile of its run (nanoseconds; the tile
+// kernel's stall switch), first set the epoch the run takes (when > 0), or after its run put the
+// host's count of tile ids off by `skew` (as a kernel that took other than the host counted would).
+// Each result holds the output, the epoch the run took, and what the scanner's check() threw ("" if
+// nothing). Throws GpuError for a CUDA failure outside check().
+struct ScannerStep {
+  std::vector<std::int32_t> input;
+  std::int64_t stall_tile = -1, stall_ns = 0;
+  unsigned long long start_epoch = 0;
+  long long skew = 0;
+};
+struct ScannerResult {
+  std::vector<std::int32_t> output;
+  long long epoch = -1;
+  std::string error;
+};
+std::vector<ScannerResult> run_scanner_gpu(const std::map<std::string, std::string>& options,
+                                           const std::vector<ScannerStep>& steps);
 
 // Decoupled look-back's sum of `type` (numeric) under every tile policy built for it (the default,
 // which keeps its descriptors from run to run under epochs and on sm_90 hands large n to the

@@ -20,10 +20,12 @@ Trace record_block_scan_gpu(const BlockRunConfig&, const GpuOptions&) { throw Gp
 
 Trace record_device_scan_gpu(const BlockRunConfig&, const GpuOptions&) { throw GpuError(kNoCuda); }
 
-std::vector<Payload> run_device_scan_gpu(const BlockRunConfig&) { throw GpuError(kNoCuda); }
-
 DeviceCheck verify_device_scan_gpu_i32(const std::string&, const std::map<std::string, std::string>&, std::int64_t, bool,
                                        std::uint64_t) {
+  throw GpuError(kNoCuda);
+}
+
+std::vector<ScannerResult> run_scanner_gpu(const std::map<std::string, std::string>&, const std::vector<ScannerStep>&) {
   throw GpuError(kNoCuda);
 }
 

@@ -56,6 +56,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "gpu/tile_exec.cuh"
 
@@ -139,6 +140,9 @@ class PipeBlock {
   static constexpr int Chunks = Items / V;
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "packed descriptors: 4- and 8-byte values");
   static_assert(Items % V == 0);
+  // The reduce warps combine a tile's elements in any order (reduce_role), which only a commutative
+  // operator allows: the operators of numbers are; (flag, value) pairs and intervals are not.
+  static_assert(std::is_arithmetic_v<T>, "the pipelined reduce needs a commutative operator: numbers only");
 
   __device__ PipeBlock(Op op, const DeviceParams& p, const DeviceBuffers& b, const typename Recorder::Args& rec,
                        TileDiag* diag, const TileKnobs& knobs, int stages, PipeShared<T>& s, T* stage)
@@ -255,8 +259,8 @@ class PipeBlock {
       const int s = i % stages_;
       const int slot = i % kPipeSlots;
       mbar_wait(&s_.full[s][w], stage_parity(i));
-      // The lane's elements in any order, then the warp's lanes: every operator of 4- and 8-byte
-      // values is commutative (the symbolic interval, which is not, takes the tile kernels).
+      // The lane's elements in any order, then the warp's lanes (a commutative operator: see the
+      // static_assert above).
       T total = op_.identity();
 #pragma unroll
       for (int k = 0; k < Chunks; ++k) {

@@ -7,12 +7,9 @@
 
 #include "core/hd.hpp"
 #include "core/payload.hpp"
+#include "core/tile_flag.hpp"
 
 namespace sv {
-
-// A tile descriptor's status (Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled
-// Look-back"): X nothing published yet, A the tile's aggregate, P its inclusive prefix.
-enum class TileFlag : std::uint8_t { X = 0, A = 1, P = 2 };
 
 enum class TileEventKind : std::uint8_t {
   Start,    // a block took the tile (tile id from the counter, or the block index)

@@ -44,7 +44,7 @@ fake_smi(blackwell "NVIDIA GeForce RTX 5090, 12.0\\n" 0)
 fake_smi(nogpu "No devices were found\\n" 6)
 fake_smi(garbage "compute_cap\\n[N/A]\\n" 0)
 
-set(portable "75-real;80-real;86-real;89-real;90-real;120-real;90-virtual")
+set(portable "75-real;80-real;90-real;120-real;90-virtual")
 
 scanviz_detect_cuda_archs("${WORK}/one" archs gpus)
 expect("one GPU: its architecture, real code only" "${archs}" "89-real")
@@ -78,10 +78,12 @@ scanviz_choose_cuda_archs("89;90-real" "" archs why)
 expect("an explicit list, as given" "${archs}" "89;90-real")
 
 scanviz_cuda_archs_text("${portable}" text)
-expect("the portable list in words" "${text}" "sm_75, sm_80, sm_86, sm_89, sm_90, sm_120 and PTX for compute_90")
+expect("the portable list in words" "${text}" "sm_75, sm_80, sm_90, sm_120 and PTX for compute_90")
 
-scanviz_cuda_archs_one_per_major("${portable}" archs)
+scanviz_cuda_archs_one_per_major("75-real;80-real;86-real;89-real;90-real;120-real;90-virtual" archs)
 expect("traced kernels: one real architecture a major version, the PTX kept" "${archs}" "75-real;80-real;90-real;90-virtual;120-real")
+scanviz_cuda_archs_one_per_major("${portable}" archs)
+expect("the portable list is one a major version already" "${archs}" "75-real;80-real;90-real;90-virtual;120-real")
 scanviz_cuda_archs_one_per_major("89;86;80-real" archs)
 expect("traced kernels: the lowest of a major, whatever the order; a dropped entry keeps its PTX" "${archs}" "80-real;86-virtual;89-virtual")
 scanviz_cuda_archs_one_per_major("90a-real;90-real" archs)
