@@ -5,8 +5,8 @@
 #   SCANVIZ_EXE   the scanviz binary (default: build/release, else build/dev, else build/nocuda)
 #   FRAMES        frames per scene (default 300)
 #   SIZE          the window's size (default 1600x900, the window's default)
-# Without DISPLAY it runs under xvfb-run; the GL driver is the caller's (e.g. LIBGL_ALWAYS_SOFTWARE=1 or
-# __GLX_VENDOR_LIBRARY_NAME=nvidia in the environment).
+# Without DISPLAY it runs under xvfb-run with Mesa's software renderer; on a display of the caller's the
+# GL driver is the caller's (e.g. __GLX_VENDOR_LIBRARY_NAME=nvidia in the environment).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=window-common.sh

@@ -11,6 +11,7 @@ if [ $# -gt 0 ] || [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec "$exe" "$@"
 fi
 lesson="$SCANVIZ_ROOT/build/lesson"
+export LIBGL_ALWAYS_SOFTWARE=1  # Xvfb has only Mesa's software renderer; Mesa 24 would probe for a GPU first
 rm -rf "$lesson"
 mkdir -p "$lesson"
 echo "scanviz: no display here; rendering the default lesson to files instead"

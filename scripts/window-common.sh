@@ -13,5 +13,5 @@ fi
 run=()
 if [ -z "${DISPLAY:-}" ]; then
   command -v xvfb-run >/dev/null || { echo "$window_script: no DISPLAY and no xvfb-run (apt-get install xvfb xauth)" >&2; exit 2; }
-  run=(xvfb-run -a -s "-screen 0 1920x1080x24")
+  run=(env LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1920x1080x24")  # Xvfb: Mesa's software renderer only
 fi

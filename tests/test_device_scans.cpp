@@ -162,6 +162,16 @@ TEST_CASE("device scans: static tile ids under an adversarial launch order deadl
   }
 }
 
+// Whether every stale read of the run is described with `word` ("stale", or "torn" for a 16-byte
+// descriptor read in halves).
+static bool names_stale_reads(const Trace& t, const LookbackSummary& s, const std::string& word) {
+  bool all = s.stale_reads > 0;
+  for (const TileSummary& tile : s.tiles)
+    for (const TileInspection& i : tile.inspections)
+      if (i.stale) all &= describe_inspection(t, tile.tile, i).find(word) != std::string::npos;
+  return all;
+}
+
 TEST_CASE("device scans: fence=off lets a reader see the flag before the value: stale reads, wrong result") {
   for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I32}, std::pair{OpKind::Interval, ValueType::Interval}}) {
     CAPTURE(type_name(type));
@@ -169,11 +179,7 @@ TEST_CASE("device scans: fence=off lets a reader see the flag before the value: 
     CHECK(off.result.outcome == Outcome::Wrong);
     const LookbackSummary s = summarize_lookback(off);
     CHECK(s.stale_reads > 0);
-    bool named = false;
-    for (const TileSummary& tile : s.tiles)
-      for (const TileInspection& i : tile.inspections)
-        if (i.stale) named |= describe_inspection(off, tile.tile, i).find("stale") != std::string::npos;
-    CHECK(named);
+    CHECK(names_stale_reads(off, s, "stale"));
     // With the fence (separate words for 64-bit values, one packed word for 32-bit ones): no stale read.
     const Trace on = record_device("decoupled-lookback", 100003, op, type, false, {{"fence", "on"}});
     check_correct(on);
@@ -181,6 +187,30 @@ TEST_CASE("device scans: fence=off lets a reader see the flag before the value: 
   }
   const Trace wide = record_device("chained", 100003, OpKind::Sum, ValueType::I64, false, {{"fence", "off"}});
   CHECK(wide.result.outcome == Outcome::Wrong);
+}
+
+TEST_CASE("device scans: torn=on reads a 16-byte descriptor's flag half before its value half: wrong, named torn") {
+  for (const char* algo : {"chained", "decoupled-lookback"}) {
+    for (ValueType type : {ValueType::I64, ValueType::F64}) {
+      CAPTURE(algo);
+      CAPTURE(type_name(type));
+      const Trace torn = record_device(algo, 100003, OpKind::Sum, type, false, {{"torn", "on"}});
+      CHECK(torn.result.outcome == Outcome::Wrong);
+      const LookbackSummary s = summarize_lookback(torn);
+      CHECK(s.stale_reads > 0);
+      CHECK(names_stale_reads(torn, s, "torn"));
+      // The same run with whole 16-byte reads (what the GPU kernels assume): right.
+      const Trace whole = record_device(algo, 100003, OpKind::Sum, type, false, {{"torn", "off"}});
+      check_correct(whole);
+      CHECK(summarize_lookback(whole).stale_reads == 0);
+    }
+  }
+  // Only 16-byte descriptors can tear: 4-byte values share one 8-byte word, fence=off keeps them apart.
+  CHECK_THROWS_AS(record_device("decoupled-lookback", 1000, OpKind::Sum, ValueType::I32, false, {{"torn", "on"}}),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(record_device("decoupled-lookback", 1000, OpKind::Sum, ValueType::I64, false,
+                                {{"torn", "on"}, {"fence", "off"}}),
+                  std::invalid_argument);
 }
 
 TEST_CASE("device scans: window=1 is the chained scan, and a wider window inspects further") {

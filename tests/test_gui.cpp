@@ -377,11 +377,16 @@ TEST_CASE("clip_hidden_draws: a draw under a later opaque clear keeps exactly th
   const unsigned elements = under.CmdBuffer[0].ElemCount;
   add_solid_rect(&over, ImVec2(50, 20), ImVec2(150, 80), 0x336699FF);
   add_solid_rect(&over, ImVec2(0, 0), ImVec2(10, 10), 0x336699FF);  // too small to hide anything
-  ImDrawList* lists[] = {&under, &over};
   ImDrawData dd;
   dd.Valid = true;
+#if IMGUI_VERSION_NUM >= 18980  // CmdLists became an ImVector in Dear ImGui 1.89.8 (Ubuntu 24.04 ships 1.90)
+  dd.AddDrawList(&under);
+  dd.AddDrawList(&over);
+#else
+  ImDrawList* lists[] = {&under, &over};
   dd.CmdLists = lists;
   dd.CmdListsCount = 2;
+#endif
   dd.DisplaySize = ImVec2(200, 100);
   dd.FramebufferScale = ImVec2(1, 1);
   CHECK(clip_hidden_draws(&dd) == 1);
@@ -726,6 +731,32 @@ LookbackRun lookback_run(const std::string& preset, const std::string& algorithm
   return make_lookback_run(record_device_scan(lookback_config(l, algorithm)));
 }
 
+// A run whose reads saw a flag before its value (fence=off, or a torn 16-byte descriptor): wrong; at
+// each such read the table shows the flag without the value it was published with; the scene draws
+// the first reader's stale arrow in the stale colour.
+void check_stale_reads_shown(const LookbackRun& r) {
+  CHECK(r.outcome == Outcome::Wrong);
+  REQUIRE(r.summary.stale_reads > 0);
+  std::int64_t reader = -1;
+  for (const TileSummary& t : r.summary.tiles)
+    for (const TileInspection& i : t.inspections) {
+      if (!i.stale) continue;
+      if (reader < 0) reader = t.tile;
+      const DescriptorState seen = descriptors_at(r, i.time)[static_cast<std::size_t>(i.target)];
+      CHECK(seen.flag == i.flag);
+      const DescriptorState last = descriptors_at(r, r.t1)[static_cast<std::size_t>(i.target)];
+      const auto& field = i.flag == TileFlag::A ? seen.aggregate : seen.inclusive;
+      const auto& published = i.flag == TileFlag::A ? last.aggregate : last.inclusive;
+      REQUIRE(published.has_value());
+      CHECK((!field.has_value() || *field != *published));
+    }
+  SceneOptions o;
+  o.selected = reader;
+  const LookbackPalette& pal = lookback_palette("light");
+  const LookbackScene s = build_lookback_scene(r, r.t1, pal, o);
+  CHECK(std::any_of(s.arrows.begin(), s.arrows.end(), [&](const SceneArrow& a) { return a.stale && a.color == pal.stale; }));
+}
+
 std::string flags_of(const std::vector<DescriptorState>& d) {
   std::string s;
   for (const DescriptorState& x : d) s += std::string(tile_flag_name(x.flag));
@@ -874,30 +905,25 @@ TEST_CASE("look-back model: mid-run decoupled look-back shows all three flags, a
       CHECK(*field == i.value);
     }
 
-  const LookbackRun stale = lookback_run("stale", "decoupled-lookback");
   // With fence off a stale read happens while the table shows the flag without its value yet.
-  for (const TileSummary& t : stale.summary.tiles)
-    for (const TileInspection& i : t.inspections) {
-      if (!i.stale) continue;
-      const DescriptorState seen = descriptors_at(stale, i.time)[static_cast<std::size_t>(i.target)];
-      CHECK(seen.flag == i.flag);
-      const DescriptorState last = descriptors_at(stale, stale.t1)[static_cast<std::size_t>(i.target)];
-      const auto& field = i.flag == TileFlag::A ? seen.aggregate : seen.inclusive;
-      const auto& published = i.flag == TileFlag::A ? last.aggregate : last.inclusive;
-      REQUIRE(published.has_value());
-      CHECK((!field.has_value() || *field != *published));
-    }
-  CHECK(stale.outcome == Outcome::Wrong);
-  REQUIRE(stale.summary.stale_reads > 0);
-  std::int64_t reader = -1;
-  for (const TileSummary& t : stale.summary.tiles)
-    for (const TileInspection& i : t.inspections)
-      if (i.stale && reader < 0) reader = t.tile;
-  SceneOptions o;
-  o.selected = reader;
-  const LookbackPalette& pal = lookback_palette("light");
-  const LookbackScene s = build_lookback_scene(stale, stale.t1, pal, o);
-  CHECK(std::any_of(s.arrows.begin(), s.arrows.end(), [&](const SceneArrow& a) { return a.stale && a.color == pal.stale; }));
+  check_stale_reads_shown(lookback_run("stale", "decoupled-lookback"));
+}
+
+TEST_CASE("look-back model: the torn preset reads a 16-byte descriptor's new flag with its old value, and the scene marks it") {
+  for (const char* algorithm : {"chained", "decoupled-lookback"}) {
+    CAPTURE(algorithm);
+    const LookbackRun torn = lookback_run("torn", algorithm);
+    CHECK(torn.trace.meta.type == ValueType::I64);
+    CHECK(torn.trace.meta.options.at("torn") == "on");
+    check_stale_reads_shown(torn);
+  }
+  // Unticked, the same 64-bit run reads every descriptor whole and is right.
+  LookbackLesson l;
+  REQUIRE(lookback_preset("torn", l));
+  l.torn = false;
+  const LookbackRun whole = make_lookback_run(record_device_scan(lookback_config(l, "decoupled-lookback")));
+  CHECK(whole.outcome == Outcome::Correct);
+  CHECK(whole.summary.stale_reads == 0);
 }
 
 TEST_CASE("look-back model: reduce-then-scan's tile sums and their scan stand in for A and P") {

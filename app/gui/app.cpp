@@ -45,6 +45,7 @@
 #include "gui/canvas.hpp"
 #include "gui/plot.hpp"
 #include "gui/input_script.hpp"
+#include "gui/keys.hpp"
 #include "gui/lesson.hpp"
 #include "gui/predict_panel.hpp"
 #include "gui/timing_panel.hpp"
@@ -594,23 +595,23 @@ int run_gui(const GuiOptions& opt) {
         }
         for (CanvasState* cs : {&ui.canvas, &ui.canvas_racy}) {
           float zoom = 1;
-          if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) zoom = 1.25f;
-          if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) zoom = 1 / 1.25f;
+          if (key_pressed(GLFW_KEY_EQUAL) || key_pressed(GLFW_KEY_KP_ADD)) zoom = 1.25f;
+          if (key_pressed(GLFW_KEY_MINUS) || key_pressed(GLFW_KEY_KP_SUBTRACT)) zoom = 1 / 1.25f;
           if (zoom != 1) {
             cs->view.scale_x *= zoom;
             cs->view.scale_y *= zoom;
             cs->fit = false;
           }
-          if (ImGui::IsKeyPressed(GLFW_KEY_0)) cs->fit = true;
+          if (key_pressed(GLFW_KEY_0)) cs->fit = true;
         }
-        if (ImGui::IsKeyPressed(GLFW_KEY_F) || ImGui::IsKeyPressed(GLFW_KEY_F11)) ui.fullscreen = !ui.fullscreen;
-        if (ImGui::IsKeyPressed(GLFW_KEY_W)) ui.show_charts = !ui.show_charts;
-        if (ImGui::IsKeyPressed(GLFW_KEY_T)) ui.show_timing = !ui.show_timing;
-        if (ImGui::IsKeyPressed(GLFW_KEY_B)) ui.show_lookback = !ui.show_lookback;
-        if (ImGui::IsKeyPressed(GLFW_KEY_P)) ui.predict.focus = ui.predict.on = !ui.predict.on;
-        if (ImGui::IsKeyPressed(GLFW_KEY_D)) ui.show_divergence = !ui.show_divergence;
-        if (ImGui::IsKeyPressed(GLFW_KEY_A)) ui.show_application = !ui.show_application;
-        if (ImGui::IsKeyPressed(GLFW_KEY_L)) {
+        if (key_pressed(GLFW_KEY_F) || key_pressed(GLFW_KEY_F11)) ui.fullscreen = !ui.fullscreen;
+        if (key_pressed(GLFW_KEY_W)) ui.show_charts = !ui.show_charts;
+        if (key_pressed(GLFW_KEY_T)) ui.show_timing = !ui.show_timing;
+        if (key_pressed(GLFW_KEY_B)) ui.show_lookback = !ui.show_lookback;
+        if (key_pressed(GLFW_KEY_P)) ui.predict.focus = ui.predict.on = !ui.predict.on;
+        if (key_pressed(GLFW_KEY_D)) ui.show_divergence = !ui.show_divergence;
+        if (key_pressed(GLFW_KEY_A)) ui.show_application = !ui.show_application;
+        if (key_pressed(GLFW_KEY_L)) {
           ui.lecture = !ui.lecture;
           ui.fullscreen = ui.lecture;
         }

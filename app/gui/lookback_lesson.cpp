@@ -10,7 +10,7 @@
 namespace sv::gui {
 
 const std::vector<std::string>& lookback_preset_names() {
-  static const std::vector<std::string> names = {"default", "fig6", "deadlock", "stale", "stall", "10000-tiles"};
+  static const std::vector<std::string> names = {"default", "fig6", "deadlock", "stale", "torn", "stall", "10000-tiles"};
   return names;
 }
 
@@ -38,6 +38,9 @@ bool lookback_preset(const std::string& name, LookbackLesson& l) {
     l.launch = 1;  // reverse: the last tiles fill every slot and wait for tiles never launched
   } else if (name == "stale") {
     l.fence_off = true;
+  } else if (name == "torn") {
+    l.wide = true;
+    l.torn = true;
   } else if (name == "stall") {
     l.stall = true;
   } else if (name == "10000-tiles") {
@@ -67,6 +70,7 @@ BlockRunConfig lookback_config(const LookbackLesson& l, const std::string& algor
   if (single_pass) {
     c.options["tile-ids"] = l.static_ids ? "static" : "dynamic";
     c.options["fence"] = l.fence_off ? "off" : "on";
+    if (l.torn && l.wide && !l.fence_off) c.options["torn"] = "on";
     std::string stalls = l.stall ? std::to_string(l.stall_tile) + ":" + std::to_string(l.stall_cycles) : "";
     if (!l.extra_stalls.empty()) stalls += (stalls.empty() ? "" : ",") + l.extra_stalls;
     if (!stalls.empty()) c.options["stall"] = stalls;

@@ -22,6 +22,7 @@ struct LookbackLesson {
   bool static_ids = false;
   int launch = 0;           // in-order, reverse, random
   bool fence_off = false;
+  bool torn = false;        // with wide: the 16-byte descriptor read as two halves (the torn switch)
   bool stall = false;
   int stall_tile = 3, stall_cycles = 20000;
   int window = 32;
@@ -31,7 +32,8 @@ struct LookbackLesson {
 };
 
 // The presets: "fig6" (the seed paper's Fig. 6: eight tiles whose aggregates are 2, decoupled look-back
-// alone), "deadlock" (static tile ids, reverse launch), "stale" (fence off), "stall" (a stalled tile),
+// alone), "deadlock" (static tile ids, reverse launch), "stale" (fence off), "torn" (64-bit values whose
+// 16-byte descriptor tears), "stall" (a stalled tile),
 // "10000 tiles". Returns false for an unknown name.
 bool lookback_preset(const std::string& name, LookbackLesson& lesson);
 const std::vector<std::string>& lookback_preset_names();

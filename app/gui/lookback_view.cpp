@@ -90,6 +90,13 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
   ImGui::SameLine();
   changed |= ImGui::Checkbox("64-bit values", &l.wide);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("flag and value in separate words, stored value, fence, flag (as the paper's descriptor)");
+  if (l.wide && !l.fence_off) {
+    ImGui::SameLine();
+    changed |= ImGui::Checkbox("torn reads", &l.torn);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("flag and value in one 16-byte word, as the GPU packs them, read as two 8-byte halves:\n"
+                        "a reader can see the new flag with the old value (the GPU kernels assume it never does)");
+  }
   changed |= ImGui::Checkbox("stall tile", &l.stall);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(w * 0.6f);

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "core/values.hpp"
+#include "gui/keys.hpp"
 
 namespace sv::gui {
 
@@ -145,14 +146,14 @@ int predict_window(PredictUi& p, const TraceView& view, int shown, ImVec2 displa
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab))) p.current = (p.current + (io.KeyShift ? count - 1 : 1)) % count;
     for (int c = 0; c < 4; ++c) {
       const PredictQuestion& q = p.questions[static_cast<std::size_t>(p.current)];
-      if (!ImGui::IsKeyPressed(GLFW_KEY_1 + c) || c >= static_cast<int>(q.choices.size())) continue;
+      if (!key_pressed(GLFW_KEY_1 + c) || c >= static_cast<int>(q.choices.size())) continue;
       p.answers[static_cast<std::size_t>(p.current)].chosen = c;
       p.answers[static_cast<std::size_t>(p.current)].typed[0] = '\0';
       p.current = std::min(p.current + 1, count - 1);  // on to the next question
       break;
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_E)) p.edit = true;
-    submit |= ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) || ImGui::IsKeyPressed(GLFW_KEY_KP_ENTER);
+    if (key_pressed(GLFW_KEY_E)) p.edit = true;
+    submit |= ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) || key_pressed(GLFW_KEY_KP_ENTER);
   } else if (count > 0 && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab))) {  // typing: on to the next box
     p.current = (p.current + (io.KeyShift ? count - 1 : 1)) % count;
     p.edit = true;

@@ -131,10 +131,14 @@ std::string describe_inspection(const Trace& trace, std::int64_t tile, const Til
                     std::string(tile_flag_name(i.flag)) + " with " + format_value(type, i.value);
   if (i.spins) out += " after " + std::to_string(i.spins) + " polls";
   if (i.stale) {
+    const auto switch_on = trace.meta.options.find("torn");
+    const bool torn = switch_on != trace.meta.options.end() && switch_on->second == "on";
     for (const TileEvent& e : trace.tile_events)
       if (e.kind == TileEventKind::Publish && e.target == i.target && e.flag == i.flag) {
         out += ", but tile " + std::to_string(i.target) + " published " + std::string(tile_flag_name(i.flag)) +
-               " with " + format_value(type, e.value) + " (stale: the flag arrived before its value)";
+               " with " + format_value(type, e.value) +
+               (torn ? " (torn: the 16-byte descriptor's flag half arrived before its value half)"
+                     : " (stale: the flag arrived before its value)");
         break;
       }
   }

@@ -21,7 +21,7 @@ constexpr std::array<DeviceAlgorithmInfo, 4> kDeviceAlgorithms = {{
                            "of predecessors to the nearest inclusive prefix (P), publish P; dynamic tile ids"},
 }};
 
-constexpr std::array<SwitchInfo, 11> kSwitches = {{
+constexpr std::array<SwitchInfo, 12> kSwitches = {{
     {"block-algo", "kogge-stone-double-buffer", "hierarchical", false,
      "the block algorithm that scans each tile (any block-level algorithm but the racy one)"},
     {"items", "by type", "reduce-then-scan chained decoupled-lookback", false,
@@ -41,6 +41,10 @@ constexpr std::array<SwitchInfo, 11> kSwitches = {{
      "TILE:CYCLES: that tile waits after taking its id (emulator cycles; nanoseconds on the GPU); the emulator "
      "also takes TILE:CYCLES:look-back (just before the tile first looks back) and lists of them "
      "separated by commas"},
+    {"torn", "off", "chained decoupled-lookback", true,
+     "on: a 64-bit value and its flag in one 16-byte descriptor, as the GPU packs them, read as two 8-byte halves, "
+     "so a reader can see the flag half before the value half (the torn read the GPU kernels assume never happens; "
+     "int64 or double, fence=on)"},
     {"sms", "4", "all", true, "simulated multiprocessors, 1..1024"},
     {"resident", "2", "all", true, "blocks resident on one multiprocessor at a time, 1..64"},
     {"launch", "in-order", "all", true, "the order blocks are launched in: in-order, reverse (adversarial) or random:SEED"},
@@ -84,7 +88,7 @@ std::int32_t default_items_per_thread(ValueType type, bool segmented) {
   if (segmented) return type == ValueType::I32 || type == ValueType::F32 ? 8 : 4;
   switch (type) {
     case ValueType::I32:
-    case ValueType::F32: return 24;  // the GPU's fastest int32 tile (gpu/tile_exec.cuh DefaultTileConfig)
+    case ValueType::F32: return 24;  // the GPU's fastest int32 tile (gpu/tile_policy.cuh DefaultTileConfig)
     case ValueType::I64:
     case ValueType::F64: return 12;  // the same 24 KB tiles
     case ValueType::Interval: return 4;
@@ -151,6 +155,14 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
     if (v["fence"] != "on" && v["fence"] != "off")
       throw std::invalid_argument("--option fence=" + v["fence"] + ": expected on or off");
     p.fence = v["fence"] == "on";
+  }
+  if (v.count("torn")) {
+    if (v["torn"] != "on" && v["torn"] != "off")
+      throw std::invalid_argument("--option torn=" + v["torn"] + ": expected on or off");
+    c.machine.torn = v["torn"] == "on";
+    if (c.machine.torn && (segmented || (type != ValueType::I64 && type != ValueType::F64) || !p.fence))
+      throw std::invalid_argument("--option torn=on: only 64-bit values (--type int64 or double) with fence=on have "
+                                  "16-byte descriptors that could tear");
   }
   if (v.count("share")) {
     if (v["share"] != "on" && v["share"] != "off")

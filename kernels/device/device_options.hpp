@@ -11,7 +11,7 @@
 
 #include "core/ops.hpp"
 #include "device/device_params.hpp"
-#include "emulator/schedule.hpp"
+#include "core/schedule.hpp"
 
 namespace sv {
 
@@ -47,6 +47,9 @@ struct EmuMachine {
   Schedule launch;                 // the order blocks are launched in: in-order, reverse, random:SEED
   std::int32_t latency = 400;      // cycles of a global memory round trip
   std::vector<TileStall> stalls;   // the emulator's stalls (DeviceParams::stall_tile is the GPU's one)
+  // 64-bit values in one 16-byte descriptor whose two 8-byte halves land apart (the flag first): the
+  // torn read the GPU kernels assume never happens (gpu/tile_descriptors.cuh).
+  bool torn = false;
 };
 
 struct DeviceConfig {

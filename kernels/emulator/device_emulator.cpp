@@ -70,7 +70,7 @@ void EmuTileExec::advance_tile_io(std::size_t elements) {
 }
 
 void EmuTileExec::publish_payload(std::int64_t tile, TileFlag flag, const Payload& value, const DeviceParams& p,
-                                  bool packable) {
+                                  bool packable, bool wide) {
   emu_->yield(slot_);
   const std::uint64_t lat = static_cast<std::uint64_t>(emu_->machine_.latency);
   auto values = [&]() -> std::vector<DeviceEmulator::Store>& {
@@ -78,18 +78,20 @@ void EmuTileExec::publish_payload(std::int64_t tile, TileFlag flag, const Payloa
     return flag == TileFlag::A ? d.aggregates : d.inclusives;
   };
   std::uint64_t value_at = emu_->slots_[slot_].clock + lat;  // one packed word: value and flag together
-  if (!(packable && p.fence)) {
+  // Torn: one 16-byte store whose value half lands apart from its flag half, as two stores would.
+  const bool torn = wide && p.fence && emu_->machine_.torn;
+  if (!(packable && p.fence) || torn) {
     // Separate words: the value's store (a Record event), then the flag's. An event's time is when
     // its store was issued: readers see it one latency later.
     TileEvent& r = emu_->record(slot_, TileEventKind::Record, tile);
     r.flag = flag;
     r.value = value;
-    if (!p.fence) {  // nothing orders the two stores: the value lands two latencies after the flag
+    if (!p.fence || torn) {  // nothing orders the two: the value lands two latencies after the flag
       value_at += 2 * lat;
       r.time = value_at - lat;
     }
     values().push_back({value_at, flag, value});
-    if (p.fence) {  // the fence waits for the value's store; others run meanwhile
+    if (p.fence && !torn) {  // the fence waits for the value's store; others run meanwhile
       emu_->slots_[slot_].clock += lat;
       emu_->yield(slot_);
     }

@@ -9,7 +9,9 @@
 // Descriptors: one packed word (flag and value visible together, one latency after the store); or a
 // flag word and a value word for each of A and P: with a fence the value is visible one latency
 // before the flag; without one the flag is visible after one latency and the value after three, so
-// a reader can see the flag with the word's old contents, the stale read.
+// a reader can see the flag with the word's old contents, the stale read. With the torn switch a
+// 64-bit value and its flag are one 16-byte word, as the GPU packs them, whose flag half is visible
+// after one latency and value half after three: the torn read, which no fence can order.
 // Deadlock: every resident block is waiting, and each has polled again after the last store became
 // visible, with no block left to launch into a free slot. The run stops there and reports the
 // waiting tiles; it never hangs.
@@ -22,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "core/ops.hpp"
@@ -106,7 +109,8 @@ class EmuTileExec {
   template <class Op>
   void publish(Op, const DeviceBuffers&, std::int64_t tile, TileFlag flag, typename Op::value_type value,
                const DeviceParams& p) {
-    publish_payload(tile, flag, Payload::of(value), p, sizeof(value) == 4);
+    using T = typename Op::value_type;
+    publish_payload(tile, flag, Payload::of(value), p, sizeof(T) == 4, sizeof(T) == 8 && std::is_arithmetic_v<T>);
   }
 
   // Reads the descriptors of [max(0, end - w), end), nearest first, at this block's clock.
@@ -144,7 +148,8 @@ class EmuTileExec {
   template <class Op>
   void share_window(Op, const DeviceBuffers&, std::int64_t, const DeviceParams& p) {
     for (const auto& [target, value] : shared_)
-      publish_payload(target, TileFlag::P, value, p, sizeof(typename Op::value_type) == 4);
+      publish_payload(target, TileFlag::P, value, p, sizeof(typename Op::value_type) == 4,
+                      sizeof(typename Op::value_type) == 8 && std::is_arithmetic_v<typename Op::value_type>);
     shared_.clear();
   }
 
@@ -156,7 +161,10 @@ class EmuTileExec {
   Payload read(const Buf& buf, std::int64_t i);
   void write(const Buf& buf, std::int64_t i, const Payload& v);
   void advance_tile_io(std::size_t elements);
-  void publish_payload(std::int64_t tile, TileFlag flag, const Payload& value, const DeviceParams& p, bool packable);
+  // packable: a 4-byte value, one 8-byte word with its flag (fence on); wide: a 64-bit number, which
+  // EmuMachine::torn publishes as one 16-byte word whose halves land apart.
+  void publish_payload(std::int64_t tile, TileFlag flag, const Payload& value, const DeviceParams& p, bool packable,
+                       bool wide);
   std::vector<Seen> read_window(std::int64_t tile, std::int64_t end, std::int32_t w);
 
   DeviceEmulator* emu_;

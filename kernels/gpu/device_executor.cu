@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/segments.hpp"
+#include "emulator/record.hpp"
 #include "gpu/device_runs.cuh"
 
 namespace sv {
@@ -176,7 +177,6 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
   v.push_back({256, 32, false, 2, 256, true, true});   // 32 items
   // 192 threads x 32 items: the default's 24 KB tiles, 9 blocks a multiprocessor instead of 8
   // (9 x (24 KB + 160 B + the 1 KB the driver keeps a block) fits the 228 KB; 1728 threads).
-  // H200, int32, 2^28, two runs: 452.4-453.1 G items/s against 449.3-449.9 for the default.
   v.push_back({192, 32, false, 2, 256, true, true});
   v.push_back({256, 24, false, 2, 256, true, true, false});  // the default with a memset of the descriptors a run
   v.push_back({512, 24, true, 2, 256, true, true});          // 512-thread blocks with evict-first hints
@@ -186,7 +186,7 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
   v.push_back({256, 24, false, 2, 256, true, true, true, true});
   v.push_back({512, 24, false, 2, 256, true, true, true, true});
   v.push_back({256, 24, false, 2, 256, true, false, true, true});  // ... without the first tile's L2 prefetch
-  // Bulk copies (sm_90 on; cp.async.bulk, see tile_exec.cuh): the loads, or loads and stores, in
+  // Bulk copies (sm_90 on; cp.async.bulk, see gpu/ptx.cuh): the loads, or loads and stores, in
   // 256- and 512-thread blocks.
   // threads items  cs   minb sleep staged prefetch reuse persist bulk
   v.push_back({256, 24, false, 2, 256, true, true, true, false, 1});
@@ -442,6 +442,21 @@ std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vec
       });
     }
   }
+  return checks;
+}
+
+std::vector<DeviceCheck> stress_descriptors_gpu(ValueType type, std::int64_t n, int runs, std::uint64_t seed) {
+  if (type != ValueType::I64 && type != ValueType::F64)
+    throw std::invalid_argument(std::string(type_name(type)) + " descriptors are not 16 bytes (int64 or double are)");
+  if (n < 1 || n > kMaxDeviceN)
+    throw std::invalid_argument("n = " + std::to_string(n) + " is outside 1.." + std::to_string(kMaxDeviceN));
+  if (runs < 1) throw std::invalid_argument(std::to_string(runs) + " runs");
+  cuda::require_gpu();
+  gpu::DeviceScanSum scan("decoupled-lookback", {}, type);
+  std::vector<DeviceCheck> checks;
+  visit_type(type, [&](auto v) {
+    for (int r = 0; r < runs; ++r) checks.push_back(check_run<decltype(v)>(scan, n, false, seed + r));
+  });
   return checks;
 }
 

@@ -79,15 +79,11 @@ struct TraceBook {
 
 // A baseline of the benchmark, not a scan (DeviceScanSum "tiles-alone"): each tile scanned on its
 // own, its id taken, loaded, scanned and stored as decoupled look-back does it but with no
-// descriptor and no look-back, so its time is what the tile kernel's loads and stores cost alone.
-// Measured (int32, median of 20, two runs, driver 580.159.04): 94.1% of the copy at 2^28 on an
-// H200, where decoupled look-back runs 85.3-85.6%; 94.9% on an H100, where it runs 95.9-96.0%.
-// From the default's switch up (policy_at) it runs the pipelined kernel with its look-back skipped
+// descriptor and no look-back, so its time is what the tile kernel's loads and stores cost alone
+// (docs/performance.md compares the two). From the default's switch up (policy_at) it runs the pipelined kernel with its look-back skipped
 // (TileKnobs::alone), so that it is the default's baseline at every n.
 // With a hold (DeviceScanSum option hold=NS, TileKnobs::hold_ns) thread 0 waits that long before
 // the tile is stored: a tile held as long as the scan holds one, without the chain of prefixes.
-// H200, 2^28, two runs, held 7 us: 448.1-448.8 G items/s, where decoupled look-back ran
-// 453.2-453.7 and the tiles stored at once 500.0-503.1.
 struct TilesAlone {
   template <class X, class Op>
   __device__ static void run(X& x, Op op, const DeviceParams& p, const DeviceBuffers& b) {
@@ -110,8 +106,8 @@ template <class Pass>
 constexpr bool kScansTiles = !std::is_same_v<Pass, Hierarchical::TileSums> && !std::is_same_v<Pass, Hierarchical::AddPrefixes>;
 
 // The configuration a pass runs under: the register bound only for the single-pass scans, where it
-// was measured to pay (more tiles in flight); the multi-pass kernels spilled under it (ptxas: 40-48
-// bytes a thread in reduce-then-scan's second pass), so they run unbounded.
+// was measured to pay (more tiles in flight); the multi-pass kernels spilled under it (ptxas -v shows
+// it for reduce-then-scan's second pass), so they run unbounded.
 template <class Pass>
 constexpr bool kSinglePass = std::is_same_v<Pass, DecoupledLookback> || std::is_same_v<Pass, Chained> ||
                              std::is_same_v<Pass, TilesAlone>;

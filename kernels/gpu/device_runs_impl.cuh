@@ -9,6 +9,7 @@
 
 #include "core/segmented.hpp"
 #include "core/segments.hpp"
+#include "emulator/record.hpp"
 #include "gpu/device_runs.cuh"
 
 namespace sv::gpu {

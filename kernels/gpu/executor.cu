@@ -11,6 +11,7 @@
 #include <string>
 
 #include "block/registry.hpp"
+#include "emulator/record.hpp"
 #include "gpu/block_runs.hpp"
 #include "gpu/block_trace_memory.cuh"
 #include "gpu/cuda_util.cuh"

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "analysis/lookback.hpp"
-#include "emulator/record.hpp"
+#include "run_config.hpp"
 #include "trace/trace.hpp"
 
 namespace sv {
@@ -104,10 +104,18 @@ std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vec
                                                   const std::map<std::string, std::string>& options = {},
                                                   std::int64_t offset = 0);
 
+// Decoupled look-back's inclusive sum of `type` (int64 or double: the types whose descriptors are
+// one 16-byte word, gpu/tile_descriptors.cuh) on one scanner under the default policy, `runs` times
+// at n, run r on new values (seed + r): every descriptor a run reads held another value in the run
+// before, so a torn read (this run's flag word with the last run's value word) shows as a wrong
+// output. Returns each run's check. Throws GpuError as above, std::invalid_argument for another
+// type, a bad n or run count.
+std::vector<DeviceCheck> stress_descriptors_gpu(ValueType type, std::int64_t n, int runs, std::uint64_t seed);
+
 // Decoupled look-back's int32 inclusive sum of n seeded small values under the default policy and
 // `options` (its switches, e.g. window=16), run `runs` times in a row on one scratch (descriptors
 // kept under epochs, as the benchmark runs it), its blocks noting three times a tile
-// (gpu/tile_exec.cuh TileClock): the last run's times in tile order (0 where a tile never got
+// (gpu/tile_recorders.cuh TileClock): the last run's times in tile order (0 where a tile never got
 // there; analysis/lookback.hpp tile_phase_stats) and its output checked against the reference.
 // Throws GpuError as above, std::invalid_argument for a bad n, run count or switch.
 struct ClockedRun {

@@ -34,6 +34,8 @@ std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType, const std::vector<s
   throw GpuError(kNoCuda);
 }
 
+std::vector<DeviceCheck> stress_descriptors_gpu(ValueType, std::int64_t, int, std::uint64_t) { throw GpuError(kNoCuda); }
+
 ClockedRun clock_decoupled_lookback_gpu(std::int64_t, std::uint64_t, int, const std::map<std::string, std::string>&) {
   throw GpuError(kNoCuda);
 }

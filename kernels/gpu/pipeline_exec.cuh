@@ -58,7 +58,12 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "gpu/tile_exec.cuh"
+#include "device/device_params.hpp"
+#include "gpu/device_util.cuh"
+#include "gpu/ptx.cuh"
+#include "gpu/tile_descriptors.cuh"
+#include "gpu/tile_policy.cuh"
+#include "gpu/tile_recorders.cuh"
 
 namespace sv::gpu {
 
@@ -204,8 +209,7 @@ class PipeBlock {
 
   // ---- load warp ------------------------------------------------------------------------------
   // A tile id is taken only once its slot and stage are free: a tile taken ahead, waiting for a
-  // stage, stays X for that long and holds up the look-back of every tile after it (H200, 2^28, the
-  // earlier design: 420 G items/s taken ahead, the look-back 9.6 us after the aggregate).
+  // stage, stays X for that long and holds up the look-back of every tile after it.
   __device__ void load_role() {
     const int lane = threadIdx.x & 31;
     const T* in = static_cast<const T*>(b_.in.ptr);

@@ -27,7 +27,7 @@
 
 #include "device/device_params.hpp"
 #include "gpu/cuda_util.cuh"
-#include "gpu/tile_exec.cuh"
+#include "gpu/tile_descriptors.cuh"
 
 namespace sv::gpu {
 

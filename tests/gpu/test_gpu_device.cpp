@@ -395,6 +395,28 @@ TEST_CASE("gpu device: one scanner's single-pass state from run to run") {
   }
 }
 
+TEST_CASE("gpu device: 16-byte descriptors under stress: many runs on one scanner, new values each run, all correct") {
+  // The one hardware assumption (gpu/tile_descriptors.cuh): a 16-byte descriptor is read whole. Each
+  // run's descriptors held the run before's values under the last epoch, so a reader that saw this
+  // run's flag word with the old value word would combine a wrong prefix into every element after
+  // it. Sizes: a few tiles, many tiles of the tile kernel, and the pipelined kernel's range on sm_90.
+  const std::int64_t tile = tile_size("decoupled-lookback", ValueType::I64);
+  for (ValueType type : {ValueType::I64, ValueType::F64}) {
+    for (std::int64_t n : {64 * tile + 3, 1000 * tile + 5, std::int64_t{1} << 22}) {
+      CAPTURE(type_name(type));
+      CAPTURE(n);
+      const std::vector<DeviceCheck> runs = stress_descriptors_gpu(type, n, 100, 1000 + static_cast<std::uint64_t>(n));
+      REQUIRE(runs.size() == 100);
+      std::int64_t wrong_runs = 0, first_wrong = -1;
+      for (std::size_t r = 0; r < runs.size(); ++r)
+        if (runs[r].mismatches > 0 && wrong_runs++ == 0) first_wrong = static_cast<std::int64_t>(r);
+      CAPTURE(first_wrong);
+      CHECK(wrong_runs == 0);
+    }
+  }
+  CHECK_THROWS_AS(stress_descriptors_gpu(ValueType::I32, 1000, 1, 1), std::invalid_argument);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Large n: int32 sums generated and checked element by element
 // ---------------------------------------------------------------------------------------------
