@@ -168,9 +168,12 @@ BlockRunConfig run_config(const TraceOptions& o) {
   if (o.seed == 0) throw UsageError("--seed must be at least 1 (0 marks input typed by hand in a trace)");
   c.block = o.block;
   if (o.warp_given) {
-    if (device) throw UsageError("--warp applies to the warp-level block algorithms (warp-*), not " + o.algo);
-    if (o.warp < 2 || o.warp > kMaxWarpWidth || !std::has_single_bit(static_cast<std::uint32_t>(o.warp)))
-      throw UsageError("--warp: warp width " + std::to_string(o.warp) + " is not a power of two from 2 to 32");
+    if (device) throw UsageError("--warp applies to the block algorithms, not " + o.algo);
+    const bool warp_level = find_algorithm(o.algo)->warp_level;
+    const int lowest = warp_level ? 2 : 1;
+    if (o.warp < lowest || o.warp > kMaxWarpWidth || !std::has_single_bit(static_cast<std::uint32_t>(o.warp)))
+      throw UsageError("--warp: " + std::string(warp_level ? "warp width " : "threads in lockstep ") +
+                       std::to_string(o.warp) + " is not a power of two from " + std::to_string(lowest) + " to 32");
     c.warp = o.warp;
   }
   c.input_seed = o.seed;
@@ -279,19 +282,24 @@ void refuse_binary_on_terminal(const std::string& option, const std::string& out
 
 enum class Where { Emulator, Gpu };
 
-// --executor auto picks the GPU when one is usable, unless an emulator-only option (--schedule) asks
-// for the emulator; an explicit gpu without a usable device is an error naming the CUDA error.
+// --executor auto picks the GPU when one is usable, unless an emulator-only option (--schedule, or
+// --warp narrowing a block algorithm's lockstep) asks for the emulator; an explicit gpu without a
+// usable device is an error naming the CUDA error.
 Where choose_executor(const TraceOptions& o, std::string& why) {
   if (o.executor == "emulator") return Where::Emulator;
+  const AlgorithmInfo* info = find_algorithm(o.algo);
+  const bool narrowed = o.warp_given && info && !info->warp_level;
   if (o.executor == "gpu") {
     if (o.schedule_given) throw UsageError("--schedule applies to the emulator only (--executor emulator)");
+    if (narrowed)
+      throw UsageError("--warp narrows " + o.algo + "'s lockstep on the emulator; a GPU's warps are 32 lanes (--executor emulator)");
     const GpuStatus gpu = probe_gpu();
     if (!gpu.usable) throw UsageError("--executor gpu: no usable CUDA device (" + gpu.error + "); use --executor emulator");
     return Where::Gpu;
   }
   if (o.executor != "auto") throw UsageError("--executor: unknown executor '" + o.executor + "' (auto, gpu or emulator)");
-  if (o.schedule_given) {
-    why = "--schedule given";
+  if (o.schedule_given || narrowed) {
+    why = o.schedule_given ? "--schedule given" : "--warp given";
     return Where::Emulator;
   }
   const GpuStatus gpu = probe_gpu();
@@ -480,7 +488,9 @@ int run_command_line(int argc, char** argv) {
                     "threads per block (default: the smallest that holds n; for device-wide algorithms the tile's 256)");
   trace->add_option("--warp", to.warp,
                     "warp width of the warp-level algorithms (warp-*): a power of two from 2 to 32, at most the block "
-                    "(default 32, or the block when smaller; Merrill and Garland's Fig. 2 uses 4)");
+                    "(default 32, or the block when smaller; Merrill and Garland's Fig. 2 uses 4); for the other "
+                    "block algorithms the threads the emulator runs in lockstep, 1 to 32 (1: each thread on its own, "
+                    "as the slides draw it; default 32, a GPU's warp)");
   trace->add_option("--executor", to.executor, "auto (the GPU when usable), gpu or emulator");
   trace->add_option("--schedule", to.schedule, "emulator warp schedule: in-order, reverse, round-robin, random[:SEED]");
   trace->add_option("--seed", to.seed, "seed of the random input and of a random schedule without its own");
@@ -538,7 +548,9 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_option("--trace", go.trace_path, "open this trace instead of recording the default lesson");
   gui_cmd->add_option("--algo", go.algorithm, "the lesson's algorithm");
   gui_cmd->add_option("--n", go.n, "the lesson's n");
-  gui_cmd->add_option("--warp", go.warp, "the lesson's warp width (warp-* algorithms; default 4, as Fig. 2)");
+  gui_cmd->add_option("--warp", go.warp,
+                      "the lesson's warp width (warp-* algorithms; default 4, as Fig. 2), or for the other algorithms "
+                      "the threads the emulator runs in lockstep (default 1, each on its own, as the slides draw it)");
   gui_cmd->add_option("--op", go.op, "the lesson's operator: " + op_names_text() + " (default interval)");
   std::string gui_executor = "emulator";
   gui_cmd->add_option("--executor", gui_executor, "record the lesson on the emulator (default) or the gpu");
@@ -642,9 +654,9 @@ int run_command_line(int argc, char** argv) {
       if (go.frames < 0) throw UsageError("--frames must not be negative");
       if (gui_cmd->count("--n") && go.n < 1) throw UsageError("--n must be at least 1, not " + std::to_string(go.n));
       if (gui_cmd->count("--warp")) {
-        const AlgorithmInfo* info = find_algorithm(go.algorithm);
-        if (!info || !info->warp_level) throw UsageError("--warp applies to the warp-level algorithms (--algo warp-*)");
-        if (go.warp < 1) throw UsageError("--warp " + std::to_string(go.warp) + " is not a power of two from 2 to 32");
+        const AlgorithmInfo* info = find_algorithm(go.algorithm.empty() ? "kogge-stone-double-buffer" : go.algorithm);
+        if (!info) throw UsageError("--warp applies to the block algorithms (--algo NAME)");
+        if (go.warp < 1) throw UsageError("--warp " + std::to_string(go.warp) + " is not a power of two from 1 to 32");
         warp_width_for(*info, block_shape(*info, go.n > 0 ? go.n : 8, 0).capacity, go.warp);  // one line, exit 2
       }
       int used = 0;

@@ -81,8 +81,10 @@ BlockShape block_shape(const AlgorithmInfo& algo, std::int64_t n, std::int32_t r
 std::int32_t warp_width_for(const AlgorithmInfo& algo, std::int32_t capacity, std::int32_t requested) {
   const std::string who(algo.name);
   if (!algo.warp_level) {
-    if (requested != 0) throw std::invalid_argument("--warp applies to the warp-level algorithms (warp-*), not " + who);
-    return kMaxWarpWidth;
+    if (requested == 0) return kMaxWarpWidth;
+    if (requested < 1 || requested > kMaxWarpWidth || !std::has_single_bit(static_cast<std::uint32_t>(requested)))
+      throw std::invalid_argument("threads in lockstep " + std::to_string(requested) + " is not a power of two from 1 to 32");
+    return requested;
   }
   if (requested == 0) return std::min(kMaxWarpWidth, capacity);
   if (requested < 2 || requested > kMaxWarpWidth || !std::has_single_bit(static_cast<std::uint32_t>(requested)))

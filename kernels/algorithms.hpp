@@ -33,7 +33,10 @@ inline constexpr std::int32_t kMaxWarpWidth = 32;  // a shuffle reaches within o
 
 // The warp width a warp-level algorithm runs with in a block of `capacity` elements: `requested`, or
 // 0 for 32 (the block, when it is smaller). Throws std::invalid_argument with a one-line reason when
-// the width is not a power of two from 2 to 32, or exceeds the block.
+// the width is not a power of two from 2 to 32, or exceeds the block. For the other algorithms the
+// width is only how many threads the emulator advances in lockstep: `requested` from 1 (every thread
+// on its own, as the slides draw a kernel, and as independent thread scheduling allows) to 32, or 0
+// for 32 (a GPU's warp).
 std::int32_t warp_width_for(const AlgorithmInfo& algo, std::int32_t capacity, std::int32_t requested);
 
 // The block for scanning n elements: `requested_threads` (0 = the smallest block that holds n).

@@ -116,7 +116,7 @@ shot_allocation() {
 # The race, side by side: the double-buffered Kogge-Stone (the lesson, no hazards) over the
 # single-buffer kernel on the same 40 values, at stride 4: warp 1 read cells of warp 0 that warp 0 had
 # already overwritten (red).
-shot_race_side_by_side() { shot race-side-by-side --algo kogge-stone-double-buffer --n 40 --side-by-side --step 3; }
+shot_race_side_by_side() { shot race-side-by-side --algo kogge-stone-double-buffer --n 40 --warp 32 --side-by-side --step 3; }
 
 # The look-back view at Merrill and Garland's Fig. 6: eight tiles whose aggregates are 2, tile 3 selected
 # with its look-back over tiles 2, 1 and 0.

@@ -161,8 +161,12 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"trace --algo warp-brent-kung --n 16 --warp 0 --out t.json", "--warp: warp width 0 is not"},
       {"trace --algo warp-brent-kung --n 16 --warp -4 --out t.json", "--warp"},
       {"trace --algo warp-brent-kung --n 16 --warp x --out t.json", "--warp"},
-      {"trace --algo brent-kung --warp 4 --out t.json", "--warp applies to the warp-level algorithms"},
-      {"trace --algo hierarchical --warp 4 --out t.json", "--warp applies to the warp-level block algorithms"},
+      // The other block algorithms take --warp as the emulator's lockstep: 1 to 32, not on the GPU.
+      {"trace --algo brent-kung --warp 3 --out t.json", "--warp: threads in lockstep 3 is not a power of two from 1 to 32"},
+      {"trace --algo kogge-stone-racy --warp 64 --out t.json", "threads in lockstep 64 is not a power of two"},
+      {"trace --algo kogge-stone-racy --warp 1 --executor gpu --out t.json",
+       "--warp narrows kogge-stone-racy's lockstep on the emulator; a GPU's warps are 32 lanes"},
+      {"trace --algo hierarchical --warp 4 --out t.json", "--warp applies to the block algorithms, not hierarchical"},
   };
   for (const auto& [args, needle] : cases) {
     CAPTURE(args);

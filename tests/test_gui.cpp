@@ -548,15 +548,17 @@ TEST_CASE("render PNG: warp-brent-kung (Fig. 2a) with warps of 4: each warp scan
   CHECK(checked == 16);
 }
 
-TEST_CASE("gui: the warp-level lessons take --warp, and a bad width is one line, exit 2") {
+TEST_CASE("gui: the lessons take --warp (a warp width, or the others' lockstep), and a bad width is one line, exit 2") {
   std::string out;
   CHECK(run_under_xvfb("gui --algo warp-raking --n 16 --warp 4 --frames 3", &out) == 0);
   const std::pair<const char*, const char*> bad[] = {
       {"gui --algo warp-raking --n 16 --warp 3 --frames 2", "warp width 3 is not a power of two from 2 to 32"},
       {"gui --algo warp-sklansky --n 16 --warp 32 --frames 2", "warp width 32 exceeds the block"},
       {"gui --algo warp-sklansky --n 16 --warp 0 --frames 2", "--warp 0 is not a power of two"},
-      {"gui --algo sklansky --warp 4 --frames 2", "--warp applies to the warp-level algorithms"},
+      {"gui --algo sklansky --warp 3 --frames 2", "threads in lockstep 3 is not a power of two from 1 to 32"},
   };
+  // The other algorithms take it as the emulator's lockstep (1: every thread on its own).
+  CHECK(run_under_xvfb("gui --algo kogge-stone-racy --warp 1 --frames 3", &out) == 0);
   for (const auto& [args, what] : bad) {
     CAPTURE(args);
     CHECK(run_under_xvfb(args, &out) == 2);
@@ -1081,7 +1083,7 @@ TEST_CASE("look-back window: the paper's snapshot, cell by cell, and the deadloc
 
 TEST_CASE("window: hovering a hazard cell opens the tooltip that names the hazard") {
   Dir dir;
-  const std::string lesson = "--algo kogge-stone-racy --n 64 --step 1 --theme light";
+  const std::string lesson = "--algo kogge-stone-racy --n 64 --warp 32 --step 1 --theme light";  // warps of 32, as on a GPU
   const Image before = screenshot(lesson, dir.path / "a.png");
   // The first hazard-coloured pixel of the diagram, a few pixels into its cell.
   int mx = -1, my = -1;

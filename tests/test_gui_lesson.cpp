@@ -10,6 +10,7 @@
 #include "analysis/application.hpp"
 #include "core/values.hpp"
 #include "emulator/record.hpp"
+#include "gui/diagram_model.hpp"
 #include "gui/lesson.hpp"
 
 using namespace sv;
@@ -111,4 +112,30 @@ TEST_CASE("lesson controls: a device-wide trace leaves the block algorithm chose
   l.algorithm = 3;
   gui::lesson_from_trace(l, record_device_scan(c).meta);
   CHECK(l.algorithm == 3);
+}
+
+TEST_CASE("lesson controls: the racy kernel at the slides' n = 8 goes wrong, and the narration names the thread and the cell") {
+  gui::Lesson l;  // the defaults: n = 8, the slides' input, in-order, every thread on its own
+  const Trace t = record_block_scan(gui::lesson_config(l, "kogge-stone-racy"));
+  CHECK(t.meta.warp_width() == 1);
+  CHECK(t.result.outcome == Outcome::Wrong);
+  const gui::TraceView v = gui::make_trace_view(t);
+  const std::string said = gui::narrate_step(v, 1);
+  CAPTURE(said);
+  CHECK(said.find("Race: thread 2 read buffer_s[1] after thread 1 had overwritten it, and ") != std::string::npos);
+  CHECK(said.find(" more reads saw an overwritten value.") != std::string::npos);
+  // The control comes back from the trace.
+  gui::Lesson back;
+  gui::lesson_from_trace(back, t.meta);
+  CHECK(back.lanes == 1);
+  // In a GPU's warp of 32 every read of a step precedes its writes: right, and no race to name.
+  l.lanes = 32;
+  const Trace warp = record_block_scan(gui::lesson_config(l, "kogge-stone-racy"));
+  CHECK(warp.meta.warp_width() == 32);
+  CHECK(warp.result.outcome == Outcome::Correct);
+  CHECK(gui::narrate_step(gui::make_trace_view(warp), 1).find("Race:") == std::string::npos);
+  // The GPU runs warps of 32 whatever the control says.
+  l.lanes = 1;
+  l.gpu = true;
+  CHECK(gui::lesson_config(l, "kogge-stone-racy").warp == 0);
 }

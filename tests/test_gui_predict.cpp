@@ -130,7 +130,7 @@ TEST_CASE("predict window: on the racy kernel the stale read is asked and explai
   // Both stale-read questions picked right; the cell's value typed, as the trace formats it.
   const std::string keys = "p " + std::to_string(qs[0].correct + 1) + " " + std::to_string(qs[1].correct + 1) +
                            " e text:" + format_value(v.trace.meta.type, qs[2].answer) + " enter";
-  const Shot s = run_gui("--algo kogge-stone-racy --n 64", keys);
+  const Shot s = run_gui("--algo kogge-stone-racy --n 64 --warp 32", keys);  // the questions' trace: warps of 32
   REQUIRE(s.code == 0);
   CHECK(s.out.find("predict: step 1 ?1 right") != std::string::npos);
   CHECK(s.out.find("predict: step 1 ?3 right, score 3/3") != std::string::npos);

@@ -37,6 +37,55 @@ TEST_CASE("kogge-stone-racy: the in-order schedule breaks it at n = 64, and not 
   CHECK(sv_test::record("kogge-stone-racy", 64, OpKind::Sum, ValueType::I32, "in-order").result.outcome == Outcome::Wrong);
 }
 
+TEST_CASE("kogge-stone-racy at the slides' n = 8: threads on their own break it, a warp in lockstep hides it") {
+  // The slides: thread 1 may update x[1] before thread 2 reads it. With every thread advancing on its
+  // own (lockstep 1) the in-order schedule runs thread 1's step before thread 2's read.
+  sv::BlockRunConfig c = sv_test::config("kogge-stone-racy", 8, OpKind::Sum, ValueType::I32, "in-order");
+  c.warp = 1;
+  const Trace own = record_block_scan(c);
+  CHECK(own.meta.warp_width() == 1);
+  CHECK(own.result.outcome == Outcome::Wrong);
+  bool slides_race = false;
+  for (const Hazard& h : find_hazards(own))
+    slides_race |= h.kind == HazardKind::RAW && h.step == 1 && h.index == 1 && h.first.thread == 1 && h.second.thread == 2;
+  CHECK(slides_race);
+  // Reverse order reads each neighbour before it is overwritten: hazards, but a right result.
+  c.schedule = *Schedule::parse("reverse");
+  const Trace reverse = record_block_scan(c);
+  CHECK_FALSE(find_hazards(reverse).empty());
+  CHECK(reverse.result.outcome == Outcome::Correct);
+  // In one warp of 32 every read of a step comes before its writes: correct at n = 8 under every schedule.
+  for (const auto& schedule : sv_test::schedules()) {
+    CAPTURE(schedule);
+    CHECK(sv_test::record("kogge-stone-racy", 8, OpKind::Sum, ValueType::I32, schedule).result.outcome == Outcome::Correct);
+  }
+  // Lockstep widths between: a race across the warps of 2 and of 4 lanes.
+  for (int lanes : {2, 4}) {
+    c.warp = lanes;
+    c.schedule = *Schedule::parse("in-order");
+    CAPTURE(lanes);
+    CHECK(record_block_scan(c).result.outcome == Outcome::Wrong);
+  }
+}
+
+TEST_CASE("lockstep 1: the race-free block algorithms stay correct with every thread on its own") {
+  for (const AlgorithmInfo& info : block_algorithms()) {
+    if (info.racy || info.warp_level) continue;
+    for (std::int64_t n : {8, 33, 100}) {
+      for (const auto& schedule : sv_test::schedules()) {
+        CAPTURE(info.name);
+        CAPTURE(n);
+        CAPTURE(schedule);
+        sv::BlockRunConfig c = sv_test::config(std::string(info.name), n, OpKind::Interval, ValueType::Interval, schedule);
+        c.warp = 1;
+        const Trace t = record_block_scan(c);
+        CHECK(find_hazards(t).empty());
+        CHECK(check_result(t).outcome == Outcome::Correct);
+      }
+    }
+  }
+}
+
 TEST_CASE("kogge-stone-racy: a RAW hazard names the reader, the writer and the value it should have read") {
   const Trace t = sv_test::record_interval("kogge-stone-racy", 64, "in-order");
   const auto hazards = find_hazards(t);

@@ -204,6 +204,16 @@ bool controls_panel(Ui& ui) {
     const char* widths[] = {"2", "4", "8", "16", "32"};
     int width_index = std::countr_zero(static_cast<unsigned>(l.warp)) - 1;
     if (ImGui::Combo("warp width", &width_index, widths, 5)) l.warp = 2 << width_index, changed = true;
+  } else if (!l.gpu) {
+    // Threads the emulator runs in lockstep: on their own (the slides' picture) up to a GPU's warp.
+    const char* lanes[] = {"auto", "1: each on its own", "2", "4", "8", "16", "32: a GPU's warp"};
+    int lanes_index = l.lanes ? 1 + std::countr_zero(static_cast<unsigned>(l.lanes)) : 0;
+    if (ImGui::Combo("lockstep", &lanes_index, lanes, 7)) l.lanes = lanes_index ? 1 << (lanes_index - 1) : 0, changed = true;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("how many threads the emulator advances together, one instruction at a time:\n"
+                        "on their own, a thread may overwrite a cell before its neighbour reads it (the slides' race);\n"
+                        "in a warp of 32, all 32 read before any of them writes.\n"
+                        "auto: on their own for the racy kernel, 32 for the others");
   }
   const char* ops[] = {"sum", "product", "min", "max", "interval", "and", "or", "bitand", "bitor", "bitxor"};
   changed |= ImGui::Combo("operator", &l.op, ops, kOpKindCount);
@@ -483,7 +493,10 @@ int run_gui(const GuiOptions& opt) {
   }
 
   if (opt.n > 0) ui.lesson.n = opt.n;
-  if (opt.warp > 0) ui.lesson.warp = opt.warp;
+  if (opt.warp > 0) {
+    if (opt.warp >= 2) ui.lesson.warp = opt.warp;
+    ui.lesson.lanes = opt.warp;
+  }
   if (!opt.algorithm.empty()) {
     const AlgorithmInfo* info = find_algorithm(opt.algorithm);
     if (!info) {

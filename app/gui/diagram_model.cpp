@@ -293,9 +293,22 @@ std::string narrate_step(const TraceView& view, int step) {
   replace_all(text, "{combined}", sum ? "plus" : product ? "times" : "combined (with " + op + ") with");
   replace_all(text, "{segments}", std::to_string(std::count(t.meta.flags.begin(), t.meta.flags.end(), 1)));
   replace_all(text, "{predicate}", t.meta.application.predicate);
+  // The race, named as the slides name it: the reader, the cell and the writer of the first read of
+  // an overwritten value (the lowest reader), then how many more there were.
   int raw = 0;
-  for (const Hazard& h : view.hazards) raw += h.step == step && h.kind == HazardKind::RAW;
-  if (raw) text += " Race: " + std::to_string(raw) + " reads saw a value another thread had already overwritten.";
+  const Hazard* named = nullptr;
+  for (const Hazard& h : view.hazards) {
+    if (h.step != step || h.kind != HazardKind::RAW) continue;
+    ++raw;
+    if (!named || h.second.thread < named->second.thread) named = &h;
+  }
+  if (named) {
+    text += " Race: thread " + std::to_string(named->second.thread) + " read " + t.buffers[named->buffer].name + "[" +
+            std::to_string(named->index) + "] after thread " + std::to_string(named->first.thread) +
+            " had overwritten it";
+    if (raw > 1) text += ", and " + std::to_string(raw - 1) + (raw == 2 ? " more read" : " more reads") + " saw an overwritten value";
+    text += ".";
+  }
   return text;
 }
 

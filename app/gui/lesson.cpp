@@ -18,7 +18,11 @@ BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm) {
   c.algorithm = algorithm;
   c.n = l.n;
   c.block = l.block;
-  if (const AlgorithmInfo* info = find_algorithm(algorithm); info && info->warp_level) c.warp = l.warp;
+  if (const AlgorithmInfo* info = find_algorithm(algorithm)) {
+    if (info->warp_level) c.warp = l.warp;
+    else if (const int lanes = l.lanes ? l.lanes : info->racy ? 1 : kMaxWarpWidth; !l.gpu && lanes != kMaxWarpWidth)
+      c.warp = lanes;  // the GPU runs warps of 32
+  }
   c.op = static_cast<OpKind>(l.op);
   c.type = c.op == OpKind::Interval ? ValueType::Interval : static_cast<ValueType>(l.type);
   c.exclusive = l.exclusive;
@@ -68,6 +72,7 @@ void lesson_from_trace(Lesson& l, const TraceMeta& m) {
   l.n = static_cast<int>(m.n);
   l.block = m.block;
   if (info->warp_level) l.warp = m.warp_width();
+  else l.lanes = m.warp_width();
   l.op = static_cast<int>(m.op);
   if (m.type != ValueType::Interval) l.type = static_cast<int>(m.type);
   l.exclusive = m.exclusive;

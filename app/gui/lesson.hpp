@@ -17,6 +17,11 @@ struct Lesson {
   int n = 8;
   int block = 0;
   int warp = 4;  // warp width of the warp-level algorithms (Merrill and Garland's Fig. 2 uses 4)
+  // The other algorithms: threads the emulator advances in lockstep. 1, every thread on its own, is
+  // how the slides draw a kernel (and what independent thread scheduling allows), so the racy
+  // kernel's race shows at the slides' n = 8; 32 is a GPU's warp, under which it first shows at 33
+  // (and what the divergence lesson counts). 0: 1 for the racy kernel, 32 for the others.
+  int lanes = 0;
   int op = 4;    // interval
   int type = 0;  // numeric type when op != interval
   bool exclusive = false;

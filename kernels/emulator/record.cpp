@@ -136,7 +136,7 @@ BlockShape prepare_block_trace(const BlockRunConfig& config, Trace& trace) {
   m.block = shape.threads;
   m.items_per_thread = info->items_per_thread;
   m.capacity = shape.capacity;
-  if (info->warp_level) m.options["warp"] = std::to_string(warp);
+  if (info->warp_level || config.warp != 0) m.options["warp"] = std::to_string(warp);
   return shape;
 }
 

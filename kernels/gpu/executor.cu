@@ -127,7 +127,18 @@ void launch_block_scan(std::string_view algo, OpKind op, ValueType type, const v
 }  // namespace gpu
 
 
+namespace {
+// A GPU runs its warps 32 lanes wide: a narrower lockstep is the emulator's alone.
+void refuse_narrowed_lockstep(const BlockRunConfig& config) {
+  const AlgorithmInfo* info = find_algorithm(config.algorithm);
+  if (info && !info->warp_level && config.warp != 0)
+    throw std::invalid_argument("--warp " + std::to_string(config.warp) + " narrows " + config.algorithm +
+                                "'s lockstep on the emulator; a GPU's warps are 32 lanes (--executor emulator)");
+}
+}  // namespace
+
 Trace record_block_scan_gpu(const BlockRunConfig& config, const GpuOptions& options) {
+  refuse_narrowed_lockstep(config);
   Trace trace;
   const BlockShape shape = prepare_block_trace(config, trace);
   cuda::begin_gpu_trace(options, trace);
@@ -138,6 +149,7 @@ Trace record_block_scan_gpu(const BlockRunConfig& config, const GpuOptions& opti
 }
 
 WrongCount count_wrong_outputs_gpu(const BlockRunConfig& config, int runs, std::uint64_t amplify_seed) {
+  refuse_narrowed_lockstep(config);
   Trace scratch;
   const BlockShape shape = prepare_block_trace(config, scratch);
   if (!config.flags.empty()) throw std::invalid_argument("segmented scans are traced on the GPU, not counted (scanviz trace)");

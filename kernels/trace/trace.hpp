@@ -88,7 +88,8 @@ struct TraceMeta {
   std::vector<std::uint8_t> flags;  // segmented scan: 1 where a segment starts (empty: not segmented)
   Application application;
 
-  // The width of the warps the block ran in: options["warp"] (the warp-level algorithms), else 32.
+  // The width of the warps the block ran in: options["warp"] (the warp-level algorithms' warp width,
+  // or the threads the emulator ran in lockstep when --warp narrowed them), else 32.
   std::int32_t warp_width() const;
 };
 
