@@ -548,6 +548,21 @@ TEST_CASE("render PNG: warp-brent-kung (Fig. 2a) with warps of 4: each warp scan
   CHECK(checked == 16);
 }
 
+TEST_CASE("File > Export: named by algorithm, n and step, beside the path field, never over an earlier export") {
+  Dir dir;
+  const Trace t = sv_test::record_interval("kogge-stone-racy", 8);
+  const std::string beside = (dir.path / "trace.json").string();
+  const std::string png = export_path(t, 1, ".png", beside);
+  CHECK(png == (dir.path / "kogge-stone-racy-n8-step1.png").string());
+  CHECK(export_path(t, 1, ".gif", beside) == (dir.path / "kogge-stone-racy-n8.gif").string());
+  CHECK(export_path(t, 3, ".svg", beside) == (dir.path / "kogge-stone-racy-n8-step3.svg").string());
+  std::ofstream(png) << "taken";
+  const std::string second = export_path(t, 1, ".png", beside);
+  CHECK(second == (dir.path / "kogge-stone-racy-n8-step1-2.png").string());
+  std::ofstream(second) << "taken";
+  CHECK(export_path(t, 1, ".png", beside) == (dir.path / "kogge-stone-racy-n8-step1-3.png").string());
+}
+
 TEST_CASE("gui: the lessons take --warp (a warp width, or the others' lockstep), and a bad width is one line, exit 2") {
   std::string out;
   CHECK(run_under_xvfb("gui --algo warp-raking --n 16 --warp 4 --frames 3", &out) == 0);

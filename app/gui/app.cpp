@@ -352,6 +352,19 @@ void narration_panel(Ui& ui) {
   ImGui::PopTextWrapPos();
 }
 
+}  // namespace
+
+std::string export_path(const Trace& trace, int step, const std::string& ext, const std::string& beside) {
+  const fs::path folder = fs::path(beside).parent_path();
+  std::string stem = trace.meta.algorithm + "-n" + std::to_string(trace.meta.n);
+  if (ext != ".gif") stem += "-step" + std::to_string(step);
+  fs::path out = folder / (stem + ext);
+  for (int k = 2; fs::exists(out); ++k) out = folder / (stem + "-" + std::to_string(k) + ext);
+  return out.string();
+}
+
+namespace {
+
 void file_menu(Ui& ui) {
   if (!ImGui::BeginMenu("File")) return;
   ImGui::InputText("path", ui.path, sizeof ui.path);
@@ -372,12 +385,12 @@ void file_menu(Ui& ui) {
     for (const char* ext : {".png", ".svg", ".gif"}) {
       const std::string label = std::string("Export ") + (ext == std::string(".gif") ? "all steps as GIF" : std::string("step as ") + (ext + 1));
       if (ImGui::MenuItem(label.c_str(), nullptr, false, ui.lesson.view != nullptr)) {
-        const std::string out = fs::path(ui.path).replace_extension(ext).string();
+        const std::string out = export_path(ui.lesson.view->trace, ui.step, ext, ui.path);
         RenderOptions ro;
         ro.step = ui.step;
         ro.theme = ui.settings.theme;
         render_to_file(ui.lesson.view->trace, out, ro);
-        ui.status = "wrote " + out;
+        ui.status = "wrote " + fs::absolute(out).string();
       }
     }
   } catch (const std::exception& e) {

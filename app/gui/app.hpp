@@ -66,6 +66,12 @@ struct RenderOptions {
 // write_file_atomically ("-": standard output). Throws std::runtime_error with a one-line reason.
 void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& options);
 
+// Where File > Export writes a picture of `trace`: in the folder of `beside` (the menu's path field),
+// named by the algorithm, n and step ("kogge-stone-racy-n8-step1.png"; a GIF holds every step:
+// "kogge-stone-racy-n8.gif"), with -2, -3, ... added where the name is taken, so an export never
+// overwrites an earlier one.
+std::string export_path(const Trace& trace, int step, const std::string& ext, const std::string& beside);
+
 }  // namespace sv::gui
 
 namespace sv::chart {
