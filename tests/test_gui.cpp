@@ -240,6 +240,61 @@ TEST_CASE("SVG export: the interval run carries the slides' labels in the right 
   CHECK(std::regex_search(svg, row2));
 }
 
+TEST_CASE("wrong outputs: outlined against the reference for every operator, in the model, the SVG and the PNG") {
+  // The racy kernel at n = 8 with every thread on its own: its sum and its interval run go wrong.
+  for (const auto& [op, type] : {std::pair{OpKind::Sum, ValueType::I32}, std::pair{OpKind::Interval, ValueType::Interval},
+                                 std::pair{OpKind::Max, ValueType::F64}}) {
+    CAPTURE(op_name(op));
+    BlockRunConfig c = sv_test::config("kogge-stone-racy", 8, op, type);
+    c.warp = 1;
+    const TraceView v = make_trace_view(record_block_scan(c));
+    const int last = static_cast<int>(v.trace.steps.size()) - 1;
+    const Diagram d = build_diagram(v, last, palette_light());
+    std::int64_t expected = 0, marked = 0;
+    for (std::size_t i = 0; i < v.trace.result.output.size(); ++i) expected += v.trace.result.output[i] != v.trace.result.reference[i];
+    for (const DiagramCell& cell : d.cells) {
+      marked += cell.wrong;
+      if (cell.wrong) CHECK(v.trace.buffers[d.rows[cell.row].buffer].name == "output");
+    }
+    if (op != OpKind::Max) CHECK(expected > 0);
+    CHECK(marked == expected);
+    const std::string svg = diagram_svg(d, palette_light(), "t");
+    std::int64_t outlined = 0;
+    for (std::size_t at = svg.find("class=\"wrong\""); at != std::string::npos; at = svg.find("class=\"wrong\"", at + 1)) ++outlined;
+    CHECK(outlined == expected);
+  }
+  // A race-free kernel: nothing outlined.
+  const TraceView right = make_trace_view(sv_test::record_interval("kogge-stone-double-buffer", 8));
+  const Diagram none = build_diagram(right, static_cast<int>(right.trace.steps.size()) - 1, palette_light());
+  CHECK(std::none_of(none.cells.begin(), none.cells.end(), [](const DiagramCell& cell) { return cell.wrong; }));
+
+  // In the PNG each wrong output cell carries the outline colour; the right ones do not.
+  Dir dir;
+  BlockRunConfig c = sv_test::config("kogge-stone-racy", 8, OpKind::Sum, ValueType::I32);
+  c.warp = 1;
+  const Trace t = saved(record_block_scan(c), dir.path / "r.json");
+  REQUIRE(run_under_xvfb("render '" + (dir.path / "r.json").string() + "' --out '" + (dir.path / "r.png").string() + "'") == 0);
+  const Image img = load_png(dir.path / "r.png");
+  const TraceView v = make_trace_view(t);
+  const Diagram d = build_diagram(v, static_cast<int>(t.steps.size()) - 1, palette_light());
+  const Palette& pal = palette_light();
+  int wrong_cells = 0, outlined_right = 0;
+  for (const DiagramCell& cell : d.cells) {
+    if (v.trace.buffers[d.rows[cell.row].buffer].name != "output") continue;
+    int hits = 0;
+    for (int y = static_cast<int>(cell.y + kRenderTitleHeight); y < static_cast<int>(cell.y + cell.h + kRenderTitleHeight); ++y)
+      for (int x = static_cast<int>(cell.x); x < static_cast<int>(cell.x + cell.w); ++x) hits += near(img.at(x, y), pal.wrong, 30);
+    if (cell.wrong) {
+      ++wrong_cells;
+      CHECK(hits > 20);
+    } else {
+      outlined_right += hits > 0;
+    }
+  }
+  CHECK(wrong_cells == 6);
+  CHECK(outlined_right == 0);
+}
+
 TEST_CASE("render PNG: kogge-stone-double-buffer n = 8, step 2, as the slide draws it") {
   Dir dir;
   const Trace t = saved(sv_test::record_interval("kogge-stone-double-buffer", 8), dir.path / "t.json");

@@ -14,6 +14,8 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "core/values.hpp"
+
 namespace sv::gui {
 
 namespace fs = std::filesystem;
@@ -398,6 +400,9 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
         ImGui::Text("%s[%zu] = %s", tv.trace.buffers[d.rows[r].buffer].name.c_str(), col,
                     c.label.empty() ? "(not written yet)" : c.label.c_str());
         ImGui::TextDisabled("after step %d: %s", r, tv.trace.steps[r].label().c_str());
+        if (c.wrong)
+          ImGui::Text("wrong: a correct scan gives %s here",
+                      format_value(tv.trace.meta.type, tv.trace.result.reference[static_cast<std::size_t>(c.column)]).c_str());
         for (int h : c.hazards) {
           ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.88f, 0.19f, 0.19f, 1));
           ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);

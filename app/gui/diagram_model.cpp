@@ -18,17 +18,17 @@ namespace sv::gui {
 
 const Palette& palette_light() {
   static const Palette p{0xFFFFFFFF, 0xF8F9FAFF, 0xE9ECEFFF, 0xB2F2BBFF, 0xE03131FF, 0xFFC078FF, 0x495057FF,
-                         0x212529FF, 0x868E96FF, 0xF08C00FF, 0x1C7ED6FF, 0xADB5BDFF, 0x2B8A3EFF};
+                         0x212529FF, 0x868E96FF, 0xF08C00FF, 0x1C7ED6FF, 0xADB5BDFF, 0x2B8A3EFF, 0x9C36B5FF};
   return p;
 }
 const Palette& palette_dark() {
   static const Palette p{0x1E1E24FF, 0x2C2E33FF, 0x25262BFF, 0x2F6B3AFF, 0xE03131FF, 0x8A5A1EFF, 0x909296FF,
-                         0xF1F3F5FF, 0x909296FF, 0xFFA94DFF, 0x4DABF7FF, 0x5C5F66FF, 0x69DB7CFF};
+                         0xF1F3F5FF, 0x909296FF, 0xFFA94DFF, 0x4DABF7FF, 0x5C5F66FF, 0x69DB7CFF, 0xE599F7FF};
   return p;
 }
 const Palette& palette_high_contrast() {
   static const Palette p{0x000000FF, 0x000000FF, 0x333333FF, 0x00A000FF, 0xFF0000FF, 0xFF8000FF, 0xFFFFFFFF,
-                         0xFFFFFFFF, 0xC0C0C0FF, 0xFFFF00FF, 0x00FFFFFF, 0xFFFFFFFF, 0x00FF00FF};
+                         0xFFFFFFFF, 0xC0C0C0FF, 0xFFFF00FF, 0x00FFFFFF, 0xFFFFFFFF, 0x00FF00FF, 0xFF00FFFF};
   return p;
 }
 
@@ -96,6 +96,7 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
     row.y = L.margin + k * (L.cell_h + L.row_gap);
     row.label = t.steps[k].label() + " | " + t.buffers[b].name;
     const BufferSnapshot& snap = t.snapshots[k][b];
+    const bool output_row = t.buffers[b].name == "output";
     row.first_cell = d.cells.size();
     row.cell_count = snap.values.size();
     d.rows.push_back(row);
@@ -113,6 +114,9 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
       c.fill = snap.defined[i] ? pal.cell : pal.cell_undefined;
       if (snap.defined[i] && t.meta.type == ValueType::Interval && snap.values[i].as<Interval>().is_invalid())
         c.fill = pal.cell_invalid;
+      // The output against the reference, whatever the operator (an interval may look well formed
+      // and still be the wrong range).
+      c.wrong = output_row && snap.defined[i] && i < t.result.reference.size() && snap.values[i] != t.result.reference[i];
       if (k == current) {
         c.active = active.count({b, static_cast<std::int64_t>(i)}) > 0;
         if (c.active) c.fill = pal.cell_active;
@@ -190,10 +194,14 @@ std::string diagram_svg(const Diagram& d, const Palette& pal, const std::string&
       << e.x1 << "\" y2=\"" << e.y1 << "\" stroke=\"" << svg::color(e.color)
       << "\" stroke-width=\"2\" marker-end=\"url(#arrow)\"/>\n";
   for (const DiagramCell& c : d.cells) {
-    s << "<g class=\"cell" << (c.active ? " active" : "") << (c.hazard ? " hazard" : "") << "\" data-row=\"" << c.row
+    s << "<g class=\"cell" << (c.active ? " active" : "") << (c.hazard ? " hazard" : "") << (c.wrong ? " wrong" : "")
+      << "\" data-row=\"" << c.row
       << "\" data-column=\"" << c.column << "\">";
     s << "<rect x=\"" << c.x << "\" y=\"" << c.y << "\" width=\"" << c.w << "\" height=\"" << c.h << "\" fill=\""
       << svg::color(c.fill) << "\" stroke=\"" << svg::color(pal.border) << "\"/>";
+    if (c.wrong)  // outlined inside the cell, so that neighbours' outlines stay apart
+      s << "<rect class=\"wrong\" x=\"" << c.x + 2 << "\" y=\"" << c.y + 2 << "\" width=\"" << c.w - 4 << "\" height=\""
+        << c.h - 4 << "\" fill=\"none\" stroke=\"" << svg::color(pal.wrong) << "\" stroke-width=\"3\"/>";
     if (c.segment_head)  // a segmented scan restarts at this element
       s << "<line class=\"segment-head\" x1=\"" << c.x << "\" y1=\"" << c.y - 6 << "\" x2=\"" << c.x << "\" y2=\""
         << c.y + c.h + 6 << "\" stroke=\"" << svg::color(pal.edge_right) << "\" stroke-width=\"4\"/>";

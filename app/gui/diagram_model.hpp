@@ -16,6 +16,7 @@ namespace sv::gui {
 struct Palette {
   std::uint32_t background, cell, cell_undefined, cell_active, cell_hazard, cell_invalid, border, text, text_dim,
       edge_left, edge_right, edge_copy, active_mark;
+  std::uint32_t wrong;  // the outline of an output cell that differs from the reference
 };
 const Palette& palette_light();
 const Palette& palette_dark();
@@ -39,6 +40,7 @@ struct DiagramCell {
   std::string label;
   bool active = false;     // written by an operator application in the current step
   bool hazard = false;     // named by a RAW hazard of the current step
+  bool wrong = false;      // an output cell whose value differs from the reference (outlined, every operator)
   float heat = 0;          // 0..1 within its row: the value (numbers) or the range's length (intervals)
   bool segment_head = false;  // a segmented scan's segment starts at this cell's element (a bar at its left)
   std::vector<int> hazards;  // indices into TraceView::hazards

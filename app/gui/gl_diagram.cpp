@@ -216,6 +216,16 @@ void GlDiagram::build_cells(Canvas& c, const Diagram& d, const Palette& pal) {
         unpack(cell.fill, inst.fill);
         std::copy(border, border + 4, inst.border);
         c.cells.push_back(inst);
+        if (cell.wrong && cell.w * v.scale_x >= 12.0f) {
+          // A wrong output: a 3 px outline from 2 px inside, as three nested one-pixel borders
+          // (each instance covers the one before it but for its own border).
+          unpack(pal.wrong, inst.border);
+          for (float inset = 2; inset <= 4; ++inset) {
+            const float ix = inset / v.scale_x, iy = inset / v.scale_y;
+            inst.rect[0] = cell.x + ix, inst.rect[1] = cell.y + iy, inst.rect[2] = cell.w - 2 * ix, inst.rect[3] = cell.h - 2 * iy;
+            c.cells.push_back(inst);
+          }
+        }
       }
       continue;
     }
