@@ -560,7 +560,8 @@ int run_command_line(int argc, char** argv) {
                       "GPU: measure the timing panel's algorithm, CUB and the copy at these sizes (2^10..2^28, e.g. "
                       "2^20,2^24) at start; with --frames, the frames count from when they are done");
   gui_cmd->add_option("--step", go.step, "start at this step (default: the last)");
-  gui_cmd->add_option("--theme", go.theme, "light, dark or high-contrast");
+  gui_cmd->add_option("--theme", go.theme, "light, dark or high-contrast")
+      ->check(CLI::IsMember({"light", "dark", "high-contrast"}));
   gui_cmd->add_option("--font-scale", go.font_scale, "1 to 3");
   gui_cmd->add_flag("--side-by-side", go.side_by_side, "show the single-buffer kernel beside the lesson");
   gui_cmd->add_flag("--play", go.play, "start playing");
@@ -592,7 +593,8 @@ int run_command_line(int argc, char** argv) {
       ->required();
   render->add_option("--format", rop.format, "png, svg or gif (default: by the --out name)");
   render->add_option("--delay", rop.gif_delay_cs, "GIF: hundredths of a second per step (default 100)");
-  render->add_option("--theme", rop.theme, "light (default), dark or high-contrast");
+  render->add_option("--theme", rop.theme, "light (default), dark or high-contrast")
+      ->check(CLI::IsMember({"light", "dark", "high-contrast"}));
   render->add_option("--scale", rop.font_scale, "1 to 3: size of cells and text");
   render->add_flag("--lookback", rop.lookback, "a device-wide trace's look-back view (descriptors, arrows, SM lanes) instead of the diagram");
   render->add_option("--time", rop.time, "with --lookback: the moment to draw (default: the middle of the run)");

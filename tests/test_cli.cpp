@@ -167,6 +167,9 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"trace --algo kogge-stone-racy --warp 1 --executor gpu --out t.json",
        "--warp narrows kogge-stone-racy's lockstep on the emulator; a GPU's warps are 32 lanes"},
       {"trace --algo hierarchical --warp 4 --out t.json", "--warp applies to the block algorithms, not hierarchical"},
+      // A theme this version does not have is refused, not accepted and saved.
+      {"render t.json --theme blue --out t.svg", "--theme: blue not in"},
+      {"gui --theme blue --frames 1", "--theme: blue not in"},
   };
   for (const auto& [args, needle] : cases) {
     CAPTURE(args);

@@ -144,6 +144,20 @@ TEST_CASE("diagram model: kogge-stone-double-buffer n = 8 at stride 2") {
   CHECK(narrate_step(v, step).find("Threads 2..7") != std::string::npos);
 }
 
+TEST_CASE("narration: one thread, one operation and one copy are said in the singular") {
+  // Kogge-Stone double buffer: at n = 2 thread 1 adds and thread 0 copies; at n = 8 (stride 2) several do.
+  const std::vector<std::pair<std::int64_t, std::vector<std::string>>> cases = {
+      {2, {"Thread 1 adds", "thread 0 has no element 1 to its left and copies", "(1 operation, 1 copy)"}},
+      {8, {"Threads 2..7 each add", "threads 0..1 have no element 2 to their left and copy", "(6 operations, 2 copies)"}},
+  };
+  for (const auto& [n, phrases] : cases) {
+    const TraceView v = make_trace_view(sv_test::record("kogge-stone-double-buffer", n, OpKind::Sum, ValueType::I32));
+    const std::string said = narrate_step(v, n == 2 ? 1 : 2);
+    CAPTURE(said);
+    for (const std::string& phrase : phrases) CHECK(said.find(phrase) != std::string::npos);
+  }
+}
+
 TEST_CASE("narration: the operator is named as a verb, so only a sum adds") {
   // Every block algorithm's steps that apply the operator say which one: "add" for a sum,
   // "multiply" for a product, "combine (with max)" for max; no placeholder is left.
@@ -225,6 +239,24 @@ TEST_CASE("diagram model: the hazard cells are exactly the analysis' RAW cells")
     }
     CHECK(drawn == expected);
   }
+}
+
+TEST_CASE("SVG export: arrowheads in SVG 1.1, each in its arrow's colour") {
+  const TraceView v = make_trace_view(sv_test::record_interval("kogge-stone-double-buffer", 8));
+  const Diagram d = build_diagram(v, 2, palette_light());
+  const std::string svg = diagram_svg(d, palette_light(), "t");
+  CHECK(svg.find("context-stroke") == std::string::npos);
+  const std::regex line("<line class=\"edge [a-z]+\"[^>]* stroke=\"#([0-9a-f]{6})\"[^>]* marker-end=\"url\\(#arrow-([0-9a-f]{6})\\)\"");
+  int arrows = 0;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), line); it != std::sregex_iterator(); ++it) {
+    ++arrows;
+    const std::string stroke = (*it)[1], marker = (*it)[2];
+    CHECK(stroke == marker);
+    CHECK(svg.find("<marker id=\"arrow-" + marker + "\"") != std::string::npos);
+    CHECK(std::regex_search(svg, std::regex("<marker id=\"arrow-" + marker + "\"[^>]*><path [^>]*fill=\"#" + marker + "\"")));
+  }
+  CHECK(arrows == static_cast<int>(d.edges.size()));
+  CHECK(arrows > 8);
 }
 
 TEST_CASE("SVG export: the interval run carries the slides' labels in the right cells") {

@@ -84,7 +84,10 @@ Settings load_settings() {
   if (!in) return s;
   const auto j = nlohmann::json::parse(in, nullptr, false);
   if (!j.is_object()) return s;
-  if (j.contains("theme") && j["theme"].is_string()) s.theme = j["theme"].get<std::string>();
+  if (j.contains("theme") && j["theme"].is_string()) {  // a name this version does not know keeps the default
+    const std::string theme = j["theme"].get<std::string>();
+    if (theme == "light" || theme == "dark" || theme == "high-contrast") s.theme = theme;
+  }
   if (j.contains("font_scale") && j["font_scale"].is_number()) s.font_scale = std::clamp(j["font_scale"].get<float>(), 1.0f, 3.0f);
   if (j.contains("speed") && j["speed"].is_number()) s.speed = std::clamp(j["speed"].get<float>(), 0.25f, 8.0f);
   return s;

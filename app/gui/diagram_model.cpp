@@ -184,15 +184,23 @@ std::string diagram_svg(const Diagram& d, const Palette& pal, const std::string&
   s << "<rect width=\"100%\" height=\"100%\" fill=\"" << svg::color(pal.background) << "\"/>\n";
   s << "<text x=\"12\" y=\"20\" font-size=\"15\" fill=\"" << svg::color(pal.text) << "\">" << svg::escape(title)
     << "</text>\n<g transform=\"translate(0," << title_h << ")\">\n";
-  s << "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" "
-       "orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"context-stroke\"/></marker></defs>\n";
+  // One arrowhead marker per arrow colour, filled with it (SVG 1.1: no context-stroke, which older
+  // viewers and slide tools draw black).
+  std::set<std::uint32_t> colors;
+  for (const DiagramEdge& e : d.edges) colors.insert(e.color);
+  s << "<defs>";
+  for (std::uint32_t c : colors)
+    s << "<marker id=\"arrow-" << svg::color(c).substr(1) << "\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+      << "markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"" << svg::color(c)
+      << "\"/></marker>";
+  s << "</defs>\n";
   for (const DiagramRow& r : d.rows)
     s << "<text class=\"row-label\" x=\"12\" y=\"" << r.y + 19 << "\" font-size=\"12\" fill=\""
       << svg::color(pal.text_dim) << "\">" << svg::escape(r.label) << "</text>\n";
   for (const DiagramEdge& e : d.edges)
     s << "<line class=\"edge " << edge_role_name(e.role) << "\" x1=\"" << e.x0 << "\" y1=\"" << e.y0 << "\" x2=\""
       << e.x1 << "\" y2=\"" << e.y1 << "\" stroke=\"" << svg::color(e.color)
-      << "\" stroke-width=\"2\" marker-end=\"url(#arrow)\"/>\n";
+      << "\" stroke-width=\"2\" marker-end=\"url(#arrow-" << svg::color(e.color).substr(1) << ")\"/>\n";
   for (const DiagramCell& c : d.cells) {
     s << "<g class=\"cell" << (c.active ? " active" : "") << (c.hazard ? " hazard" : "") << (c.wrong ? " wrong" : "")
       << "\" data-row=\"" << c.row
@@ -284,6 +292,20 @@ std::string narrate_step(const TraceView& view, int step) {
   for (int b : read_buffers)
     if (b != out_buffer) in_buffer = t.buffers[b].name;
   const auto& sm = view.metrics.per_step[step];
+  // One of a kind reads in the singular: "thread 0 has", "1 operation", "1 copy".
+  const auto counted = [](std::int64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  replace_all(text, "{ops} operations", counted(sm.operations, "operation", "operations"));
+  replace_all(text, "{copies} copies", counted(copies, "copy", "copies"));
+  if (copying.size() == 1)
+    replace_all(text, "threads {copying} have no element {param} to their left and copy",
+                "thread {copying} has no element {param} to its left and copies");
+  if (active_threads(t, step).size() == 1) {
+    replace_all(text, "Threads {threads} each {add}", "Thread {threads} {adds}");
+    replace_all(text, "threads {threads} each {add}", "thread {threads} {adds}");
+    replace_all(text, "(threads {threads},", "(thread {threads},");
+  }
   replace_all(text, "{param}", std::to_string(s.param));
   replace_all(text, "{threads}", thread_ranges(active_threads(t, step), ", ", ".."));
   replace_all(text, "{ops}", std::to_string(sm.operations));
