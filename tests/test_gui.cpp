@@ -542,6 +542,24 @@ int count_near(const Image& img, std::uint32_t color, int x0, int x1, int tolera
 }
 }  // namespace
 
+TEST_CASE("window: a WRONG banner above a wrong run, in lecture mode and side by side, over no cell") {
+  Dir dir;
+  const std::uint32_t banner = palette_light().wrong;
+  // Lecture mode, the racy kernel at n = 8 (every thread on its own): the banner in the title strip
+  // (the top 100 px of the 1200 x 700 window, above the first row of cells), at step 1 where no
+  // output is outlined yet. The double-buffered kernel: none.
+  const Image racy = screenshot("--lecture --algo kogge-stone-racy --step 1 --theme light", dir.path / "r.png");
+  CHECK(count_near(racy, banner, 0, racy.w, 6, 0, 100) > 3000);
+  CHECK(count_near(racy, banner, 0, racy.w, 6, 100, racy.h) == 0);
+  const Image right = screenshot("--lecture --algo kogge-stone-double-buffer --step 1 --theme light", dir.path / "d.png");
+  CHECK(count_near(right, banner, 0, right.w, 6) == 0);
+  // Side by side: only the single-buffer kernel's caption (the lower one, a little above the window's
+  // middle: the timeline takes the bottom) has it; the lesson's, at the top, none.
+  const Image pair = screenshot("--algo kogge-stone-double-buffer --side-by-side --step 1 --theme light", dir.path / "p.png");
+  CHECK(count_near(pair, banner, 0, pair.w, 6, 0, pair.h / 3) == 0);
+  CHECK(count_near(pair, banner, 0, pair.w, 6, pair.h / 3, pair.h) > 2000);
+}
+
 TEST_CASE("window: side by side, the single-buffer kernel's race shows only on its side") {
   Dir dir;
   // n = 64 on the slides' input, in-order schedule, at stride 1: the racy kernel has RAW cells.

@@ -739,6 +739,9 @@ int run_gui(const GuiOptions& opt) {
           if (!pair) {
             draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws, pos, avail, true, "##canvas");
             draw_predict_marks(ui.predict, ui.canvas, ui.step, pos, avail);
+            // In the window's title bar, right-aligned, where it covers no cell.
+            draw_wrong_banner(*ui.lesson.view, ui.settings.theme, ImVec2(pos.x + avail.x, ImGui::GetWindowPos().y),
+                              ImGui::GetFrameHeight());
           } else {
             const float caption = ImGui::GetTextLineHeightWithSpacing();
             const ImVec2 size(avail.x, avail.y / 2 - caption - 2);
@@ -747,11 +750,13 @@ int run_gui(const GuiOptions& opt) {
             dl->AddText(ImVec2(pos.x + 8, pos.y + 2), text, (ui.lesson.view->trace.meta.algorithm + " (the lesson)").c_str());
             draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws,
                         ImVec2(pos.x, pos.y + caption), size, true, "##canvas");
+            draw_wrong_banner(*ui.lesson.view, ui.settings.theme, ImVec2(pos.x + avail.x, pos.y), caption);
             const float lower = pos.y + avail.y / 2;
             dl->AddText(ImVec2(pos.x + 8, lower + 2), text, "kogge-stone-racy: one buffer, one barrier a step");
             const int racy_step = std::min(ui.step, static_cast<int>(ui.lesson.racy->trace.steps.size()) - 1);
             draw_canvas(*ui.lesson.racy, racy_step, ui.canvas_racy, gl, ui.settings.theme, frame_draws,
                         ImVec2(pos.x, lower + caption), size, true, "##canvas_racy");
+            draw_wrong_banner(*ui.lesson.racy, ui.settings.theme, ImVec2(pos.x + avail.x, lower), caption);
           }
         }
       }

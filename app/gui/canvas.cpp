@@ -279,6 +279,21 @@ std::uint32_t window_background_over(std::uint32_t under) {
   return out;
 }
 
+void draw_wrong_banner(const TraceView& tv, const std::string& theme, ImVec2 top_right, float height) {
+  const TraceResult& r = tv.trace.result;
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < r.output.size() && i < r.reference.size(); ++i) wrong += r.output[i] != r.reference[i];
+  if (wrong == 0) return;
+  const std::string text = "WRONG: " + std::to_string(wrong) + " of " + std::to_string(r.output.size()) +
+                           (r.output.size() == 1 ? " output differs" : " outputs differ") + " from a correct scan";
+  const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+  const float pad = 0.4f * ImGui::GetFontSize();
+  const ImVec2 b0(top_right.x - ts.x - 2 * pad, top_right.y);
+  ImDrawList* dl = ImGui::GetForegroundDrawList();  // over the title bar too
+  dl->AddRectFilled(b0, ImVec2(top_right.x, top_right.y + height), im_color(palette_named(theme).wrong));
+  dl->AddText(ImVec2(b0.x + pad, top_right.y + (height - ts.y) / 2), IM_COL32_WHITE, text.c_str());
+}
+
 void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
                  std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
                  const char* id) {

@@ -51,6 +51,12 @@ struct CanvasDraw {
 };
 
 // Draws the diagram for `step` in the rectangle [pos, pos + size] of the current ImGui window.
+// A run whose output differs from the reference: a WRONG banner ("WRONG: 6 of 8 outputs differ from a
+// correct scan") ending at `top_right`, `height` tall, in a strip above the diagram (the window's
+// title bar, a side-by-side caption) so that it covers no cell; it shows where the panel is hidden
+// (lecture mode) and on each kernel of a side-by-side pair. Nothing for a right run.
+void draw_wrong_banner(const TraceView& tv, const std::string& theme, ImVec2 top_right, float height);
+
 void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
                  std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
                  const char* id);
