@@ -264,8 +264,10 @@ bool controls_panel(Ui& ui) {
     const bool correct = l.view->outcome == Outcome::Correct;
     if (ui.recorded_from_controls) ImGui::Text("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
     else ImGui::Text("%zu events", t.events.size());
-    ImGui::Text("steps %lld, operations %lld", static_cast<long long>(l.view->metrics.steps),
-                static_cast<long long>(l.view->metrics.operations));
+    // Depth counts the steps that apply the operator; the timeline's steps also load and store.
+    ImGui::TextWrapped("depth %lld operator steps (the timeline's %zu also load and store), work %lld operations",
+                       static_cast<long long>(l.view->metrics.steps), t.steps.size(),
+                       static_cast<long long>(l.view->metrics.operations));
     ImGui::Text("hazards %zu, result ", l.view->hazards.size());
     ImGui::SameLine(0, 0);
     ImGui::TextColored(correct ? ImVec4(0.17f, 0.54f, 0.24f, 1) : ImVec4(0.88f, 0.19f, 0.19f, 1), "%s",

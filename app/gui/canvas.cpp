@@ -373,7 +373,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
     const float label_px = whole ? whole_px : step_px;
     if (label_px >= std::min(font, kMinLabelPx)) {
       const ImVec2 centred = to_screen(d.layout.margin, row.y + (d.layout.cell_h - label_px / std::max(sy, 1e-3f)) / 2);
-      dl->AddText(ImGui::GetFont(), label_px, centred, im_color(pal.text_dim), label, whole ? whole_end : step_end);
+      dl->AddText(ImGui::GetFont(), label_px, centred, im_color(pal.text), label, whole ? whole_end : step_end);  // full colour where it fits
     } else if (room_h >= font) {  // no room at the left: over the row, dimmed
       dl->AddText(ImVec2(pos.x + 4, at.y), (im_color(pal.text_dim) & ~IM_COL32_A_MASK) | (160u << IM_COL32_A_SHIFT),
                   row.label.c_str());
