@@ -327,6 +327,33 @@ TEST_CASE("wrong outputs: outlined against the reference for every operator, in 
   CHECK(outlined_right == 0);
 }
 
+TEST_CASE("wrong cells side by side: the racy kernel's cells that differ from the double-buffered kernel's at each step") {
+  BlockRunConfig c = sv_test::config("kogge-stone-racy", 8, OpKind::Interval, ValueType::Interval);
+  c.warp = 1;
+  const TraceView racy = make_trace_view(record_block_scan(c));
+  const TraceView right = make_trace_view(sv_test::record_interval("kogge-stone-double-buffer", 8));
+  REQUIRE(racy.trace.steps.size() == right.trace.steps.size());
+  for (int step = 1; step + 1 < static_cast<int>(racy.trace.steps.size()); ++step) {
+    CAPTURE(step);
+    const Diagram alone = build_diagram(racy, step, palette_light());
+    const Diagram paired = build_diagram(racy, step, palette_light(), {}, &right);
+    const auto& mine = racy.trace.snapshots[step][racy.row_buffer[step]];
+    const auto& theirs = right.trace.snapshots[step][right.row_buffer[step]];
+    int differ = 0;
+    for (std::size_t i = 0; i < mine.values.size(); ++i) differ += mine.values[i] != theirs.values[i];
+    int marked = 0;
+    for (const DiagramCell& cell : paired.cells) {
+      if (cell.row != step || !cell.wrong) continue;
+      ++marked;
+      CHECK(cell.expected == format_value(ValueType::Interval, theirs.values[static_cast<std::size_t>(cell.column)]));
+    }
+    CHECK(differ > 0);  // the race changes the very step it happens in
+    CHECK(marked == differ);
+    // Alone, the racy run's middle rows are not judged (only its output is).
+    CHECK(std::none_of(alone.cells.begin(), alone.cells.end(), [&](const DiagramCell& cell) { return cell.row == step && cell.wrong; }));
+  }
+}
+
 TEST_CASE("render PNG: kogge-stone-double-buffer n = 8, step 2, as the slide draws it") {
   Dir dir;
   const Trace t = saved(sv_test::record_interval("kogge-stone-double-buffer", 8), dir.path / "t.json");

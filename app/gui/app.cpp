@@ -756,8 +756,13 @@ int run_gui(const GuiOptions& opt) {
             const float lower = pos.y + avail.y / 2;
             dl->AddText(ImVec2(pos.x + 8, lower + 2), text, "kogge-stone-racy: one buffer, one barrier a step");
             const int racy_step = std::min(ui.step, static_cast<int>(ui.lesson.racy->trace.steps.size()) - 1);
+            // Compared step by step with the lesson where the two run the same strides on the same input.
+            const std::string& lesson_algo = ui.lesson.view->trace.meta.algorithm;
+            const bool twins = (lesson_algo == "kogge-stone-double-buffer" || lesson_algo == "kogge-stone") &&
+                               ui.lesson.view->outcome == Outcome::Correct &&
+                               ui.lesson.view->trace.steps.size() == ui.lesson.racy->trace.steps.size();
             draw_canvas(*ui.lesson.racy, racy_step, ui.canvas_racy, gl, ui.settings.theme, frame_draws,
-                        ImVec2(pos.x, lower + caption), size, true, "##canvas_racy");
+                        ImVec2(pos.x, lower + caption), size, true, "##canvas_racy", twins ? ui.lesson.view.get() : nullptr);
             draw_wrong_banner(*ui.lesson.racy, ui.settings.theme, ImVec2(pos.x + avail.x, lower), caption);
           }
         }

@@ -296,12 +296,14 @@ void draw_wrong_banner(const TraceView& tv, const std::string& theme, ImVec2 top
 
 void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
                  std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
-                 const char* id) {
+                 const char* id, const TraceView* race_free) {
   const Palette& pal = palette_named(theme);
   const float text_scale = ImGui::GetFontSize() / kBaseFontPx;
-  if (cs.built_step != step || cs.built_for != &tv || cs.built_theme != theme || cs.text_scale != text_scale) {
+  if (cs.built_step != step || cs.built_for != &tv || cs.built_against != race_free || cs.built_theme != theme ||
+      cs.text_scale != text_scale) {
     cs.text_scale = text_scale;
-    cs.diagram = build_diagram(tv, step, pal, DiagramLayout::scaled(text_scale));
+    cs.built_against = race_free;
+    cs.diagram = build_diagram(tv, step, pal, DiagramLayout::scaled(text_scale), race_free);
     static std::uint64_t builds = 0;  // every canvas' builds: a new canvas at an old one's address differs
     cs.version = ++builds;
     cs.built_step = step;
@@ -415,9 +417,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
         ImGui::Text("%s[%zu] = %s", tv.trace.buffers[d.rows[r].buffer].name.c_str(), col,
                     c.label.empty() ? "(not written yet)" : c.label.c_str());
         ImGui::TextDisabled("after step %d: %s", r, tv.trace.steps[r].label().c_str());
-        if (c.wrong)
-          ImGui::Text("wrong: a correct scan gives %s here",
-                      format_value(tv.trace.meta.type, tv.trace.result.reference[static_cast<std::size_t>(c.column)]).c_str());
+        if (c.wrong) ImGui::Text("wrong: a correct run holds %s here", c.expected.c_str());
         for (int h : c.hazards) {
           ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.88f, 0.19f, 0.19f, 1));
           ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);

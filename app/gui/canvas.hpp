@@ -38,6 +38,7 @@ struct CanvasState {
   std::uint64_t version = 0;  // of `diagram`: unique to each build, so the GL side knows it is the same
   int built_step = -2;
   const TraceView* built_for = nullptr;
+  const TraceView* built_against = nullptr;  // the race-free run it was compared with
   std::string built_theme;
 };
 
@@ -59,7 +60,8 @@ void draw_wrong_banner(const TraceView& tv, const std::string& theme, ImVec2 top
 
 void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
                  std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
-                 const char* id);
+                 const char* id,
+                 const TraceView* race_free = nullptr);
 
 // An opaque rectangle drawn as a scissored glClear, in draw order: a software rasterizer (llvmpipe)
 // shades a textured, blended ImGui quad pixel by pixel, but clears a rectangle at memory speed.

@@ -62,7 +62,7 @@ TraceView make_trace_view(Trace trace) {
 
 // ---- the diagram ----
 
-Diagram build_diagram(const TraceView& view, int current, const Palette& pal, DiagramLayout L) {
+Diagram build_diagram(const TraceView& view, int current, const Palette& pal, DiagramLayout L, const TraceView* race_free) {
   Diagram d;
   const Trace& t = view.trace;
   if (t.steps.empty() || t.snapshots.empty() || t.buffers.empty() || view.row_buffer.size() != t.steps.size()) return d;
@@ -97,6 +97,13 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
     row.label = t.steps[k].label() + " | " + t.buffers[b].name;
     const BufferSnapshot& snap = t.snapshots[k][b];
     const bool output_row = t.buffers[b].name == "output";
+    // The race-free run's snapshot of its row at this step, where the two line up.
+    const BufferSnapshot* twin = nullptr;
+    if (race_free && k < static_cast<int>(race_free->trace.snapshots.size()) &&
+        race_free->row_buffer.size() == race_free->trace.snapshots.size()) {
+      const BufferSnapshot& other = race_free->trace.snapshots[k][race_free->row_buffer[k]];
+      if (other.values.size() == snap.values.size() && other.defined.size() == snap.defined.size()) twin = &other;
+    }
     row.first_cell = d.cells.size();
     row.cell_count = snap.values.size();
     d.rows.push_back(row);
@@ -117,6 +124,11 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
       // The output against the reference, whatever the operator (an interval may look well formed
       // and still be the wrong range).
       c.wrong = output_row && snap.defined[i] && i < t.result.reference.size() && snap.values[i] != t.result.reference[i];
+      if (c.wrong) c.expected = format_value(t.meta.type, t.result.reference[i]);
+      if (twin && !c.wrong && snap.defined[i] && twin->defined[i] && snap.values[i] != twin->values[i]) {
+        c.wrong = true;
+        c.expected = format_value(t.meta.type, twin->values[i]);
+      }
       if (k == current) {
         c.active = active.count({b, static_cast<std::int64_t>(i)}) > 0;
         if (c.active) c.fill = pal.cell_active;

@@ -40,7 +40,9 @@ struct DiagramCell {
   std::string label;
   bool active = false;     // written by an operator application in the current step
   bool hazard = false;     // named by a RAW hazard of the current step
-  bool wrong = false;      // an output cell whose value differs from the reference (outlined, every operator)
+  bool wrong = false;      // an output cell whose value differs from the reference (outlined, every operator),
+                           // or any cell that differs from the race-free run build_diagram was given
+  std::string expected;    // wrong: the value the reference (or the race-free run at this step) holds
   float heat = 0;          // 0..1 within its row: the value (numbers) or the range's length (intervals)
   bool segment_head = false;  // a segmented scan's segment starts at this cell's element (a bar at its left)
   std::vector<int> hazards;  // indices into TraceView::hazards
@@ -76,7 +78,11 @@ struct Diagram {
 };
 
 // Rows for steps 0..current (the slides reveal one row per step); arrows and marks for `current`.
-Diagram build_diagram(const TraceView& view, int current, const Palette& palette, DiagramLayout layout = {});
+// `race_free`: a run of the same steps on the same input that has no race (side by side, the
+// double-buffered kernel beside the racy one): every cell whose value differs from that run's at the
+// same step and index is marked wrong too, so a race shows in the step it happens.
+Diagram build_diagram(const TraceView& view, int current, const Palette& palette, DiagramLayout layout = {},
+                      const TraceView* race_free = nullptr);
 
 // The diagram as a standalone SVG document (vector export for slides).
 std::string diagram_svg(const Diagram& d, const Palette& palette, const std::string& title);
