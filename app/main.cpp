@@ -559,7 +559,7 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_option("--measure", gui_measure,
                       "GPU: measure the timing panel's algorithm, CUB and the copy at these sizes (2^10..2^28, e.g. "
                       "2^20,2^24) at start; with --frames, the frames count from when they are done");
-  gui_cmd->add_option("--step", go.step, "start at this step (default: the last)");
+  gui_cmd->add_option("--step", go.step, "start at this step (default: the first, where a lecture starts)");
   gui_cmd->add_option("--theme", go.theme, "light, dark or high-contrast")
       ->check(CLI::IsMember({"light", "dark", "high-contrast"}));
   gui_cmd->add_option("--font-scale", go.font_scale, "1 to 3");

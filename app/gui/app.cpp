@@ -380,7 +380,7 @@ void file_menu(Ui& ui) {
       lesson_from_trace(ui.lesson, ui.lesson.view->trace.meta);
       ui.show_lookback |= show_in_lookback(ui.lookback, ui.lesson.view->trace, ui.path);
       ui.recorded_from_controls = false;
-      set_step(ui, step_count(ui) - 1);
+      set_step(ui, 0);
       ui.status = std::string("opened ") + ui.path;
     }
     if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
@@ -560,7 +560,7 @@ int run_gui(const GuiOptions& opt) {
       return 2;
     }
   }
-  set_step(ui, opt.step < 0 ? step_count(ui) - 1 : opt.step);
+  set_step(ui, opt.step < 0 ? 0 : opt.step);  // a lesson starts where the lecture does: the first step
   ui.playing = opt.play;
   ui.predict.focus = ui.predict.on = opt.predict;
   ui.predict.log = !opt.keys.empty();

@@ -18,7 +18,7 @@ struct GuiOptions {
   int width = 1600, height = 900;
   bool play = false;           // start the timeline playing
   bool report_frames = false;  // print CPU and frame time (median, 99th percentile), GL objects, builds, the renderer
-  int step = -1;               // start at this step (-1: the last)
+  int step = -1;               // start at this step (-1: the first)
   std::string theme;           // light, dark, high-contrast (default: the saved setting)
   float font_scale = 0;        // 1..3 (0: the saved setting)
   bool side_by_side = false;
