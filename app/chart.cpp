@@ -56,14 +56,17 @@ std::uint32_t algorithm_color(const std::string& algorithm) {
   return it == colors.end() ? 0x495057FF : it->second;
 }
 
-std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, std::int64_t depth_n) {
-  Chart steps{"Steps (depth) against n: points measured, dashed lines the closed forms", "n", "steps", true, false, {}};
+std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, std::int64_t depth_n,
+                                     const std::vector<std::string>& only, bool log_steps) {
+  Chart steps{"Steps (depth) against n: points measured, dashed lines the closed forms", "n", "steps", true, log_steps, {}};
   Chart work{"Operator applications (work) against n: points measured, dashed lines the closed forms", "n", "operations",
              true, true, {}};
   Chart depth{"Work against depth at n = " + std::to_string(depth_n), "steps (depth)", "operations (work)", false, true, {}};
   std::vector<std::string> order;
   for (const WorkStepsPoint& p : points)
-    if (std::find(order.begin(), order.end(), p.algorithm) == order.end()) order.push_back(p.algorithm);
+    if (std::find(order.begin(), order.end(), p.algorithm) == order.end() &&
+        (only.empty() || std::find(only.begin(), only.end(), p.algorithm) != only.end()))
+      order.push_back(p.algorithm);
   std::int64_t max_depth = 1;
   for (const std::string& a : order) {
     Series s_steps{a, algorithm_color(a), {}, {}, false, true}, s_work = s_steps;

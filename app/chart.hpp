@@ -37,8 +37,11 @@ std::vector<std::pair<double, std::string>> ticks(double lo, double hi, bool log
 std::uint32_t algorithm_color(const std::string& algorithm);
 
 // Steps against n, operations against n (measured points, closed forms as lines), and work against
-// depth at n = depth_n with Snir's bound depth + size >= 2n - 2.
-std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, std::int64_t depth_n);
+// depth at n = depth_n with Snir's bound depth + size >= 2n - 2. `only`: the algorithms to plot (empty:
+// every one measured); `log_steps`: the steps axis in log2, so that deep networks (warp-raking) do not
+// flatten the shallow ones.
+std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, std::int64_t depth_n,
+                                     const std::vector<std::string>& only = {}, bool log_steps = false);
 
 // G items/s against n, one series per algorithm of the table.
 Chart throughput_chart(const BenchResult& result);

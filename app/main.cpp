@@ -417,20 +417,33 @@ int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, 
   return 0;
 }
 
-int cmd_chart(const std::string& kind, const std::string& out, const std::string& format_option, std::int64_t depth_n) {
+int cmd_chart(const std::string& kind, const std::string& out, const std::string& format_option, std::int64_t depth_n,
+              const std::string& algos, bool log_steps) {
   if (kind != "work-steps") throw UsageError("chart: unknown chart '" + kind + "' (work-steps)");
   if (depth_n < 2 || depth_n > 2048 || (depth_n & (depth_n - 1)) != 0)
     throw UsageError("--n must be a power of two from 2 to 2048 (the work-depth chart's n)");
   const std::string format = output_format(out, format_option, {"csv", "svg", "png"});
   refuse_binary_on_terminal("--out", out, format);
-  const auto points = measure_work_steps();
+  auto points = measure_work_steps();
+  std::vector<std::string> only;
+  for (std::size_t at = 0; !algos.empty() && at <= algos.size();) {
+    const std::size_t comma = std::min(algos.find(',', at), algos.size());
+    const std::string name = algos.substr(at, comma - at);
+    if (std::none_of(points.begin(), points.end(), [&](const WorkStepsPoint& p) { return p.algorithm == name; }))
+      throw UsageError("--algos: '" + name + "' is not a race-free block algorithm (scanviz algos lists them)");
+    only.push_back(name);
+    at = comma + 1;
+  }
+  if (!only.empty())
+    std::erase_if(points, [&](const WorkStepsPoint& p) { return std::find(only.begin(), only.end(), p.algorithm) == only.end(); });
+  const auto charts = [&] { return chart::work_steps_charts(points, depth_n, only, log_steps); };
   if (format == "csv") {
     write_file_atomically(out, work_steps_csv(points));
   } else if (format == "svg") {
-    write_file_atomically(out, chart::charts_svg(chart::work_steps_charts(points, depth_n), 1000, 380));
+    write_file_atomically(out, chart::charts_svg(charts(), 1000, 380));
   } else {
 #ifdef SCANVIZ_HAVE_GUI
-    gui::render_charts_png(chart::work_steps_charts(points, depth_n), out, 1000, 380);
+    gui::render_charts_png(charts(), out, 1000, 380);
 #else
     throw UsageError("--out FILE.png needs the GUI libraries, which this build lacks; use .svg or .csv");
 #endif
@@ -537,6 +550,10 @@ int run_command_line(int argc, char** argv) {
   chart_cmd->add_option("--out", chart_out, "FILE.csv, FILE.svg or FILE.png; - for standard output (with --format)")->required();
   chart_cmd->add_option("--format", chart_format, "csv, svg or png (default: by the --out name)");
   chart_cmd->add_option("--n", chart_n, "n of the work-depth chart (default 1024)");
+  std::string chart_algos;
+  bool chart_log = false;
+  chart_cmd->add_option("--algos", chart_algos, "comma-separated algorithms to plot (default: every race-free one)");
+  chart_cmd->add_flag("--log", chart_log, "the steps chart on a log2 axis (deep networks do not flatten the others)");
 
   std::string file;
   bool as_json = false;
@@ -628,7 +645,7 @@ int run_command_line(int argc, char** argv) {
     if (*trace) return cmd_trace(to);
     if (*race) return cmd_race(ro);
     if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_json, bench_algorithms, bench_type);
-    if (*chart_cmd) return cmd_chart(chart_kind, chart_out, chart_format, chart_n);
+    if (*chart_cmd) return cmd_chart(chart_kind, chart_out, chart_format, chart_n, chart_algos, chart_log);
     if (*show) {
       print_steps(std::cout, load_trace(file));
       return 0;

@@ -55,6 +55,24 @@ TEST_CASE("work-steps: the CSV holds exactly the measured points") {
   CHECK(csv.find("kogge-stone,100,7,") != std::string::npos);
 }
 
+TEST_CASE("work-steps: the lecturer picks the series, and the steps axis can be log2") {
+  const auto points = measure_work_steps({8, 64, 1024});
+  const std::vector<std::string> only = {"kogge-stone", "brent-kung"};
+  const auto charts = chart::work_steps_charts(points, 1024, only, true);
+  REQUIRE(charts.size() == 3);
+  CHECK(charts[0].log2_y);  // steps
+  CHECK(!chart::work_steps_charts(points, 1024)[0].log2_y);
+  for (const chart::Chart& c : charts)
+    for (const chart::Series& s : c.series) {
+      CAPTURE(s.name);
+      const bool picked = s.name.rfind("kogge-stone", 0) == 0 && s.name.rfind("kogge-stone-double", 0) != 0;
+      CHECK((picked || s.name.rfind("brent-kung", 0) == 0 || s.name.rfind("Snir", 0) == 0));
+    }
+  // Both picked algorithms are there, as measured points and closed forms.
+  CHECK(charts[0].series.size() == 4);
+  CHECK(charts[2].series.size() == 3);  // Snir's bound and one point each
+}
+
 TEST_CASE("work-steps: the SVG draws one point per measurement with its values, and Snir's bound") {
   const auto points = measure_work_steps({8, 1024});
   const auto charts = chart::work_steps_charts(points, 1024);

@@ -153,6 +153,8 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"chart work-steps --out -", "--out -: the name does not say the format"},
       {"chart work-steps --out c.svg --format csv", "--format csv does not match --out c.svg"},
       {"chart work-steps --out - --format bmp", "--format: unknown format 'bmp' (csv, svg, png)"},
+      {"chart work-steps --algos kogge-stone,nope --out c.csv", "--algos: 'nope' is not a race-free block algorithm"},
+      {"chart work-steps --algos kogge-stone-racy --out c.csv", "--algos: 'kogge-stone-racy' is not a race-free block algorithm"},
       {"trace --algo kogge-stone --out .", "cannot write .: Is a directory"},
       // The warp width of the warp-level algorithms (Fig. 2): a power of two from 2 to 32, within the block.
       {"trace --algo warp-raking --n 16 --warp 3 --out t.json", "--warp: warp width 3 is not a power of two from 2 to 32"},

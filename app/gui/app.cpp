@@ -136,6 +136,9 @@ struct Ui {
   int source_scrolled_for = -1;  // the step the source panel last scrolled to
   bool show_charts = false;
   std::vector<chart::Chart> charts;  // work against steps, measured once when first shown
+  std::vector<WorkStepsPoint> work_points;
+  std::vector<std::pair<std::string, bool>> work_series;  // each measured algorithm, and whether it is plotted
+  bool work_log_steps = false;
   bool show_timing = false;
   TimingPanel timing;
   bool show_lookback = false;
@@ -773,10 +776,30 @@ int run_gui(const GuiOptions& opt) {
 
       // Work against steps: a window over the others, measured from emulator traces the first time.
       if (ui.show_charts) {
-        if (ui.charts.empty()) ui.charts = chart::work_steps_charts(measure_work_steps(), 1024);
+        if (ui.work_points.empty()) {
+          ui.work_points = measure_work_steps();
+          for (const WorkStepsPoint& p : ui.work_points)
+            if (std::none_of(ui.work_series.begin(), ui.work_series.end(), [&](const auto& s) { return s.first == p.algorithm; }))
+              ui.work_series.push_back({p.algorithm, true});
+        }
         ImGui::SetNextWindowSize(ImVec2(W * 0.7f, H * 0.85f), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowPos(ImVec2(W * 0.15f, H * 0.07f), ImGuiCond_FirstUseEver);
         if (ImGui::Begin("Work against steps", &ui.show_charts)) {
+          // The series a lecture compares, and a log2 steps axis so deep networks do not flatten the rest.
+          bool rebuild = ui.charts.empty();
+          for (auto& [name, shown] : ui.work_series) {
+            rebuild |= ImGui::Checkbox(name.c_str(), &shown);
+            ImGui::SameLine();
+            if (ImGui::GetContentRegionAvail().x < 12 * em) ImGui::NewLine();
+          }
+          rebuild |= ImGui::Checkbox("log2 steps axis", &ui.work_log_steps);
+          if (rebuild) {
+            std::vector<std::string> only;
+            for (const auto& [name, shown] : ui.work_series)
+              if (shown) only.push_back(name);
+            if (only.empty()) only.push_back("");  // none ticked: nothing plotted
+            ui.charts = chart::work_steps_charts(ui.work_points, 1024, only, ui.work_log_steps);
+          }
           const float chart_h = std::max(12 * em, ImGui::GetContentRegionAvail().y / 3 - 4);
           for (std::size_t k = 0; k < ui.charts.size(); ++k)
             svplot::Chart(("chart" + std::to_string(k)).c_str(), ui.charts[k], ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
