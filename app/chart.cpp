@@ -46,6 +46,18 @@ std::vector<std::pair<double, std::string>> ticks(double lo, double hi, bool log
   return out;
 }
 
+std::vector<bool> thin_labels(const std::vector<float>& centers, const std::vector<float>& sizes, float gap) {
+  std::vector<bool> keep(centers.size(), false);
+  float end = -1e30f;
+  for (std::size_t i = 0; i < centers.size(); ++i) {
+    const float start = centers[i] - sizes[i] / 2;
+    if (start < end + gap) continue;
+    keep[i] = true;
+    end = centers[i] + sizes[i] / 2;
+  }
+  return keep;
+}
+
 std::uint32_t algorithm_color(const std::string& algorithm) {
   static const std::map<std::string, std::uint32_t> colors = {
       {"kogge-stone", 0x1C7ED6FF}, {"kogge-stone-double-buffer", 0x74C0FCFF}, {"brent-kung", 0xF08C00FF},

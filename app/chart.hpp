@@ -34,6 +34,11 @@ double to_axis(double v, bool log2);
 // Tick positions in axis units, with their labels (powers of two on log2 axes).
 std::vector<std::pair<double, std::string>> ticks(double lo, double hi, bool log2);
 
+// Which tick labels to draw along an axis so that none runs into the one before: `centers` in
+// increasing order and `sizes` (the labels' extents along the axis), in pixels; a label is kept when it
+// starts at least `gap` after the last kept one ends ("2^1 2^3 2^5" where "2^12^22^3" would run together).
+std::vector<bool> thin_labels(const std::vector<float>& centers, const std::vector<float>& sizes, float gap);
+
 std::uint32_t algorithm_color(const std::string& algorithm);
 
 // Steps against n, operations against n (measured points, closed forms as lines), and work against

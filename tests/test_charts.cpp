@@ -55,6 +55,17 @@ TEST_CASE("work-steps: the CSV holds exactly the measured points") {
   CHECK(csv.find("kogge-stone,100,7,") != std::string::npos);
 }
 
+TEST_CASE("axis labels: thinned so that none runs into the one before") {
+  // Eleven "2^k" labels 40 px wide, 30 px apart: every other one fits with a 4 px gap.
+  std::vector<float> at, w(11, 40.0f);
+  for (int k = 0; k < 11; ++k) at.push_back(100.0f + 30.0f * static_cast<float>(k));
+  const std::vector<bool> keep = chart::thin_labels(at, w, 4);
+  for (int k = 0; k < 11; ++k) CHECK(keep[static_cast<std::size_t>(k)] == (k % 2 == 0));
+  // Room for all: all kept; none given: none.
+  CHECK(chart::thin_labels({0, 100, 200}, {40, 40, 40}, 4) == std::vector<bool>{true, true, true});
+  CHECK(chart::thin_labels({}, {}, 4).empty());
+}
+
 TEST_CASE("work-steps: the lecturer picks the series, and the steps axis can be log2") {
   const auto points = measure_work_steps({8, 64, 1024});
   const std::vector<std::string> only = {"kogge-stone", "brent-kung"};

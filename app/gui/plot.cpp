@@ -59,17 +59,32 @@ bool BeginChart(const char* id, const sv::chart::Chart& chart, ImVec2 size) {
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border, 0.35f);
   dl->AddText(at, text, chart.title.c_str());
   const auto& e = g.extent;
-  for (const auto& [v, label] : sv::chart::ticks(e.x0, e.x1, chart.log2_x)) {
-    const float x = g.plot_min.x + static_cast<float>((v - e.x0) / (e.x1 - e.x0)) * (g.plot_max.x - g.plot_min.x);
-    dl->AddLine(ImVec2(x, g.plot_min.y), ImVec2(x, g.plot_max.y), grid);
-    const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-    dl->AddText(ImVec2(x - ts.x / 2, g.plot_max.y + 0.2f * em), text, label.c_str());
+  // Every tick gets its grid line; labels only where they do not run into the previous one (large
+  // fonts, narrow charts).
+  const auto x_ticks = sv::chart::ticks(e.x0, e.x1, chart.log2_x);
+  std::vector<float> xs_at, xs_w;
+  for (const auto& [v, label] : x_ticks) {
+    xs_at.push_back(g.plot_min.x + static_cast<float>((v - e.x0) / (e.x1 - e.x0)) * (g.plot_max.x - g.plot_min.x));
+    xs_w.push_back(ImGui::CalcTextSize(label.c_str()).x);
   }
-  for (const auto& [v, label] : sv::chart::ticks(e.y0, e.y1, chart.log2_y)) {
-    const float y = g.plot_max.y - static_cast<float>((v - e.y0) / (e.y1 - e.y0)) * (g.plot_max.y - g.plot_min.y);
+  const std::vector<bool> x_keep = sv::chart::thin_labels(xs_at, xs_w, 0.5f * em);
+  for (std::size_t i = 0; i < x_ticks.size(); ++i) {
+    dl->AddLine(ImVec2(xs_at[i], g.plot_min.y), ImVec2(xs_at[i], g.plot_max.y), grid);
+    if (x_keep[i]) dl->AddText(ImVec2(xs_at[i] - xs_w[i] / 2, g.plot_max.y + 0.2f * em), text, x_ticks[i].second.c_str());
+  }
+  const auto y_ticks = sv::chart::ticks(e.y0, e.y1, chart.log2_y);
+  std::vector<float> ys_at, ys_h;  // bottom up, so that positions increase
+  for (const auto& [v, label] : y_ticks) {
+    ys_at.push_back(-(g.plot_max.y - static_cast<float>((v - e.y0) / (e.y1 - e.y0)) * (g.plot_max.y - g.plot_min.y)));
+    ys_h.push_back(ImGui::CalcTextSize(label.c_str()).y);
+  }
+  const std::vector<bool> y_keep = sv::chart::thin_labels(ys_at, ys_h, 0.1f * em);
+  for (std::size_t i = 0; i < y_ticks.size(); ++i) {
+    const float y = -ys_at[i];
     dl->AddLine(ImVec2(g.plot_min.x, y), ImVec2(g.plot_max.x, y), grid);
-    const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-    dl->AddText(ImVec2(g.plot_min.x - ts.x - 0.4f * em, y - ts.y / 2), text, label.c_str());
+    if (!y_keep[i]) continue;
+    const ImVec2 ts = ImGui::CalcTextSize(y_ticks[i].second.c_str());
+    dl->AddText(ImVec2(g.plot_min.x - ts.x - 0.4f * em, y - ts.y / 2), text, y_ticks[i].second.c_str());
   }
   dl->AddRect(g.plot_min, g.plot_max, ImGui::GetColorU32(ImGuiCol_Border));
   const ImVec2 xs = ImGui::CalcTextSize(chart.x_label.c_str());
