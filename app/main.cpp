@@ -67,6 +67,14 @@ struct TraceOptions {
   bool op_given = false;
 };
 
+// "a,b,c" -> {"a", "b", "c"} (an empty string: none).
+std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+  return out;
+}
+
 // "3,6,7" or "@FILE": values separated by commas or newlines; lines starting with # are comments.
 std::vector<Payload> parse_input_list(const std::string& arg, ValueType type) {
   std::string text = arg;
@@ -388,8 +396,7 @@ int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, 
   if (!sizes.empty()) options.sizes = parse_sizes(sizes);
   if (runs < 1) throw UsageError("--runs must be at least 1");
   options.runs = runs;
-  std::istringstream names(algorithms);
-  for (std::string name; std::getline(names, name, ',');) options.algorithms.push_back(name);
+  options.algorithms = comma_list(algorithms);
   check_bench_options(options);  // before the device: a bad name is reported the same with or without one
   const GpuStatus gpu = probe_gpu();
   if (!gpu.usable) throw UsageError("bench needs a usable CUDA device (" + gpu.error + ")");
@@ -424,16 +431,11 @@ int cmd_chart(const std::string& kind, const std::string& out, const std::string
     throw UsageError("--n must be a power of two from 2 to 2048 (the work-depth chart's n)");
   const std::string format = output_format(out, format_option, {"csv", "svg", "png"});
   refuse_binary_on_terminal("--out", out, format);
-  auto points = measure_work_steps();
-  std::vector<std::string> only;
-  for (std::size_t at = 0; !algos.empty() && at <= algos.size();) {
-    const std::size_t comma = std::min(algos.find(',', at), algos.size());
-    const std::string name = algos.substr(at, comma - at);
-    if (std::none_of(points.begin(), points.end(), [&](const WorkStepsPoint& p) { return p.algorithm == name; }))
+  const std::vector<std::string> only = comma_list(algos);
+  for (const std::string& name : only)  // before the measurement: the algorithms it records
+    if (const AlgorithmInfo* info = find_algorithm(name); !info || info->racy)
       throw UsageError("--algos: '" + name + "' is not a race-free block algorithm (scanviz algos lists them)");
-    only.push_back(name);
-    at = comma + 1;
-  }
+  auto points = measure_work_steps();
   if (!only.empty())
     std::erase_if(points, [&](const WorkStepsPoint& p) { return std::find(only.begin(), only.end(), p.algorithm) == only.end(); });
   const auto charts = [&] { return chart::work_steps_charts(points, depth_n, only, log_steps); };
@@ -559,6 +561,7 @@ int run_command_line(int argc, char** argv) {
   bool as_json = false;
 
 #ifdef SCANVIZ_HAVE_GUI
+  const std::vector<std::string> themes(gui::kThemes.begin(), gui::kThemes.end());
   gui::GuiOptions go;
   std::string size = "1600x900";
   auto* gui_cmd = app.add_subcommand("gui", "open the window (what scanviz with no arguments does)");
@@ -578,7 +581,7 @@ int run_command_line(int argc, char** argv) {
                       "2^20,2^24) at start; with --frames, the frames count from when they are done");
   gui_cmd->add_option("--step", go.step, "start at this step (default: the first, where a lecture starts)");
   gui_cmd->add_option("--theme", go.theme, "light, dark or high-contrast")
-      ->check(CLI::IsMember({"light", "dark", "high-contrast"}));
+      ->check(CLI::IsMember(themes));
   gui_cmd->add_option("--font-scale", go.font_scale, "1 to 3");
   gui_cmd->add_flag("--side-by-side", go.side_by_side, "show the single-buffer kernel beside the lesson");
   gui_cmd->add_flag("--play", go.play, "start playing");
@@ -611,7 +614,7 @@ int run_command_line(int argc, char** argv) {
   render->add_option("--format", rop.format, "png, svg or gif (default: by the --out name)");
   render->add_option("--delay", rop.gif_delay_cs, "GIF: hundredths of a second per step (default 100)");
   render->add_option("--theme", rop.theme, "light (default), dark or high-contrast")
-      ->check(CLI::IsMember({"light", "dark", "high-contrast"}));
+      ->check(CLI::IsMember(themes));
   render->add_option("--scale", rop.font_scale, "1 to 3: size of cells and text");
   render->add_flag("--lookback", rop.lookback, "a device-wide trace's look-back view (descriptors, arrows, SM lanes) instead of the diagram");
   render->add_option("--time", rop.time, "with --lookback: the moment to draw (default: the middle of the run)");

@@ -84,10 +84,8 @@ Settings load_settings() {
   if (!in) return s;
   const auto j = nlohmann::json::parse(in, nullptr, false);
   if (!j.is_object()) return s;
-  if (j.contains("theme") && j["theme"].is_string()) {  // a name this version does not know keeps the default
-    const std::string theme = j["theme"].get<std::string>();
-    if (theme == "light" || theme == "dark" || theme == "high-contrast") s.theme = theme;
-  }
+  // A theme name this version does not know keeps the default.
+  if (j.contains("theme") && j["theme"].is_string() && is_theme(j["theme"].get<std::string>())) s.theme = j["theme"].get<std::string>();
   if (j.contains("font_scale") && j["font_scale"].is_number()) s.font_scale = std::clamp(j["font_scale"].get<float>(), 1.0f, 3.0f);
   if (j.contains("speed") && j["speed"].is_number()) s.speed = std::clamp(j["speed"].get<float>(), 0.25f, 8.0f);
   return s;
@@ -678,7 +676,7 @@ int run_gui(const GuiOptions& opt) {
       if (ImGui::BeginMainMenuBar()) {
         file_menu(ui);
         if (ImGui::BeginMenu("View")) {
-          for (const char* t : {"light", "dark", "high-contrast"})
+          for (const char* t : kThemes)
             if (ImGui::MenuItem(t, nullptr, ui.settings.theme == t)) ui.settings.theme = t;
           // Applied when released: each change rasterizes the fonts again.
           ImGui::SliderFloat("font scale", &ui.pending_font_scale, 1.0f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);

@@ -3,6 +3,8 @@
 // into a hidden window's framebuffer (Xvfb is enough).
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,6 +12,12 @@
 #include "trace/trace.hpp"
 
 namespace sv::gui {
+
+// The themes the window and the rendered pictures know.
+inline constexpr std::array<const char*, 3> kThemes = {"light", "dark", "high-contrast"};
+inline bool is_theme(const std::string& name) {
+  return std::find(kThemes.begin(), kThemes.end(), name) != kThemes.end();
+}
 
 struct GuiOptions {
   std::string trace_path;      // open this trace instead of recording the default lesson

@@ -280,12 +280,10 @@ std::uint32_t window_background_over(std::uint32_t under) {
 }
 
 void draw_wrong_banner(const TraceView& tv, const std::string& theme, ImVec2 top_right, float height) {
-  const TraceResult& r = tv.trace.result;
-  std::size_t wrong = 0;
-  for (std::size_t i = 0; i < r.output.size() && i < r.reference.size(); ++i) wrong += r.output[i] != r.reference[i];
-  if (wrong == 0) return;
-  const std::string text = "WRONG: " + std::to_string(wrong) + " of " + std::to_string(r.output.size()) +
-                           (r.output.size() == 1 ? " output differs" : " outputs differ") + " from a correct scan";
+  if (tv.wrong_outputs == 0) return;
+  const std::size_t n = tv.trace.result.output.size();
+  const std::string text = "WRONG: " + std::to_string(tv.wrong_outputs) + " of " + std::to_string(n) +
+                           (n == 1 ? " output differs" : " outputs differ") + " from a correct scan";
   const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
   const float pad = 0.4f * ImGui::GetFontSize();
   const ImVec2 b0(top_right.x - ts.x - 2 * pad, top_right.y);

@@ -40,7 +40,9 @@ TraceView make_trace_view(Trace trace) {
   v.hazards = find_hazards(v.trace);
   v.edges = dataflow_edges(v.trace);
   v.metrics = compute_metrics(v.trace);
-  v.outcome = check_result(v.trace).outcome;
+  const Correctness checked = check_result(v.trace);
+  v.outcome = checked.outcome;
+  v.wrong_outputs = checked.wrong.size();
   const Trace& t = v.trace;
   if (t.buffers.empty()) return v;  // nothing to draw
   // A device-wide trace records tiles, not elements: every row shows the output after a launch.
@@ -313,13 +315,14 @@ std::string narrate_step(const TraceView& view, int step) {
   if (copying.size() == 1)
     replace_all(text, "threads {copying} have no element {param} to their left and copy",
                 "thread {copying} has no element {param} to its left and copies");
-  if (active_threads(t, step).size() == 1) {
+  const std::vector<std::uint32_t> threads = active_threads(t, step);
+  if (threads.size() == 1) {
     replace_all(text, "Threads {threads} each {add}", "Thread {threads} {adds}");
     replace_all(text, "threads {threads} each {add}", "thread {threads} {adds}");
     replace_all(text, "(threads {threads},", "(thread {threads},");
   }
   replace_all(text, "{param}", std::to_string(s.param));
-  replace_all(text, "{threads}", thread_ranges(active_threads(t, step), ", ", ".."));
+  replace_all(text, "{threads}", thread_ranges(threads, ", ", ".."));
   replace_all(text, "{ops}", std::to_string(sm.operations));
   replace_all(text, "{copies}", std::to_string(copies));
   replace_all(text, "{copying}", thread_ranges(copying, ", ", ".."));

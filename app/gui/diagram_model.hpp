@@ -29,6 +29,7 @@ struct TraceView {
   std::vector<Edge> edges;
   Metrics metrics;
   Outcome outcome = Outcome::Correct;  // against the recomputed reference
+  std::size_t wrong_outputs = 0;       // how many outputs differ from it
   std::vector<int> row_buffer;  // per step: the buffer that step's row shows
 };
 TraceView make_trace_view(Trace trace);

@@ -336,7 +336,7 @@ void render_lookback(const Trace& trace, const std::string& out, const RenderOpt
 }  // namespace
 
 void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& o) {
-  if (o.theme != "light" && o.theme != "dark" && o.theme != "high-contrast")
+  if (!is_theme(o.theme))
     throw std::runtime_error("--theme: unknown theme '" + o.theme + "' (light, dark or high-contrast)");
   if (o.lookback) {
     if (o.step != -1) throw std::runtime_error("--step goes with the diagram; the look-back view takes --time");
