@@ -592,7 +592,8 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_option("--bench", go.bench_json, "show this scanviz bench --json table in the timing panel");
   gui_cmd->add_option("--lookback", go.lookback,
                       "open the look-back view with a preset: default, fig6 (the paper's snapshot), deadlock, stale, "
-                      "torn (a 16-byte descriptor read in halves), stall or 10000-tiles");
+                      "torn (a 16-byte descriptor read in halves), stall, 10000-tiles or pipelined (how a scan reaches "
+                      "the copy: the pipelined kernel's warp roles, a trace recorded on a GPU)");
   gui_cmd->add_option("--size", size, "window size WxH");
   gui_cmd->add_option("--frames", go.frames, "run this many frames and exit");
   gui_cmd->add_option("--screenshot", go.screenshot, "with --frames: save the last frame as PNG (- for standard output)");

@@ -11,6 +11,7 @@
 #include "algorithms.hpp"
 #include "analysis/analysis.hpp"
 #include "analysis/lookback.hpp"
+#include "analysis/pipeline.hpp"
 #include "core/values.hpp"
 #include "analysis/divergence.hpp"
 #include "divergence_text.hpp"
@@ -219,6 +220,11 @@ void print_lookback(std::ostream& out, const Trace& t) {
   out << "tiles              " << t.meta.grid << " (" << t.meta.block << " threads x " << t.meta.items_per_thread
       << " items = " << t.meta.capacity << " elements per tile), " << t.steps.size() << " launches\n";
   if (s.inspections == 0 && s.waited_tiles == 0) return;  // no descriptors: a multi-launch scan
+  if (is_pipelined_trace(t)) {
+    const PipelineRun p = make_pipeline_run(t);
+    out << "pipelined          " << p.blocks.size() << " blocks (one a multiprocessor), " << p.stages
+        << " stages of 24 KB each; " << pipeline_summary(p) << "\n";
+  }
   out << "look-back          " << s.inspections << " descriptor inspections, " << s.waited_tiles
       << " tiles waited, at most " << s.max_spins << " polls by one tile, " << s.stale_reads << " stale reads\n";
   int shown = 0;

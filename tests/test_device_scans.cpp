@@ -310,6 +310,33 @@ TEST_CASE("device scans: switches are checked and named") {
         "256 threads x 24 items = 6144 elements per tile");
 }
 
+TEST_CASE("device scans: the pipelined kernel's switches: GPU only, its own tile, at least as many stages as store groups") {
+  auto gpu = [](std::map<std::string, std::string> o, ValueType type = ValueType::I32, std::int32_t block = 0) {
+    return parse_device_config("decoupled-lookback", o, type, block, true);
+  };
+  // Its tile is 24 KB of 128 threads whatever the type, not the tile kernels' 256 threads.
+  CHECK(tile_policy(gpu({{"pipelined", "on"}}).params) == "128 threads x 48 items = 6144 elements per tile");
+  CHECK(tile_policy(gpu({{"pipelined", "on"}}, ValueType::F64).params) == "128 threads x 24 items = 3072 elements per tile");
+  const DeviceConfig c = gpu({{"pipelined", "on"}, {"stages", "4"}, {"blocks", "2"}});
+  CHECK(c.pipelined.on);
+  CHECK(c.pipelined.stages == 4);
+  CHECK(c.pipelined.blocks == 2);
+  CHECK(gpu({}).pipelined.on == false);
+  // A store group waits on every 4th tile's stage by parity: fewer than 4 stages would alias.
+  CHECK_THROWS_WITH_AS(gpu({{"pipelined", "on"}, {"stages", "3"}}), doctest::Contains("4 to 9"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(gpu({{"stages", "6"}}), doctest::Contains("needs pipelined=on"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(gpu({{"pipelined", "on"}, {"fence", "off"}}), doctest::Contains("fence"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(gpu({{"pipelined", "on"}}, ValueType::I32, 256), doctest::Contains("--block"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(gpu({{"pipelined", "on"}}, ValueType::Interval), doctest::Contains("intervals"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(gpu({{"pipelined", "yes"}}), doctest::Contains("on or off"), std::invalid_argument);
+  // The emulator has no bulk copies or mbarriers: it refuses, and lists none of the three.
+  CHECK_THROWS_WITH_AS(parse_device_config("decoupled-lookback", {{"pipelined", "on"}}, ValueType::I32, 0, false),
+                       doctest::Contains("emulator cannot run"), std::invalid_argument);
+  const DeviceConfig emu = parse_device_config("decoupled-lookback", {}, ValueType::I32, 0, false);
+  CHECK(emu.options.count("pipelined") == 0);
+  CHECK(emu.options.count("stages") == 0);
+}
+
 TEST_CASE("device scans: a device trace survives save and load byte for byte, and the loader checks tile events") {
   const Trace t = record_device("decoupled-lookback", 20000, OpKind::Interval, ValueType::Interval, false, {}, 64);
   const std::string text = trace_to_json(t);

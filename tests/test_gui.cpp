@@ -27,6 +27,8 @@
 #include "gui/diagram_model.hpp"
 #include "gui/divergence_panel.hpp"
 #include "gui/lookback_view.hpp"
+#include "gui/pipeline_scene.hpp"
+#include "embedded.hpp"
 #include "gui/timing_panel.hpp"
 #include "svg.hpp"
 #include "emulator/record.hpp"
@@ -555,8 +557,9 @@ TEST_CASE("render GIF: one frame per step, the rows appearing as the steps go") 
 }
 
 namespace {
-Image screenshot(const std::string& args, const fs::path& png, const std::string& env = config_env()) {
-  const std::string cmd = env + " xvfb-run -a -s '-screen 0 1920x1080x24' '" SCANVIZ_EXE "' gui --frames 4 --size 1200x700 " + args +
+Image screenshot(const std::string& args, const fs::path& png, const std::string& env = config_env(),
+                 const std::string& size = "1200x700") {
+  const std::string cmd = env + " xvfb-run -a -s '-screen 0 1920x1080x24' '" SCANVIZ_EXE "' gui --frames 4 --size " + size + " " + args +
                           " --screenshot '" + png.string() + "' >/dev/null 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
   return load_png(png);
@@ -1195,7 +1198,7 @@ TEST_CASE("look-back window: the paper's snapshot, cell by cell, and the deadloc
     CHECK(found);
   }
   {
-    const Image img = screenshot("--lookback default --theme light", dir.path / "d.png");
+    const Image img = screenshot("--lookback pipelined --theme light", dir.path / "d.png");
     CHECK(count_near(img, pal.flag_x, 0, img.w, 3) > 500);
     CHECK(count_near(img, pal.flag_a, 0, img.w, 3) > 500);
     CHECK(count_near(img, pal.flag_p, 0, img.w, 3) > 500);
@@ -1423,4 +1426,126 @@ TEST_CASE("divergence window: Kogge-Stone's divergent warp 0 and idle warps, Bre
   CHECK(count(warps, idle) == 15);
   // Closed unless asked for.
   CHECK(drawn_warps(screenshot("--algo brent-kung --n 1024 --step 6 --theme light", dir.path / "e.png")).empty());
+}
+
+// ---- the pipelined kernel's warp roles (the embedded trace recorded on an H100) ----
+
+namespace {
+Trace pipelined_example() {
+  const std::string_view text = sv::embedded_file("examples/pipelined-h100.json");
+  REQUIRE(!text.empty());
+  return trace_from_json(std::string(text));
+}
+}  // namespace
+
+TEST_CASE("pipelined trace: the shipped GPU trace reads per warp role, every tile in causal order") {
+  const Trace t = pipelined_example();
+  CHECK(t.meta.executor.kind == "gpu");
+  REQUIRE(is_pipelined_trace(t));
+  CHECK(!is_pipelined_trace(lookback_run("default", "decoupled-lookback").trace));
+  const PipelineRun run = make_pipeline_run(t);
+  CHECK(run.stages == 4);
+  CHECK(run.blocks.size() == 2);
+  REQUIRE(static_cast<std::int64_t>(run.tiles.size()) == t.meta.grid);
+  CHECK(run.complete == t.meta.grid);
+  std::map<std::uint32_t, int> per_block;
+  for (const PipelineTile& p : run.tiles) {
+    CAPTURE(p.tile);
+    CHECK(p.index == per_block[p.block]++);  // a block's tiles in the order it took them
+    CHECK((p.taken <= p.landed && p.landed <= p.aggregate && p.aggregate <= p.inclusive && p.inclusive <= p.end));
+    CHECK((p.look <= p.inclusive && p.held <= p.store && p.inclusive <= p.store));
+    CHECK(stages_in_use(run, p.block, p.taken) <= run.stages);
+  }
+  // The phases' medians are of the complete tiles and each lies within the median life.
+  double sum = 0;
+  for (double v : run.median_ns) {
+    CHECK(v > 0);
+    CHECK(v <= run.median_life_ns);
+    sum += v;
+  }
+  CHECK(sum > 0.5 * run.median_life_ns);
+  CHECK(pipeline_summary(run).find("medians of 20 tiles") != std::string::npos);
+  // A tile without its Held event is no longer complete, and is left out of the medians.
+  Trace cut = t;
+  std::erase_if(cut.tile_events, [](const TileEvent& e) { return e.kind == TileEventKind::Held && e.tile == 5; });
+  CHECK(make_pipeline_run(cut).complete == t.meta.grid - 1);
+}
+
+TEST_CASE("pipelined scene: each tile's marks on its block's role lanes, the phase bar in proportion") {
+  const LookbackRun r = make_lookback_run(pipelined_example());
+  const PipelineRun& run = r.pipeline;
+  REQUIRE(run.complete == r.tiles);
+  PipelineSceneOptions o;
+  o.width = 1400;
+  o.blocks = 2;
+  const LookbackScene s = build_pipeline_scene(run, static_cast<std::uint64_t>(run.t1), lookback_palette("light"), o);
+  // The bar: four parts, left to right, as wide as their medians' shares.
+  std::vector<const SceneRect*> bar;
+  for (const SceneRect& c : s.rects)
+    if (c.kind == SceneRect::Kind::Legend && c.label.find('%') != std::string::npos) bar.push_back(&c);
+  REQUIRE(bar.size() == kPipePhases);
+  double total = 0;
+  for (double v : run.median_ns) total += v;
+  for (int p = 0; p < kPipePhases; ++p) {
+    CHECK(bar[static_cast<std::size_t>(p)]->label.rfind(pipe_phase_name(static_cast<PipePhase>(p)), 0) == 0);
+    CHECK(bar[static_cast<std::size_t>(p)]->w / (o.width - s.table_x - 0.5f * o.em) ==
+          doctest::Approx(run.median_ns[static_cast<std::size_t>(p)] / total).epsilon(0.01));
+    if (p) CHECK(bar[static_cast<std::size_t>(p)]->x == doctest::Approx(bar[p - 1]->x + bar[p - 1]->w));
+  }
+  // Lanes: block b's rows start at lanes_y + (header) + b * (rows + gap); a tile's marks lie on the
+  // load and reduce rows, on look-back row index % 2 and store row index % 4, labelled by its id.
+  std::map<std::int64_t, std::set<int>> rows_of;
+  for (const SceneRect& c : s.rects) {
+    if (c.tile < 0 || c.kind == SceneRect::Kind::Legend) continue;
+    CHECK(c.x >= s.table_x - 1);
+    CHECK(c.x + c.w <= o.width + 1);
+    const PipelineTile& p = run.tiles[static_cast<std::size_t>(c.tile)];
+    const int b = p.block == run.blocks[0] ? 0 : 1;
+    const float top = s.lanes_y + 1.2f * o.em + static_cast<float>(b) * (kPipeLaneRows * s.lane_h + 0.4f * o.em + 1.2f * o.em);
+    rows_of[c.tile].insert(static_cast<int>((c.y + c.h / 2 - top) / s.lane_h));
+  }
+  REQUIRE(static_cast<std::int64_t>(rows_of.size()) == r.tiles);
+  for (const auto& [tile, rows] : rows_of) {
+    CAPTURE(tile);
+    const int i = run.tiles[static_cast<std::size_t>(tile)].index;
+    CHECK(rows == std::set<int>{0, 1, 2 + i % 2, 4 + i % 4});
+  }
+  // The stages lane never draws more than the lane's height (all of a block's stages in use).
+  for (const SceneRect& c : s.rects)
+    if (c.tile < 0 && c.kind == SceneRect::Kind::Lifetime) CHECK(c.h <= s.lane_h - 2 + 1e-3f);
+}
+
+TEST_CASE("window: the pipelined preset shows where a tile's time goes, four phases in one bar") {
+  Dir dir;
+  const Image img = screenshot("--lookback pipelined --theme light", dir.path / "p.png", config_env(), "1920x1080");
+  const LookbackPalette& pal = lookback_palette("light");
+  const std::uint32_t phase[kPipePhases] = {pal.flag_x, pal.flag_a, pal.flag_p, pal.lifetime};
+  // A row of pixels holding, left to right, runs of the four phases' colours (each at least 20 px,
+  // at most 3 px of border between them): the bar. Rows as runs of (class, length), class -1 other.
+  int rows = 0;
+  for (int y = 0; y < img.h; ++y) {
+    std::vector<std::pair<int, int>> runs;
+    for (int x = 0; x < img.w; ++x) {
+      int c = -1;
+      for (int p = 0; p < kPipePhases; ++p)
+        if (near(img.at(x, y), phase[p], 4)) c = p;
+      if (!runs.empty() && runs.back().first == c) ++runs.back().second;
+      else runs.push_back({c, 1});
+    }
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      int next = 0;
+      std::size_t j = k;
+      while (j < runs.size() && next < kPipePhases) {
+        if (runs[j].first == next && runs[j].second >= 20) ++next, ++j;
+        else if (next > 0 && runs[j].first == -1 && runs[j].second <= 3) ++j;
+        else break;
+      }
+      if (next == kPipePhases) {
+        ++rows;
+        break;
+      }
+    }
+  }
+  CHECK(rows >= 3);  // the bar is 1.2 em tall; its labels cut the runs of the rows they cross
+  CHECK(rows <= 30);
 }

@@ -6,11 +6,16 @@
 #include <chrono>
 #include <cstdint>
 #include <iterator>
+#include <stdexcept>
+
+#include "embedded.hpp"
+#include "trace/trace_json.hpp"
 
 namespace sv::gui {
 
 const std::vector<std::string>& lookback_preset_names() {
-  static const std::vector<std::string> names = {"default", "fig6", "deadlock", "stale", "torn", "stall", "10000-tiles"};
+  static const std::vector<std::string> names = {"default", "fig6", "deadlock", "stale", "torn", "stall", "10000-tiles",
+                                                 "pipelined"};
   return names;
 }
 
@@ -43,6 +48,8 @@ bool lookback_preset(const std::string& name, LookbackLesson& l) {
     l.torn = true;
   } else if (name == "stall") {
     l.stall = true;
+  } else if (name == "pipelined") {
+    l.example = "examples/pipelined-h100.json";
   } else if (name == "10000-tiles") {
     l.tiles = 10000;
     l.sms = 32;
@@ -105,7 +112,16 @@ void record_lookback(LookbackUi& ui) {
   const auto start = std::chrono::steady_clock::now();
   ui.runs.clear();
   ui.error.clear();
-  for (int a = 0; a < 3; ++a) {
+  if (!ui.lesson.example.empty()) {
+    try {
+      const std::string_view text = embedded_file(ui.lesson.example);
+      if (text.empty()) throw std::runtime_error("this build has no " + ui.lesson.example);
+      ui.runs.push_back(make_lookback_run(trace_from_json(std::string(text))));
+    } catch (const std::exception& e) {
+      ui.error = ui.lesson.example + ": " + e.what();
+    }
+  }
+  for (int a = 0; a < 3 && ui.lesson.example.empty(); ++a) {
     if (!ui.lesson.show[a]) continue;
     try {
       ui.runs.push_back(make_lookback_run(record_device_scan(lookback_config(ui.lesson, kLookbackAlgorithms[a]))));

@@ -29,12 +29,14 @@ struct LookbackLesson {
   int sms = 4, resident = 2, latency = 400;
   std::string extra_stalls;  // presets: further stalls (TILE:CYCLES[:look-back],...)
   std::vector<Payload> input;  // presets: the input (else seeded random)
+  std::string example;         // presets: an embedded trace recorded on a GPU, shown instead of recording
 };
 
 // The presets: "fig6" (the seed paper's Fig. 6: eight tiles whose aggregates are 2, decoupled look-back
 // alone), "deadlock" (static tile ids, reverse launch), "stale" (fence off), "torn" (64-bit values whose
 // 16-byte descriptor tears), "stall" (a stalled tile),
-// "10000 tiles". Returns false for an unknown name.
+// "10000 tiles", "pipelined" (how a scan reaches the copy: the pipelined kernel's trace recorded on
+// an H100, embedded; the emulator cannot run that kernel). Returns false for an unknown name.
 bool lookback_preset(const std::string& name, LookbackLesson& lesson);
 const std::vector<std::string>& lookback_preset_names();
 
@@ -71,6 +73,8 @@ struct LookbackUi {
   };
   std::vector<CachedScene> scenes;  // per run
   std::size_t scene_builds = 0;   // scenes built since the view was made (gui --report-frames)
+  int pipe_first_block = 0;       // the pipelined kernel's blocks shown: from this one,
+  int pipe_blocks = 2;            // this many
 };
 void record_lookback(LookbackUi& ui);
 

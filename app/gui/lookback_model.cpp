@@ -86,6 +86,7 @@ LookbackRun make_lookback_run(Trace trace) {
   r.summary = summarize_lookback(t);
   r.tiles = std::max<std::int64_t>(t.meta.grid, 0);
   if (t.tile_events.empty()) return r;
+  r.pipeline = make_pipeline_run(t);
 
   std::vector<std::size_t> order(t.tile_events.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -133,6 +134,11 @@ LookbackRun make_lookback_run(Trace trace) {
         break;
       case TileEventKind::Inspect:  // the read that found the window usable ends the wait
         if (!s.waits.empty() && s.waits.back().second == UINT64_MAX) s.waits.back().second = e.time;
+        break;
+      case TileEventKind::Landed:  // the pipelined kernel's warp roles (pipeline_model.hpp)
+      case TileEventKind::LookBack:
+      case TileEventKind::Held:
+      case TileEventKind::Store:
         break;
       case TileEventKind::Record:
       case TileEventKind::Publish: {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/lookback.hpp"
+#include "analysis/pipeline.hpp"
 #include "trace/trace.hpp"
 
 namespace sv::gui {
@@ -49,6 +50,7 @@ struct LookbackRun {
   std::uint64_t folded = 0;             // time removed between launches (a GPU trace's host work)
   bool derived_descriptors = false;     // reduce-then-scan: from the tile sums, not from descriptors
   std::uint64_t visible_after = 0;      // emulator: a store is seen this long after its event (the latency)
+  PipelineRun pipeline;                 // the pipelined kernel's warp roles (no tiles: not that kernel)
 };
 LookbackRun make_lookback_run(Trace trace);
 

@@ -39,8 +39,6 @@ std::uint32_t flag_fill(const LookbackPalette& p, TileFlag f) {
   return f == TileFlag::P ? p.flag_p : f == TileFlag::A ? p.flag_a : p.flag_x;
 }
 
-std::uint32_t with_alpha(std::uint32_t rgba, std::uint32_t alpha) { return (rgba & 0xFFFFFF00u) | (alpha & 0xFF); }
-
 // Appends a row of equal cells, folding runs of equal fill into one rect where cells are under 2 px.
 void add_row(LookbackScene& s, std::vector<SceneRect>& cells) {
   if (cells.empty()) return;

@@ -18,6 +18,7 @@ struct LookbackPalette {
       selected;
 };
 const LookbackPalette& lookback_palette(const std::string& theme);
+inline std::uint32_t with_alpha(std::uint32_t rgba, std::uint32_t alpha) { return (rgba & 0xFFFFFF00u) | (alpha & 0xFF); }
 
 // What is drawn, in pixels relative to the scene's top-left corner.
 struct SceneRect {

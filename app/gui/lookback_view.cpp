@@ -13,7 +13,9 @@
 
 #include "analysis/analysis.hpp"
 #include "core/values.hpp"
+#include "embedded.hpp"
 #include "gui/canvas.hpp"
+#include "gui/pipeline_scene.hpp"
 
 namespace sv::gui {
 
@@ -49,6 +51,54 @@ void tile_tooltip(const LookbackRun& r, std::int64_t tile, std::uint64_t time) {
   }
   ImGui::TextDisabled("click to select: arrows show what it inspected");
   ImGui::EndTooltip();
+}
+
+void pipeline_tooltip(const PipelineTile& t) {
+  ImGui::BeginTooltip();
+  ImGui::Text("tile %lld, block %u on SM %u, the block's tile %d (look-back warp %d, store group %d)",
+              static_cast<long long>(t.tile), t.block, static_cast<unsigned>(t.sm), t.index, t.index % 2, t.index % 4);
+  const std::int64_t at[] = {t.taken, t.landed, t.aggregate, t.inclusive, t.end};
+  for (int p = 0; p < kPipePhases; ++p)
+    if (at[p] >= 0 && at[p + 1] >= at[p])
+      ImGui::Text("%-15s %8.2f us", pipe_phase_name(static_cast<PipePhase>(p)), static_cast<double>(at[p + 1] - at[p]) / 1000);
+  if (t.held >= 0 && t.store >= t.held)
+    ImGui::Text("held in registers %.2f us before its prefix came", static_cast<double>(t.store - t.held) / 1000);
+  if (!t.waits.empty()) ImGui::Text("%zu blocked look-back polls", t.waits.size());
+  ImGui::EndTooltip();
+}
+
+// The pipelined kernel's lanes under its run's scene: which blocks, and the scene.
+void pipeline_panel(LookbackUi& ui, const LookbackRun& r, const LookbackPalette& pal, float width, std::uint64_t span) {
+  const PipelineRun& run = r.pipeline;
+  const int blocks = static_cast<int>(run.blocks.size());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderInt("first block##pipe", &ui.pipe_first_block, 0, std::max(blocks - 1, 0), "%d", ImGuiSliderFlags_AlwaysClamp);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the first of the blocks (one a multiprocessor) whose warp roles are drawn");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::SliderInt("blocks shown##pipe", &ui.pipe_blocks, 1, std::max(std::min(blocks, 8), 1), "%d", ImGuiSliderFlags_AlwaysClamp);
+  PipelineSceneOptions o;
+  o.width = width;
+  o.em = ImGui::GetFontSize();
+  o.t_end = span;
+  o.selected = ui.selected;
+  o.first_block = ui.pipe_first_block;
+  o.blocks = ui.pipe_blocks;
+  const LookbackScene scene = build_pipeline_scene(run, ui.time, pal, o);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  add_solid_rect(ImGui::GetWindowDrawList(), origin, ImVec2(origin.x + scene.width, origin.y + scene.height), pal.background);
+  draw_lookback_scene(scene, origin.x, origin.y);
+  ImGui::InvisibleButton("##pipeline scene", ImVec2(std::max(scene.width, 1.0f), std::max(scene.height, 1.0f)));
+  if (!ImGui::IsItemHovered()) return;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  for (auto it = scene.rects.rbegin(); it != scene.rects.rend(); ++it) {
+    if (it->tile < 0 || m.x < origin.x + it->x || m.x > origin.x + it->x + it->w || m.y < origin.y + it->y ||
+        m.y > origin.y + it->y + it->h)
+      continue;
+    pipeline_tooltip(run.tiles[static_cast<std::size_t>(it->tile)]);
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.selected = it->tile;
+    break;
+  }
 }
 
 }  // namespace
@@ -121,9 +171,15 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
   if (changed) {
     ui.preset.clear();
     l.input.clear();  // a preset's input fits its own tile count only
+    l.example.clear();  // the controls record on the emulator
     ui.dirty = true;
   }
   if (ui.dirty) record_lookback(ui);
+  if (!l.example.empty()) {
+    ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.85f, 1), "Showing a trace recorded on a GPU; the controls above record on the emulator.");
+    const std::string_view story = embedded_file("narration/pipelined.txt");
+    if (!story.empty()) ImGui::TextWrapped("%.*s", static_cast<int>(story.size()), story.data());
+  }
   if (ui.preset.rfind("file ", 0) == 0)
     ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.85f, 1), "Showing the trace %s; the controls above record on the emulator.",
                        ui.preset.c_str() + 5);
@@ -209,6 +265,7 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.selected = t;
       }
     }
+    if (!r.pipeline.tiles.empty()) pipeline_panel(ui, r, pal, width, span);
   }
   ImGui::EndChild();
 }

@@ -50,6 +50,10 @@ LookbackSummary summarize_lookback(const Trace& trace, int pass) {
         t.ended = true;
         break;
       case TileEventKind::Record:  // the value ahead of its flag: the Publish that follows is what readers act on
+      case TileEventKind::Landed:  // the pipelined kernel's warp roles: gui/pipeline_model.hpp reads them
+      case TileEventKind::LookBack:
+      case TileEventKind::Held:
+      case TileEventKind::Store:
         break;
     }
   }

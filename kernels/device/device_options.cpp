@@ -21,7 +21,7 @@ constexpr std::array<DeviceAlgorithmInfo, 4> kDeviceAlgorithms = {{
                            "of predecessors to the nearest inclusive prefix (P), publish P; dynamic tile ids"},
 }};
 
-constexpr std::array<SwitchInfo, 12> kSwitches = {{
+constexpr std::array<SwitchInfo, 15> kSwitches = {{
     {"block-algo", "kogge-stone-double-buffer", "hierarchical", false,
      "the block algorithm that scans each tile (any block-level algorithm but the racy one)"},
     {"items", "by type", "reduce-then-scan chained decoupled-lookback", false,
@@ -45,6 +45,18 @@ constexpr std::array<SwitchInfo, 12> kSwitches = {{
      "on: a 64-bit value and its flag in one 16-byte descriptor, as the GPU packs them, read as two 8-byte halves, "
      "so a reader can see the flag half before the value half (the torn read the GPU kernels assume never happens; "
      "int64 or double, fence=on)"},
+    {"pipelined", "off", "decoupled-lookback", false,
+     "on (GPU only, compute capability 9.0 on, --op sum, int32, float, int64 or double): the pipelined kernel that "
+     "scanviz bench runs on large inputs, one block a multiprocessor whose warps keep one role each (load, reduce, "
+     "look-back, store), 24 KB tiles in shared-memory stages; traced per warp role",
+     true},
+    {"stages", "9", "decoupled-lookback", false,
+     "with pipelined=on: 24 KB tiles a block holds in shared memory, 4..9 (no fewer than its four store groups)",
+     true},
+    {"blocks", "all", "decoupled-lookback", false,
+     "with pipelined=on: at most this many blocks (one a multiprocessor), 1..1024, so that a small trace shows "
+     "a few multiprocessors' pipelines",
+     true},
     {"sms", "4", "all", true, "simulated multiprocessors, 1..1024"},
     {"resident", "2", "all", true, "blocks resident on one multiprocessor at a time, 1..64"},
     {"launch", "in-order", "all", true, "the order blocks are launched in: in-order, reverse (adversarial) or random:SEED"},
@@ -70,6 +82,34 @@ std::int64_t parse_int(const std::string& key, const std::string& text, std::int
     throw std::invalid_argument("--option " + key + "=" + text + ": expected an integer from " + std::to_string(lo) +
                                 " to " + std::to_string(hi));
   return v;
+}
+
+// pipelined=on: the kernel's own tile (24 KB of 128 threads) and its switches, stages and blocks.
+void parse_pipelined(std::map<std::string, std::string>& v, const std::map<std::string, std::string>& given,
+                     ValueType type, std::int32_t requested_threads, bool segmented, DeviceConfig& c) {
+  const std::string& on = v["pipelined"];
+  if (on != "on" && on != "off") throw std::invalid_argument("--option pipelined=" + on + ": expected on or off");
+  PipelinedRun& r = c.pipelined;
+  r.on = on == "on";
+  if (!r.on) {
+    for (const char* key : {"stages", "blocks"})
+      if (given.count(key)) throw std::invalid_argument(std::string("--option ") + key + " needs pipelined=on");
+    return;
+  }
+  if (segmented || type == ValueType::Interval)
+    throw std::invalid_argument("--option pipelined=on scans int32, float, int64 or double values, not segmented pairs "
+                                "or intervals");
+  if (requested_threads != 0 || given.count("items"))
+    throw std::invalid_argument("--option pipelined=on has its own tile (128 threads x 24 KB): drop --block and items");
+  if (!c.params.dynamic_ids || !c.params.fence)
+    throw std::invalid_argument("--option pipelined=on takes tile ids from the counter and keeps the fence: drop "
+                                "tile-ids=static and fence=off");
+  if (c.params.share || c.params.window != 32 || c.params.stall_tile >= 0)
+    throw std::invalid_argument("--option pipelined=on polls its own windows (160 descriptors): drop share, window and stall");
+  r.stages = static_cast<std::int32_t>(parse_int("stages", v["stages"], 4, 9));  // gpu/pipeline_exec.cuh kPipeMinStages
+  if (v["blocks"] != "all") r.blocks = static_cast<std::int32_t>(parse_int("blocks", v["blocks"], 1, 1024));
+  c.params.threads = 128;
+  c.params.items = type == ValueType::I32 || type == ValueType::F32 ? 48 : 24;  // gpu/pipeline_exec.cuh pipe_items
 }
 
 }  // namespace
@@ -108,7 +148,8 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
     throw std::invalid_argument("unknown device-wide algorithm '" + who + "'");
   std::map<std::string, std::string> v;
   for (const SwitchInfo& s : kSwitches)
-    if (applies(s, algorithm) && !(on_gpu && s.emulator_only)) v[std::string(s.key)] = std::string(s.fallback);
+    if (applies(s, algorithm) && !(on_gpu && s.emulator_only) && (on_gpu || !s.gpu_only))
+      v[std::string(s.key)] = std::string(s.fallback);
   for (const auto& [key, value] : given) {
     const SwitchInfo* s = nullptr;
     for (const SwitchInfo& k : kSwitches)
@@ -117,6 +158,9 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
     if (!applies(*s, algorithm)) throw std::invalid_argument("--option " + key + " does not apply to " + who);
     if (on_gpu && s->emulator_only)
       throw std::invalid_argument("--option " + key + " models the emulator's machine; it does not apply to the GPU");
+    if (!on_gpu && s->gpu_only)
+      throw std::invalid_argument("--option " + key + " is the GPU's pipelined kernel (bulk copies and mbarriers), "
+                                  "which the emulator cannot run: use --executor gpu on a GPU of compute capability 9.0 or later");
     v[key] = value;
   }
 
@@ -202,6 +246,7 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
       p.stall_cycles = c.machine.stalls[0].cycles;
     }
   }
+  if (v.count("pipelined")) parse_pipelined(v, given, type, requested_threads, segmented, c);
   if (v.count("sms")) c.machine.sms = static_cast<std::int32_t>(parse_int("sms", v["sms"], 1, 1024));
   if (v.count("resident")) c.machine.resident = static_cast<std::int32_t>(parse_int("resident", v["resident"], 1, 64));
   if (v.count("latency")) c.machine.latency = static_cast<std::int32_t>(parse_int("latency", v["latency"], 1, 100000));

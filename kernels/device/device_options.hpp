@@ -28,6 +28,7 @@ struct SwitchInfo {
   std::string_view algorithms;  // which algorithms take it ("all", or names)
   bool emulator_only;
   std::string_view help;
+  bool gpu_only = false;  // the GPU's pipelined kernel: the emulator cannot run it
 };
 std::span<const SwitchInfo> device_switches();
 
@@ -52,10 +53,19 @@ struct EmuMachine {
   bool torn = false;
 };
 
+// pipelined=on (GPU, sm_90 on): the pipelined decoupled look-back kernel (gpu/pipeline_exec.cuh),
+// which the benchmark's default runs on large inputs, traced per warp role.
+struct PipelinedRun {
+  bool on = false;
+  std::int32_t stages = 9;  // 24 KB tiles a block holds in shared memory
+  std::int32_t blocks = 0;  // at most this many blocks (0: every multiprocessor)
+};
+
 struct DeviceConfig {
   DeviceParams params;                         // n, tiles and exclusive are filled by the caller
   std::string block_algorithm;                 // hierarchical only
   EmuMachine machine;
+  PipelinedRun pipelined;
   std::map<std::string, std::string> options;  // every switch of the algorithm, with its value
 };
 

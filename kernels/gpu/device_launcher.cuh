@@ -222,24 +222,31 @@ class Launcher {
   }
 
   // Pipelined decoupled look-back (gpu/pipeline_exec.cuh) over single_pass_state's buffers: the
-  // blocks the device holds at once (one a multiprocessor), `stages` tiles each. Every block takes
-  // its tiles and one id past the end.
-  void launch_pipelined(Op op, const DeviceParams& p, const DeviceBuffers& b, int stages) {
+  // blocks the device holds at once (one a multiprocessor; at most `max_blocks` when > 0), `stages`
+  // tiles each. Every block takes its tiles and one id past the end.
+  void launch_pipelined(Op op, const DeviceParams& p, const DeviceBuffers& b, int stages, std::int64_t max_blocks = 0) {
     if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
       if (p.tiles == 0) return;
-      if (stages < 1 || stages > kPipeMaxStages)
-        throw std::invalid_argument("a pipelined tile kernel holds 1 to " + std::to_string(kPipeMaxStages) +
-                                    " tiles a block, not " + std::to_string(stages));
+      if (stages < kPipeMinStages || stages > kPipeMaxStages)
+        throw std::invalid_argument("a pipelined tile kernel holds " + std::to_string(kPipeMinStages) + " to " +
+                                    std::to_string(kPipeMaxStages) + " tiles a block, not " + std::to_string(stages));
       if (p.tile_items() != pipe_tile_items<T>() || !p.dynamic_ids || !p.fence)
         throw std::invalid_argument("the pipelined tile kernel scans tiles of " + std::to_string(pipe_tile_items<T>()) +
                                     " values with dynamic tile ids and the fence on");
       constexpr auto kernel = pipe_kernel<Op, Rec>;
       const std::size_t smem =
           prepare_stage<kernel>(static_cast<std::size_t>(stages) * pipe_tile_items<T>() * sizeof(T));
-      const std::int64_t grid = std::min<std::int64_t>(p.tiles, resident_blocks<kernel>(kPipeThreads, smem));
-      kernel<<<static_cast<unsigned>(grid), kPipeThreads, smem>>>(op, p, b, rec_args_, state_.diag(), knobs_, stages);
+      std::int64_t grid = std::min<std::int64_t>(p.tiles, resident_blocks<kernel>(kPipeThreads, smem));
+      if (max_blocks > 0) grid = std::min(grid, max_blocks);
+      typename Rec::Args args = rec_args_;
+      if constexpr (Rec::kTraced) args = {book_->d_state, static_cast<std::uint16_t>(book_->launches.size())};
+      kernel<<<static_cast<unsigned>(grid), kPipeThreads, smem>>>(op, p, b, args, state_.diag(), knobs_, stages);
       check(cudaGetLastError(), "pipelined decoupled look-back launch");
       state_.taken(static_cast<unsigned long long>(grid + p.tiles));
+      if (book_) {
+        written(b.out, p.n);
+        after_launch(Phase::SinglePass, 0);
+      }
     } else {
       throw std::invalid_argument("the pipelined tile kernel scans 4- and 8-byte values");
     }

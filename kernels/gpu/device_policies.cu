@@ -75,7 +75,7 @@ std::int32_t pipe_items_of(ValueType type) {
 // pipelined policies are built for every numeric type, with 24 KB tiles of 128 threads).
 bool policy_built_for(const TilePolicy& t, ValueType type) {
   if (t.stages) {
-    return t.threads == gpu::kPipeWarps * 32 && t.items == pipe_items_of(type) && t.stages >= 1 &&
+    return t.threads == gpu::kPipeWarps * 32 && t.items == pipe_items_of(type) && t.stages >= gpu::kPipeMinStages &&
            t.stages <= gpu::kPipeMaxStages;
   }
   return type == ValueType::I32 ? policy_built(t, PolicyConfigs{}) : type == ValueType::I64 && policy_built(t, PolicyConfigs64{});

@@ -18,11 +18,31 @@ namespace sv::gpu {
 // [SECTION] traced runs
 // ============================================================================================
 
+// pipelined=on: the pipelined kernel (sums of numbers only: its reduce is in any order, and it is
+// built for the sum the benchmark times), on a device that runs it.
+template <class Op, class L>
+void record_pipelined(L& launcher, const DeviceConfig& dc, Buf in, Buf out) {
+  using T = typename Op::value_type;
+  if constexpr (std::is_same_v<Op, SumOp<T>> && std::is_arithmetic_v<T>) {
+    if (dc.params.n == 0) return;
+    if (DeviceSums<T>::pipelined_capacity(dc.pipelined.stages) == 0)
+      throw GpuError("--option pipelined=on needs a GPU of compute capability 9.0 or later with " +
+                     std::to_string(dc.pipelined.stages * 24) + " KB of shared memory a block, and code built for it");
+    DeviceBuffers b = launcher.single_pass_state(dc.params);
+    b.in = in;
+    b.out = out;
+    launcher.launch_pipelined(Op{}, dc.params, b, dc.pipelined.stages, dc.pipelined.blocks);
+  } else {
+    throw std::invalid_argument("--option pipelined=on traces the sum of numbers (the kernel scanviz bench times): "
+                                "drop --op or use --op sum");
+  }
+}
+
 template <class Op>
 void record_traced(const std::string& algorithm, const DeviceConfig& dc, const GpuOptions& options, Trace& trace) {
   using T = typename Op::value_type;
   const DeviceParams& p = dc.params;
-  check_policy<T>(algorithm, p);
+  if (!dc.pipelined.on) check_policy<T>(algorithm, p);  // the pipelined kernel has its own tile
   const std::int64_t n = p.n;
   const std::vector<T> h_in = cuda::unpack<T>(kernel_input(trace.meta));
   DeviceArray<T> d_in(n), d_out(n);
@@ -42,7 +62,9 @@ void record_traced(const std::string& algorithm, const DeviceConfig& dc, const G
   Scratch scratch;
   SinglePassState state;
   Launcher<Op, TileRecorder> launcher(scratch, state, &book, algorithm);
-  if constexpr (is_segmented_op_v<Op>)  // decoupled look-back over (flag, value) pairs (record.cpp checked the name)
+  if (dc.pipelined.on)
+    record_pipelined<Op>(launcher, dc, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
+  else if constexpr (is_segmented_op_v<Op>)  // decoupled look-back over (flag, value) pairs (record.cpp checked the name)
     drive_single_pass<DecoupledLookback>(launcher, Op{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});
   else
     drive_device_scan(launcher, algorithm, dc.block_algorithm, Op{}, p, Buf{d_in.get(), 0, n}, Buf{d_out.get(), 1, n});

@@ -72,6 +72,10 @@ inline constexpr int kPipeGroups = 4;      // store groups: tiles held in regist
 inline constexpr int kPipeLookBacks = 2;   // look-back warps
 inline constexpr int kPipeThreads = (kPipeWarps * (1 + kPipeGroups) + 1 + kPipeLookBacks) * 32;  // + the load warp
 inline constexpr int kPipeMaxStages = 9;   // 9 x 24 KB fit sm_90's 227 KB
+// A store group waits on a stage's barrier for every 4th tile, by parity: with fewer stages than
+// groups the stage's barrier could run two phases past the group's last wait, and a parity wait
+// cannot tell those phases apart (the group would read a tile that has not landed).
+inline constexpr int kPipeMinStages = kPipeGroups;
 inline constexpr int kPipeSlots = 16;      // tiles a block has taken and not stored: at most stages + groups
 inline constexpr int kPipeRows = 5;        // descriptors a lane reads a poll: 160, more than the
                                            // multiprocessors, so one poll covers the gap between a
@@ -263,6 +267,7 @@ class PipeBlock {
       const int s = i % stages_;
       const int slot = i % kPipeSlots;
       mbar_wait(&s_.full[s][w], stage_parity(i));
+      if (lane == 0) rec_.role(TileEventKind::Landed, tile);
       // The lane's elements in any order, then the warp's lanes (a commutative operator: see the
       // static_assert above).
       T total = op_.identity();
@@ -302,6 +307,7 @@ class PipeBlock {
     each_tile([&](int i, long long tile) {
       const int s = i % kPipeSlots;
       const unsigned parity = slot_parity(i);
+      if (lane == 0) rec_.role(TileEventKind::LookBack, tile);
       T exclusive = op_.identity();
       if (knobs_.alone) {
         // the tiles-alone baseline: no look-back
@@ -335,6 +341,7 @@ class PipeBlock {
     T exclusive = op_.identity();
     std::uint64_t wait_start = 0;
     unsigned sleep_ns = 0;
+    std::uint32_t polls = 0;  // of this window that were blocked (traced)
     for (long long end = tile;;) {
       TileFlag flag[kPipeRows];
       T value[kPipeRows];
@@ -360,7 +367,27 @@ class PipeBlock {
         const bool valid = end - 1 - (32 * r + lane) >= 0;
         blocked |= __any_sync(kFullMask, valid && 32 * r + lane < stop && flag[r] == TileFlag::X) != 0;
       }
+      // Traced as the tile kernels trace a window: its reads once it is used (up to the stop), with
+      // the polls that were blocked before; a Wait at the first blocked poll.
+      if constexpr (Recorder::kTraced) {
+        if (!blocked) {
+#pragma unroll
+          for (int r = 0; r < kPipeRows; ++r)
+            if (end - 1 - (32 * r + lane) >= 0 && 32 * r + lane <= stop)
+              rec_.inspect(tile, end - 1 - (32 * r + lane), flag[r], value[r], polls);
+        } else if (polls == 0) {  // the nearest X before the stop
+          int x = 32 * kPipeRows;
+#pragma unroll
+          for (int r = kPipeRows - 1; r >= 0; --r) {
+            const bool valid = end - 1 - (32 * r + lane) >= 0;
+            const unsigned xmask = __ballot_sync(kFullMask, valid && 32 * r + lane < stop && flag[r] == TileFlag::X);
+            if (xmask) x = 32 * r + __ffs(xmask) - 1;
+          }
+          if (lane == 0) rec_.wait(tile, end - 1 - x, TileFlag::X, polls);
+        }
+      }
       if (blocked) {
+        ++polls;
         if (!spin(tile, wait_start, sleep_ns)) return exclusive;  // the error flag is set
         continue;
       }
@@ -383,6 +410,7 @@ class PipeBlock {
       end -= 32 * kPipeRows;
       wait_start = 0;
       sleep_ns = 0;
+      polls = 0;
     }
   }
 
@@ -399,6 +427,7 @@ class PipeBlock {
     from_p = false;
     std::uint64_t wait_start = 0;
     unsigned sleep_ns = 0;
+    std::uint32_t polls = 0;  // from this f that were blocked (traced)
     for (long long f = known + 1; f < tile;) {
       TileFlag flag[kPipeRows];
       T value[kPipeRows];
@@ -424,6 +453,12 @@ class PipeBlock {
         const unsigned pmask = __ballot_sync(kFullMask, 32 * r + lane < len && flag[r] == TileFlag::P);
         if (pmask) last_p = 32 * r + 31 - __clz(pmask);
       }
+      if constexpr (Recorder::kTraced) {  // the run's reads, and a Wait at the first blocked poll
+#pragma unroll
+        for (int r = 0; r < kPipeRows; ++r)
+          if (32 * r + lane < len) rec_.inspect(tile, f + 32 * r + lane, flag[r], value[r], polls);
+        if (len < count && polls == 0 && lane == 0) rec_.wait(tile, f + len, TileFlag::X, polls);
+      }
       if (len > 0) {
         T part = op_.identity();  // the run's values from its last P (or its start) on, in tile order
 #pragma unroll
@@ -443,8 +478,12 @@ class PipeBlock {
         f += len;
         wait_start = 0;
         sleep_ns = 0;
+        polls = 0;
       }
-      if (len < count && !spin(tile, wait_start, sleep_ns)) break;  // the error flag is set
+      if (len < count) {
+        ++polls;
+        if (!spin(tile, wait_start, sleep_ns)) break;  // the error flag is set
+      }
     }
     return run;
   }
@@ -467,8 +506,11 @@ class PipeBlock {
 #pragma unroll
       for (int k = 0; k < Chunks; ++k) held[k] = *reinterpret_cast<const uint4*>(chunk_of(s, w, k));
       fence_async_shared();  // the stage's generic reads before the next bulk copy into it
+      // Traced before the arrival, so no tile is taken into this stage before its Held time.
+      if (w == 0 && lane == 0) rec_.role(TileEventKind::Held, tile);
       mbar_arrive(&s_.vacant[s]);
       mbar_wait(&s_.prefixed[slot], slot_parity(i));
+      if (w == 0 && lane == 0) rec_.role(TileEventKind::Store, tile);
       T run = s_.prefix[slot];  // everything before this lane's elements of the current chunk
       for (int k = 0; k < w; ++k) run = op_(run, s_.totals[slot][k]);
       mbar_arrive(&s_.done[slot]);  // every lane: each has read the slot
@@ -507,6 +549,7 @@ class PipeBlock {
         }
         run = op_(run, shfl_idx(incl, 31));
       }
+      if (w == 0 && lane == 0) rec_.end(tile);  // the group's first warp has stored its quarter
     }, g, G);
   }
 

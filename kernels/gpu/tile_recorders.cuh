@@ -35,6 +35,7 @@ struct NoRecorder {
   template <class T>
   __device__ void inspect(std::int64_t, std::int64_t, TileFlag, const T&, std::uint32_t) {}
   __device__ void wait(std::int64_t, std::int64_t, TileFlag, std::uint32_t) {}
+  __device__ void role(TileEventKind, std::int64_t) {}
 };
 
 // Traced: one TileEvent per hook, from the thread that calls it.
@@ -64,6 +65,8 @@ struct TileRecorder {
   __device__ void wait(std::int64_t tile, std::int64_t target, TileFlag flag, std::uint32_t spins) {
     append(TileEventKind::Wait, tile, target, flag, Payload{}, spins);
   }
+  // A warp role's step of the pipelined kernel (Landed, LookBack, Held, Store).
+  __device__ void role(TileEventKind kind, std::int64_t tile) { append(kind, tile, -1, TileFlag::X, Payload{}, 0); }
 
  private:
   __device__ void append(TileEventKind kind, std::int64_t tile, std::int64_t target, TileFlag flag, const Payload& v,
@@ -108,6 +111,7 @@ struct TileClock {
   template <class T>
   __device__ void inspect(std::int64_t, std::int64_t, TileFlag, const T&, std::uint32_t) {}
   __device__ void wait(std::int64_t, std::int64_t, TileFlag, std::uint32_t) {}
+  __device__ void role(TileEventKind, std::int64_t) {}
 
  private:
   unsigned long long* times_;

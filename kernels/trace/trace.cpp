@@ -53,7 +53,8 @@ std::string_view outcome_name(Outcome o) {
   return names.at(static_cast<std::size_t>(o));
 }
 std::string_view tile_event_kind_name(TileEventKind k) {
-  static constexpr std::array<std::string_view, kTileEventKindCount> names = {"start", "publish", "inspect", "wait", "end", "record"};
+  static constexpr std::array<std::string_view, kTileEventKindCount> names = {
+      "start", "publish", "inspect", "wait", "end", "record", "landed", "look-back", "held", "store"};
   return names.at(static_cast<std::size_t>(k));
 }
 std::string_view tile_flag_name(TileFlag f) {

@@ -529,8 +529,7 @@ std::vector<TileEvent> read_tile_events(const json& fields, const json& j, const
     e.time = read_int<std::uint64_t>(f[0], at(0));
     e.kind = read_enum<TileEventKind>(f[1], at(1), kTileEventKindCount, tile_event_kind_name);
     e.tile = read_int<std::int64_t>(f[2], at(2), 0, last_tile);
-    const bool has_target = e.kind != TileEventKind::Start && e.kind != TileEventKind::End;
-    if (has_target) e.target = read_int<std::int64_t>(f[3], at(3), 0, e.tile);
+    if (tile_event_has_target(e.kind)) e.target = read_int<std::int64_t>(f[3], at(3), 0, e.tile);
     else if (!f[3].is_null()) fail(at(3), "expected null for a " + std::string(tile_event_kind_name(e.kind)) + " event");
     e.block = read_int<std::uint32_t>(f[4], at(4));
     e.sm = read_int<std::uint16_t>(f[5], at(5));

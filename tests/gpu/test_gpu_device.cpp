@@ -97,6 +97,10 @@ std::map<std::int64_t, TileLog> check_single_pass_trace(const Trace& t, const st
       case TileEventKind::Wait:
         if (e.target < 0 || e.target >= e.tile) ++bad_targets;
         break;
+      case TileEventKind::Landed:
+      case TileEventKind::LookBack:
+      case TileEventKind::Held:
+      case TileEventKind::Store: FAIL_CHECK("only the pipelined kernel records warp roles"); break;
     }
   }
   // Every tile taken exactly once (by one block each), stored exactly once.
