@@ -598,6 +598,8 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_option("--frames", go.frames, "run this many frames and exit");
   gui_cmd->add_option("--screenshot", go.screenshot, "with --frames: save the last frame as PNG (- for standard output)");
   gui_cmd->add_flag("--report-frames", go.report_frames, "print frame times and GL object counts");
+  gui_cmd->add_flag("--report-source", go.report_source,
+                    "print the kernel source pane's file and its lit lines (line, window rectangle, text) at the last frame");
   std::string mouse;
   gui_cmd->add_option("--mouse", mouse, "with --frames: hold the mouse pointer at X,Y (window pixels), e.g. to show a tooltip");
   gui_cmd->add_flag("--predict", go.predict, "start in predict-the-next-step mode (P toggles it)");

@@ -27,7 +27,6 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 
 #include "algorithms.hpp"
@@ -35,7 +34,6 @@
 #include "analysis/application.hpp"
 #include "core/segments.hpp"
 #include "core/values.hpp"
-#include "embedded.hpp"
 #include "emulator/record.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
@@ -48,6 +46,7 @@
 #include "gui/keys.hpp"
 #include "gui/lesson.hpp"
 #include "gui/predict_panel.hpp"
+#include "gui/source_pane.hpp"
 #include "gui/timing_panel.hpp"
 #include "gui/lookback_view.hpp"
 #include "gui/application_panel.hpp"
@@ -131,7 +130,7 @@ struct Ui {
   char path[512] = "trace.json";
   std::string status;
   bool recorded_from_controls = true;
-  int source_scrolled_for = -1;  // the step the source panel last scrolled to
+  SourcePane source;
   bool show_charts = false;
   std::vector<chart::Chart> charts;  // work against steps, measured once when first shown
   std::vector<WorkStepsPoint> work_points;
@@ -297,58 +296,6 @@ void timeline_panel(Ui& ui) {
   if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1),
                        steps ? ("step %d: " + ui.lesson.view->trace.steps[std::clamp(step, 0, steps - 1)].label()).c_str() : "no trace"))
     set_step(ui, step);
-}
-
-void source_panel(Ui& ui) {
-  if (!ui.lesson.view) return;
-  const Trace& t = ui.lesson.view->trace;
-  const std::string dir = is_device_algorithm(t.meta.algorithm) ? "device/" : "block/";
-  std::string file = dir + t.meta.algorithm + ".hpp";
-  std::replace(file.begin() + static_cast<std::ptrdiff_t>(dir.size()), file.end(), '-', '_');
-  const std::string_view src = embedded_file(file);
-  std::set<std::uint32_t> lines;
-  if (ui.step < static_cast<int>(t.steps.size())) {
-    const Step& s = t.steps[ui.step];
-    lines.insert(s.line);
-    for (std::uint64_t i = s.first_event; i < s.end_event; ++i) lines.insert(t.events[i].line);
-  }
-  ImGui::TextDisabled("kernels/%s", file.c_str());
-  ImGui::PushFont(ui.fonts.mono);
-  std::istringstream in{std::string(src)};
-  std::uint32_t number = 0;
-  const bool scroll = ui.source_scrolled_for != ui.step;
-  ui.source_scrolled_for = ui.step;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    if (lines.count(number)) {
-      if (scroll && number == *lines.begin()) ImGui::SetScrollHereY(0.3f);
-      const ImVec2 p = ImGui::GetCursorScreenPos();
-      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth(), p.y + ImGui::GetTextLineHeight()),
-                                                IM_COL32(255, 212, 59, 110));
-    }
-    ImGui::Text("%3u  %s", number, line.c_str());
-  }
-  // A segmented scan runs the same kernel with the segmented operator: its source under the kernel's,
-  // the operator's line lit while the step applies it.
-  if (!t.meta.flags.empty()) {
-    const bool applies = ui.step < static_cast<int>(t.steps.size()) && ui.lesson.view->metrics.per_step[ui.step].operations > 0;
-    ImGui::PopFont();
-    ImGui::Separator();
-    ImGui::TextDisabled("kernels/core/segmented.hpp (the operator the kernel is given)");
-    ImGui::PushFont(ui.fonts.mono);
-    std::istringstream seg{std::string(embedded_file("core/segmented.hpp"))};
-    number = 0;
-    for (std::string line; std::getline(seg, line);) {
-      ++number;
-      if (applies && line.find("b.flag ? b.v") != std::string::npos) {
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth(), p.y + ImGui::GetTextLineHeight()),
-                                                  IM_COL32(255, 212, 59, 110));
-      }
-      ImGui::Text("%3u  %s", number, line.c_str());
-    }
-  }
-  ImGui::PopFont();
 }
 
 void narration_panel(Ui& ui) {
@@ -564,6 +511,7 @@ int run_gui(const GuiOptions& opt) {
   set_step(ui, opt.step < 0 ? 0 : opt.step);  // a lesson starts where the lecture does: the first step
   ui.playing = opt.play;
   ui.predict.focus = ui.predict.on = opt.predict;
+  ui.source.report = opt.report_source;
   ui.predict.log = !opt.keys.empty();
   std::vector<ScriptedInput> script;
   try {
@@ -682,6 +630,7 @@ int run_gui(const GuiOptions& opt) {
           ImGui::SliderFloat("font scale", &ui.pending_font_scale, 1.0f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
           if (ImGui::IsItemDeactivatedAfterEdit()) ui.settings.font_scale = ui.pending_font_scale;
           ImGui::MenuItem("lecture mode (L)", nullptr, &ui.lecture);
+          ImGui::MenuItem("kernel source as the emulator runs it (C)", nullptr, &ui.source.emulator);
           ImGui::MenuItem("fullscreen (F)", nullptr, &ui.fullscreen);
           if (ImGui::MenuItem("fit the diagram (0)")) ui.canvas.fit = ui.canvas_racy.fit = true;
           ImGui::MenuItem("work against steps (W)", nullptr, &ui.show_charts);
@@ -717,7 +666,7 @@ int run_gui(const GuiOptions& opt) {
         ImGui::End();
         ImGui::SetNextWindowPos(ImVec2(W - right_w, menu_h + (H - menu_h) * 0.3f));
         ImGui::SetNextWindowSize(ImVec2(right_w, (H - menu_h) * 0.7f));
-        if (ImGui::Begin("Kernel source", nullptr, fixed | ImGuiWindowFlags_HorizontalScrollbar)) source_panel(ui);
+        if (ImGui::Begin("Kernel source", nullptr, fixed) && ui.lesson.view) source_pane(ui.source, *ui.lesson.view, ui.step, ui.fonts.mono);
         ImGui::End();
       } else {
         ImGui::SetNextWindowPos(ImVec2(0, H - timeline_h - narration_h));
@@ -876,6 +825,7 @@ int run_gui(const GuiOptions& opt) {
       if (opt.report_frames && frame == 10) gl_objects_early = count_gl_objects();
       if (opt.report_frames && last) gl_objects_late = count_gl_objects();
     }
+    if (opt.report_source) std::cout << source_pane_report(ui.source);
     if (opt.report_frames && !frame_ms.empty()) {
       const FrameStats cpu = frame_stats(cpu_ms), all = frame_stats(frame_ms);
       char times[256];

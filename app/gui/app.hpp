@@ -26,6 +26,7 @@ struct GuiOptions {
   int width = 1600, height = 900;
   bool play = false;           // start the timeline playing
   bool report_frames = false;  // print CPU and frame time (median, 99th percentile), GL objects, builds, the renderer
+  bool report_source = false;  // print the kernel source pane's file and lit lines as the last frame drew them
   int step = -1;               // start at this step (-1: the first)
   std::string theme;           // light, dark, high-contrast (default: the saved setting)
   float font_scale = 0;        // 1..3 (0: the saved setting)
