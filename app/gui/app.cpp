@@ -53,6 +53,7 @@
 #include "gui/application_panel.hpp"
 #include "gui/divergence_panel.hpp"
 #include "gui/gl_diagram.hpp"
+#include "gui/layout_report.hpp"
 #include "trace/trace_json.hpp"
 
 namespace sv::gui {
@@ -144,7 +145,18 @@ struct Ui {
   PredictUi predict;
   bool show_divergence = false;
   bool show_application = true;  // opens by itself for a compaction or an allocation
+  std::vector<std::pair<std::string, LaidRect>> chrome;  // this frame's controls and panels, for the layout report
 };
+
+LaidRect item_rect() {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  return {a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
+LaidRect window_rect() {
+  const ImVec2 a = ImGui::GetWindowPos(), b = ImGui::GetWindowSize();
+  return {a.x, a.y, b.x, b.y};
+}
 
 
 
@@ -297,6 +309,7 @@ void timeline_panel(Ui& ui) {
   if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1),
                        steps ? ("step %d: " + ui.lesson.view->trace.steps[std::clamp(step, 0, steps - 1)].label()).c_str() : "no trace"))
     set_step(ui, step);
+  ui.chrome.push_back({"step_slider", item_rect()});
 }
 
 void source_panel(Ui& ui) {
@@ -356,6 +369,8 @@ void narration_panel(Ui& ui) {
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(narrate_step(*ui.lesson.view, ui.step).c_str());
   ImGui::PopTextWrapPos();
+  ui.chrome.push_back({"narration_text", item_rect()});
+  ui.chrome.push_back({"narration", window_rect()});
 }
 
 }  // namespace
@@ -605,6 +620,8 @@ int run_gui(const GuiOptions& opt) {
       if (mouse_x >= 0) ImGui::GetIO().MousePos = ImVec2(mouse_x, mouse_y);  // after the backend's own
       ImGui::NewFrame();
       frame_draws.clear();
+      ui.chrome.clear();
+      ui.canvas.record = ui.canvas_racy.record = !opt.report_layout.empty();
       const ImGuiIO& io = ImGui::GetIO();
 
       // Keyboard: Space, arrows, Home/End, +/- (zoom), F (fullscreen), L (lecture mode).
@@ -728,6 +745,7 @@ int run_gui(const GuiOptions& opt) {
       ImGui::SetNextWindowPos(ImVec2(left_w, H - timeline_h));
       ImGui::SetNextWindowSize(ImVec2(W - left_w - right_w, timeline_h));
       if (ImGui::Begin("Timeline", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) timeline_panel(ui);
+      ui.chrome.push_back({"timeline", window_rect()});
       ImGui::End();
 
       ImGui::SetNextWindowPos(ImVec2(left_w, menu_h));
@@ -859,6 +877,27 @@ int run_gui(const GuiOptions& opt) {
         exit_code = 3;
       }
       const bool last = opt.frames > 0 && frame + 1 == opt.frames;
+      if (last && !opt.report_layout.empty()) {
+        LayoutReport report;
+        report.window_w = static_cast<int>(io.DisplaySize.x);
+        report.window_h = static_cast<int>(io.DisplaySize.y);
+        report.font_scale = font_scale;
+        report.chrome_scale = font_scale;
+        report.lecture = ui.lecture;
+        report.chrome = ui.chrome;
+        report.canvases.push_back(ui.canvas.laid);
+        report.canvases.back().name = "lesson";
+        if (ui.side_by_side && ui.lesson.racy) {
+          report.canvases.push_back(ui.canvas_racy.laid);
+          report.canvases.back().name = "racy";
+        }
+        try {
+          write_file_atomically(opt.report_layout, layout_report_json(report));
+        } catch (const std::exception& e) {
+          std::cerr << "scanviz: --report-layout: " << e.what() << "\n";
+          exit_code = 2;
+        }
+      }
       if (last && !opt.screenshot.empty()) {
         std::vector<unsigned char> pixels(static_cast<std::size_t>(fb_w) * fb_h * 4);
         glReadPixels(0, 0, fb_w, fb_h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());

@@ -349,6 +349,8 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
 
   // Labels: visible cells only; a label fades out as its cell gets too narrow to hold it.
   const Diagram& d = cs.diagram;
+  cs.laid = CanvasLayout{};
+  cs.laid.area = {pos.x, pos.y, size.x, size.y};
   const float s = cs.view.scale_x, sy = cs.view.scale_y;
   auto to_screen = [&](float x, float y) { return ImVec2(pos.x + cs.view.offset_x + x * s, pos.y + cs.view.offset_y + y * sy); };
   const ImU32 text = im_color(pal.text);
@@ -374,10 +376,20 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
     if (label_px >= std::min(font, kMinLabelPx)) {
       const ImVec2 centred = to_screen(d.layout.margin, row.y + (d.layout.cell_h - label_px / std::max(sy, 1e-3f)) / 2);
       dl->AddText(ImGui::GetFont(), label_px, centred, im_color(pal.text), label, whole ? whole_end : step_end);  // full colour where it fits
+      const ImVec2 ls = ImGui::GetFont()->CalcTextSizeA(label_px, FLT_MAX, 0, label, whole ? whole_end : step_end);
+      cs.laid.labels.push_back({row.step, 0, {centred.x, centred.y, ls.x, ls.y}, std::string(label, whole ? whole_end : step_end), label_px});
     } else if (room_h >= font) {  // no room at the left: over the row, dimmed
       dl->AddText(ImVec2(pos.x + 4, at.y), (im_color(pal.text_dim) & ~IM_COL32_A_MASK) | (160u << IM_COL32_A_SHIFT),
                   row.label.c_str());
+      const ImVec2 ls = ImGui::CalcTextSize(row.label.c_str());
+      cs.laid.labels.push_back({row.step, 0, {pos.x + 4, at.y, ls.x, ls.y}, row.label, font});
     }
+    if (cs.record)
+      for (std::size_t i = 0; i < row.cell_count; ++i) {
+        const DiagramCell& c = d.cells[row.first_cell + i];
+        const ImVec2 a = to_screen(c.x, c.y), b = to_screen(c.x + c.w, c.y + c.h);
+        cs.laid.cells.push_back({c.row, c.column, 0, {a.x, a.y, b.x - a.x, b.y - a.y}, c.label, "", 0, 0});
+      }
     if (row.cell_count == 0) continue;
     const DiagramCell& first = d.cells[row.first_cell];
     const float cell_px = first.w * s;
@@ -396,6 +408,10 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
       const float alpha = std::clamp((cell_px - 4 - ts.x) / std::max(ts.x * 0.4f, 1.0f), 0.0f, 1.0f);
       if (alpha <= 0) continue;
       const ImVec2 center = to_screen(c.x + c.w / 2, c.y + c.h / 2);
+      if (cs.record) {
+        LaidCell& laid = cs.laid.cells[cs.laid.cells.size() - row.cell_count + i];
+        laid.text = c.label, laid.text_px = font, laid.text_w = ts.x;
+      }
       dl->AddText(ImVec2(center.x - ts.x / 2, center.y - ts.y / 2), (text & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha * 255) << IM_COL32_A_SHIFT), c.label.c_str());
     }
   }

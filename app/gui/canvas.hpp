@@ -11,6 +11,7 @@
 
 #include "gui/diagram_model.hpp"
 #include "gui/gl_diagram.hpp"
+#include "gui/layout_report.hpp"
 
 namespace sv::gui {
 
@@ -40,6 +41,8 @@ struct CanvasState {
   const TraceView* built_for = nullptr;
   const TraceView* built_against = nullptr;  // the race-free run it was compared with
   std::string built_theme;
+  bool record = false;  // fill `laid` with every cell, not only the visible ones (the layout report)
+  CanvasLayout laid;    // what the last draw_canvas drew where
 };
 
 // What the GL callback needs, alive until the frame is rendered.
