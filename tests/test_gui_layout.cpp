@@ -171,6 +171,21 @@ TEST_CASE("layout: from n = 64 the row labels keep their own column, and the hea
   CHECK(colours.size() == canvas["legend"].size());
 }
 
+TEST_CASE("layout: a lesson fitted narrower than its labels still names every row, in every band, beside its cells") {
+  // 16 intervals at 1200x700 with the side panels: too narrow for one band of legible values.
+  const Run r = run_gui("--size 1200x700 --algo kogge-stone --n 16 --step 5");
+  check_every_value_legible(r, 1);
+  const json& canvas = r.report["canvases"][0];
+  const int bands = canvas["bands"];
+  std::set<std::pair<int, int>> named;  // (band, row)
+  for (const json& l : canvas["labels"]) {
+    CHECK(double(l["text_px"]) >= 9);
+    CHECK(double(l["x"]) + double(l["w"]) <= double(canvas["cells_area"]["x"]));
+    named.insert({l["band"].get<int>(), l["row"].get<int>()});
+  }
+  CHECK(named.size() == static_cast<std::size_t>(6 * bands));  // load, strides 1, 2, 4, 8, store in each band
+}
+
 TEST_CASE("layout: --report-layout to a path that cannot be written is one line and a non-zero exit") {
   const Run r = run_gui("--n 8", "/nonexistent-folder/layout.json");
   CHECK(r.code != 0);

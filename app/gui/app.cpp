@@ -596,7 +596,7 @@ int run_gui(const GuiOptions& opt) {
     std::vector<std::unique_ptr<CanvasDraw>> frame_draws;
     std::vector<double> cpu_ms, frame_ms;  // per frame: building it (to ImGui::Render), and all of it
     int gl_objects_early = -1, gl_objects_late = -1, hidden_clipped = 0;
-    float applied_scale = 0;
+    float applied_scale = 0, applied_chrome = 0;
     std::string applied_theme;
     int windowed[4] = {100, 100, opt.width, opt.height};
     bool lookback_was_shown = false;
@@ -606,13 +606,19 @@ int run_gui(const GuiOptions& opt) {
       feed_input_script(script, frame, window, mouse_x, mouse_y);
       // Lecture mode shows at least twice the normal size without changing the saved setting.
       const float font_scale = ui.lecture ? std::max(2.0f, ui.settings.font_scale) : ui.settings.font_scale;
-      if (applied_scale != font_scale) {
-        ui.fonts = load_fonts(font_scale);
+      // The scale enlarges the diagram; the chrome (menus, panels, timeline) grows with it only as
+      // far as the window holds it: twice the size from 1080 lines (and 1920 columns), 1.33 at 720.
+      int win_w = 0, win_h = 0;
+      glfwGetWindowSize(window, &win_w, &win_h);
+      const float chrome_scale = std::min(font_scale, std::max(1.0f, std::min(static_cast<float>(win_h) / 540, static_cast<float>(win_w) / 960)));
+      if (applied_scale != font_scale || applied_chrome != chrome_scale) {
+        ui.fonts = load_fonts(chrome_scale, font_scale);
         upload_fonts();
       }
-      if (applied_scale != font_scale || applied_theme != ui.settings.theme) {
-        apply_theme(ui.settings.theme, font_scale);
+      if (applied_scale != font_scale || applied_chrome != chrome_scale || applied_theme != ui.settings.theme) {
+        apply_theme(ui.settings.theme, chrome_scale);
         applied_scale = font_scale;
+        applied_chrome = chrome_scale;
         applied_theme = ui.settings.theme;
       }
       ImGui_ImplOpenGL3_NewFrame();
@@ -716,7 +722,14 @@ int run_gui(const GuiOptions& opt) {
       const float W = io.DisplaySize.x, H = io.DisplaySize.y, em = ImGui::GetFontSize();
       // Side panels never take more than about half the width between them: the diagram comes first.
       const float left_w = ui.lecture ? 0 : std::min(22 * em, 0.24f * W), right_w = ui.lecture ? 0 : std::min(28 * em, 0.3f * W);
-      const float timeline_h = 3.2f * em, narration_h = ui.lecture ? 4.5f * em : 0;
+      // Lecture mode's narration is as tall as its text (two to six lines): the rest is the diagram's.
+      float narration_h = 0;
+      if (ui.lecture && ui.lesson.view) {
+        const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+        const float text_h = ImGui::CalcTextSize(narrate_step(*ui.lesson.view, ui.step).c_str(), nullptr, false, W - 2 * pad.x).y;
+        narration_h = std::clamp(text_h, 2 * ImGui::GetTextLineHeightWithSpacing(), 6 * ImGui::GetTextLineHeightWithSpacing()) + 2 * pad.y;
+      }
+      const float timeline_h = 3.2f * em;
       const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                      ImGuiWindowFlags_NoSavedSettings;
       // The fixed panels tile the window: their background is the frame's clear, not a quad each (a
@@ -758,8 +771,10 @@ int run_gui(const GuiOptions& opt) {
           // short, so stacking gives both the full width), each under a one-line caption, steps in sync.
           const bool pair = ui.side_by_side && ui.lesson.racy;
           if (!pair) {
+            ImGui::PushFont(ui.fonts.diagram);  // the diagram at the font scale, the chrome around it capped
             draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws, pos, avail, true, "##canvas");
             draw_predict_marks(ui.predict, ui.canvas, ui.step, pos, avail);
+            ImGui::PopFont();
             // In the window's title bar, right-aligned, where it covers no cell.
             draw_wrong_banner(*ui.lesson.view, ui.settings.theme, ImVec2(pos.x + avail.x, ImGui::GetWindowPos().y),
                               ImGui::GetFrameHeight());
@@ -769,8 +784,10 @@ int run_gui(const GuiOptions& opt) {
             const ImU32 text = im_color(palette_named(ui.settings.theme).text);
             ImDrawList* dl = ImGui::GetWindowDrawList();
             dl->AddText(ImVec2(pos.x + 8, pos.y + 2), text, (ui.lesson.view->trace.meta.algorithm + " (the lesson)").c_str());
+            ImGui::PushFont(ui.fonts.diagram);
             draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws,
                         ImVec2(pos.x, pos.y + caption), size, true, "##canvas");
+            ImGui::PopFont();
             draw_wrong_banner(*ui.lesson.view, ui.settings.theme, ImVec2(pos.x + avail.x, pos.y), caption);
             const float lower = pos.y + avail.y / 2;
             dl->AddText(ImVec2(pos.x + 8, lower + 2), text, "kogge-stone-racy: one buffer, one barrier a step");
@@ -780,8 +797,10 @@ int run_gui(const GuiOptions& opt) {
             const bool twins = (lesson_algo == "kogge-stone-double-buffer" || lesson_algo == "kogge-stone") &&
                                ui.lesson.view->outcome == Outcome::Correct &&
                                ui.lesson.view->trace.steps.size() == ui.lesson.racy->trace.steps.size();
+            ImGui::PushFont(ui.fonts.diagram);
             draw_canvas(*ui.lesson.racy, racy_step, ui.canvas_racy, gl, ui.settings.theme, frame_draws,
                         ImVec2(pos.x, lower + caption), size, true, "##canvas_racy", twins ? ui.lesson.view.get() : nullptr);
+            ImGui::PopFont();
             draw_wrong_banner(*ui.lesson.racy, ui.settings.theme, ImVec2(pos.x + avail.x, lower), caption);
           }
         }
@@ -882,7 +901,7 @@ int run_gui(const GuiOptions& opt) {
         report.window_w = static_cast<int>(io.DisplaySize.x);
         report.window_h = static_cast<int>(io.DisplaySize.y);
         report.font_scale = font_scale;
-        report.chrome_scale = font_scale;
+        report.chrome_scale = chrome_scale;
         report.lecture = ui.lecture;
         report.chrome = ui.chrome;
         report.canvases.push_back(ui.canvas.laid);

@@ -42,7 +42,10 @@ struct CanvasFit {
 };
 
 // Pixels kept clear between a value and its cell's sides, and above and below it.
-inline constexpr float kCellPadX = 4, kCellPadY = 2;
+inline constexpr float kCellPadX = 4, kCellPadY = 1;
+
+// The most bands a diagram wraps into.
+inline constexpr int kMaxBands = 8;
 
 CanvasFit fit_canvas(const FitInput& in);
 
