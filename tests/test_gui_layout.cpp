@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gui/canvas_fit.hpp"
+
 using json = nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -191,4 +193,16 @@ TEST_CASE("layout: --report-layout to a path that cannot be written is one line 
   CHECK(r.code != 0);
   CHECK(r.output.find("--report-layout") != std::string::npos);
   CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}
+
+TEST_CASE("layout: values are abbreviated as a lecture writes them, short ones left alone") {
+  CHECK(sv::gui::abbreviate_value("x10..x15") == "10..15");
+  CHECK(sv::gui::abbreviate_value("!x0..x3,x5..x7") == "!0..3,5..7");
+  CHECK(sv::gui::abbreviate_value("12345678") == "1.2e7");
+  CHECK(sv::gui::abbreviate_value("-12345678") == "-1.2e7");
+  CHECK(sv::gui::abbreviate_value("0.333333") == "0.33");
+  CHECK(sv::gui::abbreviate_value("1234") == "1234");
+  CHECK(sv::gui::abbreviate_value("ID") == "ID");
+  CHECK(sv::gui::min_cell_text_px(32) == doctest::Approx(19.2));
+  CHECK(sv::gui::min_cell_text_px(10) == 9);
 }
