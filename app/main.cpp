@@ -600,6 +600,9 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_flag("--report-frames", go.report_frames, "print frame times and GL object counts");
   gui_cmd->add_flag("--report-source", go.report_source,
                     "print the kernel source pane's file and its lit lines (line, window rectangle, text) at the last frame");
+  gui_cmd->add_option("--report-layout", go.report_layout,
+                      "with --frames: write the last frame's layout as JSON (each cell's rectangle and drawn text, "
+                      "the row labels, the heat legend, the timeline and narration)");
   std::string mouse;
   gui_cmd->add_option("--mouse", mouse, "with --frames: hold the mouse pointer at X,Y (window pixels), e.g. to show a tooltip");
   gui_cmd->add_flag("--predict", go.predict, "start in predict-the-next-step mode (P toggles it)");
@@ -703,6 +706,7 @@ int run_command_line(int argc, char** argv) {
         }
       if (!go.lookback.empty() && !go.trace_path.empty())
         throw UsageError("--lookback and --trace: choose one (a device-wide trace opens in the look-back view by itself)");
+      if (!go.report_layout.empty() && go.frames == 0) throw UsageError("--report-layout comes with --frames");
       if (!go.screenshot.empty()) refuse_binary_on_terminal("--screenshot", go.screenshot, "png");
       return gui::run_gui(go);
     }

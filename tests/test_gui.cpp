@@ -600,35 +600,6 @@ TEST_CASE("window: side by side, the single-buffer kernel's race shows only on i
   CHECK(count_near(img, red, 0, img.w, 6, img.h / 2, img.h) > 0);
 }
 
-TEST_CASE("window: a lesson fitted narrower than its labels still names every row, in smaller text") {
-  // 16 cells fit into the diagram at about 0.4 of their size: the label column is then too narrow
-  // and the rows too low for the labels at full size, which used to leave the rows unnamed.
-  Dir dir;
-  const Image img = screenshot("--algo kogge-stone --n 16 --step 5 --theme light", dir.path / "a.png");
-  const Palette pal = palette_light();
-  int cell_x = img.w;  // the first cell's left border, in the diagram's rows: a vertical run of border
-                       // pixels (the labels' anti-aliased text has border-grey pixels too, never 8 in a column)
-  for (int x = 320; x < img.w / 2 && cell_x == img.w; ++x)
-    for (int y = 40, run = 0; y < 260; ++y) {
-      run = near(img.at(x, y), pal.border, 8) ? run + 1 : 0;
-      if (run >= 8) cell_x = x;
-    }
-  REQUIRE(cell_x < img.w / 2);
-  // Rows of text in the strip left of the cells: one band of non-background pixels per row.
-  int bands = 0, text_pixels = 0;
-  bool in_band = false;
-  for (int y = 46; y < 260; ++y) {  // below the window's title bar
-    int here = 0;
-    for (int x = cell_x - 56; x < cell_x - 4; ++x) here += !near(img.at(x, y), pal.background, 40);
-    text_pixels += here;
-    if (here > 0 && !in_band) ++bands;
-    in_band = here > 0;
-  }
-  CAPTURE(cell_x);
-  CHECK(text_pixels > 300);
-  CHECK(bands == 6);  // load, strides 1, 2, 4, 8, store
-}
-
 TEST_CASE("window: lecture mode hides the controls and enlarges the text, and themes and font scale are kept") {
   Dir dir;
   const std::string env = "XDG_CONFIG_HOME='" + dir.path.string() + "'";

@@ -52,6 +52,7 @@
 #include "gui/application_panel.hpp"
 #include "gui/divergence_panel.hpp"
 #include "gui/gl_diagram.hpp"
+#include "gui/layout_report.hpp"
 #include "trace/trace_json.hpp"
 
 namespace sv::gui {
@@ -143,7 +144,18 @@ struct Ui {
   PredictUi predict;
   bool show_divergence = false;
   bool show_application = true;  // opens by itself for a compaction or an allocation
+  std::vector<std::pair<std::string, LaidRect>> chrome;  // this frame's controls and panels, for the layout report
 };
+
+LaidRect item_rect() {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  return {a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
+LaidRect window_rect() {
+  const ImVec2 a = ImGui::GetWindowPos(), b = ImGui::GetWindowSize();
+  return {a.x, a.y, b.x, b.y};
+}
 
 
 
@@ -296,6 +308,7 @@ void timeline_panel(Ui& ui) {
   if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1),
                        steps ? ("step %d: " + ui.lesson.view->trace.steps[std::clamp(step, 0, steps - 1)].label()).c_str() : "no trace"))
     set_step(ui, step);
+  ui.chrome.push_back({"step_slider", item_rect()});
 }
 
 void narration_panel(Ui& ui) {
@@ -303,6 +316,8 @@ void narration_panel(Ui& ui) {
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(narrate_step(*ui.lesson.view, ui.step).c_str());
   ImGui::PopTextWrapPos();
+  ui.chrome.push_back({"narration_text", item_rect()});
+  ui.chrome.push_back({"narration", window_rect()});
 }
 
 }  // namespace
@@ -529,7 +544,7 @@ int run_gui(const GuiOptions& opt) {
     std::vector<std::unique_ptr<CanvasDraw>> frame_draws;
     std::vector<double> cpu_ms, frame_ms;  // per frame: building it (to ImGui::Render), and all of it
     int gl_objects_early = -1, gl_objects_late = -1, hidden_clipped = 0;
-    float applied_scale = 0;
+    float applied_scale = 0, applied_chrome = 0;
     std::string applied_theme;
     int windowed[4] = {100, 100, opt.width, opt.height};
     bool lookback_was_shown = false;
@@ -539,13 +554,19 @@ int run_gui(const GuiOptions& opt) {
       feed_input_script(script, frame, window, mouse_x, mouse_y);
       // Lecture mode shows at least twice the normal size without changing the saved setting.
       const float font_scale = ui.lecture ? std::max(2.0f, ui.settings.font_scale) : ui.settings.font_scale;
-      if (applied_scale != font_scale) {
-        ui.fonts = load_fonts(font_scale);
+      // The scale enlarges the diagram; the chrome (menus, panels, timeline) grows with it only as
+      // far as the window holds it: twice the size from 1080 lines (and 1920 columns), 1.33 at 720.
+      int win_w = 0, win_h = 0;
+      glfwGetWindowSize(window, &win_w, &win_h);
+      const float chrome_scale = std::min(font_scale, std::max(1.0f, std::min(static_cast<float>(win_h) / 540, static_cast<float>(win_w) / 960)));
+      if (applied_scale != font_scale || applied_chrome != chrome_scale) {
+        ui.fonts = load_fonts(chrome_scale, font_scale);
         upload_fonts();
       }
-      if (applied_scale != font_scale || applied_theme != ui.settings.theme) {
-        apply_theme(ui.settings.theme, font_scale);
+      if (applied_scale != font_scale || applied_chrome != chrome_scale || applied_theme != ui.settings.theme) {
+        apply_theme(ui.settings.theme, chrome_scale);
         applied_scale = font_scale;
+        applied_chrome = chrome_scale;
         applied_theme = ui.settings.theme;
       }
       ImGui_ImplOpenGL3_NewFrame();
@@ -553,6 +574,8 @@ int run_gui(const GuiOptions& opt) {
       if (mouse_x >= 0) ImGui::GetIO().MousePos = ImVec2(mouse_x, mouse_y);  // after the backend's own
       ImGui::NewFrame();
       frame_draws.clear();
+      ui.chrome.clear();
+      ui.canvas.record = ui.canvas_racy.record = !opt.report_layout.empty();
       const ImGuiIO& io = ImGui::GetIO();
 
       // Keyboard: Space, arrows, Home/End, +/- (zoom), F (fullscreen), L (lecture mode).
@@ -648,7 +671,14 @@ int run_gui(const GuiOptions& opt) {
       const float W = io.DisplaySize.x, H = io.DisplaySize.y, em = ImGui::GetFontSize();
       // Side panels never take more than about half the width between them: the diagram comes first.
       const float left_w = ui.lecture ? 0 : std::min(22 * em, 0.24f * W), right_w = ui.lecture ? 0 : std::min(28 * em, 0.3f * W);
-      const float timeline_h = 3.2f * em, narration_h = ui.lecture ? 4.5f * em : 0;
+      // Lecture mode's narration is as tall as its text (two to six lines): the rest is the diagram's.
+      float narration_h = 0;
+      if (ui.lecture && ui.lesson.view) {
+        const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+        const float text_h = ImGui::CalcTextSize(narrate_step(*ui.lesson.view, ui.step).c_str(), nullptr, false, W - 2 * pad.x).y;
+        narration_h = std::clamp(text_h, 2 * ImGui::GetTextLineHeightWithSpacing(), 6 * ImGui::GetTextLineHeightWithSpacing()) + 2 * pad.y;
+      }
+      const float timeline_h = 3.2f * em;
       const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                      ImGuiWindowFlags_NoSavedSettings;
       // The fixed panels tile the window: their background is the frame's clear, not a quad each (a
@@ -677,6 +707,7 @@ int run_gui(const GuiOptions& opt) {
       ImGui::SetNextWindowPos(ImVec2(left_w, H - timeline_h));
       ImGui::SetNextWindowSize(ImVec2(W - left_w - right_w, timeline_h));
       if (ImGui::Begin("Timeline", nullptr, fixed | ImGuiWindowFlags_NoTitleBar)) timeline_panel(ui);
+      ui.chrome.push_back({"timeline", window_rect()});
       ImGui::End();
 
       ImGui::SetNextWindowPos(ImVec2(left_w, menu_h));
@@ -689,8 +720,10 @@ int run_gui(const GuiOptions& opt) {
           // short, so stacking gives both the full width), each under a one-line caption, steps in sync.
           const bool pair = ui.side_by_side && ui.lesson.racy;
           if (!pair) {
+            ImGui::PushFont(ui.fonts.diagram);  // the diagram at the font scale, the chrome around it capped
             draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws, pos, avail, true, "##canvas");
             draw_predict_marks(ui.predict, ui.canvas, ui.step, pos, avail);
+            ImGui::PopFont();
             // In the window's title bar, right-aligned, where it covers no cell.
             draw_wrong_banner(*ui.lesson.view, ui.settings.theme, ImVec2(pos.x + avail.x, ImGui::GetWindowPos().y),
                               ImGui::GetFrameHeight());
@@ -700,8 +733,10 @@ int run_gui(const GuiOptions& opt) {
             const ImU32 text = im_color(palette_named(ui.settings.theme).text);
             ImDrawList* dl = ImGui::GetWindowDrawList();
             dl->AddText(ImVec2(pos.x + 8, pos.y + 2), text, (ui.lesson.view->trace.meta.algorithm + " (the lesson)").c_str());
+            ImGui::PushFont(ui.fonts.diagram);
             draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws,
                         ImVec2(pos.x, pos.y + caption), size, true, "##canvas");
+            ImGui::PopFont();
             draw_wrong_banner(*ui.lesson.view, ui.settings.theme, ImVec2(pos.x + avail.x, pos.y), caption);
             const float lower = pos.y + avail.y / 2;
             dl->AddText(ImVec2(pos.x + 8, lower + 2), text, "kogge-stone-racy: one buffer, one barrier a step");
@@ -711,8 +746,10 @@ int run_gui(const GuiOptions& opt) {
             const bool twins = (lesson_algo == "kogge-stone-double-buffer" || lesson_algo == "kogge-stone") &&
                                ui.lesson.view->outcome == Outcome::Correct &&
                                ui.lesson.view->trace.steps.size() == ui.lesson.racy->trace.steps.size();
+            ImGui::PushFont(ui.fonts.diagram);
             draw_canvas(*ui.lesson.racy, racy_step, ui.canvas_racy, gl, ui.settings.theme, frame_draws,
                         ImVec2(pos.x, lower + caption), size, true, "##canvas_racy", twins ? ui.lesson.view.get() : nullptr);
+            ImGui::PopFont();
             draw_wrong_banner(*ui.lesson.racy, ui.settings.theme, ImVec2(pos.x + avail.x, lower), caption);
           }
         }
@@ -808,6 +845,27 @@ int run_gui(const GuiOptions& opt) {
         exit_code = 3;
       }
       const bool last = opt.frames > 0 && frame + 1 == opt.frames;
+      if (last && !opt.report_layout.empty()) {
+        LayoutReport report;
+        report.window_w = static_cast<int>(io.DisplaySize.x);
+        report.window_h = static_cast<int>(io.DisplaySize.y);
+        report.font_scale = font_scale;
+        report.chrome_scale = chrome_scale;
+        report.lecture = ui.lecture;
+        report.chrome = ui.chrome;
+        report.canvases.push_back(ui.canvas.laid);
+        report.canvases.back().name = "lesson";
+        if (ui.side_by_side && ui.lesson.racy) {
+          report.canvases.push_back(ui.canvas_racy.laid);
+          report.canvases.back().name = "racy";
+        }
+        try {
+          write_file_atomically(opt.report_layout, layout_report_json(report));
+        } catch (const std::exception& e) {
+          std::cerr << "scanviz: --report-layout: " << e.what() << "\n";
+          exit_code = 2;
+        }
+      }
       if (last && !opt.screenshot.empty()) {
         std::vector<unsigned char> pixels(static_cast<std::size_t>(fb_w) * fb_h * 4);
         glReadPixels(0, 0, fb_w, fb_h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());

@@ -23,6 +23,7 @@ struct GuiOptions {
   std::string trace_path;      // open this trace instead of recording the default lesson
   int frames = 0;              // > 0: run this many frames and exit (tests, benchmarks)
   std::string screenshot;      // with frames: save the last frame as PNG
+  std::string report_layout;   // with frames: write the last frame's layout report (gui/layout_report.hpp) as JSON
   int width = 1600, height = 900;
   bool play = false;           // start the timeline playing
   bool report_frames = false;  // print CPU and frame time (median, 99th percentile), GL objects, builds, the renderer

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "core/values.hpp"
+#include "gui/canvas_fit.hpp"
 
 namespace sv::gui {
 
@@ -24,7 +25,7 @@ namespace fs = std::filesystem;
 // [SECTION] fonts and themes
 // ============================================================================================
 
-Fonts load_fonts(float scale) {
+Fonts load_fonts(float scale, float diagram_scale) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   Fonts f;
@@ -44,6 +45,15 @@ Fonts load_fonts(float scale) {
   }
   if (fs::exists(mono)) f.mono = io.Fonts->AddFontFromFileTTF(mono, kBaseFontPx * scale, &whole_pixels, ranges);
   if (!f.mono) f.mono = f.text;
+  f.diagram = f.text;
+  if (diagram_scale > 0 && diagram_scale != scale) {
+    if (fs::exists(sans)) f.diagram = io.Fonts->AddFontFromFileTTF(sans, kBaseFontPx * diagram_scale, &whole_pixels, ranges);
+    if (!f.diagram) {
+      ImFontConfig cfg;
+      cfg.SizePixels = kBaseFontPx * diagram_scale;
+      f.diagram = io.Fonts->AddFontDefault(&cfg);
+    }
+  }
   io.Fonts->Build();
   return f;
 }
@@ -156,26 +166,6 @@ void gl_canvas_callback(const ImDrawList*, const ImDrawCmd* cmd) {
 
 // The smallest text a row label is shrunk to (pixels) before it gives way.
 constexpr float kMinLabelPx = 11;
-
-// Small diagrams fit with one scale (cells stay boxes with readable labels), their rows kept as
-// high as the text; long ones fit their width and keep their rows readable (the folded heatmap).
-void fit_view(CanvasState& cs, ImVec2 size) {
-  const Diagram& d = cs.diagram;
-  if (d.width <= 0 || d.height <= 0) return;
-  const float sx = std::clamp(size.x / d.width, 1e-5f, 2.5f), sy = std::clamp(size.y / d.height, 0.05f, 2.5f);
-  const float cell_w = d.cells.empty() ? 1 : d.cells.front().w;
-  if (std::min(sx, sy) * cell_w >= 16) {
-    // Boxes drawn to scale, but rows no lower than the text while the height allows: a wide
-    // lesson (16 intervals) would otherwise shrink its rows below any readable label.
-    cs.view.scale_x = std::min(sx, sy);
-    cs.view.scale_y = std::max(cs.view.scale_x, std::min({sy, 1.0f, ImGui::GetFontSize() / d.layout.cell_h}));
-  } else {
-    cs.view.scale_x = sx;
-    cs.view.scale_y = std::min(sy, 1.0f);
-  }
-  cs.view.offset_x = std::max(0.0f, (size.x - d.width * cs.view.scale_x) / 2);
-  cs.view.offset_y = 0;
-}
 
 }  // namespace
 
@@ -292,26 +282,180 @@ void draw_wrong_banner(const TraceView& tv, const std::string& theme, ImVec2 top
   dl->AddText(ImVec2(b0.x + pad, top_right.y + (height - ts.y) / 2), IM_COL32_WHITE, text.c_str());
 }
 
+namespace {
+
+// The values' widths and the labels', measured once per diagram and font (a large n has many cells).
+void measure(CanvasState& cs, ImFont* font, float font_px) {
+  if (cs.measured_version == cs.version && cs.measured_px == font_px) return;
+  cs.measured_version = cs.version;
+  cs.measured_px = font_px;
+  cs.text_w = cs.short_text_w = cs.label_w = cs.step_label_w = 0;
+  std::string longest;
+  for (const DiagramCell& c : cs.diagram.cells)
+    if (c.label.size() > longest.size()) longest = c.label;
+  // Proportional digits are about as wide as each other: the longest values are the widest, give or take.
+  for (const DiagramCell& c : cs.diagram.cells) {
+    if (c.label.size() + 1 < longest.size()) continue;
+    cs.text_w = std::max(cs.text_w, font->CalcTextSizeA(font_px, FLT_MAX, 0, c.label.c_str()).x);
+    cs.short_text_w = std::max(cs.short_text_w, font->CalcTextSizeA(font_px, FLT_MAX, 0, abbreviate_value(c.label).c_str()).x);
+  }
+  for (const DiagramRow& r : cs.diagram.rows) {
+    const char* s = r.label.c_str();
+    cs.label_w = std::max(cs.label_w, font->CalcTextSizeA(font_px, FLT_MAX, 0, s).x);
+    cs.step_label_w = std::max(cs.step_label_w, font->CalcTextSizeA(font_px, FLT_MAX, 0, s, s + std::min(r.label.find(" | "), r.label.size())).x);
+  }
+}
+
+// The row labels' column, pixels: the labels (whole, or the steps' names alone) at `px`, but no
+// more than a quarter of the canvas unless the labels need it at the smallest label size.
+float label_column(const CanvasState& cs, float width, float font_px, bool whole, float px) {
+  const float pad = 0.5f * font_px, w = (whole ? cs.label_w : cs.step_label_w) / font_px;
+  return std::max(std::min(w * px, 0.25f * width - 2 * pad), w * kMinLabelPx) + 2 * pad;
+}
+
+// Lines kept under a heat map's rows for its legend.
+constexpr float kLegendLines = 3;
+
+// The heat map's legend from `at`, in lines that end before `right`: five colours and the values each
+// stands for, and the race and wrong-value colours where the diagram has them.
+void draw_heat_legend(CanvasState& cs, const Palette& pal, ImFont* font, float font_px, ImVec2 at, float right) {
+  const Diagram& d = cs.diagram;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float px = std::max(kMinLabelPx, 0.8f * font_px), swatch = 1.2f * px;
+  float x = at.x;
+  const auto entry = [&](std::uint32_t rgba, const std::string& range) {
+    if (x + swatch + 0.3f * px + font->CalcTextSizeA(px, FLT_MAX, 0, range.c_str()).x > right) x = at.x, at.y += 1.3f * px;
+    dl->AddRectFilled(ImVec2(x, at.y), ImVec2(x + swatch, at.y + px), im_color(rgba));
+    dl->AddText(font, px, ImVec2(x + swatch + 0.3f * px, at.y), im_color(pal.text), range.c_str());
+    cs.laid.legend.push_back({rgba, range, {x, at.y, swatch, px}});
+    x += swatch + 1.3f * px + font->CalcTextSizeA(px, FLT_MAX, 0, range.c_str()).x;
+  };
+  const auto number = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return abbreviate_value(buf);
+  };
+  const float lead = font->CalcTextSizeA(px, FLT_MAX, 0, d.heat_of_lengths ? "range length:" : "value:").x;
+  dl->AddText(font, px, at, im_color(pal.text), d.heat_of_lengths ? "range length:" : "value:");
+  x += lead + 0.5f * px;
+  constexpr int kSteps = 5;
+  for (int k = 0; k < kSteps; ++k) {
+    float rgba[4];
+    heat_color((static_cast<float>(k) + 0.5f) / kSteps, rgba);
+    std::uint32_t packed = 0;
+    for (int i = 0; i < 4; ++i) packed |= static_cast<std::uint32_t>(std::lround(rgba[i] * 255)) << (24 - 8 * i);
+    const double span = d.heat_hi - d.heat_lo;
+    entry(packed, number(d.heat_lo + span * k / kSteps) + ".." + number(d.heat_lo + span * (k + 1) / kSteps));
+  }
+  if (std::any_of(d.cells.begin(), d.cells.end(), [](const DiagramCell& c) { return c.hazard; })) entry(pal.cell_hazard, "race");
+  if (std::any_of(d.cells.begin(), d.cells.end(), [](const DiagramCell& c) { return c.wrong; })) entry(pal.wrong, "wrong value");
+}
+
+void build(CanvasState& cs, const TraceView& tv, int step, const Palette& pal, const DiagramLayout& L,
+           const TraceView* race_free) {
+  cs.diagram = build_diagram(tv, step, pal, L, race_free);
+  static std::uint64_t builds = 0;  // every canvas' builds: a new canvas at an old one's address differs
+  cs.version = ++builds;
+  cs.built_row_gap = L.row_gap;
+}
+
+}  // namespace
+
+ImVec2 canvas_to_screen(const CanvasState& cs, ImVec2 pos, int column, float x, float y) {
+  const CanvasBand* band = &cs.bands.front();
+  for (const CanvasBand& b : cs.bands)
+    if (column >= b.first_column) band = &b;
+  return ImVec2(pos.x + band->view.offset_x + x * band->view.scale_x, pos.y + band->view.offset_y + y * band->view.scale_y);
+}
+
 void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
                  std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,
                  const char* id, const TraceView* race_free) {
   const Palette& pal = palette_named(theme);
-  const float text_scale = ImGui::GetFontSize() / kBaseFontPx;
+  ImFont* font = ImGui::GetFont();
+  const float font_px = ImGui::GetFontSize();
+  const float text_scale = font_px / kBaseFontPx;
+  DiagramLayout L = DiagramLayout::scaled(text_scale);
   if (cs.built_step != step || cs.built_for != &tv || cs.built_against != race_free || cs.built_theme != theme ||
       cs.text_scale != text_scale) {
     cs.text_scale = text_scale;
     cs.built_against = race_free;
-    cs.diagram = build_diagram(tv, step, pal, DiagramLayout::scaled(text_scale), race_free);
-    static std::uint64_t builds = 0;  // every canvas' builds: a new canvas at an old one's address differs
-    cs.version = ++builds;
     cs.built_step = step;
     cs.built_for = &tv;
     cs.built_theme = theme;
+    build(cs, tv, step, pal, L, race_free);
   }
-  if (cs.fit) fit_view(cs, size);
+  measure(cs, font, font_px);
+  const float legible = min_cell_text_px(font_px);
+  const int columns = cs.diagram.rows.empty() ? 0 : static_cast<int>(std::max_element(cs.diagram.rows.begin(), cs.diagram.rows.end(),
+      [](const DiagramRow& a, const DiagramRow& b) { return a.cell_count < b.cell_count; })->cell_count);
+  DiagramLayout as_built = cs.diagram.layout;  // cells widened for their values
+  as_built.row_gap = L.row_gap;                // fitted from the layout's own gap, so the fit is stable
+  CanvasFit fit;
+  fit.scale_x = cs.view.scale_x, fit.scale_y = cs.view.scale_y, fit.row_gap = cs.built_row_gap;
+  fit.columns_per_band = columns;
+  if (cs.fit && cs.diagram.width > 0) {
+    // The labels no larger than the values; whole, unless only the steps' names leave the values
+    // legible. The legend of a heat map takes a line under the rows.
+    FitInput in{size.x, size.y, 0, columns, static_cast<int>(cs.diagram.rows.size()), as_built, font_px, cs.text_w, cs.short_text_w};
+    for (const bool whole : {true, false}) {
+      in.height = size.y;
+      in.label_px = label_column(cs, size.x, font_px, whole, font_px);
+      fit = fit_canvas(in);
+      cs.label_text_px = std::clamp(fit.heat ? legible : fit.text_px, std::min(font_px, kMinLabelPx), font_px);
+      in.label_px = label_column(cs, size.x, font_px, whole, cs.label_text_px);
+      fit = fit_canvas(in);
+      if (fit.heat) {
+        in.height -= kLegendLines * 1.3f * std::max(kMinLabelPx, 0.8f * font_px);
+        fit = fit_canvas(in);
+        fit.heat = true;
+      }
+      cs.label_px = in.label_px;
+      cs.whole_labels = whole;
+      if (!fit.heat) break;
+    }
+  } else {
+    // Drawn as zoomed (or, offscreen, one to one): the values shrink, then abbreviate, then give way.
+    const float cell_w = as_built.cell_w * fit.scale_x, cell_h = as_built.cell_h * fit.scale_y;
+    const auto px_for = [&](float w) { return std::min({font_px, (cell_w - 2 * kCellPadX) * font_px / std::max(w, 1.0f), cell_h - 2 * kCellPadY}); };
+    fit.text_px = px_for(cs.text_w);
+    if (fit.text_px < legible) fit.abbreviate = true, fit.text_px = px_for(cs.short_text_w);
+    fit.heat = fit.text_px < legible;
+  }
+  if (fit.row_gap != cs.built_row_gap) {  // the rows grew into their gaps
+    L.row_gap = fit.row_gap;
+    build(cs, tv, step, pal, L, race_free);
+  }
+  const Diagram* d = &cs.diagram;
+  const DiagramLayout& DL = d->layout;
+  const float label_px = cs.label_px > 0 ? cs.label_px : (L.margin + L.label_w) * cs.view.scale_x;
+  const float cells_left = pos.x + label_px;
+
+  // The bands: columns [first, end) each, one under the other, cells starting right of the labels.
+  cs.bands.clear();
+  if (cs.fit) {
+    cs.view.scale_x = fit.scale_x, cs.view.scale_y = fit.scale_y;
+    const float used = static_cast<float>(fit.columns_per_band) * DL.cell_w * fit.scale_x;
+    const float spare = fit.bands == 1 ? std::max(0.0f, (size.x - label_px - used) / 2) : 0;  // one band: centred
+    cs.view.offset_x = label_px + spare - (DL.margin + DL.label_w) * fit.scale_x;
+    cs.view.offset_y = 0;
+  }
+  const float band_pitch = fit.band_px + DL.row_gap * fit.scale_y;
+  for (int b = 0; b < fit.bands; ++b) {
+    CanvasBand band;
+    band.first_column = b * fit.columns_per_band;
+    band.end_column = std::min(columns, band.first_column + fit.columns_per_band);
+    band.view = cs.view;
+    band.view.offset_x -= static_cast<float>(band.first_column) * DL.cell_w * fit.scale_x;
+    band.view.offset_y += static_cast<float>(b) * band_pitch;
+    band.top = fit.bands == 1 ? pos.y : pos.y + static_cast<float>(b) * band_pitch;
+    band.bottom = fit.bands == 1 ? pos.y + size.y : band.top + fit.band_px;
+    cs.bands.push_back(band);
+  }
+
+  for (int b = 0; b < kMaxBands; ++b) gl.reserve(reinterpret_cast<const char*>(&cs) + b);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   add_solid_rect(dl, pos, ImVec2(pos.x + size.x, pos.y + size.y), pal.background);
-
   ImGui::SetCursorScreenPos(pos);
   ImGui::InvisibleButton(id, size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
   const ImGuiIO& io = ImGui::GetIO();
@@ -330,100 +474,119 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
     cs.fit = false;
   }
 
+  cs.laid = CanvasLayout{};
+  cs.laid.area = {pos.x, pos.y, size.x, size.y};
+  cs.laid.cells_area = {cells_left, pos.y, pos.x + size.x - cells_left, size.y};
+  cs.laid.bands = fit.bands;
+  cs.laid.min_text_px = legible;
+  cs.laid.heat = fit.heat;
   const ImVec2 fb_scale = io.DisplayFramebufferScale;
-  auto draw = std::make_unique<CanvasDraw>();
-  draw->gl = &gl;
-  draw->view = {cs.view.scale_x * fb_scale.x, cs.view.scale_y * fb_scale.y, (pos.x + cs.view.offset_x) * fb_scale.x,
-                (pos.y + cs.view.offset_y) * fb_scale.y};
-  draw->clip[0] = pos.x * fb_scale.x;
-  draw->clip[1] = pos.y * fb_scale.y;
-  draw->clip[2] = (pos.x + size.x) * fb_scale.x;
-  draw->clip[3] = (pos.y + size.y) * fb_scale.y;
-  draw->fb_w = static_cast<int>(io.DisplaySize.x * fb_scale.x);
-  draw->fb_h = static_cast<int>(io.DisplaySize.y * fb_scale.y);
-  draw->slot = gl.prepare(&cs, cs.diagram, cs.version, pal, draw->view, draw->clip);
-  dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), true);
-  dl->AddCallback(gl_canvas_callback, draw.get());
-  dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
-  frame_draws.push_back(std::move(draw));
-
-  // Labels: visible cells only; a label fades out as its cell gets too narrow to hold it.
-  const Diagram& d = cs.diagram;
-  const float s = cs.view.scale_x, sy = cs.view.scale_y;
-  auto to_screen = [&](float x, float y) { return ImVec2(pos.x + cs.view.offset_x + x * s, pos.y + cs.view.offset_y + y * sy); };
   const ImU32 text = im_color(pal.text);
-  const float font = ImGui::GetFontSize();
-  const float room_w = (d.layout.label_w - 16) * s, room_h = d.layout.cell_h * sy;
-  for (const DiagramRow& row : d.rows) {
-    const ImVec2 at = to_screen(d.layout.margin, row.y + (d.layout.cell_h - font / std::max(sy, 1e-3f)) / 2);
-    if (at.y > pos.y + size.y || at.y + font < pos.y) continue;
-    // A fitted diagram can leave its label column narrower and its rows lower than the text: the
-    // label then shrinks to fit, down to a readable size, and without the buffer's name if need be.
-    // (The step's name is the label's text up to " | "; measured and drawn in place, no copy a frame.)
-    const char* label = row.label.c_str();
-    const char* whole_end = label + row.label.size();
-    const char* step_end = label + std::min(row.label.find(" | "), row.label.size());
-    auto fit = [&](const char* end) {
-      return std::min({font, font * room_w / std::max(ImGui::CalcTextSize(label, end).x, 1.0f), room_h});
-    };
-    const float whole_px = fit(whole_end);
-    // The whole label unless it would be clearly smaller than the step's name alone.
-    const float step_px = whole_px < font ? fit(step_end) : whole_px;
-    const bool whole = whole_px >= 0.9f * step_px;
-    const float label_px = whole ? whole_px : step_px;
-    if (label_px >= std::min(font, kMinLabelPx)) {
-      const ImVec2 centred = to_screen(d.layout.margin, row.y + (d.layout.cell_h - label_px / std::max(sy, 1e-3f)) / 2);
-      dl->AddText(ImGui::GetFont(), label_px, centred, im_color(pal.text), label, whole ? whole_end : step_end);  // full colour where it fits
-    } else if (room_h >= font) {  // no room at the left: over the row, dimmed
-      dl->AddText(ImVec2(pos.x + 4, at.y), (im_color(pal.text_dim) & ~IM_COL32_A_MASK) | (160u << IM_COL32_A_SHIFT),
-                  row.label.c_str());
-    }
-    if (row.cell_count == 0) continue;
-    const DiagramCell& first = d.cells[row.first_cell];
-    const float cell_px = first.w * s;
-    if (cell_px < 12) continue;
-    const auto c0 = static_cast<std::size_t>(std::max(0.0f, std::floor((pos.x - to_screen(first.x, 0).x) / cell_px)));
-    const float last_visible = std::max(0.0f, std::ceil((pos.x + size.x - to_screen(first.x, 0).x) / cell_px));
-    const auto c1 = std::min(row.cell_count, static_cast<std::size_t>(last_visible) + 1);
-    for (std::size_t i = c0; i < c1; ++i) {
-      const DiagramCell& c = d.cells[row.first_cell + i];
-      if (c.segment_head) {  // a segmented scan restarts here: a bar at the cell's left edge
-        const ImVec2 top = to_screen(c.x, c.y - d.layout.row_gap * 0.2f), bottom = to_screen(c.x, c.y + c.h + d.layout.row_gap * 0.2f);
-        dl->AddLine(top, bottom, im_color(pal.edge_right), std::max(2.0f, 0.08f * cell_px));
+  const float pad = 0.5f * font_px;
+  for (std::size_t b = 0; b < cs.bands.size(); ++b) {
+    const CanvasBand& band = cs.bands[b];
+    const ViewTransform& v = band.view;
+    const float right = fit.bands == 1 ? pos.x + size.x
+                                       : cells_left + static_cast<float>(band.end_column - band.first_column) * DL.cell_w * v.scale_x + 1;
+    auto draw = std::make_unique<CanvasDraw>();
+    draw->gl = &gl;
+    draw->view = {v.scale_x * fb_scale.x, v.scale_y * fb_scale.y, (pos.x + v.offset_x) * fb_scale.x, (pos.y + v.offset_y) * fb_scale.y};
+    draw->clip[0] = cells_left * fb_scale.x;
+    draw->clip[1] = band.top * fb_scale.y;
+    draw->clip[2] = std::min(right, pos.x + size.x) * fb_scale.x;
+    draw->clip[3] = std::min(band.bottom, pos.y + size.y) * fb_scale.y;
+    draw->fb_w = static_cast<int>(io.DisplaySize.x * fb_scale.x);
+    draw->fb_h = static_cast<int>(io.DisplaySize.y * fb_scale.y);
+    draw->slot = gl.prepare(reinterpret_cast<const char*>(&cs) + b, *d, cs.version, pal, draw->view, draw->clip, fit.heat);
+    dl->PushClipRect(ImVec2(cells_left, band.top), ImVec2(std::min(right, pos.x + size.x), std::min(band.bottom, pos.y + size.y)), true);
+    dl->AddCallback(gl_canvas_callback, draw.get());
+    dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    frame_draws.push_back(std::move(draw));
+    auto to_screen = [&](float x, float y) { return ImVec2(pos.x + v.offset_x + x * v.scale_x, pos.y + v.offset_y + y * v.scale_y); };
+    for (const DiagramRow& row : d->rows) {
+      const auto c0 = std::min(static_cast<std::size_t>(band.first_column), row.cell_count);
+      const auto c1 = std::min(static_cast<std::size_t>(band.end_column), row.cell_count);
+      for (std::size_t i = c0; i < c1; ++i) {
+        const DiagramCell& c = d->cells[row.first_cell + i];
+        const ImVec2 a = to_screen(c.x, c.y), e = to_screen(c.x + c.w, c.y + c.h);
+        const bool visible = e.x > cells_left && a.x < pos.x + size.x && e.y > pos.y && a.y < pos.y + size.y;
+        if (!visible && !cs.record) continue;
+        LaidCell laid{c.row, c.column, static_cast<int>(b), {a.x, a.y, e.x - a.x, e.y - a.y}, c.label, "", 0, 0};
+        if (c.segment_head && visible)  // a segmented scan restarts here: a bar at the cell's left edge
+          dl->AddLine(to_screen(c.x, c.y - DL.row_gap * 0.2f), to_screen(c.x, c.y + c.h + DL.row_gap * 0.2f), im_color(pal.edge_right),
+                      std::max(2.0f, 0.08f * (e.x - a.x)));
+        if (visible && !fit.heat && !c.label.empty()) {
+          laid.text = fit.abbreviate ? abbreviate_value(c.label) : c.label;
+          laid.text_px = fit.text_px;
+          laid.text_w = font->CalcTextSizeA(fit.text_px, FLT_MAX, 0, laid.text.c_str()).x;
+          dl->AddText(font, fit.text_px, ImVec2(std::round((a.x + e.x - laid.text_w) / 2), std::round((a.y + e.y - fit.text_px) / 2)), text,
+                      laid.text.c_str());
+        }
+        if (cs.record) cs.laid.cells.push_back(std::move(laid));
       }
-      if (c.label.empty()) continue;
-      const ImVec2 ts = ImGui::CalcTextSize(c.label.c_str());
-      const float alpha = std::clamp((cell_px - 4 - ts.x) / std::max(ts.x * 0.4f, 1.0f), 0.0f, 1.0f);
-      if (alpha <= 0) continue;
-      const ImVec2 center = to_screen(c.x + c.w / 2, c.y + c.h / 2);
-      dl->AddText(ImVec2(center.x - ts.x / 2, center.y - ts.y / 2), (text & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha * 255) << IM_COL32_A_SHIFT), c.label.c_str());
     }
+    dl->PopClipRect();
+
+    // The row labels in their column, each beside its row, shrunk to fit (down to a readable size)
+    // and without the buffer's name if need be.
+    dl->PushClipRect(ImVec2(pos.x, band.top), ImVec2(cells_left, std::min(band.bottom, pos.y + size.y)), true);
+    const float room_w = label_px - 2 * pad, pitch = (DL.cell_h + DL.row_gap) * v.scale_y;
+    for (const DiagramRow& row : d->rows) {
+      const char* label = row.label.c_str();
+      const char* whole_end = label + row.label.size();
+      const char* step_end = label + std::min(row.label.find(" | "), row.label.size());
+      const float most = cs.label_px > 0 ? cs.label_text_px : font_px;
+      auto fits = [&](const char* end) {
+        return std::min({most, font_px * room_w / std::max(font->CalcTextSizeA(font_px, FLT_MAX, 0, label, end).x, 1.0f), 0.9f * pitch});
+      };
+      const float whole_px = cs.whole_labels ? fits(whole_end) : 0;
+      const float step_px = whole_px < most ? fits(step_end) : whole_px;
+      const bool whole = whole_px >= 0.9f * step_px;
+      const float px = whole ? whole_px : step_px;
+      if (px < std::min(font_px, kMinLabelPx) && !cs.fit) continue;  // zoomed out past them
+      const char* end = whole ? whole_end : step_end;
+      const ImVec2 ls = font->CalcTextSizeA(px, FLT_MAX, 0, label, end);
+      const float y = pos.y + v.offset_y + (row.y + DL.cell_h / 2) * v.scale_y - px / 2;
+      if (y + px < band.top || y > band.bottom) continue;
+      dl->AddText(font, px, ImVec2(pos.x + pad, std::round(y)), text, label, end);
+      cs.laid.labels.push_back({row.step, static_cast<int>(b), {pos.x + pad, std::round(y), ls.x, ls.y}, std::string(label, end), px});
+    }
+    dl->PopClipRect();
   }
-  dl->PopClipRect();
+  if (fit.heat)
+    draw_heat_legend(cs, pal, font, font_px,
+                     ImVec2(pos.x + pad, pos.y + size.y - (kLegendLines * 1.3f - 0.3f) * std::max(kMinLabelPx, 0.8f * font_px)),
+                     pos.x + size.x - pad);
 
   // Hover: the cell's value, and the hazard it is part of.
-  if (interactive && ImGui::IsItemHovered() && !d.rows.empty() && !d.cells.empty()) {
-    const DiagramLayout& L = d.layout;
-    const float cx = (io.MousePos.x - pos.x - cs.view.offset_x) / s, cy = (io.MousePos.y - pos.y - cs.view.offset_y) / sy;
-    const int r = static_cast<int>(std::floor((cy - L.margin) / (L.cell_h + L.row_gap)));
-    const float col_f = (cx - L.margin - L.label_w) / L.cell_w;
-    if (r >= 0 && r < static_cast<int>(d.rows.size()) && col_f >= 0 && cy - d.rows[r].y <= L.cell_h) {
-      const auto col = static_cast<std::size_t>(col_f);
-      if (col < d.rows[r].cell_count) {
-        const DiagramCell& c = d.cells[d.rows[r].first_cell + col];
-        ImGui::BeginTooltip();
-        ImGui::Text("%s[%zu] = %s", tv.trace.buffers[d.rows[r].buffer].name.c_str(), col,
-                    c.label.empty() ? "(not written yet)" : c.label.c_str());
-        ImGui::TextDisabled("after step %d: %s", r, tv.trace.steps[r].label().c_str());
-        if (c.wrong) ImGui::Text("wrong: a correct run holds %s here", c.expected.c_str());
-        for (int h : c.hazards) {
-          ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.88f, 0.19f, 0.19f, 1));
-          ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-          ImGui::TextUnformatted(describe_hazard(tv.trace, tv.hazards[h]).c_str());
-          ImGui::PopTextWrapPos();
-          ImGui::PopStyleColor();
+  if (interactive && ImGui::IsItemHovered() && !d->rows.empty() && !d->cells.empty() && io.MousePos.x >= cells_left) {
+    const CanvasBand* band = nullptr;
+    for (const CanvasBand& b : cs.bands)
+      if (io.MousePos.y >= b.top && io.MousePos.y < b.bottom) band = &b;
+    if (band) {
+      const ViewTransform& v = band->view;
+      const float cx = (io.MousePos.x - pos.x - v.offset_x) / v.scale_x, cy = (io.MousePos.y - pos.y - v.offset_y) / v.scale_y;
+      const int r = static_cast<int>(std::floor((cy - DL.margin) / (DL.cell_h + DL.row_gap)));
+      const float col_f = (cx - DL.margin - DL.label_w) / DL.cell_w;
+      if (r >= 0 && r < static_cast<int>(d->rows.size()) && col_f >= static_cast<float>(band->first_column) &&
+          col_f < static_cast<float>(band->end_column) && cy - d->rows[r].y <= DL.cell_h) {
+        const auto col = static_cast<std::size_t>(col_f);
+        if (col < d->rows[r].cell_count) {
+          const DiagramCell& c = d->cells[d->rows[r].first_cell + col];
+          ImGui::BeginTooltip();
+          ImGui::Text("%s[%zu] = %s", tv.trace.buffers[d->rows[r].buffer].name.c_str(), col,
+                      c.label.empty() ? "(not written yet)" : c.label.c_str());
+          ImGui::TextDisabled("after step %d: %s", r, tv.trace.steps[r].label().c_str());
+          if (c.wrong) ImGui::Text("wrong: a correct run holds %s here", c.expected.c_str());
+          for (int h : c.hazards) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.88f, 0.19f, 0.19f, 1));
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+            ImGui::TextUnformatted(describe_hazard(tv.trace, tv.hazards[h]).c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::PopStyleColor();
+          }
+          ImGui::EndTooltip();
         }
-        ImGui::EndTooltip();
       }
     }
   }

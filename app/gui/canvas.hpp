@@ -11,6 +11,7 @@
 
 #include "gui/diagram_model.hpp"
 #include "gui/gl_diagram.hpp"
+#include "gui/layout_report.hpp"
 
 namespace sv::gui {
 
@@ -19,16 +20,26 @@ inline constexpr float kBaseFontPx = 16.0f;
 struct Fonts {
   ImFont* text = nullptr;
   ImFont* mono = nullptr;
+  ImFont* diagram = nullptr;  // the diagram's values and labels, at the diagram's scale
 };
 
-// DejaVu Sans (fonts-dejavu-core) rasterized at the scale, so large text stays crisp on a projector.
-Fonts load_fonts(float scale);
+// DejaVu Sans (fonts-dejavu-core) rasterized at the scale, so large text stays crisp on a projector;
+// the diagram's font at `diagram_scale` (0: the same), which may be larger than the panels'.
+Fonts load_fonts(float scale, float diagram_scale = 0);
 // Makes the OpenGL backend's font texture from the atlas load_fonts built (after the backend's Init),
 // sampled nearest.
 void upload_fonts();
 const Palette& palette_named(const std::string& theme);
 void apply_theme(const std::string& theme, float scale);
 ImU32 im_color(std::uint32_t rgba);
+
+// One band of a wrapped diagram: columns [first_column, end_column), drawn with `view` (window
+// pixels relative to the canvas' top-left) between `top` and `bottom` (window pixels).
+struct CanvasBand {
+  int first_column = 0, end_column = 0;
+  ViewTransform view;
+  float top = 0, bottom = 0;
+};
 
 struct CanvasState {
   ViewTransform view;  // in window (logical) pixels, relative to the canvas' top-left
@@ -40,6 +51,16 @@ struct CanvasState {
   const TraceView* built_for = nullptr;
   const TraceView* built_against = nullptr;  // the race-free run it was compared with
   std::string built_theme;
+  float built_row_gap = 0;  // the layout's row gap the diagram was built with (fitting may narrow it)
+  std::vector<CanvasBand> bands;  // as last drawn; one unless the fitted columns wrap
+  float label_px = 0;  // the row labels' column as last fitted (kept while zoomed)
+  float label_text_px = 0;  // ... their largest text
+  bool whole_labels = true;  // ... with the buffers' names (else the steps' alone)
+  // Measured for `version` at a font size: the widest value, abbreviated value, label, step name.
+  std::uint64_t measured_version = 0;
+  float measured_px = 0, text_w = 0, short_text_w = 0, label_w = 0, step_label_w = 0;
+  bool record = false;  // fill `laid` with every cell, not only the visible ones (the layout report)
+  CanvasLayout laid;    // what the last draw_canvas drew where
 };
 
 // What the GL callback needs, alive until the frame is rendered.
@@ -51,12 +72,18 @@ struct CanvasDraw {
   int fb_w, fb_h;
 };
 
-// Draws the diagram for `step` in the rectangle [pos, pos + size] of the current ImGui window.
+// Draws the diagram for `step` in the rectangle [pos, pos + size] of the current ImGui window, with
+// the current font: the row labels in a column of their own at the left, the cells right of it. A
+// fitted diagram keeps every value legible (gui/canvas_fit.hpp): its columns may wrap into bands one
+// under the other; where no text can fit, the cells show the heat map with a legend below.
 // A run whose output differs from the reference: a WRONG banner ("WRONG: 6 of 8 outputs differ from a
 // correct scan") ending at `top_right`, `height` tall, in a strip above the diagram (the window's
 // title bar, a side-by-side caption) so that it covers no cell; it shows where the panel is hidden
 // (lecture mode) and on each kernel of a side-by-side pair. Nothing for a right run.
 void draw_wrong_banner(const TraceView& tv, const std::string& theme, ImVec2 top_right, float height);
+
+// Where canvas point (x, y) of a cell in `column` is on the screen, in the band that shows the column.
+ImVec2 canvas_to_screen(const CanvasState& cs, ImVec2 pos, int column, float x, float y);
 
 void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, const std::string& theme,
                  std::vector<std::unique_ptr<CanvasDraw>>& frame_draws, ImVec2 pos, ImVec2 size, bool interactive,

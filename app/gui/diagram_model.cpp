@@ -90,6 +90,7 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
       hazard_cells[{view.hazards[h].buffer, view.hazards[h].index}].push_back(static_cast<int>(h));
 
   std::int64_t columns = 0;
+  std::vector<double> heat_values;  // every cell's, placed in the diagram's range at the end
   for (int k = 0; k <= current; ++k) {
     const int b = view.row_buffer[k];
     DiagramRow row;
@@ -143,8 +144,7 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
       }
       d.cells.push_back(std::move(c));
     }
-    // Heat for the folded (heatmap) view: each cell's value placed within its row's range.
-    const std::size_t first = d.cells.size() - snap.values.size();
+    // Heat for the folded (heatmap) view: each cell's value, placed within the diagram's range below.
     std::vector<double> v(snap.values.size(), 0.0);
     for (std::size_t i = 0; i < v.size(); ++i) {
       const Payload& p = snap.values[i];
@@ -161,9 +161,14 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
       }
       if (!snap.defined[i] || !std::isfinite(v[i])) v[i] = 0;
     }
-    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-    for (std::size_t i = 0; i < v.size() && lo != v.end(); ++i)
-      d.cells[first + i].heat = *hi > *lo ? static_cast<float>((v[i] - *lo) / (*hi - *lo)) : 0.5f;
+    heat_values.insert(heat_values.end(), v.begin(), v.end());
+  }
+  if (!heat_values.empty()) {
+    const auto [lo, hi] = std::minmax_element(heat_values.begin(), heat_values.end());
+    d.heat_lo = *lo, d.heat_hi = *hi;
+    d.heat_of_lengths = t.meta.type == ValueType::Interval;
+    for (std::size_t i = 0; i < d.cells.size(); ++i)
+      d.cells[i].heat = *hi > *lo ? static_cast<float>((heat_values[i] - *lo) / (*hi - *lo)) : 0.5f;
   }
   // Arrows of the current step: from the operand's cell in the row above to the written cell.
   if (current > 0) {

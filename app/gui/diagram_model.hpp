@@ -44,7 +44,7 @@ struct DiagramCell {
   bool wrong = false;      // an output cell whose value differs from the reference (outlined, every operator),
                            // or any cell that differs from the race-free run build_diagram was given
   std::string expected;    // wrong: the value the reference (or the race-free run at this step) holds
-  float heat = 0;          // 0..1 within its row: the value (numbers) or the range's length (intervals)
+  float heat = 0;          // 0..1 within the diagram's heat range: the value (numbers) or the range's length (intervals)
   bool segment_head = false;  // a segmented scan's segment starts at this cell's element (a bar at its left)
   std::vector<int> hazards;  // indices into TraceView::hazards
 };
@@ -76,6 +76,10 @@ struct Diagram {
   std::vector<DiagramCell> cells;
   std::vector<DiagramEdge> edges;
   float width = 0, height = 0;
+  // The heat map's range (cells' heat runs 0..1 over it), the same for every row so that one legend
+  // reads them all: the values, or for intervals the ranges' lengths.
+  double heat_lo = 0, heat_hi = 0;
+  bool heat_of_lengths = false;
 };
 
 // Rows for steps 0..current (the slides reveal one row per step); arrows and marks for `current`.

@@ -23,7 +23,8 @@ void unpack(std::uint32_t rgba, float out[4]) {
   for (int i = 0; i < 4; ++i) out[i] = static_cast<float>((rgba >> (24 - 8 * i)) & 0xFF) / 255.0f;
 }
 
-// A heat colour from dark blue through teal to yellow (t in 0..1).
+}  // namespace
+
 void heat_color(float t, float out[4]) {
   t = std::clamp(t, 0.0f, 1.0f);
   out[0] = std::clamp(-0.2f + 1.3f * t * t, 0.0f, 1.0f);
@@ -31,6 +32,8 @@ void heat_color(float t, float out[4]) {
   out[2] = std::clamp(0.5f + 0.4f * std::sin(3.1f * t) - 0.4f * t, 0.0f, 1.0f);
   out[3] = 1.0f;
 }
+
+namespace {
 
 unsigned compile(unsigned type, const char* name) {
   const std::string_view src = embedded_file(std::string("shaders/") + name);
@@ -144,10 +147,8 @@ GlDiagram::~GlDiagram() {
   glDeleteProgram(segment_program_);
 }
 
-int GlDiagram::prepare(const void* canvas, const Diagram& d, std::uint64_t version, const Palette& pal,
-                       const ViewTransform& view, const float clip[4]) {
-  auto it = std::find_if(canvases_.begin(), canvases_.end(), [&](const Canvas& c) { return c.owner == canvas; });
-  if (it == canvases_.end()) {
+void GlDiagram::reserve(const void* canvas) {
+  if (std::none_of(canvases_.begin(), canvases_.end(), [&](const Canvas& c) { return c.owner == canvas; })) {
     Canvas c;
     c.owner = canvas;
     make_instanced_vao(c.cell_vao, c.cell_vbo, quad_vbo_, sizeof(CellInstance),
@@ -162,13 +163,19 @@ int GlDiagram::prepare(const void* canvas, const Diagram& d, std::uint64_t versi
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);  // no mipmaps: complete for texelFetch
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     canvases_.push_back(std::move(c));
-    it = std::prev(canvases_.end());
   }
+}
+
+int GlDiagram::prepare(const void* canvas, const Diagram& d, std::uint64_t version, const Palette& pal,
+                       const ViewTransform& view, const float clip[4], bool heat) {
+  reserve(canvas);
+  const auto it = std::find_if(canvases_.begin(), canvases_.end(), [&](const Canvas& c) { return c.owner == canvas; });
   Canvas& c = *it;
   const bool same_view = c.view.scale_x == view.scale_x && c.view.scale_y == view.scale_y &&
                          c.view.offset_x == view.offset_x && c.view.offset_y == view.offset_y;
-  if (!c.built || c.version != version || c.palette != &pal || !same_view || !std::equal(clip, clip + 4, c.clip)) {
+  if (!c.built || c.version != version || c.palette != &pal || !same_view || !std::equal(clip, clip + 4, c.clip) || c.heat_colours != heat) {
     c.version = version;
+    c.heat_colours = heat;
     c.palette = &pal;
     c.view = view;
     std::copy(clip, clip + 4, c.clip);
@@ -209,7 +216,7 @@ void GlDiagram::build_cells(Canvas& c, const Diagram& d, const Palette& pal) {
     if (y1 < c.clip[1] || y0 > c.clip[3]) continue;
     const auto [c0, c1] = visible_columns(first.x, first.w, row.cell_count, v, c.clip);
     if (c0 >= c1) continue;
-    if (fold == 1) {
+    if (fold == 1 && !c.heat_colours) {
       for (std::size_t i = c0; i < c1; ++i) {
         const DiagramCell& cell = d.cells[row.first_cell + i];
         CellInstance inst{{cell.x, cell.y, cell.w, cell.h}, {}, {}, -1, 0};
@@ -248,13 +255,15 @@ void GlDiagram::build_cells(Canvas& c, const Diagram& d, const Palette& pal) {
     for (std::size_t b = 0; b < h.bins; ++b) {
       const std::size_t i0 = (h.first_bin + b) * fold, i1 = std::min(i0 + fold, row.cell_count);
       float heat = 0;
-      bool hazard = false;  // a bin with a hazard cell shows the hazard colour
+      bool hazard = false, wrong = false;  // a bin with a hazard (or a wrong value) shows its colour
       for (std::size_t i = i0; i < i1; ++i) {
         heat = std::max(heat, d.cells[row.first_cell + i].heat);
         hazard |= d.cells[row.first_cell + i].hazard;
+        wrong |= d.cells[row.first_cell + i].wrong;
       }
       float rgba[4];
       if (hazard) unpack(pal.cell_hazard, rgba);
+      else if (wrong) unpack(pal.wrong, rgba);
       else heat_color(heat, rgba);
       c.heat[k * static_cast<std::size_t>(c.heat_w) + b] = pack_texel(rgba);
     }

@@ -1,7 +1,8 @@
 // Draws a Diagram's cells and arrows with our own shaders (shaders/), instanced, into whatever
 // framebuffer is bound. Only what is visible is built, and only when the diagram, the view or the
 // canvas' rectangle changed. Cells narrower than 3 pixels fold, per row, into bins at least 3 pixels
-// wide, drawn as one quad a row over a texture of the bins' heat colours (the heatmap for large n);
+// wide, drawn as one quad a row over a texture of the bins' heat colours (the heatmap for large n; on
+// request at any width, where the values do not fit as text);
 // arrows closer together than their width fold into one band. Needs a current OpenGL 3.3 core context.
 #pragma once
 
@@ -18,6 +19,9 @@ struct ViewTransform {
   float offset_x = 0, offset_y = 0;  // pixel position of the canvas origin
 };
 
+// The heat map's colour for t in 0..1: dark blue through teal to yellow.
+void heat_color(float t, float out[4]);
+
 class GlDiagram {
  public:
   GlDiagram();  // throws std::runtime_error naming the shader that failed
@@ -28,8 +32,12 @@ class GlDiagram {
   // Makes what `canvas` shows of `d` (built as `version`; a new diagram needs a new version) visible
   // in clip (x0, y0, x1, y1, framebuffer pixels) at `view`: rebuilt only when one of them changed.
   // Returns the canvas' slot for draw().
+  // `heat`: the cells in heat colours whatever their width (their values do not fit as text).
   int prepare(const void* canvas, const Diagram& d, std::uint64_t version, const Palette& pal, const ViewTransform& view,
-              const float clip[4]);
+              const float clip[4], bool heat = false);
+  // Makes the GL objects of `canvas`'s slot now (prepare() would on its first call): a canvas whose
+  // wrapped bands come and go keeps a fixed number of objects.
+  void reserve(const void* canvas);
   // Uploads what prepare() rebuilt and draws it. Viewport: the framebuffer's size in pixels.
   void draw(int slot, const ViewTransform& view, int viewport_w, int viewport_h);
 
@@ -56,7 +64,7 @@ class GlDiagram {
     const Palette* palette = nullptr;
     ViewTransform view;
     float clip[4] = {};
-    bool built = false, uploaded = false;
+    bool built = false, uploaded = false, heat_colours = false;
     std::vector<CellInstance> cells;
     std::vector<SegmentInstance> segments;
     std::vector<std::uint32_t> heat;  // heat_w x heat_h texels, RGBA8

@@ -217,14 +217,14 @@ void draw_predict_marks(const PredictUi& p, const CanvasState& cs, int shown, Im
   const Diagram& d = cs.diagram;
   if (shown < 0 || shown >= static_cast<int>(d.rows.size())) return;
   const DiagramRow& row = d.rows[static_cast<std::size_t>(shown)];
-  const float sx = cs.view.scale_x, sy = cs.view.scale_y;
-  auto to_screen = [&](float x, float y) { return ImVec2(pos.x + cs.view.offset_x + x * sx, pos.y + cs.view.offset_y + y * sy); };
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), true);
   for (std::size_t i = 0; i < p.questions.size(); ++i) {
     const PredictQuestion& q = p.questions[i];
     if (q.index < 0 || static_cast<std::size_t>(q.index) >= row.cell_count) continue;
     const DiagramCell& c = d.cells[row.first_cell + static_cast<std::size_t>(q.index)];
+    // In the band that shows the cell's column (a wrapped diagram has several).
+    auto to_screen = [&](float x, float y) { return canvas_to_screen(cs, pos, c.column, x, y); };
     const float thick = static_cast<int>(i) == p.current ? 4.0f : 2.5f;
     dl->AddRect(to_screen(c.x, c.y), to_screen(c.x + c.w, c.y + c.h), kMark, 0, 0, thick);
     // Where the answer will appear: the next row's cell, numbered like the question.
