@@ -58,14 +58,55 @@ std::vector<bool> thin_labels(const std::vector<float>& centers, const std::vect
   return keep;
 }
 
-std::uint32_t algorithm_color(const std::string& algorithm) {
-  static const std::map<std::string, std::uint32_t> colors = {
-      {"kogge-stone", 0x1C7ED6FF}, {"kogge-stone-double-buffer", 0x74C0FCFF}, {"brent-kung", 0xF08C00FF},
-      {"blelloch", 0x2B8A3EFF},    {"sklansky", 0xAE3EC9FF},                  {"kogge-stone-racy", 0xE03131FF},
-      {"warp-brent-kung", 0xE8590CFF}, {"warp-raking", 0x862E9CFF},           {"warp-sklansky", 0xD6336CFF},
-      {"copy", 0x5C940DFF},        {"cub", 0x0B7285FF}};
-  auto it = colors.find(algorithm);
-  return it == colors.end() ? 0x495057FF : it->second;
+namespace {
+struct Look {
+  std::uint32_t color;
+  Marker marker;
+};
+Look algorithm_look(const std::string& algorithm) {
+  static const std::map<std::string, Look> looks = {
+      {"kogge-stone", {0x0072B2FF, Marker::Circle}},        {"kogge-stone-double-buffer", {0x56B4E9FF, Marker::Ring}},
+      {"kogge-stone-racy", {0xD55E00FF, Marker::Cross}},    {"brent-kung", {0xE69F00FF, Marker::Triangle}},
+      {"blelloch", {0x009E73FF, Marker::Diamond}},          {"sklansky", {0xCC79A7FF, Marker::TriangleDown}},
+      {"warp-brent-kung", {0xAA3377FF, Marker::Square}},    {"warp-raking", {0xCCBB44FF, Marker::Star}},
+      {"warp-sklansky", {0x4477AAFF, Marker::Plus}},        {"copy", {0x999999FF, Marker::Square}},
+      {"cub", {0x228833FF, Marker::Diamond}},               {"decoupled-lookback", {0xEE6677FF, Marker::Circle}}};
+  auto it = looks.find(algorithm);
+  return it == looks.end() ? Look{0x868E96FF, Marker::Circle} : it->second;
+}
+}  // namespace
+
+std::uint32_t algorithm_color(const std::string& algorithm) { return algorithm_look(algorithm).color; }
+Marker algorithm_marker(const std::string& algorithm) { return algorithm_look(algorithm).marker; }
+
+MarkerShape marker_shape(Marker m) {
+  MarkerShape s;
+  const float pi = 3.14159265f;
+  auto ring = [&](int n, float r0, float r1, float phase) {  // n points alternating radii r0, r1
+    for (int i = 0; i < n; ++i) {
+      const float a = phase + 2 * pi * static_cast<float>(i) / static_cast<float>(n), r = i % 2 ? r1 : r0;
+      s.outline.push_back({r * std::sin(a), -r * std::cos(a)});
+    }
+  };
+  switch (m) {
+    case Marker::Circle: ring(16, 1, 1, 0); break;
+    case Marker::Ring: ring(16, 1.35f, 1.35f, 0), s.hollow = true; break;  // larger: a circle under it shows
+    case Marker::Square: ring(4, 1.2f, 1.2f, pi / 4); break;
+    case Marker::Triangle: ring(3, 1.3f, 1.3f, 0); break;
+    case Marker::TriangleDown: ring(3, 1.3f, 1.3f, pi); break;
+    case Marker::Diamond: ring(4, 1.3f, 1.3f, 0); break;
+    case Marker::Star: ring(10, 1.4f, 0.6f, 0); break;
+    case Marker::Cross:
+    case Marker::Plus: {
+      const float w = 0.35f, l = 1.25f;  // a plus of two bars, turned 45 degrees for the cross
+      const std::pair<float, float> plus[] = {{-w, -l}, {w, -l}, {w, -w}, {l, -w}, {l, w}, {w, w},
+                                              {w, l},   {-w, l}, {-w, w}, {-l, w}, {-l, -w}, {-w, -w}};
+      const float c = m == Marker::Cross ? std::cos(pi / 4) : 1, sn = m == Marker::Cross ? std::sin(pi / 4) : 0;
+      for (const auto& [x, y] : plus) s.outline.push_back({x * c - y * sn, x * sn + y * c});
+      break;
+    }
+  }
+  return s;
 }
 
 std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, std::int64_t depth_n,
@@ -73,7 +114,8 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
   Chart steps{"Steps (depth) against n: points measured, dashed lines the closed forms", "n", "steps", true, log_steps, {}};
   Chart work{"Operator applications (work) against n: points measured, dashed lines the closed forms", "n", "operations",
              true, true, {}};
-  Chart depth{"Work against depth at n = " + std::to_string(depth_n), "steps (depth)", "operations (work)", false, true, {}};
+  Chart depth{"Work against depth at n = " + std::to_string(depth_n) + " (dashed: Snir's bound, depth + work >= 2n - 2)",
+              "steps (depth)", "operations (work)", false, true, {}};
   std::vector<std::string> order;
   for (const WorkStepsPoint& p : points)
     if (std::find(order.begin(), order.end(), p.algorithm) == order.end() &&
@@ -81,8 +123,8 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
       order.push_back(p.algorithm);
   std::int64_t max_depth = 1;
   for (const std::string& a : order) {
-    Series s_steps{a, algorithm_color(a), {}, {}, false, true}, s_work = s_steps;
-    Series c_steps{a + " (closed form)", algorithm_color(a), {}, {}, true, false}, c_work = c_steps;
+    Series s_steps{a, algorithm_color(a), {}, {}, false, true, algorithm_marker(a)}, s_work = s_steps;
+    Series c_steps{a + " (closed form)", algorithm_color(a), {}, {}, true, false, Marker::Circle}, c_work = c_steps;
     for (const WorkStepsPoint& p : points) {
       if (p.algorithm != a) continue;
       s_steps.x.push_back(p.n);
@@ -96,7 +138,8 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
         c_work.y.push_back(p.closed->operations);
       }
       if (p.n == depth_n) {
-        depth.series.push_back({a, algorithm_color(a), {static_cast<double>(p.steps)}, {static_cast<double>(p.operations)}, false, true});
+        depth.series.push_back({a, algorithm_color(a), {static_cast<double>(p.steps)}, {static_cast<double>(p.operations)},
+                                false, true, algorithm_marker(a)});
         max_depth = std::max(max_depth, p.steps);
       }
     }
@@ -113,6 +156,15 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
     snir.y.push_back(static_cast<double>(snir_min_operations(depth_n, d)));
   }
   depth.series.insert(depth.series.begin(), snir);
+  // A series whose points are all an earlier one's says so: drawn on top of it, it would hide it.
+  for (Chart* c : {&steps, &work, &depth})
+    for (std::size_t i = 0; i < c->series.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (!c->series[i].line && !c->series[j].line && c->series[i].x == c->series[j].x &&
+            c->series[i].y == c->series[j].y) {
+          c->series[i].note = "= " + c->series[j].name;
+          break;
+        }
   return {steps, work, depth};
 }
 
@@ -123,7 +175,7 @@ Chart throughput_chart(const BenchResult& r) {
   for (const BenchRow& row : r.rows) {
     auto it = std::find_if(c.series.begin(), c.series.end(), [&](const Series& s) { return s.name == row.algorithm; });
     if (it == c.series.end()) {
-      c.series.push_back({row.algorithm, algorithm_color(row.algorithm), {}, {}, false, true});
+      c.series.push_back({row.algorithm, algorithm_color(row.algorithm), {}, {}, false, true, algorithm_marker(row.algorithm)});
       it = c.series.end() - 1;
     }
     it->x.push_back(static_cast<double>(row.n));
@@ -131,6 +183,30 @@ Chart throughput_chart(const BenchResult& r) {
   }
   return c;
 }
+
+ChartGrid chart_grid(float w, float h, int n, float em, float gap) {
+  ChartGrid g;
+  n = std::max(n, 1);
+  g.columns = h / static_cast<float>(n) >= 9 * em ? 1 : std::clamp(static_cast<int>((w + gap) / (16 * em + gap)), 1, n);
+  g.rows = (n + g.columns - 1) / g.columns;
+  g.w = std::max(16 * em, (w - gap * static_cast<float>(g.columns - 1)) / static_cast<float>(g.columns));
+  g.h = std::max(6 * em, (h - gap * static_cast<float>(g.rows - 1)) / static_cast<float>(g.rows));
+  return g;
+}
+
+namespace {
+// A marker's points and paint as SVG attributes, at (x, y), `r` pixels in radius.
+std::string marker_svg(Marker m, std::uint32_t color, double x, double y, double r) {
+  const MarkerShape shape = marker_shape(m);
+  std::ostringstream s;
+  s << "points=\"";
+  for (const auto& [dx, dy] : shape.outline) s << x + dx * r << ',' << y + dy * r << ' ';
+  s << "\" ";
+  if (shape.hollow) s << "fill=\"none\" stroke=\"" << svg::color(color) << "\" stroke-width=\"1.5\"";
+  else s << "fill=\"" << svg::color(color) << "\"";
+  return s.str();
+}
+}  // namespace
 
 std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_height) {
   std::ostringstream s;
@@ -169,15 +245,20 @@ std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_he
         s << "\"/>\n";
       } else {
         for (std::size_t i = 0; i < ser.x.size(); ++i)
-          s << "<circle class=\"point\" data-series=\"" << svg::escape(ser.name) << "\" data-x=\"" << ser.x[i] << "\" data-y=\""
-            << ser.y[i] << "\" cx=\"" << px(ser.x[i]) << "\" cy=\"" << py(ser.y[i]) << "\" r=\"3.5\" fill=\"" << svg::color(ser.color)
-            << "\"><title>" << svg::escape(ser.name) << ": " << c.x_label << " = " << ser.x[i] << ", " << c.y_label << " = "
-            << ser.y[i] << "</title></circle>\n";
+          s << "<polygon class=\"point\" data-series=\"" << svg::escape(ser.name) << "\" data-x=\"" << ser.x[i] << "\" data-y=\""
+            << ser.y[i] << "\" " << marker_svg(ser.marker, ser.color, px(ser.x[i]), py(ser.y[i]), 4) << "><title>"
+            << svg::escape(ser.name) << ": " << c.x_label << " = " << ser.x[i] << ", " << c.y_label << " = " << ser.y[i]
+            << "</title></polygon>\n";
       }
       if (ser.legend) {
         const double ly = top + 8 + 18 * legend++;
-        s << "<rect x=\"" << right + 12 << "\" y=\"" << ly - 8 << "\" width=\"10\" height=\"10\" fill=\"" << svg::color(ser.color)
-          << "\"/><text x=\"" << right + 28 << "\" y=\"" << ly + 1 << "\">" << svg::escape(ser.name) << "</text>\n";
+        if (ser.line)
+          s << "<line x1=\"" << right + 10 << "\" y1=\"" << ly - 3 << "\" x2=\"" << right + 24 << "\" y2=\"" << ly - 3
+            << "\" stroke=\"" << svg::color(ser.color) << "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>";
+        else
+          s << "<polygon " << marker_svg(ser.marker, ser.color, right + 17, ly - 3, 5) << "/>";
+        s << "<text x=\"" << right + 28 << "\" y=\"" << ly + 1 << "\">" << svg::escape(ser.name)
+          << (ser.note.empty() ? "" : " (" + svg::escape(ser.note) + ")") << "</text>\n";
       }
     }
     s << "</g>\n";

@@ -11,12 +11,24 @@
 
 namespace sv::chart {
 
+// A measured point's mark. Colour is never the only cue: each algorithm has its own shape too, and
+// the hollow ones leave a point drawn under them visible (kogge-stone's points and its double-buffered
+// variant's are the same).
+enum class Marker : std::uint8_t { Circle, Ring, Square, Triangle, Diamond, TriangleDown, Cross, Plus, Star };
+struct MarkerShape {
+  std::vector<std::pair<float, float>> outline;  // a polygon around (0, 0), radius about 1, y down
+  bool hollow = false;                            // drawn as an outline only
+};
+MarkerShape marker_shape(Marker m);
+
 struct Series {
   std::string name;
   std::uint32_t color = 0x000000FF;  // 0xRRGGBBAA
   std::vector<double> x, y;
   bool line = false;    // a line through the points (closed forms, bounds), else markers (measurements)
   bool legend = true;
+  Marker marker = Marker::Circle;
+  std::string note;  // said after the name in legends and tooltips ("= kogge-stone": drawn over it)
 };
 
 struct Chart {
@@ -39,7 +51,10 @@ std::vector<std::pair<double, std::string>> ticks(double lo, double hi, bool log
 // starts at least `gap` after the last kept one ends ("2^1 2^3 2^5" where "2^12^22^3" would run together).
 std::vector<bool> thin_labels(const std::vector<float>& centers, const std::vector<float>& sizes, float gap);
 
+// Each algorithm's colour (from the Okabe-Ito and Tol colour-blind safe sets) and marker, the same
+// in every chart.
 std::uint32_t algorithm_color(const std::string& algorithm);
+Marker algorithm_marker(const std::string& algorithm);
 
 // Steps against n, operations against n (measured points, closed forms as lines), and work against
 // depth at n = depth_n with Snir's bound depth + size >= 2n - 2. `only`: the algorithms to plot (empty:
@@ -52,5 +67,15 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
 Chart throughput_chart(const BenchResult& result);
 
 std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_height);
+
+// How `n` charts share a `w` x `h` area (pixels, `em` the font size): stacked while each gets 9
+// lines of text, else side by side in as many columns of at least 16 em as fit, so a lecture's large
+// font keeps every chart on screen; a chart is never under 6 em tall or 16 em wide (then the area
+// scrolls). `gap` is between charts.
+struct ChartGrid {
+  int columns = 1, rows = 1;
+  float w = 0, h = 0;  // each chart
+};
+ChartGrid chart_grid(float w, float h, int n, float em, float gap);
 
 }  // namespace sv::chart

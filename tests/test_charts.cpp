@@ -187,3 +187,46 @@ TEST_CASE("bench tables: the DRAM's peak from the memory clock and bus width, ke
     CHECK_THROWS_WITH_AS(bench_from_json(bad), doctest::Contains("memory_bus_bits"), std::runtime_error);
   }
 }
+
+TEST_CASE("charts: the three fit the window at a lecture's font, side by side when stacked they would not") {
+  // The charts window at 1280 x 720 in lecture mode (a 26 px font): 870 x 470 px under its boxes.
+  const chart::ChartGrid lecture = chart::chart_grid(870, 470, 3, 26, 8);
+  CHECK(lecture.columns == 2);
+  CHECK(lecture.rows == 2);
+  CHECK(static_cast<float>(lecture.rows) * lecture.h + 8 * static_cast<float>(lecture.rows - 1) <= 470.5f);
+  CHECK(static_cast<float>(lecture.columns) * lecture.w + 8 * static_cast<float>(lecture.columns - 1) <= 870.5f);
+  // A normal font stacks them, each the full width.
+  const chart::ChartGrid normal = chart::chart_grid(1300, 900, 3, 16, 8);
+  CHECK(normal.columns == 1);
+  CHECK(normal.w == 1300);
+  CHECK(3 * normal.h + 16 <= 900.5f);
+  // Too small for any: the minimum size, and the window scrolls.
+  const chart::ChartGrid tiny = chart::chart_grid(200, 100, 3, 16, 8);
+  CHECK(tiny.h == 6 * 16);
+  CHECK(tiny.w == 16 * 16);
+}
+
+TEST_CASE("charts: every algorithm its own colour and marker; a series hiding under another says so") {
+  const std::vector<std::string> algos = {"kogge-stone", "kogge-stone-double-buffer", "kogge-stone-racy", "brent-kung",
+                                          "blelloch", "sklansky", "warp-brent-kung", "warp-raking", "warp-sklansky"};
+  std::set<std::uint32_t> colors;
+  std::set<chart::Marker> markers;
+  for (const std::string& a : algos) {
+    colors.insert(chart::algorithm_color(a));
+    markers.insert(chart::algorithm_marker(a));
+  }
+  CHECK(colors.size() == algos.size());
+  CHECK(markers.size() == algos.size());
+  // Kogge-Stone and its double-buffered variant take the same steps and do the same work: the second
+  // is drawn hollow and larger over the first, and names it.
+  const auto charts = chart::work_steps_charts(measure_work_steps({8, 64}), 64, {"kogge-stone", "kogge-stone-double-buffer"});
+  bool named = false;
+  for (const chart::Series& s : charts[0].series) named |= s.name == "kogge-stone-double-buffer" && s.note == "= kogge-stone";
+  CHECK(named);
+  CHECK(chart::marker_shape(chart::algorithm_marker("kogge-stone-double-buffer")).hollow);
+  CHECK(!chart::marker_shape(chart::algorithm_marker("kogge-stone")).hollow);
+  // The SVG draws each point with its marker's polygon.
+  const std::string svg = chart::charts_svg(charts, 900, 300);
+  CHECK(svg.find("<polygon class=\"point\" data-series=\"kogge-stone\"") != std::string::npos);
+  CHECK(svg.find("fill=\"none\" stroke=") != std::string::npos);  // the hollow ring
+}

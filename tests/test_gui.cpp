@@ -1520,3 +1520,30 @@ TEST_CASE("window: the pipelined preset shows where a tile's time goes, four pha
   CHECK(rows >= 3);  // the bar is 1.2 em tall; its labels cut the runs of the rows they cross
   CHECK(rows <= 30);
 }
+
+TEST_CASE("look-back scene: a wrong aggregate or inclusive prefix is outlined in the stale colour with a '!', and the legend names it") {
+  const LookbackPalette& pal = lookback_palette("light");
+  auto wrong_cells = [&](const LookbackRun& r) {
+    const LookbackScene s = build_lookback_scene(r, static_cast<std::uint64_t>(r.t1), pal, SceneOptions{});
+    int marked = 0, wrong = 0;
+    const auto states = descriptors_at(r, r.t1);
+    for (const SceneRect& c : s.rects) {
+      if (c.kind != SceneRect::Kind::Inclusive || c.tile < 0) continue;
+      const auto& v = states[static_cast<std::size_t>(c.tile)].inclusive;
+      const bool is_wrong = v && *v != r.expected_inclusive[static_cast<std::size_t>(c.tile)];
+      wrong += is_wrong;
+      marked += is_wrong && c.border == pal.stale && !c.label.empty() && c.label.back() == '!';
+      if (!is_wrong) CHECK(c.label.find('!') == std::string::npos);
+    }
+    bool legend = false;
+    for (const SceneText& t : s.texts) legend |= t.text.find("wrong value") != std::string::npos;
+    CHECK(legend);
+    return std::pair(wrong, marked);
+  };
+  // Fence off: some tile passes a stale value on, and every wrong prefix is marked.
+  const auto [wrong, marked] = wrong_cells(lookback_run("stale", "decoupled-lookback"));
+  CHECK(wrong > 0);
+  CHECK(marked == wrong);
+  // The default run is right: nothing marked.
+  CHECK(wrong_cells(lookback_run("default", "decoupled-lookback")).first == 0);
+}

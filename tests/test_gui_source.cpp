@@ -92,7 +92,17 @@ bool near(std::array<int, 3> a, std::array<int, 3> b) {
 // Rows of the pane (between the code's left end and its right edge) whose pixels are mostly the
 // highlight colour.
 std::vector<int> highlighted_rows(const Pane& p, float x0) {
-  const std::array<int, 3> hi = lit_over(p.at(static_cast<int>(p.right) - 2, static_cast<int>(p.visible_y1) - 2));
+  // The pane's background: its right edge on a row no lit line covers; the highlight is over it.
+  int bg_y = static_cast<int>(p.visible_y1) - 2;
+  for (int y = static_cast<int>(p.visible_y0) + 2; y < static_cast<int>(p.visible_y1) - 2; ++y) {
+    bool lit = false;
+    for (const Lit& l : p.lit) lit |= y >= l.y0 - 1 && y < l.y1 + 1;
+    if (!lit) {
+      bg_y = y;
+      break;
+    }
+  }
+  const std::array<int, 3> hi = lit_over(p.at(static_cast<int>(p.right) - 2, bg_y));
   std::vector<int> rows;
   for (int y = static_cast<int>(p.visible_y0); y < static_cast<int>(p.visible_y1); ++y) {
     int n = 0, all = 0;

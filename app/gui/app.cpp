@@ -771,7 +771,10 @@ int run_gui(const GuiOptions& opt) {
         if (ImGui::Begin("Work against steps", &ui.show_charts)) {
           // The series a lecture compares, and a log2 steps axis so deep networks do not flatten the rest.
           bool rebuild = ui.charts.empty();
+          // One legend for the three charts: each algorithm's marker beside its box.
           for (auto& [name, shown] : ui.work_series) {
+            svplot::MarkerGlyph(sv::chart::algorithm_marker(name), sv::chart::algorithm_color(name));
+            ImGui::SameLine(0, 0.2f * em);
             rebuild |= ImGui::Checkbox(name.c_str(), &shown);
             ImGui::SameLine();
             if (ImGui::GetContentRegionAvail().x < 12 * em) ImGui::NewLine();
@@ -784,9 +787,20 @@ int run_gui(const GuiOptions& opt) {
             if (only.empty()) only.push_back("");  // none ticked: nothing plotted
             ui.charts = chart::work_steps_charts(ui.work_points, 1024, only, ui.work_log_steps);
           }
-          const float chart_h = std::max(12 * em, ImGui::GetContentRegionAvail().y / 3 - 4);
-          for (std::size_t k = 0; k < ui.charts.size(); ++k)
-            svplot::Chart(("chart" + std::to_string(k)).c_str(), ui.charts[k], ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
+          // Every chart on screen (chart::chart_grid): side by side where stacking would not fit.
+          const ImVec2 avail = ImGui::GetContentRegionAvail();
+          const float gap = ImGui::GetStyle().ItemSpacing.y;
+          const sv::chart::ChartGrid grid = sv::chart::chart_grid(avail.x, avail.y, static_cast<int>(ui.charts.size()), em, gap);
+          const ImVec2 origin = ImGui::GetCursorScreenPos();
+          for (std::size_t k = 0; k < ui.charts.size(); ++k) {
+            const auto col = static_cast<float>(k % static_cast<std::size_t>(grid.columns));
+            const auto row = static_cast<float>(k / static_cast<std::size_t>(grid.columns));
+            ImGui::SetCursorScreenPos(ImVec2(origin.x + col * (grid.w + gap), origin.y + row * (grid.h + gap)));
+            svplot::Chart(("chart" + std::to_string(k)).c_str(), ui.charts[k], ImVec2(grid.w, grid.h), false);
+          }
+          ImGui::SetCursorScreenPos(origin);
+          ImGui::Dummy(ImVec2(static_cast<float>(grid.columns) * (grid.w + gap) - gap,
+                              static_cast<float>(grid.rows) * (grid.h + gap) - gap));  // the charts' extent, for scrolling
         }
         ImGui::End();
       }

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "analysis/analysis.hpp"
+#include "core/values.hpp"
 
 namespace sv::gui {
 
@@ -77,6 +78,13 @@ std::uint64_t rebase_and_fold(std::vector<TileEvent>& events) {
 
 }  // namespace
 
+bool descriptor_value_wrong(const LookbackRun& run, std::int64_t tile, bool inclusive, const Payload& value) {
+  const auto& expected = inclusive ? run.expected_inclusive : run.expected_aggregate;
+  if (tile < 0 || tile >= static_cast<std::int64_t>(expected.size())) return false;
+  const auto terms = static_cast<std::size_t>(std::min((tile + 1) * run.trace.meta.capacity, run.trace.meta.n));
+  return !values_match(run.trace.meta.type, expected[static_cast<std::size_t>(tile)], value, terms);
+}
+
 LookbackRun make_lookback_run(Trace trace) {
   LookbackRun r;
   r.trace = std::move(trace);
@@ -87,6 +95,17 @@ LookbackRun make_lookback_run(Trace trace) {
   r.tiles = std::max<std::int64_t>(t.meta.grid, 0);
   if (t.tile_events.empty()) return r;
   r.pipeline = make_pipeline_run(t);
+  if (t.meta.flags.empty() && t.meta.capacity > 0 && static_cast<std::int64_t>(t.meta.input.size()) == t.meta.n) {
+    const std::vector<Payload> ref = reference_scan(t.meta.op, t.meta.type, t.meta.input, false);
+    for (std::int64_t tile = 0; tile * t.meta.capacity < t.meta.n; ++tile) {
+      const std::int64_t first = tile * t.meta.capacity, last = std::min(first + t.meta.capacity, t.meta.n) - 1;
+      Payload sum = t.meta.input[static_cast<std::size_t>(first)];
+      for (std::int64_t i = first + 1; i <= last; ++i)
+        sum = apply_op(t.meta.op, t.meta.type, sum, t.meta.input[static_cast<std::size_t>(i)]);
+      r.expected_aggregate.push_back(sum);
+      r.expected_inclusive.push_back(ref[static_cast<std::size_t>(last)]);
+    }
+  }
 
   std::vector<std::size_t> order(t.tile_events.size());
   std::iota(order.begin(), order.end(), std::size_t{0});

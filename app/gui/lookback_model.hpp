@@ -51,7 +51,12 @@ struct LookbackRun {
   bool derived_descriptors = false;     // reduce-then-scan: from the tile sums, not from descriptors
   std::uint64_t visible_after = 0;      // emulator: a store is seen this long after its event (the latency)
   PipelineRun pipeline;                 // the pipelined kernel's warp roles (no tiles: not that kernel)
+  // Each tile's true aggregate and inclusive prefix, from the reference scan of the input (empty for
+  // a segmented scan): a descriptor value that differs is wrong (a stale or torn read passed on).
+  std::vector<Payload> expected_aggregate, expected_inclusive;
 };
+// Whether `value`, shown as tile `tile`'s aggregate (or inclusive prefix), is not the true one.
+bool descriptor_value_wrong(const LookbackRun& run, std::int64_t tile, bool inclusive, const Payload& value);
 LookbackRun make_lookback_run(Trace trace);
 
 enum class TileLife : std::uint8_t { NotStarted, Running, Waiting, Done };

@@ -106,7 +106,8 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
     float x = m;
     const std::pair<std::uint32_t, const char*> keys[] = {
         {pal.flag_x, "X: nothing published"}, {pal.flag_a, "A: aggregate"}, {pal.flag_p, "P: inclusive prefix"},
-        {pal.lifetime, "running"}, {pal.waiting, "waiting"}, {with_alpha(pal.text_dim, 0x90), "done"}};
+        {pal.lifetime, "running"}, {pal.waiting, "waiting"}, {with_alpha(pal.text_dim, 0x90), "done"},
+        {pal.stale, "stale read, wrong value (!)"}};
     for (const auto& [fill, text] : keys) {
       s.rects.push_back({x, y + 0.2f * em, 0.9f * em, 0.9f * em, fill, pal.grid, "", -1, SceneRect::Kind::Legend});
       s.texts.push_back({x + 1.2f * em, y, pal.text_dim, text});
@@ -162,6 +163,13 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
         r.kind = row == 1 ? SceneRect::Kind::Aggregate : SceneRect::Kind::Inclusive;
         r.fill = v ? pal.cell : pal.background;
         r.label = v ? format_value(type, *v) : "-";
+        // A wrong value (a stale or torn read passed on): the stale colour around it and a "!", so
+        // colour is not the only cue.
+        if (v && descriptor_value_wrong(run, t, row == 2, *v)) {
+          r.label += "!";
+          r.border = pal.stale;
+          r.border_w = 3;
+        }
       }
       // Flag colours are light enough for dark text in every theme; value cells take the theme's text.
       r.label_color = row == 0 ? 0x141414FF : pal.text;

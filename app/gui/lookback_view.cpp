@@ -38,6 +38,13 @@ void tile_tooltip(const LookbackRun& r, std::int64_t tile, std::uint64_t time) {
   ImGui::Text("tile %lld: flag %s, aggregate %s, inclusive prefix %s", static_cast<long long>(tile),
               std::string(tile_flag_name(d.flag)).c_str(), d.aggregate ? format_value(type, *d.aggregate).c_str() : "-",
               d.inclusive ? format_value(type, *d.inclusive).c_str() : "-");
+  for (const bool inclusive : {false, true}) {
+    const auto& v = inclusive ? d.inclusive : d.aggregate;
+    if (v && descriptor_value_wrong(r, tile, inclusive, *v))
+      ImGui::TextColored(ImVec4(0.76f, 0.09f, 0.36f, 1), "wrong %s: %s, the reference's is %s",
+                         inclusive ? "inclusive prefix" : "aggregate", format_value(type, *v).c_str(),
+                         format_value(type, (inclusive ? r.expected_inclusive : r.expected_aggregate)[static_cast<std::size_t>(tile)]).c_str());
+  }
   const char* life[] = {"not started", "running", "waiting", "done"};
   ImGui::Text("%s", life[static_cast<int>(d.life)]);
   if (d.life == TileLife::Waiting && d.waiting_for >= 0) {

@@ -21,6 +21,7 @@ struct Current {
   ImVec2 plot_min, plot_max;
   ImVec2 after;  // the cursor below the chart, restored after the legend's buttons
   ImGuiID id = 0;
+  bool legend = true;
   float best_distance = 0;
   std::string hover;
 };
@@ -36,9 +37,20 @@ ImVec2 to_screen(double x, double y) {
 
 ImGuiID hidden_key(int index) { return g.id + 1 + static_cast<ImGuiID>(index); }
 
+// A series' marker at p, r pixels in radius (chart::marker_shape: the SVG draws the same polygon).
+void draw_marker(ImDrawList* dl, ImVec2 p, float r, sv::chart::Marker m, ImU32 c) {
+  const sv::chart::MarkerShape shape = sv::chart::marker_shape(m);
+  ImVec2 pts[24];
+  const int n = static_cast<int>(std::min<std::size_t>(shape.outline.size(), 24));
+  for (int i = 0; i < n; ++i) pts[i] = ImVec2(p.x + shape.outline[i].first * r, p.y + shape.outline[i].second * r);
+  if (shape.hollow) dl->AddPolyline(pts, n, c, ImDrawFlags_Closed, 1.5f);
+  else  // a fan from the centre: every shape is star-shaped around it (ImGui 1.86 fills convex polygons only)
+    for (int i = 0; i < n; ++i) dl->AddTriangleFilled(p, pts[i], pts[(i + 1) % n], c);
+}
+
 }  // namespace
 
-bool BeginChart(const char* id, const sv::chart::Chart& chart, ImVec2 size) {
+bool BeginChart(const char* id, const sv::chart::Chart& chart, ImVec2 size, bool legend) {
   ImGui::PushID(id);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGui::Dummy(size);
@@ -51,13 +63,16 @@ bool BeginChart(const char* id, const sv::chart::Chart& chart, ImVec2 size) {
   g.after = ImGui::GetCursorScreenPos();
   g.chart = &chart;
   g.id = ImGui::GetID("state");
+  g.legend = legend;
   g.extent = sv::chart::extent(chart);
-  g.plot_min = ImVec2(at.x + 4.5f * em, at.y + 1.8f * em);
-  g.plot_max = ImVec2(at.x + size.x - 15 * em, at.y + size.y - 2.6f * em);
+  // The title wraps to the chart's width (charts side by side would run into each other).
+  const float title_h = ImGui::CalcTextSize(chart.title.c_str(), nullptr, false, size.x).y;
+  g.plot_min = ImVec2(at.x + 4.5f * em, at.y + title_h + 0.6f * em);
+  g.plot_max = ImVec2(at.x + size.x - (legend ? 15 : 1) * em, at.y + size.y - 2.6f * em);
   g.best_distance = 0.6f * em;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border, 0.35f);
-  dl->AddText(at, text, chart.title.c_str());
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, text, chart.title.c_str(), nullptr, size.x);
   const auto& e = g.extent;
   // Every tick gets its grid line; labels only where they do not run into the previous one (large
   // fonts, narrow charts).
@@ -111,13 +126,14 @@ void PlotSeries(const sv::chart::Series& s, int index) {
                     ImVec2(p.x + (q.x - p.x) * t1 / len, p.y + (q.y - p.y) * t1 / len), color(s.color, 0.8f), 1.5f);
       }
     } else if (!s.line) {
-      dl->AddCircleFilled(p, 0.3f * em, color(s.color));
+      draw_marker(dl, p, 0.3f * em, s.marker, color(s.color));
     }
     const float d = std::hypot(mouse.x - p.x, mouse.y - p.y);
     if (inside && d < g.best_distance) {
       g.best_distance = d;
       char buf[256];
-      std::snprintf(buf, sizeof buf, "%s\n%s = %g\n%s = %g", s.name.c_str(), g.chart->x_label.c_str(), s.x[i],
+      std::snprintf(buf, sizeof buf, "%s%s%s%s\n%s = %g\n%s = %g", s.name.c_str(), s.note.empty() ? "" : " (",
+                    s.note.c_str(), s.note.empty() ? "" : ")", g.chart->x_label.c_str(), s.x[i],
                     g.chart->y_label.c_str(), s.y[i]);
       g.hover = buf;
     }
@@ -130,7 +146,7 @@ void EndChart() {
   // Legend: a colour box and the name; a click hides or shows the series.
   const float em = ImGui::GetFontSize();
   ImVec2 at(g.plot_max.x + 0.8f * em, g.plot_min.y);
-  for (int i = 0; i < static_cast<int>(g.chart->series.size()); ++i) {
+  for (int i = 0; i < static_cast<int>(g.chart->series.size()) && g.legend; ++i) {
     const sv::chart::Series& s = g.chart->series[i];
     if (!s.legend) continue;
     const bool off = ImGui::GetStateStorage()->GetBool(hidden_key(i), false);
@@ -139,8 +155,13 @@ void EndChart() {
     if (ImGui::InvisibleButton("legend", ImVec2(14 * em, 1.2f * em)))
       ImGui::GetStateStorage()->SetBool(hidden_key(i), !off);
     ImGui::PopID();
-    dl->AddRectFilled(ImVec2(at.x, at.y + 0.25f * em), ImVec2(at.x + 0.7f * em, at.y + 0.95f * em), color(s.color, off ? 0.25f : 1));
-    dl->AddText(ImVec2(at.x + em, at.y), ImGui::GetColorU32(off ? ImGuiCol_TextDisabled : ImGuiCol_Text), s.name.c_str());
+    const ImVec2 mid(at.x + 0.35f * em, at.y + 0.6f * em);
+    if (s.line)
+      dl->AddLine(ImVec2(at.x, mid.y), ImVec2(at.x + 0.7f * em, mid.y), color(s.color, off ? 0.25f : 1), 1.5f);
+    else
+      draw_marker(dl, mid, 0.3f * em, s.marker, color(s.color, off ? 0.25f : 1));
+    const std::string label = s.note.empty() ? s.name : s.name + " (" + s.note + ")";
+    dl->AddText(ImVec2(at.x + em, at.y), ImGui::GetColorU32(off ? ImGuiCol_TextDisabled : ImGuiCol_Text), label.c_str());
     at.y += 1.3f * em;
   }
   if (!g.hover.empty()) ImGui::SetTooltip("%s", g.hover.c_str());
@@ -149,8 +170,16 @@ void EndChart() {
   g.chart = nullptr;
 }
 
-void Chart(const char* id, const sv::chart::Chart& chart, ImVec2 size) {
-  if (!BeginChart(id, chart, size)) return;
+void MarkerGlyph(sv::chart::Marker marker, std::uint32_t rgba) {
+  const float em = ImGui::GetFontSize();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(0.8f * em, ImGui::GetFrameHeight()));
+  draw_marker(ImGui::GetWindowDrawList(), ImVec2(at.x + 0.4f * em, at.y + ImGui::GetFrameHeight() / 2), 0.3f * em, marker,
+              color(rgba));
+}
+
+void Chart(const char* id, const sv::chart::Chart& chart, ImVec2 size, bool legend) {
+  if (!BeginChart(id, chart, size, legend)) return;
   for (int i = 0; i < static_cast<int>(chart.series.size()); ++i) PlotSeries(chart.series[i], i);
   EndChart();
 }

@@ -10,13 +10,17 @@
 
 namespace svplot {
 
-// Draws the frame, grid and axes of `chart` in a `size` rectangle at the cursor. Returns false
-// when it is clipped away (then call nothing else, EndChart included).
-bool BeginChart(const char* id, const sv::chart::Chart& chart, ImVec2 size);
+// Draws the frame, grid and axes of `chart` in a `size` rectangle at the cursor, with its legend on
+// the right unless `legend` is false (charts that share one legend). Returns false when it is
+// clipped away (then call nothing else, EndChart included).
+bool BeginChart(const char* id, const sv::chart::Chart& chart, ImVec2 size, bool legend = true);
 void PlotSeries(const sv::chart::Series& series, int index);
 void EndChart();
 
 // BeginChart, every series, EndChart.
-void Chart(const char* id, const sv::chart::Chart& chart, ImVec2 size);
+void Chart(const char* id, const sv::chart::Chart& chart, ImVec2 size, bool legend = true);
+
+// A series' marker as an item one line tall at the cursor (a shared legend's entry).
+void MarkerGlyph(sv::chart::Marker marker, std::uint32_t color);
 
 }  // namespace svplot
