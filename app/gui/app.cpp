@@ -831,7 +831,10 @@ int run_gui(const GuiOptions& opt) {
       }
 
       if (ui.lesson.view)
-        if (const int shown = predict_window(ui.predict, *ui.lesson.view, ui.step, io.DisplaySize, menu_h); shown >= 0)
+        if (const int shown = predict_window(ui.predict, *ui.lesson.view, ui.step,
+                                                  ImVec2(left_w, menu_h + (H - menu_h) * 0.38f),
+                                                  ImVec2(W - left_w - right_w, (H - menu_h) * 0.62f - timeline_h));
+            shown >= 0)
           set_step(ui, shown);
 
       if (changed && ui.recorded_from_controls) {

@@ -79,8 +79,12 @@ void question_row(PredictUi& p, int i, bool& submit) {
   ImGui::TextUnformatted(q.prompt.c_str());
   ImGui::PopTextWrapPos();
   for (int c = 0; c < static_cast<int>(q.choices.size()); ++c) {
-    if (c > 0) ImGui::SameLine();
     const std::string label = std::to_string(c + 1) + ": " + q.choices[static_cast<std::size_t>(c)];
+    if (c > 0) {  // on the same line where it fits, else on the next: no answer is cut off
+      ImGui::SameLine();
+      const float needed = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label.c_str()).x;
+      if (ImGui::GetContentRegionAvail().x < needed) ImGui::NewLine();
+    }
     if (ImGui::RadioButton(label.c_str(), a.chosen == c && a.typed[0] == '\0')) {
       a.chosen = c;
       a.typed[0] = '\0';
@@ -128,7 +132,7 @@ bool predict_allows(const PredictUi& p, int shown, int target) {
   return true;
 }
 
-int predict_window(PredictUi& p, const TraceView& view, int shown, ImVec2 display, float menu_h) {
+int predict_window(PredictUi& p, const TraceView& view, int shown, ImVec2 pos, ImVec2 size) {
   if (!p.on) return -1;
   int go_to = -1;
   if (p.lesson != &view) {
@@ -159,8 +163,8 @@ int predict_window(PredictUi& p, const TraceView& view, int shown, ImVec2 displa
     p.edit = true;
   }
 
-  ImGui::SetNextWindowSize(ImVec2(display.x * 0.5f, (display.y - menu_h) * 0.46f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowPos(ImVec2(display.x * 0.25f, menu_h + (display.y - menu_h) * 0.44f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
   if (p.focus) ImGui::SetNextWindowFocus();
   p.focus = false;
   if (ImGui::Begin("Predict the next step (P)", &p.on)) {
@@ -171,8 +175,16 @@ int predict_window(PredictUi& p, const TraceView& view, int shown, ImVec2 displa
     }
     ImGui::Separator();
     if (count > 0) {
+      ImGui::PushTextWrapPos(0);
       ImGui::TextDisabled("Before step %d (%s): what will the marked cells hold?", p.step,
                           view.trace.steps[static_cast<std::size_t>(p.step)].label().c_str());
+      // A race's answer is the schedule's: say which one this lesson runs.
+      if (std::any_of(p.questions.begin(), p.questions.end(), [](const PredictQuestion& q) { return q.kind == QuestionKind::Stale; }))
+        ImGui::TextDisabled("In a race the answer depends on the schedule: this lesson runs %s%s; another schedule can "
+                            "give the other value.",
+                            view.trace.meta.executor.schedule.c_str(),
+                            view.trace.meta.executor.kind == "emulator" ? " on the emulator" : " on the GPU");
+      ImGui::PopTextWrapPos();
       for (int i = 0; i < count; ++i) question_row(p, i, submit);
       if (ImGui::Button("Check (Enter)")) submit = true;
       ImGui::SameLine();

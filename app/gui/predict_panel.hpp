@@ -45,7 +45,8 @@ bool predict_allows(const PredictUi& p, int shown, int target);
 
 // The predict window (when on). Keys: Tab / Shift+Tab the question, 1-4 pick, E type, Enter check.
 // Returns the step the timeline should show now (a graded step, or 0 for a new lesson), else -1.
-int predict_window(PredictUi& p, const TraceView& view, int shown, ImVec2 display, float menu_h);
+// It opens at `pos` with `size` (the diagram's lower part, clear of the narration and the source).
+int predict_window(PredictUi& p, const TraceView& view, int shown, ImVec2 pos, ImVec2 size);
 
 // Outlines, over the diagram drawn at `pos` by draw_canvas, the columns the questions ask about and
 // a numbered box where the next row's cell will appear.
