@@ -206,7 +206,7 @@ TEST_CASE("charts: the three fit the window at a lecture's font, side by side wh
   CHECK(tiny.w == 16 * 16);
 }
 
-TEST_CASE("charts: every algorithm its own colour and marker; a series hiding under another says so") {
+TEST_CASE("charts: every algorithm its own colour and marker, and a series hiding under another says so") {
   const std::vector<std::string> algos = {"kogge-stone", "kogge-stone-double-buffer", "kogge-stone-racy", "brent-kung",
                                           "blelloch", "sklansky", "warp-brent-kung", "warp-raking", "warp-sklansky"};
   std::set<std::uint32_t> colors;
