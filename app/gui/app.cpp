@@ -569,7 +569,10 @@ int run_gui(const GuiOptions& opt) {
     }
   } else {
     if (ui.lesson.n > 8) ui.lesson.input_mode = 1;
-    record_lesson(ui.lesson, ui.side_by_side);
+    // Recorded on the worker and waited for, so the worker's fiber stacks are mapped before the
+    // controls ask for another lesson.
+    ui.recorder.request(ui.lesson, ui.side_by_side);
+    if (std::optional<LessonRecording> r = ui.recorder.wait()) show_recording(ui.lesson, std::move(*r));
     // A lesson the options ask for and that cannot run (n over the algorithm's limit, say) is a usage
     // error at the command line; in the window the same message waits in the controls.
     if (!ui.lesson.error.empty()) {
