@@ -25,7 +25,7 @@ struct GuiOptions {
   std::string screenshot;      // with frames: save the last frame as PNG
   int width = 1600, height = 900;
   bool play = false;           // start the timeline playing
-  bool report_frames = false;  // print CPU and frame time (median, 99th percentile), GL objects, builds, the renderer
+  bool report_frames = false;  // print CPU and frame time (median, 99th percentile, slowest), GL objects, builds, the renderer
   int step = -1;               // start at this step (-1: the first)
   std::string theme;           // light, dark, high-contrast (default: the saved setting)
   float font_scale = 0;        // 1..3 (0: the saved setting)
