@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Emulator benchmark: records a trace as a whole process, 15 runs, and prints the median wall time
-# and the median peak resident memory. Run after scripts/run.sh or scripts/test.sh has built.
+# and the median peak resident memory. Run after scripts/run.sh or scripts/test.sh has built;
+# SCANVIZ_EXE picks another binary.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-exe="$root/build/release/app/scanviz"
+exe="${SCANVIZ_EXE:-$root/build/release/app/scanviz}"
 [ -x "$exe" ] || { echo "bench-emulator: $exe is missing; build first (scripts/test.sh)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench-emulator: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
 tmp="$(mktemp -d)"

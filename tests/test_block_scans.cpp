@@ -1,11 +1,15 @@
 // Every race-free block algorithm x every operator x sizes that are and are not powers of two x every
 // schedule, on seeded random input, against the one sequential reference.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <csignal>
 #include <stdexcept>
 
 #include "algorithms.hpp"
 #include "analysis/analysis.hpp"
+#include "emulator/fiber_stacks.hpp"
 #include "helpers.hpp"
 
 using namespace sv;
@@ -98,4 +102,48 @@ TEST_CASE("record_block_scan rejects a configuration that cannot run") {
   CHECK_THROWS_AS(sv_test::record("kogge-stone", 8, OpKind::Sum, ValueType::I32, "in-order", false, 1,
                                   std::vector<Payload>(3, Payload::of(1))),
                   std::invalid_argument);
+}
+
+TEST_CASE("recording reserves room for every event the block algorithms record, so the event vector never moves") {
+  for (const AlgorithmInfo& info : block_algorithms()) {
+    const std::string algo(info.name);
+    for (std::int64_t n : {std::int64_t{1}, std::int64_t{2}, std::int64_t{17}, std::int64_t{100},
+                           std::int64_t{1024} * info.items_per_thread})
+      for (bool exclusive : {false, true}) {
+        CAPTURE(algo);
+        CAPTURE(n);
+        CAPTURE(exclusive);
+        const Trace t = sv_test::record(algo, n, OpKind::Sum, ValueType::I32, "random:5", exclusive, 7);
+        CHECK(t.events.size() <= expected_events(t.meta));
+      }
+  }
+}
+
+TEST_CASE("fiber stacks: each stack sits above a page that faults, and the next block on the thread reuses the mapping") {
+  const void* first_top = nullptr;
+  {
+    const FiberStacks stacks(3, 64 * 1024);
+    first_top = stacks.slot(0).stack.sp;
+    for (std::size_t i = 0; i < 3; ++i) {
+      CAPTURE(i);
+      const FiberStacks::Slot slot = stacks.slot(i);
+      CHECK(slot.stack.size >= 64 * 1024);
+      char* top = static_cast<char*>(slot.stack.sp);
+      char* bottom = top - slot.stack.size;
+      top[-1] = 1;  // the whole stack is writable
+      bottom[0] = 1;
+      const pid_t child = ::fork();
+      REQUIRE(child >= 0);
+      if (child == 0) {
+        bottom[-1] = 1;  // one byte past the stack: the guard page
+        ::_exit(0);
+      }
+      int status = 0;
+      REQUIRE(::waitpid(child, &status, 0) == child);
+      CHECK(WIFSIGNALED(status));
+      CHECK(WTERMSIG(status) == SIGSEGV);
+    }
+  }
+  const FiberStacks again(2, 64 * 1024);
+  CHECK(again.slot(0).stack.sp == first_top);
 }

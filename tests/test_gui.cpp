@@ -482,6 +482,19 @@ TEST_CASE("window: frames where nothing changes rebuild nothing, a 1024-wide dia
   CHECK(late.hidden_clipped > 0);
 }
 
+TEST_CASE("window: n changed with the slider is recorded off the frame, and a headless run's last frame shows the new trace") {
+  // A click at the right end of the n slider (1600x900, font scale 1) asks for n = 1024 in the
+  // next-to-last frame; the recording takes longer than a frame, so the last frame waits for it.
+  std::string out;
+  REQUIRE(run_under_xvfb("gui --frames 7 --size 1600x900 --report-frames --algo kogge-stone-double-buffer --n 8 "
+                         "--keys 'wait:2 click:232,175'",
+                         &out) == 0);
+  std::smatch m;
+  REQUIRE(std::regex_search(out, m, std::regex("diagram instances (\\d+)")));
+  CAPTURE(out);
+  CHECK(std::stoi(m[1]) == 1);  // n = 1024's load row, folded to one quad; n = 8 draws 8 cells
+}
+
 TEST_CASE("clip_hidden_draws: a draw under a later opaque clear keeps exactly the pixels that show, each once") {
   ImGuiContext* context = ImGui::CreateContext();
   ImDrawList under(ImGui::GetDrawListSharedData()), over(ImGui::GetDrawListSharedData());

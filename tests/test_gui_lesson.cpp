@@ -1,9 +1,14 @@
 // The lesson panel's controls: a trace file shown sets them, so they name what is on screen and a
-// changed control records the same input again.
+// changed control records the same input again, on a worker thread whose newest request wins.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <climits>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "../tests/helpers.hpp"
 #include "algorithms.hpp"
@@ -12,6 +17,7 @@
 #include "emulator/record.hpp"
 #include "gui/diagram_model.hpp"
 #include "gui/lesson.hpp"
+#include "gui/lesson_recorder.hpp"
 
 using namespace sv;
 
@@ -41,6 +47,40 @@ void check_same_run(const Trace& a, const Trace& b) {
   CHECK(a.meta.application.kind == b.meta.application.kind);
   CHECK(a.meta.application.predicate == b.meta.application.predicate);
 }
+
+// Records on the worker as the window does, but each recording waits until the test lets it finish,
+// so what the worker is doing at each check does not depend on timing.
+class HeldRecordings {
+ public:
+  gui::LessonRecording record(const gui::LessonControls& c, bool side_by_side) {
+    {
+      std::unique_lock lock(mutex_);
+      started_.push_back(c.n);
+      changed_.notify_all();
+      changed_.wait(lock, [&] { return released_ >= static_cast<int>(started_.size()); });
+    }
+    return gui::record_lesson_controls(c, side_by_side);
+  }
+  void wait_started(std::size_t count) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return started_.size() >= count; });
+  }
+  void release_all() {
+    const std::lock_guard lock(mutex_);
+    released_ = INT_MAX;
+    changed_.notify_all();
+  }
+  std::vector<int> started() {
+    const std::lock_guard lock(mutex_);
+    return started_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<int> started_;  // n of each recording the worker began
+  int released_ = 0;          // recordings allowed to finish
+};
 
 }  // namespace
 
@@ -138,4 +178,69 @@ TEST_CASE("lesson controls: the racy kernel at the slides' n = 8 goes wrong, and
   l.lanes = 1;
   l.gpu = true;
   CHECK(gui::lesson_config(l, "kogge-stone-racy").warp == 0);
+}
+
+TEST_CASE("lesson recorder: a changed n records on the worker, the old trace stays until the new one is taken, the newest request wins") {
+  gui::Lesson l;
+  gui::record_lesson(l, false);
+  REQUIRE(l.view);
+  REQUIRE(l.view->trace.meta.n == 8);
+  HeldRecordings held;
+  gui::LessonRecorder recorder([&](const gui::LessonControls& c, bool side_by_side) { return held.record(c, side_by_side); });
+  l.n = 16;
+  recorder.request(l, false);
+  held.wait_started(1);  // the worker records n = 16 and is held there
+  l.n = 32;
+  recorder.request(l, false);
+  l.n = 64;
+  recorder.request(l, false);  // replaces n = 32 before the worker is free to start it
+  CHECK(recorder.pending());
+  CHECK_FALSE(recorder.take());        // nothing is ready: the window draws what it has
+  CHECK(l.view->trace.meta.n == 8);
+  held.release_all();
+  std::optional<gui::LessonRecording> r = recorder.wait();
+  REQUIRE(r);
+  REQUIRE(r->view);
+  CHECK(r->view->trace.meta.n == 64);  // n = 16 finished too, overtaken: dropped
+  CHECK(r->error.empty());
+  CHECK(held.started() == std::vector<int>{16, 64});  // n = 32 was never recorded
+  CHECK_FALSE(recorder.pending());
+  CHECK_FALSE(recorder.take());
+  gui::show_recording(l, std::move(*r));
+  CHECK(l.view->trace.meta.n == 64);
+  CHECK(l.view->trace.events.size() > 64);
+}
+
+TEST_CASE("lesson recorder: a trace file opened while a recording is on its way wins over it") {
+  HeldRecordings held;
+  gui::LessonRecorder recorder([&](const gui::LessonControls& c, bool side_by_side) { return held.record(c, side_by_side); });
+  gui::Lesson l;
+  l.n = 16;
+  recorder.request(l, false);
+  held.wait_started(1);
+  recorder.cancel();
+  CHECK_FALSE(recorder.pending());
+  held.release_all();
+  CHECK_FALSE(recorder.wait());  // the finished recording is dropped, not shown over the file
+  CHECK_FALSE(recorder.take());
+}
+
+TEST_CASE("lesson recorder: a request that cannot run brings its error and leaves the traces shown") {
+  gui::Lesson l;
+  gui::record_lesson(l, true);  // side by side: both traces stay
+  REQUIRE(l.view);
+  REQUIRE(l.racy);
+  gui::LessonRecorder recorder;
+  l.input_mode = 2;
+  std::snprintf(l.typed, sizeof l.typed, "%s", "3,x,7");
+  recorder.request(l, true);
+  std::optional<gui::LessonRecording> r = recorder.wait();
+  REQUIRE(r);
+  CHECK_FALSE(r->error.empty());
+  CHECK_FALSE(r->view);
+  gui::show_recording(l, std::move(*r));
+  CHECK_FALSE(l.error.empty());
+  REQUIRE(l.view);
+  CHECK(l.view->trace.meta.n == 8);
+  CHECK(l.racy);
 }

@@ -27,6 +27,8 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "algorithms.hpp"
@@ -45,6 +47,7 @@
 #include "gui/input_script.hpp"
 #include "gui/keys.hpp"
 #include "gui/lesson.hpp"
+#include "gui/lesson_recorder.hpp"
 #include "gui/predict_panel.hpp"
 #include "gui/source_pane.hpp"
 #include "gui/timing_panel.hpp"
@@ -119,6 +122,8 @@ struct Ui {
   float pending_font_scale = 1;  // the View menu's slider, applied when released
   GpuStatus gpu = probe_gpu();
   Lesson lesson;
+  LessonRecorder recorder;       // a changed control's recording, made off the frame
+  bool swap_to_last_step = false;  // ... replaces a trace file: show its last step
   int step = 0;
   bool playing = false;
   double next_advance = 0;
@@ -164,6 +169,16 @@ int step_count(const Ui& ui) { return ui.lesson.view ? static_cast<int>(ui.lesso
 void set_step(Ui& ui, int step) {
   step = std::clamp(step, 0, std::max(0, step_count(ui) - 1));
   if (predict_allows(ui.predict, ui.step, step)) ui.step = step;  // predict mode: a step is shown once answered
+}
+
+// A finished recording replaces what the window shows, between frames.
+void swap_in_recording(Ui& ui, LessonRecording&& r) {
+  const bool recorded = r.error.empty();
+  show_recording(ui.lesson, std::move(r));
+  if (!recorded) return;
+  ui.recorded_from_controls = true;
+  set_step(ui, ui.swap_to_last_step ? step_count(ui) - 1 : ui.step);
+  ui.swap_to_last_step = false;
 }
 
 // Returns true when a control changed (the lesson is then recorded again).
@@ -274,7 +289,8 @@ bool controls_panel(Ui& ui) {
   if (l.view) {
     const Trace& t = l.view->trace;
     const bool correct = l.view->outcome == Outcome::Correct;
-    if (ui.recorded_from_controls) ImGui::Text("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
+    if (ui.recorder.pending()) ImGui::TextDisabled("recording the changed lesson...");
+    else if (ui.recorded_from_controls) ImGui::Text("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
     else ImGui::Text("%zu events", t.events.size());
     // Depth counts the steps that apply the operator; the timeline's steps also load and store.
     ImGui::TextWrapped("depth %lld operator steps (the timeline's %zu also load and store), work %lld operations",
@@ -338,6 +354,7 @@ void file_menu(Ui& ui) {
   ImGui::InputText("path", ui.path, sizeof ui.path);
   try {
     if (ImGui::MenuItem("Open trace")) {
+      ui.recorder.cancel();  // the file, opened last, wins over a recording still on its way
       ui.lesson.view = std::make_unique<TraceView>(make_trace_view(load_trace(ui.path)));
       ui.lesson.racy.reset();
       lesson_from_trace(ui.lesson, ui.lesson.view->trace.meta);
@@ -375,13 +392,13 @@ void file_menu(Ui& ui) {
 constexpr std::size_t kWarmupFrames = 5;
 
 struct FrameStats {
-  double median = 0, p99 = 0;
+  double median = 0, p99 = 0, max = 0;
 };
 
 FrameStats frame_stats(const std::vector<double>& ms) {
   std::vector<double> sorted(ms.begin() + static_cast<std::ptrdiff_t>(std::min(ms.size() - 1, kWarmupFrames)), ms.end());
   std::sort(sorted.begin(), sorted.end());
-  return {sorted[sorted.size() / 2], sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)]};
+  return {sorted[sorted.size() / 2], sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)], sorted.back()};
 }
 
 int count_gl_objects() {
@@ -515,7 +532,10 @@ int run_gui(const GuiOptions& opt) {
     }
   } else {
     if (ui.lesson.n > 8) ui.lesson.input_mode = 1;
-    record_lesson(ui.lesson, ui.side_by_side);
+    // Recorded on the worker and waited for, so the worker's fiber stacks are mapped before the
+    // controls ask for another lesson.
+    ui.recorder.request(ui.lesson, ui.side_by_side);
+    if (std::optional<LessonRecording> r = ui.recorder.wait()) show_recording(ui.lesson, std::move(*r));
     // A lesson the options ask for and that cannot run (n over the algorithm's limit, say) is a usage
     // error at the command line; in the window the same message waits in the controls.
     if (!ui.lesson.error.empty()) {
@@ -549,7 +569,14 @@ int run_gui(const GuiOptions& opt) {
     int windowed[4] = {100, 100, opt.width, opt.height};
     bool lookback_was_shown = false;
     for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames <= 0 || frame < opt.frames); ++frame) {
+      const bool last = opt.frames > 0 && frame + 1 == opt.frames;
+      // A headless run's last frame waits for a recording still on its way (a wait its time leaves
+      // out), so the picture it saves does not depend on timing. A finished recording is swapped in
+      // before the frame is built.
+      std::optional<LessonRecording> recording = last ? ui.recorder.wait() : std::nullopt;
       const auto frame_start = std::chrono::steady_clock::now();
+      if (!recording) recording = ui.recorder.take();
+      if (recording) swap_in_recording(ui, std::move(*recording));
       glfwPollEvents();
       feed_input_script(script, frame, window, mouse_x, mouse_y);
       // Lecture mode shows at least twice the normal size without changing the saved setting.
@@ -837,13 +864,9 @@ int run_gui(const GuiOptions& opt) {
             shown >= 0)
           set_step(ui, shown);
 
-      if (changed && ui.recorded_from_controls) {
-        record_lesson(ui.lesson, ui.side_by_side);
-        set_step(ui, ui.step);
-      } else if (changed) {
-        ui.recorded_from_controls = true;
-        record_lesson(ui.lesson, ui.side_by_side);
-        set_step(ui, step_count(ui) - 1);
+      if (changed) {  // recorded on the worker; until it is ready the frames draw the trace there is
+        ui.recorder.request(ui.lesson, ui.side_by_side);
+        ui.swap_to_last_step |= !ui.recorded_from_controls;
       }
 
       ImGui::Render();
@@ -861,7 +884,6 @@ int run_gui(const GuiOptions& opt) {
         std::cerr << "scanviz: OpenGL error 0x" << std::hex << err << std::dec << " in frame " << frame << "\n";
         exit_code = 3;
       }
-      const bool last = opt.frames > 0 && frame + 1 == opt.frames;
       if (last && !opt.report_layout.empty()) {
         LayoutReport report;
         report.window_w = static_cast<int>(io.DisplaySize.x);
@@ -883,7 +905,9 @@ int run_gui(const GuiOptions& opt) {
           exit_code = 2;
         }
       }
+      std::chrono::steady_clock::duration saving{};  // the screenshot's PNG is no part of the frame's time
       if (last && !opt.screenshot.empty()) {
+        const auto saving_start = std::chrono::steady_clock::now();
         std::vector<unsigned char> pixels(static_cast<std::size_t>(fb_w) * fb_h * 4);
         glReadPixels(0, 0, fb_w, fb_h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
         try {
@@ -892,10 +916,11 @@ int run_gui(const GuiOptions& opt) {
           std::cerr << "scanviz: " << e.what() << "\n";
           exit_code = 2;
         }
+        saving = std::chrono::steady_clock::now() - saving_start;
       }
       glfwSwapBuffers(window);
       if (opt.report_frames) glFinish();  // a measured frame ends when the GL has drawn it, not when it is queued
-      frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count());
+      frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start - saving).count());
       if (measuring(ui.timing)) frame = -1;  // a run of N frames counts them from when the measurements are done
       if (opt.report_frames && frame == 10) gl_objects_early = count_gl_objects();
       if (opt.report_frames && last) gl_objects_late = count_gl_objects();
@@ -904,8 +929,8 @@ int run_gui(const GuiOptions& opt) {
     if (opt.report_frames && !frame_ms.empty()) {
       const FrameStats cpu = frame_stats(cpu_ms), all = frame_stats(frame_ms);
       char times[256];
-      std::snprintf(times, sizeof times, "CPU median %.2f ms, p99 %.2f ms; frame time median %.2f ms, p99 %.2f ms", cpu.median,
-                    cpu.p99, all.median, all.p99);
+      std::snprintf(times, sizeof times, "CPU median %.2f ms, p99 %.2f ms, max %.2f ms; frame time median %.2f ms, p99 %.2f ms, max %.2f ms",
+                    cpu.median, cpu.p99, cpu.max, all.median, all.p99, all.max);
       std::cout << "frames " << frame_ms.size() << " (the first " << kWarmupFrames << " not counted), " << times
                 << ", GL objects at frame 10 " << gl_objects_early << ", at the end " << gl_objects_late
                 << ", diagram instances " << gl.last_instances() << ", diagram builds " << gl.builds()

@@ -26,7 +26,7 @@ struct GuiOptions {
   std::string report_layout;   // with frames: write the last frame's layout report (gui/layout_report.hpp) as JSON
   int width = 1600, height = 900;
   bool play = false;           // start the timeline playing
-  bool report_frames = false;  // print CPU and frame time (median, 99th percentile), GL objects, builds, the renderer
+  bool report_frames = false;  // print CPU and frame time (median, 99th percentile, slowest), GL objects, builds, the renderer
   bool report_source = false;  // print the kernel source pane's file and lit lines as the last frame drew them
   int step = -1;               // start at this step (-1: the first)
   std::string theme;           // light, dark, high-contrast (default: the saved setting)

@@ -13,7 +13,7 @@
 
 namespace sv::gui {
 
-BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm) {
+BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorithm) {
   BlockRunConfig c;
   c.algorithm = algorithm;
   c.n = l.n;
@@ -65,7 +65,7 @@ BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm) {
   return c;
 }
 
-void lesson_from_trace(Lesson& l, const TraceMeta& m) {
+void lesson_from_trace(LessonControls& l, const TraceMeta& m) {
   const AlgorithmInfo* info = find_algorithm(m.algorithm);
   if (!info) return;
   l.algorithm = static_cast<int>(info - block_algorithms().data());
@@ -95,8 +95,9 @@ void lesson_from_trace(Lesson& l, const TraceMeta& m) {
   }
 }
 
-void record_lesson(Lesson& l, bool side_by_side) {
+LessonRecording record_lesson_controls(const LessonControls& l, bool side_by_side) {
   const auto start = std::chrono::steady_clock::now();
+  LessonRecording r;
   try {
     const std::string algo(block_algorithms()[l.algorithm].name);
     auto record = [&](const std::string& name) {
@@ -105,16 +106,25 @@ void record_lesson(Lesson& l, bool side_by_side) {
           l.gpu ? record_block_scan_gpu(c, GpuOptions{GpuOptions{}.trace_capacity, static_cast<std::uint64_t>(l.amplify_seed)})
                 : record_block_scan(c)));
     };
-    auto view = record(algo);
-    std::unique_ptr<TraceView> racy;
-    if (side_by_side) racy = record("kogge-stone-racy");
-    l.view = std::move(view);
-    l.racy = std::move(racy);
-    l.error.clear();
+    r.view = record(algo);
+    if (side_by_side) r.racy = record("kogge-stone-racy");
   } catch (const std::exception& e) {
-    l.error = e.what();
+    r.view.reset();
+    r.racy.reset();
+    r.error = e.what();
   }
-  l.record_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  r.record_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return r;
 }
+
+void show_recording(Lesson& l, LessonRecording&& r) {
+  l.record_ms = r.record_ms;
+  l.error = std::move(r.error);
+  if (!l.error.empty()) return;
+  l.view = std::move(r.view);
+  l.racy = std::move(r.racy);
+}
+
+void record_lesson(Lesson& l, bool side_by_side) { show_recording(l, record_lesson_controls(l, side_by_side)); }
 
 }  // namespace sv::gui

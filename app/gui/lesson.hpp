@@ -11,8 +11,8 @@
 
 namespace sv::gui {
 
-struct Lesson {
-  // controls
+// What the lesson panel's controls say: a plain value, copied to the thread that records it.
+struct LessonControls {
   int algorithm = 2;  // index into block_algorithms(): kogge-stone-double-buffer
   int n = 8;
   int block = 0;
@@ -35,24 +35,37 @@ struct Lesson {
   char predicate[128] = "x % 2 == 0";  // stream compaction
   bool gpu = false;      // record on the GPU executor instead of the emulator
   int amplify_seed = 0;  // GPU race amplifier (0 = off)
-  // result
+};
+
+// A recording of the controls: the traces with their analyses, or the error that stopped it.
+struct LessonRecording {
   std::unique_ptr<TraceView> view;
   std::unique_ptr<TraceView> racy;  // the single-buffer kernel on the same input (side by side)
   std::string error;
   double record_ms = 0;
 };
 
+// The controls, and the recording the window shows.
+struct Lesson : LessonControls, LessonRecording {};
+
 // The run the controls describe, for one of the block algorithms.
-BlockRunConfig lesson_config(const Lesson& l, const std::string& algorithm);
+BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorithm);
 
 // A trace file shown: the controls take what it was recorded with, so the panel describes what is
 // on screen and a change records the same input under the changed control. The input is typed
 // when its text fits, else drawn from the trace's seed; segment heads are drawn again at the
 // trace's density (the controls have no typed flags). A device-wide trace leaves the algorithm.
-void lesson_from_trace(Lesson& l, const TraceMeta& m);
+void lesson_from_trace(LessonControls& l, const TraceMeta& m);
 
-// Records the lesson (and, side by side, the single-buffer kernel on the same input); an error
-// is kept in l.error and the previous recording stays.
+// Records the controls' lesson (and, side by side, the single-buffer kernel on the same input).
+// Touches nothing but its arguments: the window calls it on a worker thread (lesson_recorder.hpp).
+LessonRecording record_lesson_controls(const LessonControls& l, bool side_by_side);
+
+// Shows a recording: its traces replace the lesson's, or its error is kept in l.error and the
+// previous traces stay.
+void show_recording(Lesson& l, LessonRecording&& r);
+
+// Both at once, on the calling thread.
 void record_lesson(Lesson& l, bool side_by_side);
 
 }  // namespace sv::gui

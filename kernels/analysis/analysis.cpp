@@ -100,9 +100,21 @@ std::vector<Hazard> find_hazards(const Trace& trace) {
     Payload start_value;
   };
   using Key = std::tuple<std::uint32_t, std::int64_t, int, std::int64_t>;  // block, interval, buffer, index
-  std::map<Key, CellState> cells;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> interval_of;  // (block, thread)
-  std::map<std::pair<std::uint32_t, int>, std::vector<Payload>> memory;         // (block, buffer) shadow
+  // Hashed, not ordered: nothing iterates them, and walking trees per access was most of the time
+  // the window takes to show a recording of n = 1024.
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      const auto [block, interval, buffer, index] = k;
+      std::uint64_t h = static_cast<std::uint64_t>(index) * 0x9e3779b97f4a7c15ULL;
+      h ^= (static_cast<std::uint64_t>(interval) << 40) ^ (static_cast<std::uint64_t>(block) << 8) ^ static_cast<std::uint64_t>(buffer);
+      return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+  };
+  std::unordered_map<Key, CellState, KeyHash> cells;
+  cells.reserve(trace.events.size());
+  auto pair_key = [](std::uint32_t block, std::uint32_t k) { return std::uint64_t{block} << 32 | k; };
+  std::unordered_map<std::uint64_t, std::int64_t> interval_of;         // pair_key(block, thread)
+  std::unordered_map<std::uint64_t, std::vector<Payload>> memory;  // pair_key(block, buffer): shadow
   std::set<std::tuple<Key, HazardKind, std::uint32_t, std::uint32_t>> reported;
   std::vector<Hazard> hazards;
   const std::uint32_t warp_width = static_cast<std::uint32_t>(trace.meta.warp_width());
@@ -145,13 +157,13 @@ std::vector<Hazard> find_hazards(const Trace& trace) {
 
   for (const Event& e : trace.events) {
     if (e.kind == EventKind::Barrier) {
-      ++interval_of[{e.block, e.thread}];
+      ++interval_of[pair_key(e.block, e.thread)];
       continue;
     }
     if (!is_access(e) || e.buffer >= trace.buffers.size() || trace.buffers[e.buffer].space != Space::Shared) continue;
-    const Key key{e.block, interval_of[{e.block, e.thread}], e.buffer, e.index};
+    const Key key{e.block, interval_of[pair_key(e.block, e.thread)], e.buffer, e.index};
     CellState& cell = cells[key];
-    auto& mem = memory[{e.block, e.buffer}];
+    auto& mem = memory[pair_key(e.block, e.buffer)];
     if (mem.size() < static_cast<std::size_t>(trace.buffers[e.buffer].length))
       mem.resize(static_cast<std::size_t>(trace.buffers[e.buffer].length));
     for (std::uint64_t w : cell.writes)

@@ -1,7 +1,7 @@
 // The CPU emulator of one thread block: fibers, the warp scheduler, and the recording of the trace.
 #include "emulator/block_emulator.hpp"
 
-#include <boost/context/protected_fixedsize_stack.hpp>
+#include <algorithm>
 
 #include "core/values.hpp"
 
@@ -39,7 +39,7 @@ std::int64_t EmuExec::record_op(const Payload& result, Origin a, Origin b, unsig
 BlockEmulator::BlockEmulator(Trace& trace, Schedule schedule, int threads, int block_id,
                              const std::vector<Payload>& input, std::int64_t output_length, bool record, int warp_width)
     : trace_(trace), picker_(schedule), block_id_(block_id), warp_width_(warp_width),
-      lanes_(static_cast<std::size_t>(threads)), record_(record) {
+      stacks_(static_cast<std::size_t>(std::max(threads, 0)), kFiberStack), lanes_(static_cast<std::size_t>(threads)), record_(record) {
   if (warp_width < 1 || warp_width > 32 || (warp_width & (warp_width - 1)) != 0)
     throw std::invalid_argument("warp width " + std::to_string(warp_width) + " is not a power of two from 1 to 32");
   trace_.buffers = {{"input", Space::Global, static_cast<std::int64_t>(input.size())},
@@ -231,7 +231,7 @@ void BlockEmulator::issue_warp_instruction(int warp) {
 void BlockEmulator::run(const Body& body) {
   const int threads = static_cast<int>(lanes_.size());
   for (int i = 0; i < threads; ++i) {
-    lanes_[i].fiber = ctx::fiber(std::allocator_arg, ctx::protected_fixedsize_stack(kFiberStack),
+    lanes_[i].fiber = ctx::fiber(std::allocator_arg, stacks_.slot(static_cast<std::size_t>(i)),
                                  [this, i, &body](ctx::fiber&& sink) {
                                    lanes_[i].sink = std::move(sink);
                                    try {

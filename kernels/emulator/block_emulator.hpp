@@ -24,6 +24,7 @@
 #include "core/hd.hpp"
 #include "core/ops.hpp"
 #include "core/payload.hpp"
+#include "emulator/fiber_stacks.hpp"
 #include "emulator/schedule.hpp"
 #include "trace/trace.hpp"
 
@@ -227,6 +228,7 @@ class BlockEmulator {
   WarpPicker picker_;
   int block_id_;
   int warp_width_;
+  FiberStacks stacks_;  // before lanes_: the fibers go first
   std::vector<Lane> lanes_;
   std::vector<std::vector<Payload>> values_;        // per buffer
   std::vector<std::vector<std::uint8_t>> defined_;  // per buffer

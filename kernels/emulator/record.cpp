@@ -1,6 +1,9 @@
 // Records a block-level scan on the CPU emulator into a Trace.
 #include "emulator/record.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <optional>
 #include <stdexcept>
 
 #include "algorithms.hpp"
@@ -140,6 +143,20 @@ BlockShape prepare_block_trace(const BlockRunConfig& config, Trace& trace) {
   return shape;
 }
 
+// Every operator application is an event and reads two values and writes one; every thread loads
+// and stores its items (a read and a write each) and meets up to two barriers a step. A serial phase
+// of many steps (warp-raking's) keeps few threads at work, so a thread counts at most 2 log2 n + 1.
+std::size_t expected_events(const TraceMeta& m) {
+  const AlgorithmInfo* info = find_algorithm(m.algorithm);
+  if (!info) return 0;
+  const auto capacity = static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(std::max<std::int64_t>(m.capacity, 2))));
+  const std::int64_t log2 = std::bit_width(static_cast<std::uint64_t>(capacity)) - 1;
+  const std::optional<ClosedForm> form = closed_form(info->name, capacity, m.exclusive, info->warp_level ? m.warp_width() : 0);
+  const std::int64_t operations = form ? form->operations : capacity * log2;
+  const std::int64_t thread_steps = std::min(form ? form->steps : 2 * log2 + 1, 2 * log2 + 1);
+  return static_cast<std::size_t>(4 * operations + std::int64_t{m.block} * (2 * thread_steps + 4 * m.items_per_thread + 4));
+}
+
 BlockParams block_params_of(const TraceMeta& meta) {
   return BlockParams{meta.n, static_cast<std::int32_t>(meta.capacity), meta.exclusive, meta.warp_width()};
 }
@@ -173,6 +190,7 @@ Trace record_block_scan(const BlockRunConfig& config) {
   m.executor.seed = config.schedule.seed;
 
   const BlockParams params = block_params_of(m);
+  trace.events.reserve(expected_events(m));
   BlockEmulator emu(trace, config.schedule, shape.threads, 0, kernel_input(m), config.n, true, params.warp);
   emulate_block(config.algorithm, emu, config.op, config.type, !m.flags.empty(), params);
   finish_block_trace(trace, emu.buffer_values(1));

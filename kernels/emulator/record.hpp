@@ -38,6 +38,12 @@ Trace record_scan(const BlockRunConfig& config);
 // The warp width goes into meta.options["warp"] for the warp-level algorithms (TraceMeta::warp_width).
 BlockShape prepare_block_trace(const BlockRunConfig& config, Trace& trace);
 
+// About how many events a prepared block trace will record, at least as many for every block
+// algorithm: recording reserves them, so the vector is not moved and its pages faulted again as it
+// grows (a third of the page faults of recording n = 1024). Pages reserved and never written cost
+// nothing; a run that needs more grows the vector as before.
+std::size_t expected_events(const TraceMeta& meta);
+
 // The block parameters of a prepared block trace (n, capacity, exclusive, warp width).
 BlockParams block_params_of(const TraceMeta& meta);
 void finish_block_trace(Trace& trace, std::vector<Payload> output);
