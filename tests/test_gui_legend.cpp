@@ -77,6 +77,11 @@ int count_near(const Image& img, std::uint32_t colour, const Box& b, int toleran
   return n;
 }
 
+// The lesson's racy kernel at the slides' n = 8 in lecture mode, at `step`, in `theme`.
+Frame racy_lecture(const std::string& theme, int step) {
+  return window("--lecture --algo kogge-stone-racy --n 8 --step " + std::to_string(step) + " --theme " + theme);
+}
+
 std::uint32_t parse_colour(const json& e) { return (std::stoul(e["color"].get<std::string>().substr(1), nullptr, 16) << 8) | 0xFF; }
 
 // The colour each mark's legend entry must show, from the theme's palette.
@@ -106,7 +111,7 @@ TEST_CASE("legend: the window names every mark the racy kernel shows, each swatc
   for (const std::string theme : {"light", "dark", "high-contrast"}) {
     CAPTURE(theme);
     const Palette& pal = palette_named(theme);
-    const Frame f = window("--lecture --algo kogge-stone-racy --n 8 --step 1 --theme " + theme);
+    const Frame f = racy_lecture(theme, 1);
     const json& canvas = f.report["canvases"][0];
     std::set<std::string> marks;
     const Box strip = box(canvas["legend_area"]);
@@ -155,7 +160,7 @@ TEST_CASE("legend: a race cell is hatched in diagonal stripes, other cells are n
   for (const std::string theme : {"light", "dark", "high-contrast"}) {
     CAPTURE(theme);
     const Palette& pal = palette_named(theme);
-    const Frame f = window("--lecture --algo kogge-stone-racy --n 8 --step 1 --theme " + theme);
+    const Frame f = racy_lecture(theme, 1);
     int races = 0, plain = 0;
     for (const json& c : f.report["canvases"][0]["cells"]) {
       const Box b = box(c);
@@ -191,10 +196,10 @@ TEST_CASE("legend: a race cell is hatched in diagonal stripes, other cells are n
 
 TEST_CASE("legend: a wrong output carries the corner mark in its top-right corner, a right one does not") {
   for (const std::string theme : {"light", "dark"}) {
-    CAPTURE(theme);
-    const Palette& pal = palette_named(theme);
-    const Frame f = window("--lecture --algo kogge-stone-racy --n 8 --step 99 --theme " + theme);
     int wrong = 0, right = 0;
+    CAPTURE(theme);
+    const Frame f = racy_lecture(theme, 99);
+    const Palette& pal = palette_named(theme);
     for (const json& c : f.report["canvases"][0]["cells"]) {
       const Box b = box(c);
       // The pixels inside the triangle and past the outline (which ends 4 px in), as distances from the
@@ -265,4 +270,24 @@ TEST_CASE("legend: render writes the legend under the cells, in the SVG as <g cl
   CHECK(count_near(img, pal.cell_hazard, strip) > 60);
   CHECK(count_near(img, hatch_color(pal), strip) > 20);
   CHECK(count_near(img, pal.wrong, strip) > 20);
+}
+
+TEST_CASE("legend: where cells fold into the heat map, a bin with a race is hatched too, and the legend says so") {
+  const Palette& pal = palette_light();
+  const Frame racy = window("--algo kogge-stone-racy --n 1024 --step 1 --theme light");
+  const json& canvas = racy.report["canvases"][0];
+  REQUIRE(canvas["heat"] == true);
+  int race_cells = 0;
+  for (const json& c : canvas["cells"])
+    if (c["race"] == true) ++race_cells;
+  REQUIRE(race_cells > 100);
+  CHECK(count_near(racy.image, hatch_color(pal), box(canvas["cells_area"]), 8) > 200);
+  std::multiset<std::string> marks;
+  for (const json& e : canvas["legend"]) marks.insert(e["mark"].get<std::string>());
+  CHECK(marks.count("heat") == 5);
+  CHECK(marks.count("race") == 1);
+  // The double-buffered kernel has no race: no stripe anywhere in its cells.
+  const Frame right = window("--algo kogge-stone-double-buffer --n 1024 --step 1 --theme light");
+  CHECK(right.report["canvases"][0]["heat"] == true);
+  CHECK(count_near(right.image, hatch_color(pal), box(right.report["canvases"][0]["cells_area"]), 8) == 0);
 }

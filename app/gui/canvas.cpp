@@ -354,9 +354,10 @@ void draw_legend_swatch(ImDrawList* dl, const LegendItem& item, const Palette& p
   }
 }
 
-// The legend's text, pixels: the smallest a cell's value is drawn with (still legible from the back of
-// a lecture hall), so that the strip takes little of the cells' height; never under the labels' minimum.
-float legend_text_px(float font_px) { return std::max(kMinLabelPx, min_cell_text_px(font_px)); }
+// The legend's text, pixels: at a lecture's font the smallest a cell's value is drawn with (legible
+// from the back of the hall), so that the strip takes little of the cells' height; at a desk's font up
+// to 13 px; never under the labels' minimum.
+float legend_text_px(float font_px) { return std::max({kMinLabelPx, min_cell_text_px(font_px), std::min(0.8f * font_px, 13.0f)}); }
 
 LegendLayout lay_out_legend(const std::vector<LegendItem>& items, ImFont* font, float font_px, float width) {
   const float px = legend_text_px(font_px);

@@ -115,6 +115,9 @@ std::pair<std::size_t, std::size_t> visible_columns(float x0, float w, std::size
   return {clamp(first), clamp(end)};
 }
 
+// A heat texel's alpha that marks a bin with a race: shaders/cells.frag hatches it.
+constexpr float kHeatHatchAlpha = 254;
+
 std::uint32_t pack_texel(const float rgba[4]) {
   std::uint32_t t = 0;
   for (int i = 0; i < 4; ++i) t |= static_cast<std::uint32_t>(std::lround(std::clamp(rgba[i], 0.0f, 1.0f) * 255)) << (8 * i);
@@ -270,6 +273,7 @@ void GlDiagram::build_cells(Canvas& c, const Diagram& d, const Palette& pal) {
       if (hazard) unpack(pal.cell_hazard, rgba);
       else if (wrong) unpack(pal.wrong, rgba);
       else heat_color(heat, rgba);
+      if (hazard) rgba[3] = kHeatHatchAlpha / 255.0f;  // the shader hatches such a bin (and draws it opaque)
       c.heat[k * static_cast<std::size_t>(c.heat_w) + b] = pack_texel(rgba);
     }
   }
