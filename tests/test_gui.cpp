@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <cmath>
 #include <iterator>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include <sys/wait.h>
 
 #include "../tests/helpers.hpp"
+#include "../tests/image.hpp"
 #include "gui/app.hpp"
 #include "gui/canvas.hpp"
 #include "algorithms.hpp"
@@ -34,41 +36,15 @@
 #include "emulator/record.hpp"
 #include "trace/trace_json.hpp"
 
-#define STBI_ONLY_PNG
-#include <stb_image.h>
 
 using namespace sv;
 using namespace sv::gui;
+using sv_test::Image;
+using sv_test::load_png;
+using sv_test::near;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Image {
-  int w = 0, h = 0;
-  std::vector<unsigned char> rgba;
-  std::uint32_t at(int x, int y) const {
-    const unsigned char* p = &rgba[(static_cast<std::size_t>(y) * w + x) * 4];
-    return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | 0xFF;
-  }
-};
-
-Image load_png(const fs::path& path) {
-  Image img;
-  int channels = 0;
-  unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &channels, 4);
-  REQUIRE(data != nullptr);
-  img.rgba.assign(data, data + static_cast<std::size_t>(img.w) * img.h * 4);
-  stbi_image_free(data);
-  return img;
-}
-
-bool near(std::uint32_t a, std::uint32_t b, int tolerance = 6) {
-  for (int shift = 8; shift < 32; shift += 8) {
-    const int da = static_cast<int>((a >> shift) & 0xFF) - static_cast<int>((b >> shift) & 0xFF);
-    if (std::abs(da) > tolerance) return false;
-  }
-  return true;
-}
 
 struct Dir {
   fs::path path = fs::temp_directory_path() / ("scanviz-gui-" + std::to_string(::getpid()));
@@ -421,7 +397,9 @@ TEST_CASE("render PNG: the racy kernel's hazard colour sits exactly on the cells
     const std::uint32_t px = img.at(static_cast<int>(c.x + 4), static_cast<int>(c.y + kRenderTitleHeight + 4));
     CAPTURE(c.row);
     CAPTURE(c.column);
-    CHECK(near(px, palette_light().cell_hazard) == (c.row == step && raw.count(c.column) > 0));
+    // The race colour, or its hatch's stripes.
+    const bool race = near(px, palette_light().cell_hazard) || near(px, hatch_color(palette_light()));
+    CHECK(race == (c.row == step && raw.count(c.column) > 0));
     ++checked;
   }
   CHECK(checked == 2 * 64);
@@ -591,9 +569,13 @@ TEST_CASE("window: a WRONG banner above a wrong run, in lecture mode and side by
   // Lecture mode, the racy kernel at n = 8 (every thread on its own): the banner in the title strip
   // (the top 100 px of the 1200 x 700 window, above the first row of cells), at step 1 where no
   // output is outlined yet. The double-buffered kernel: none.
-  const Image racy = screenshot("--lecture --algo kogge-stone-racy --step 1 --theme light", dir.path / "r.png");
+  // Below the banner, only the legend's own swatch for a wrong value has its colour.
+  const fs::path report = dir.path / "r.json";
+  const Image racy = screenshot("--lecture --algo kogge-stone-racy --step 1 --theme light --report-layout '" + report.string() + "'",
+                                dir.path / "r.png");
+  const nlohmann::json legend = nlohmann::json::parse(std::ifstream(report))["canvases"][0]["legend_area"];
   CHECK(count_near(racy, banner, 0, racy.w, 6, 0, 100) > 3000);
-  CHECK(count_near(racy, banner, 0, racy.w, 6, 100, racy.h) == 0);
+  CHECK(count_near(racy, banner, 0, racy.w, 6, 100, static_cast<int>(double(legend["y"]))) == 0);
   const Image right = screenshot("--lecture --algo kogge-stone-double-buffer --step 1 --theme light", dir.path / "d.png");
   CHECK(count_near(right, banner, 0, right.w, 6) == 0);
   // Side by side: only the single-buffer kernel's caption (the lower one, a little above the window's

@@ -16,6 +16,7 @@
 
 #include "core/values.hpp"
 #include "gui/canvas_fit.hpp"
+#include "gui/legend.hpp"
 
 namespace sv::gui {
 
@@ -313,42 +314,72 @@ float label_column(const CanvasState& cs, float width, float font_px, bool whole
   return std::max(std::min(w * px, 0.25f * width - 2 * pad), w * kMinLabelPx) + 2 * pad;
 }
 
-// Lines kept under a heat map's rows for its legend.
-constexpr float kLegendLines = 3;
-
-// The heat map's legend from `at`, in lines that end before `right`: five colours and the values each
-// stands for, and the race and wrong-value colours where the diagram has them.
-void draw_heat_legend(CanvasState& cs, const Palette& pal, ImFont* font, float font_px, ImVec2 at, float right) {
-  const Diagram& d = cs.diagram;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float px = std::max(kMinLabelPx, 0.8f * font_px), swatch = 1.2f * px;
-  float x = at.x;
-  const auto entry = [&](std::uint32_t rgba, const std::string& range) {
-    if (x + swatch + 0.3f * px + font->CalcTextSizeA(px, FLT_MAX, 0, range.c_str()).x > right) x = at.x, at.y += 1.3f * px;
-    dl->AddRectFilled(ImVec2(x, at.y), ImVec2(x + swatch, at.y + px), im_color(rgba));
-    dl->AddText(font, px, ImVec2(x + swatch + 0.3f * px, at.y), im_color(pal.text), range.c_str());
-    cs.laid.legend.push_back({rgba, range, {x, at.y, swatch, px}});
-    x += swatch + 1.3f * px + font->CalcTextSizeA(px, FLT_MAX, 0, range.c_str()).x;
-  };
-  const auto number = [](double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return abbreviate_value(buf);
-  };
-  const float lead = font->CalcTextSizeA(px, FLT_MAX, 0, d.heat_of_lengths ? "range length:" : "value:").x;
-  dl->AddText(font, px, at, im_color(pal.text), d.heat_of_lengths ? "range length:" : "value:");
-  x += lead + 0.5f * px;
-  constexpr int kSteps = 5;
-  for (int k = 0; k < kSteps; ++k) {
-    float rgba[4];
-    heat_color((static_cast<float>(k) + 0.5f) / kSteps, rgba);
-    std::uint32_t packed = 0;
-    for (int i = 0; i < 4; ++i) packed |= static_cast<std::uint32_t>(std::lround(rgba[i] * 255)) << (24 - 8 * i);
-    const double span = d.heat_hi - d.heat_lo;
-    entry(packed, number(d.heat_lo + span * k / kSteps) + ".." + number(d.heat_lo + span * (k + 1) / kSteps));
+// The legend's swatch for `item` in the rectangle [a, b]: the arrow, bar or cell the diagram draws,
+// with the race cell's hatch and the wrong cell's outline and corner mark.
+void draw_legend_swatch(ImDrawList* dl, const LegendItem& item, const Palette& pal, ImVec2 a, ImVec2 b) {
+  const float mid = (a.y + b.y) / 2, h = b.y - a.y;
+  switch (item.mark) {
+    case LegendMark::Left:
+    case LegendMark::Right:
+    case LegendMark::Copy: {
+      const float head = std::min(0.45f * h, 8.0f);
+      dl->AddLine(ImVec2(a.x, mid), ImVec2(b.x - head, mid), im_color(item.rgba), 2);
+      dl->AddTriangleFilled(ImVec2(b.x, mid), ImVec2(b.x - head, mid - 0.6f * head), ImVec2(b.x - head, mid + 0.6f * head), im_color(item.rgba));
+      return;
+    }
+    case LegendMark::SegmentHead:
+      dl->AddRectFilled(ImVec2((a.x + b.x) / 2 - 2, a.y), ImVec2((a.x + b.x) / 2 + 2, b.y), im_color(item.rgba));
+      return;
+    case LegendMark::Caption: return;
+    default: break;
   }
-  if (std::any_of(d.cells.begin(), d.cells.end(), [](const DiagramCell& c) { return c.hazard; })) entry(pal.cell_hazard, "race");
-  if (std::any_of(d.cells.begin(), d.cells.end(), [](const DiagramCell& c) { return c.wrong; })) entry(pal.wrong, "wrong value");
+  const bool wrong = item.mark == LegendMark::Wrong;
+  dl->AddRectFilled(a, b, im_color(wrong ? pal.cell : item.rgba));
+  if (item.mark == LegendMark::Race) {
+    // The shader's stripes: x + y (the framebuffer's y, from the bottom) within kHatchWidth of a multiple
+    // of kHatchPeriod, which on the screen are lines running down to the right.
+    dl->PushClipRect(a, b, true);
+    const float fb_h = ImGui::GetIO().DisplaySize.y;
+    const float first = a.x - std::fmod(a.x + (fb_h - a.y), kHatchPeriod) - std::ceil(h / kHatchPeriod) * kHatchPeriod;
+    for (float x = first; x < b.x; x += kHatchPeriod)
+      dl->AddQuadFilled(ImVec2(x, a.y), ImVec2(x + kHatchWidth, a.y), ImVec2(x + kHatchWidth + h, b.y), ImVec2(x + h, b.y),
+                        im_color(hatch_color(pal)));
+    dl->PopClipRect();
+  }
+  dl->AddRect(a, b, im_color(pal.border));
+  if (wrong) {
+    dl->AddRect(ImVec2(a.x + 3.5f, a.y + 3.5f), ImVec2(b.x - 3.5f, b.y - 3.5f), im_color(pal.wrong), 0, 0, 3);
+    const float k = wrong_corner_px(b.x - a.x, h);
+    dl->AddTriangleFilled(ImVec2(b.x - k, a.y), ImVec2(b.x, a.y), ImVec2(b.x, a.y + k), im_color(pal.wrong));
+  }
+}
+
+// The legend's text, pixels: at a lecture's font the smallest a cell's value is drawn with (legible
+// from the back of the hall), so that the strip takes little of the cells' height; at a desk's font up
+// to 13 px; never under the labels' minimum.
+float legend_text_px(float font_px) { return std::max({kMinLabelPx, min_cell_text_px(font_px), std::min(0.8f * font_px, 13.0f)}); }
+
+LegendLayout lay_out_legend(const std::vector<LegendItem>& items, ImFont* font, float font_px, float width) {
+  const float px = legend_text_px(font_px);
+  return layout_legend(items, width - font_px, px, [&](const std::string& t) { return font->CalcTextSizeA(px, FLT_MAX, 0, t.c_str()).x; });
+}
+
+// The legend's strip: the entries' lines and a fifth of a line's gap above and below.
+float legend_strip_px(const LegendLayout& laid, float font_px) { return laid.items.empty() ? 0 : laid.height + 0.4f * legend_text_px(font_px); }
+
+// Draws the laid-out legend in the strip from `top`, its lines from `left`, and lists its entries in `laid`.
+void draw_legend(const LegendLayout& legend, const Palette& pal, ImFont* font, float font_px, float left, float top, CanvasLayout& laid) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float px = legend_text_px(font_px);
+  top += 0.2f * px;
+  for (const PlacedLegendItem& p : legend.items) {
+    const float x = left + p.x, y = top + p.y;
+    if (p.item.mark != LegendMark::Caption) {
+      draw_legend_swatch(dl, p.item, pal, ImVec2(std::round(x), std::round(y)), ImVec2(std::round(x + p.swatch_w), std::round(y + px)));
+      laid.legend.push_back({p.item.rgba, p.item.text, legend_mark_name(p.item.mark), {std::round(x), std::round(y), std::round(p.swatch_w), px}});
+    }
+    dl->AddText(font, px, ImVec2(std::round(left + p.text_x), std::round(y)), im_color(pal.text), p.item.text.c_str());
+  }
 }
 
 void build(CanvasState& cs, const TraceView& tv, int step, const Palette& pal, const DiagramLayout& L,
@@ -360,6 +391,10 @@ void build(CanvasState& cs, const TraceView& tv, int step, const Palette& pal, c
 }
 
 }  // namespace
+
+float legend_strip_height(const TraceView& tv, const TraceView* race_free, const Palette& pal, ImFont* font, float font_px, float width) {
+  return legend_strip_px(lay_out_legend(legend_items(tv, race_free, pal), font, font_px, width), font_px);
+}
 
 ImVec2 canvas_to_screen(const CanvasState& cs, ImVec2 pos, int column, float x, float y) {
   const CanvasBand* band = &cs.bands.front();
@@ -394,9 +429,23 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   CanvasFit fit;
   fit.scale_x = cs.view.scale_x, fit.scale_y = cs.view.scale_y, fit.row_gap = cs.built_row_gap;
   fit.columns_per_band = columns;
+  // The legend's strip under the cells: the marks the trace shows, and the heat map's colours where
+  // the cells show them (which takes a fit to know, so the strip is laid out again then).
+  if (cs.legend_for != &tv || cs.legend_against != race_free || cs.legend_theme != theme) {
+    cs.legend_for = &tv, cs.legend_against = race_free, cs.legend_theme = theme;
+    cs.legend = legend_items(tv, race_free, pal);
+  }
+  const float canvas_h = size.y;
+  LegendLayout legend = lay_out_legend(cs.legend, font, font_px, size.x);
+  const auto with_heat = [&] {
+    std::vector<LegendItem> items = heat_legend_items(cs.diagram);
+    items.insert(items.end(), cs.legend.begin(), cs.legend.end());
+    return lay_out_legend(items, font, font_px, size.x);
+  };
+  size.y = std::max(0.0f, canvas_h - legend_strip_px(legend, font_px));
   if (cs.fit && cs.diagram.width > 0) {
     // The labels no larger than the values; whole, unless only the steps' names leave the values
-    // legible. The legend of a heat map takes a line under the rows.
+    // legible. The heat map's colours take more of the legend's strip.
     FitInput in{size.x, size.y, 0, columns, static_cast<int>(cs.diagram.rows.size()), as_built, font_px, cs.text_w, cs.short_text_w};
     for (const bool whole : {true, false}) {
       in.height = size.y;
@@ -406,7 +455,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
       in.label_px = label_column(cs, size.x, font_px, whole, cs.label_text_px);
       fit = fit_canvas(in);
       if (fit.heat) {
-        in.height -= kLegendLines * 1.3f * std::max(kMinLabelPx, 0.8f * font_px);
+        in.height = std::max(0.0f, canvas_h - legend_strip_px(with_heat(), font_px));
         fit = fit_canvas(in);
         fit.heat = true;
       }
@@ -422,6 +471,8 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
     if (fit.text_px < legible) fit.abbreviate = true, fit.text_px = px_for(cs.short_text_w);
     fit.heat = fit.text_px < legible;
   }
+  if (fit.heat) legend = with_heat();
+  size.y = std::max(0.0f, canvas_h - legend_strip_px(legend, font_px));
   if (fit.row_gap != cs.built_row_gap) {  // the rows grew into their gaps
     L.row_gap = fit.row_gap;
     build(cs, tv, step, pal, L, race_free);
@@ -455,7 +506,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
 
   for (int b = 0; b < kMaxBands; ++b) gl.reserve(reinterpret_cast<const char*>(&cs) + b);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  add_solid_rect(dl, pos, ImVec2(pos.x + size.x, pos.y + size.y), pal.background);
+  add_solid_rect(dl, pos, ImVec2(pos.x + size.x, pos.y + canvas_h), pal.background);
   ImGui::SetCursorScreenPos(pos);
   ImGui::InvisibleButton(id, size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
   const ImGuiIO& io = ImGui::GetIO();
@@ -475,7 +526,8 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   }
 
   cs.laid = CanvasLayout{};
-  cs.laid.area = {pos.x, pos.y, size.x, size.y};
+  cs.laid.area = {pos.x, pos.y, size.x, canvas_h};
+  cs.laid.legend_area = {pos.x, pos.y + size.y, size.x, canvas_h - size.y};
   cs.laid.cells_area = {cells_left, pos.y, pos.x + size.x - cells_left, size.y};
   cs.laid.bands = fit.bands;
   cs.laid.min_text_px = legible;
@@ -511,7 +563,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
         const ImVec2 a = to_screen(c.x, c.y), e = to_screen(c.x + c.w, c.y + c.h);
         const bool visible = e.x > cells_left && a.x < pos.x + size.x && e.y > pos.y && a.y < pos.y + size.y;
         if (!visible && !cs.record) continue;
-        LaidCell laid{c.row, c.column, static_cast<int>(b), {a.x, a.y, e.x - a.x, e.y - a.y}, c.label, "", 0, 0};
+        LaidCell laid{c.row, c.column, static_cast<int>(b), {a.x, a.y, e.x - a.x, e.y - a.y}, c.label, "", 0, 0, c.hazard, c.wrong};
         if (c.segment_head && visible)  // a segmented scan restarts here: a bar at the cell's left edge
           dl->AddLine(to_screen(c.x, c.y - DL.row_gap * 0.2f), to_screen(c.x, c.y + c.h + DL.row_gap * 0.2f), im_color(pal.edge_right),
                       std::max(2.0f, 0.08f * (e.x - a.x)));
@@ -553,10 +605,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
     }
     dl->PopClipRect();
   }
-  if (fit.heat)
-    draw_heat_legend(cs, pal, font, font_px,
-                     ImVec2(pos.x + pad, pos.y + size.y - (kLegendLines * 1.3f - 0.3f) * std::max(kMinLabelPx, 0.8f * font_px)),
-                     pos.x + size.x - pad);
+  draw_legend(legend, pal, font, font_px, pos.x + pad, pos.y + size.y, cs.laid);
 
   // Hover: the cell's value, and the hazard it is part of.
   if (interactive && ImGui::IsItemHovered() && !d->rows.empty() && !d->cells.empty() && io.MousePos.x >= cells_left) {

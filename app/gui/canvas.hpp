@@ -12,6 +12,7 @@
 #include "gui/diagram_model.hpp"
 #include "gui/gl_diagram.hpp"
 #include "gui/layout_report.hpp"
+#include "gui/legend.hpp"
 
 namespace sv::gui {
 
@@ -59,6 +60,10 @@ struct CanvasState {
   // Measured for `version` at a font size: the widest value, abbreviated value, label, step name.
   std::uint64_t measured_version = 0;
   float measured_px = 0, text_w = 0, short_text_w = 0, label_w = 0, step_label_w = 0;
+  std::vector<LegendItem> legend;  // the marks the legend names, for `legend_for` against `legend_against`
+  const TraceView* legend_for = nullptr;
+  const TraceView* legend_against = nullptr;
+  std::string legend_theme;
   bool record = false;  // fill `laid` with every cell, not only the visible ones (the layout report)
   CanvasLayout laid;    // what the last draw_canvas drew where
 };
@@ -75,12 +80,17 @@ struct CanvasDraw {
 // Draws the diagram for `step` in the rectangle [pos, pos + size] of the current ImGui window, with
 // the current font: the row labels in a column of their own at the left, the cells right of it. A
 // fitted diagram keeps every value legible (gui/canvas_fit.hpp): its columns may wrap into bands one
-// under the other; where no text can fit, the cells show the heat map with a legend below.
+// under the other; where no text can fit, the cells show the heat map. A strip along the bottom holds
+// the legend (gui/legend.hpp), which no cell covers.
 // A run whose output differs from the reference: a WRONG banner ("WRONG: 6 of 8 outputs differ from a
 // correct scan") ending at `top_right`, `height` tall, in a strip above the diagram (the window's
 // title bar, a side-by-side caption) so that it covers no cell; it shows where the panel is hidden
 // (lecture mode) and on each kernel of a side-by-side pair. Nothing for a right run.
 void draw_wrong_banner(const TraceView& tv, const std::string& theme, ImVec2 top_right, float height);
+
+// The height of the legend's strip draw_canvas keeps under a canvas `width` wide with `font` at
+// `font_px` (without the heat map's colours): an image is made this much taller to show it.
+float legend_strip_height(const TraceView& tv, const TraceView* race_free, const Palette& pal, ImFont* font, float font_px, float width);
 
 // Where canvas point (x, y) of a cell in `column` is on the screen, in the band that shows the column.
 ImVec2 canvas_to_screen(const CanvasState& cs, ImVec2 pos, int column, float x, float y);

@@ -10,25 +10,30 @@
 
 #include "core/values.hpp"
 #include "embedded.hpp"
+#include "gui/legend.hpp"
 #include "svg.hpp"
 
 namespace sv::gui {
 
 // ---- palettes ----
+// Chosen so that every pair a reader must tell apart (race from written and plain cells, the wrong
+// outline from the fills, left from right arrows, arrows and borders from the background) stays at
+// least 20 CIE76 units apart under deuteranopia, protanopia and tritanopia too (tests/test_colour_vision.cpp).
+// Orange means one thing, the left operand: invalid intervals are violet, wrong values purple.
 
 const Palette& palette_light() {
-  static const Palette p{0xFFFFFFFF, 0xF8F9FAFF, 0xE9ECEFFF, 0xB2F2BBFF, 0xE03131FF, 0xFFC078FF, 0x495057FF,
+  static const Palette p{0xFFFFFFFF, 0xF8F9FAFF, 0xE9ECEFFF, 0xB2F2BBFF, 0xE03131FF, 0xB197FCFF, 0x495057FF,
                          0x212529FF, 0x868E96FF, 0xF08C00FF, 0x1C7ED6FF, 0xADB5BDFF, 0x2B8A3EFF, 0x9C36B5FF};
   return p;
 }
 const Palette& palette_dark() {
-  static const Palette p{0x1E1E24FF, 0x2C2E33FF, 0x25262BFF, 0x2F6B3AFF, 0xE03131FF, 0x8A5A1EFF, 0x909296FF,
+  static const Palette p{0x1E1E24FF, 0x2C2E33FF, 0x25262BFF, 0x2A6F58FF, 0xDF3020FF, 0x5F3DC4FF, 0x909296FF,
                          0xF1F3F5FF, 0x909296FF, 0xFFA94DFF, 0x4DABF7FF, 0x5C5F66FF, 0x69DB7CFF, 0xE599F7FF};
   return p;
 }
 const Palette& palette_high_contrast() {
-  static const Palette p{0x000000FF, 0x000000FF, 0x333333FF, 0x00A000FF, 0xFF0000FF, 0xFF8000FF, 0xFFFFFFFF,
-                         0xFFFFFFFF, 0xC0C0C0FF, 0xFFFF00FF, 0x00FFFFFF, 0xFFFFFFFF, 0x00FF00FF, 0xFF00FFFF};
+  static const Palette p{0x000000FF, 0x000000FF, 0x333333FF, 0x006B50FF, 0xFF0000FF, 0x7000A0FF, 0xFFFFFFFF,
+                         0xFFFFFFFF, 0xC0C0C0FF, 0xFFFF00FF, 0x00FFFFFF, 0xA0A0A0FF, 0x00FF00FF, 0xFF00FFFF};
   return p;
 }
 
@@ -194,25 +199,33 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
 // ---- SVG ----
 
 
-std::string diagram_svg(const Diagram& d, const Palette& pal, const std::string& title) {
+std::string diagram_svg(const Diagram& d, const Palette& pal, const std::string& title, const std::vector<LegendItem>* legend) {
   std::ostringstream s;
-  const float title_h = 28;
-  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << d.width << "\" height=\"" << d.height + title_h
-    << "\" viewBox=\"0 0 " << d.width << " " << d.height + title_h << "\" font-family=\"DejaVu Sans, sans-serif\">\n";
+  const float title_h = 28, legend_font = 12;
+  // The legend under the cells, as wide as the diagram.
+  float legend_h = 0;
+  const std::string legend_group =
+      legend && !legend->empty() ? legend_svg(*legend, pal, d.layout.margin, title_h + d.height, d.width - 2 * d.layout.margin, legend_font, legend_h)
+                                 : std::string();
+  const float height = d.height + title_h + (legend_h > 0 ? legend_h + d.layout.margin : 0);
+  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << d.width << "\" height=\"" << height << "\" viewBox=\"0 0 " << d.width << " "
+    << height << "\" font-family=\"DejaVu Sans, sans-serif\">\n";
   s << "<title>" << svg::escape(title) << "</title>\n";
   s << "<rect width=\"100%\" height=\"100%\" fill=\"" << svg::color(pal.background) << "\"/>\n";
-  s << "<text x=\"12\" y=\"20\" font-size=\"15\" fill=\"" << svg::color(pal.text) << "\">" << svg::escape(title)
-    << "</text>\n<g transform=\"translate(0," << title_h << ")\">\n";
-  // One arrowhead marker per arrow colour, filled with it (SVG 1.1: no context-stroke, which older
-  // viewers and slide tools draw black).
+  s << "<text x=\"12\" y=\"20\" font-size=\"15\" fill=\"" << svg::color(pal.text) << "\">" << svg::escape(title) << "</text>\n";
+  // One arrowhead marker per arrow colour (the diagram's and the legend's), filled with it (SVG 1.1:
+  // no context-stroke, which older viewers and slide tools draw black); the race cells' hatch.
   std::set<std::uint32_t> colors;
   for (const DiagramEdge& e : d.edges) colors.insert(e.color);
+  if (legend)
+    for (const LegendItem& item : *legend)
+      if (item.mark == LegendMark::Left || item.mark == LegendMark::Right || item.mark == LegendMark::Copy) colors.insert(item.rgba);
   s << "<defs>";
   for (std::uint32_t c : colors)
     s << "<marker id=\"arrow-" << svg::color(c).substr(1) << "\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
       << "markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"" << svg::color(c)
       << "\"/></marker>";
-  s << "</defs>\n";
+  s << svg_hatch_defs(pal) << "</defs>\n<g transform=\"translate(0," << title_h << ")\">\n";
   for (const DiagramRow& r : d.rows)
     s << "<text class=\"row-label\" x=\"12\" y=\"" << r.y + 19 << "\" font-size=\"12\" fill=\""
       << svg::color(pal.text_dim) << "\">" << svg::escape(r.label) << "</text>\n";
@@ -226,9 +239,8 @@ std::string diagram_svg(const Diagram& d, const Palette& pal, const std::string&
       << "\" data-column=\"" << c.column << "\">";
     s << "<rect x=\"" << c.x << "\" y=\"" << c.y << "\" width=\"" << c.w << "\" height=\"" << c.h << "\" fill=\""
       << svg::color(c.fill) << "\" stroke=\"" << svg::color(pal.border) << "\"/>";
-    if (c.wrong)  // outlined inside the cell, so that neighbours' outlines stay apart
-      s << "<rect class=\"wrong\" x=\"" << c.x + 2 << "\" y=\"" << c.y + 2 << "\" width=\"" << c.w - 4 << "\" height=\""
-        << c.h - 4 << "\" fill=\"none\" stroke=\"" << svg::color(pal.wrong) << "\" stroke-width=\"3\"/>";
+    if (c.hazard) s << svg_race_hatch(c.x, c.y, c.w, c.h);
+    if (c.wrong) s << svg_wrong_mark(c.x, c.y, c.w, c.h, pal);  // outlined inside the cell, so that neighbours' outlines stay apart
     if (c.segment_head)  // a segmented scan restarts at this element
       s << "<line class=\"segment-head\" x1=\"" << c.x << "\" y1=\"" << c.y - 6 << "\" x2=\"" << c.x << "\" y2=\""
         << c.y + c.h + 6 << "\" stroke=\"" << svg::color(pal.edge_right) << "\" stroke-width=\"4\"/>";
@@ -238,7 +250,7 @@ std::string diagram_svg(const Diagram& d, const Palette& pal, const std::string&
         << "</text>";
     s << "</g>\n";
   }
-  s << "</g>\n</svg>\n";
+  s << "</g>\n" << legend_group << "</svg>\n";
   return s.str();
 }
 

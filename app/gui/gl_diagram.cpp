@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "embedded.hpp"
+#include "gui/legend.hpp"
 
 namespace sv::gui {
 
@@ -114,6 +115,9 @@ std::pair<std::size_t, std::size_t> visible_columns(float x0, float w, std::size
   return {clamp(first), clamp(end)};
 }
 
+// A heat texel's alpha that marks a bin with a race: shaders/cells.frag hatches it.
+constexpr float kHeatHatchAlpha = 254;
+
 std::uint32_t pack_texel(const float rgba[4]) {
   std::uint32_t t = 0;
   for (int i = 0; i < 4; ++i) t |= static_cast<std::uint32_t>(std::lround(std::clamp(rgba[i], 0.0f, 1.0f) * 255)) << (8 * i);
@@ -153,7 +157,7 @@ void GlDiagram::reserve(const void* canvas) {
     c.owner = canvas;
     make_instanced_vao(c.cell_vao, c.cell_vbo, quad_vbo_, sizeof(CellInstance),
                        {{4, offsetof(CellInstance, rect)}, {4, offsetof(CellInstance, fill)}, {4, offsetof(CellInstance, border)},
-                        {1, offsetof(CellInstance, heat_row)}, {1, offsetof(CellInstance, bin_w)}});
+                        {1, offsetof(CellInstance, heat_row)}, {1, offsetof(CellInstance, bin_w)}, {1, offsetof(CellInstance, pattern)}});
     make_instanced_vao(c.segment_vao, c.segment_vbo, quad_vbo_, sizeof(SegmentInstance),
                        {{4, offsetof(SegmentInstance, ends)}, {4, offsetof(SegmentInstance, rgba)}, {1, offsetof(SegmentInstance, width)},
                         {1, offsetof(SegmentInstance, sweep)}});
@@ -219,7 +223,7 @@ void GlDiagram::build_cells(Canvas& c, const Diagram& d, const Palette& pal) {
     if (fold == 1 && !c.heat_colours) {
       for (std::size_t i = c0; i < c1; ++i) {
         const DiagramCell& cell = d.cells[row.first_cell + i];
-        CellInstance inst{{cell.x, cell.y, cell.w, cell.h}, {}, {}, -1, 0};
+        CellInstance inst{{cell.x, cell.y, cell.w, cell.h}, {}, {}, -1, 0, cell.hazard ? 1.0f : 0.0f};
         unpack(cell.fill, inst.fill);
         std::copy(border, border + 4, inst.border);
         c.cells.push_back(inst);
@@ -232,6 +236,10 @@ void GlDiagram::build_cells(Canvas& c, const Diagram& d, const Palette& pal) {
             inst.rect[0] = cell.x + ix, inst.rect[1] = cell.y + iy, inst.rect[2] = cell.w - 2 * ix, inst.rect[3] = cell.h - 2 * iy;
             c.cells.push_back(inst);
           }
+          // Over them, the corner mark: the whole cell, of which only the triangle is drawn.
+          inst.rect[0] = cell.x, inst.rect[1] = cell.y, inst.rect[2] = cell.w, inst.rect[3] = cell.h;
+          inst.pattern = 2;
+          c.cells.push_back(inst);
         }
       }
       continue;
@@ -241,7 +249,7 @@ void GlDiagram::build_cells(Canvas& c, const Diagram& d, const Palette& pal) {
     const float x0 = first.x + static_cast<float>(b0 * fold) * first.w;
     const float x1 = first.x + static_cast<float>(std::min(b1 * fold, row.cell_count)) * first.w;
     CellInstance inst{{x0, first.y, x1 - x0, first.h}, {}, {}, static_cast<float>(heat_rows.size() - 1),
-                      static_cast<float>(fold) * first.w};
+                      static_cast<float>(fold) * first.w, 0};
     std::copy(border, border + 4, inst.border);
     c.cells.push_back(inst);
   }
@@ -265,6 +273,7 @@ void GlDiagram::build_cells(Canvas& c, const Diagram& d, const Palette& pal) {
       if (hazard) unpack(pal.cell_hazard, rgba);
       else if (wrong) unpack(pal.wrong, rgba);
       else heat_color(heat, rgba);
+      if (hazard) rgba[3] = kHeatHatchAlpha / 255.0f;  // the shader hatches such a bin (and draws it opaque)
       c.heat[k * static_cast<std::size_t>(c.heat_w) + b] = pack_texel(rgba);
     }
   }
@@ -351,6 +360,9 @@ void GlDiagram::draw(int slot, const ViewTransform& view, int w, int h) {
   }
   if (!c.cells.empty()) {
     set_view(cell_program_, view, w, h);
+    float hatch[4];
+    unpack(hatch_color(*c.palette), hatch);
+    glUniform4f(glGetUniformLocation(cell_program_, "u_hatch"), hatch[0], hatch[1], hatch[2], hatch[3]);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, c.heat_texture);
     glBindVertexArray(c.cell_vao);

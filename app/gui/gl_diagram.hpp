@@ -51,6 +51,7 @@ class GlDiagram {
     float border[4];
     float heat_row;  // >= 0: the fill comes from this row of the heat texture, one texel a bin
     float bin_w;     // with heat_row: a bin's width in canvas units
+    float pattern;   // bits: 1 the race hatch, 2 a wrong cell's corner quad (shaders/cells.frag)
   };
   struct SegmentInstance {
     float ends[4];

@@ -34,6 +34,8 @@ std::string layout_report_json(const LayoutReport& r) {
       j["text_px"] = cell.text_px;
       j["text_w"] = cell.text_w;
       j["clipped"] = clipped(cell);
+      j["race"] = cell.race;
+      j["wrong"] = cell.wrong;
       cells.push_back(std::move(j));
     }
     for (const LaidLabel& l : c.labels) {
@@ -50,10 +52,11 @@ std::string layout_report_json(const LayoutReport& r) {
       nlohmann::json j = rect_json(e.rect);
       j["color"] = color;
       j["range"] = e.range;
+      j["mark"] = e.mark;
       legend.push_back(std::move(j));
     }
     canvases.push_back({{"name", c.name}, {"area", rect_json(c.area)}, {"cells_area", rect_json(c.cells_area)},
-                        {"bands", c.bands}, {"min_text_px", c.min_text_px}, {"heat", c.heat}, {"cells", cells},
+                        {"bands", c.bands}, {"min_text_px", c.min_text_px}, {"heat", c.heat}, {"legend_area", rect_json(c.legend_area)}, {"cells", cells},
                         {"labels", labels}, {"legend", legend}});
   }
   const nlohmann::json j = {{"window", {{"w", r.window_w}, {"h", r.window_h}}},

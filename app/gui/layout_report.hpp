@@ -1,5 +1,5 @@
 // What the window drew where, as a person sees it: each diagram cell's rectangle and the text drawn
-// in it (and at what pixel height), the row labels' rectangles, the heat legend's entries, and the
+// in it (and at what pixel height), the row labels' rectangles, the legend's entries, and the
 // chrome (timeline, step slider, narration). `scanviz gui --report-layout FILE` writes it as JSON
 // after the last frame, so tests can prove that no value is blank, clipped or covered by a label.
 #pragma once
@@ -22,6 +22,7 @@ struct LaidCell {
   std::string text;   // what is drawn in it: the value, or its abbreviation; "" where nothing is drawn
   float text_px = 0;  // the drawn text's height in pixels (its font size)
   float text_w = 0;   // the drawn text's width in pixels
+  bool race = false, wrong = false;  // hatched as a race, marked as a wrong value (its corner)
 };
 
 struct LaidLabel {
@@ -33,7 +34,8 @@ struct LaidLabel {
 
 struct LegendEntry {
   std::uint32_t rgba = 0;
-  std::string range;  // the values this colour stands for, e.g. "0..127"
+  std::string range;  // what the swatch stands for: "left operand", "race: read after overwrite", values "0..127"
+  std::string mark;   // its kind (gui/legend.hpp's legend_mark_name): "left", "race", "wrong", "heat", ...
   LaidRect rect;      // the swatch
 };
 
@@ -44,7 +46,8 @@ struct CanvasLayout {
   LaidRect cells_area;  // where cells may be drawn: right of the row labels' column
   int bands = 1;     // the columns wrapped into this many bands, one under the other
   float min_text_px = 0;  // the smallest text a cell is drawn with
-  bool heat = false;  // cells too narrow for text: drawn as the heat map, with the legend
+  bool heat = false;  // cells too narrow for text: drawn as the heat map, its colours in the legend
+  LaidRect legend_area;  // the legend's strip under the cells
   std::vector<LaidCell> cells;
   std::vector<LaidLabel> labels;
   std::vector<LegendEntry> legend;

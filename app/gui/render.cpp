@@ -122,17 +122,24 @@ void render_frames(const TraceView& tv, const std::vector<int>& steps, const Ren
   const Diagram largest = build_diagram(tv, *std::max_element(steps.begin(), steps.end()), palette_named(o.theme),
                                         DiagramLayout::scaled(o.font_scale));
   const int w = o.width > 0 ? o.width : static_cast<int>(std::ceil(largest.width));
-  const int h = static_cast<int>(std::ceil(largest.height + title_h));
-  Offscreen screen(w, h, o.theme, o.font_scale);
+  const Palette& pal = palette_named(o.theme);
+  int h = static_cast<int>(std::ceil(largest.height + title_h));
+  // Taller by the legend's strip, which takes the fonts to measure: made again at the full height.
+  auto screen = std::make_unique<Offscreen>(w, h, o.theme, o.font_scale);
+  const float legend = legend_strip_height(tv, nullptr, pal, screen->fonts().text, kBaseFontPx * o.font_scale, static_cast<float>(w));
+  if (legend > 0) {
+    h += static_cast<int>(std::ceil(legend));
+    screen.reset();
+    screen = std::make_unique<Offscreen>(w, h, o.theme, o.font_scale);
+  }
   GlDiagram gl;
   on_size(w, h);
-  const Palette& pal = palette_named(o.theme);
   for (int step : steps) {
     CanvasState cs;
     cs.fit = false;
     if (o.width > 0) cs.view.scale_x = std::min(1.0f, static_cast<float>(w) / largest.width);
     std::vector<std::unique_ptr<CanvasDraw>> draws;
-    on_frame(screen.frame([&] {
+    on_frame(screen->frame([&] {
       const Trace& t = tv.trace;
       const std::string title = t.meta.algorithm + ", n = " + std::to_string(t.meta.n) + ", " +
                                 std::string(op_name(t.meta.op)) + ": step " + std::to_string(step) + ", " + t.steps[step].label();
@@ -356,7 +363,8 @@ void render_to_file(const Trace& trace, const std::string& out, const RenderOpti
     const Diagram d = build_diagram(tv, step, palette_named(o.theme));
     const std::string title = trace.meta.algorithm + ", n = " + std::to_string(trace.meta.n) + ": step " +
                               std::to_string(step) + ", " + trace.steps[step].label();
-    write_file_atomically(out, diagram_svg(d, palette_named(o.theme), title));
+    const std::vector<LegendItem> legend = legend_items(tv, nullptr, palette_named(o.theme));
+    write_file_atomically(out, diagram_svg(d, palette_named(o.theme), title, &legend));
     return;
   }
   if (format != "png" && format != "gif") throw std::runtime_error("--out must end in .png, .gif or .svg, not '" + out + "'");
