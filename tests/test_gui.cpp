@@ -1542,3 +1542,26 @@ TEST_CASE("look-back scene: a wrong aggregate or inclusive prefix is outlined in
   // The default run is right: nothing marked.
   CHECK(wrong_cells(lookback_run("default", "decoupled-lookback")).first == 0);
 }
+
+TEST_CASE("render: a diagram wider than a slide wraps into bands 1920 px wide, its values at full size") {
+  Dir dir;
+  auto render = [&](std::int64_t n, const std::string& name) {
+    save_trace(dir.path / (name + ".json"), record_block_scan(sv_test::config("kogge-stone", n, OpKind::Sum, ValueType::I32)));
+    REQUIRE(run_under_xvfb("render '" + (dir.path / (name + ".json")).string() + "' --out '" + (dir.path / (name + ".png")).string() + "'") == 0);
+    return load_png(dir.path / (name + ".png"));
+  };
+  // n = 8 keeps its own width; n = 40 (3119 px drawn one to one) and n = 100 fit a 1920 px slide.
+  const Image small = render(8, "s"), mid = render(40, "m"), wide = render(100, "w");
+  CHECK(small.w < 1920);
+  CHECK(mid.w == 1920);
+  CHECK(wide.w == 1920);
+  // n = 100 wraps: its rows twice, so about twice n = 40's height (same steps but one more), and no
+  // blank half: the last row of cells (or the legend under it) reaches the bottom fifth.
+  CHECK(wide.h > 18 * mid.h / 10);
+  const std::uint32_t bg = palette_light().background;
+  int last_ink = 0;
+  for (int y = 0; y < wide.h; ++y)
+    for (int x = 0; x < wide.w; x += 3)
+      if (!near(wide.at(x, y), bg, 10)) last_ink = y;
+  CHECK(last_ink > wide.h * 4 / 5);
+}

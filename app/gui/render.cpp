@@ -111,6 +111,9 @@ class Offscreen {
   std::vector<unsigned char> pixels_;
 };
 
+// The widest picture a slide takes (a 1080p projector): wider diagrams wrap into bands.
+constexpr int kSlideWidth = 1920;
+
 // Renders `steps` into frames all the size of the largest (the last step's rows), handing each
 // frame's pixels to `on_frame` as soon as it is drawn; `on_size` hears the size first.
 void render_frames(const TraceView& tv, const std::vector<int>& steps, const RenderOptions& o,
@@ -121,9 +124,34 @@ void render_frames(const TraceView& tv, const std::vector<int>& steps, const Ren
   // the view then draws it one to one.
   const Diagram largest = build_diagram(tv, *std::max_element(steps.begin(), steps.end()), palette_named(o.theme),
                                         DiagramLayout::scaled(o.font_scale));
-  const int w = o.width > 0 ? o.width : static_cast<int>(std::ceil(largest.width));
+  const int natural = static_cast<int>(std::ceil(largest.width));
+  // A diagram wider than a slide wraps its columns into bands one under the other, as the window
+  // fits it (gui/canvas_fit.hpp), at the full text size: a first draw on a tall canvas says how tall
+  // the bands are, and the picture is made that tall.
+  const bool wrap = o.width == 0 && natural > kSlideWidth;
+  const int w = o.width > 0 ? o.width : std::min(natural, kSlideWidth);
   const Palette& pal = palette_named(o.theme);
   int h = static_cast<int>(std::ceil(largest.height + title_h));
+  const int last_step = *std::max_element(steps.begin(), steps.end());
+  if (wrap) {
+    const int bands = (natural + kSlideWidth - 1) / kSlideWidth;
+    Offscreen measure(w, static_cast<int>(std::ceil(title_h + 2.5f * static_cast<float>(bands) * largest.height)), o.theme,
+                      o.font_scale);
+    GlDiagram measure_gl;
+    CanvasState cs;
+    cs.record = true;
+    std::vector<std::unique_ptr<CanvasDraw>> draws;
+    float bottom = 0;
+    for (int pass = 0; pass < 2; ++pass)  // the first draw measures the values' widths, the second fits them
+      measure.frame([&] {
+        const ImVec2 size(static_cast<float>(w), ImGui::GetIO().DisplaySize.y - title_h);
+        draws.clear();
+        draw_canvas(tv, last_step, cs, measure_gl, o.theme, draws, ImVec2(0, title_h), size, false, "##measure");
+        bottom = 0;
+        for (const LaidCell& c : cs.laid.cells) bottom = std::max(bottom, c.rect.y + c.rect.h);
+      });
+    if (bottom > title_h) h = static_cast<int>(std::ceil(bottom + largest.layout.margin));
+  }
   // Taller by the legend's strip, which takes the fonts to measure: made again at the full height.
   auto screen = std::make_unique<Offscreen>(w, h, o.theme, o.font_scale);
   const float legend = legend_strip_height(tv, nullptr, pal, screen->fonts().text, kBaseFontPx * o.font_scale, static_cast<float>(w));
@@ -136,7 +164,7 @@ void render_frames(const TraceView& tv, const std::vector<int>& steps, const Ren
   on_size(w, h);
   for (int step : steps) {
     CanvasState cs;
-    cs.fit = false;
+    cs.fit = wrap;
     if (o.width > 0) cs.view.scale_x = std::min(1.0f, static_cast<float>(w) / largest.width);
     std::vector<std::unique_ptr<CanvasDraw>> draws;
     on_frame(screen->frame([&] {
