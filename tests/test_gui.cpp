@@ -516,7 +516,7 @@ TEST_CASE("clip_hidden_draws: a draw under a later opaque clear keeps exactly th
   ImGui::DestroyContext(context);
 }
 
-TEST_CASE("render GIF: one frame per step, the rows appearing as the steps go") {
+TEST_CASE("render GIF: one frame per step, the rows appearing as the steps go, every frame with the last one's cell widths") {
   Dir dir;
   const Trace t = saved(sv_test::record_interval("kogge-stone-double-buffer", 8), dir.path / "t.json");
   REQUIRE(run_under_xvfb("render '" + (dir.path / "t.json").string() + "' --out '" + (dir.path / "a.gif").string() + "' --delay 50") == 0);
@@ -542,9 +542,12 @@ TEST_CASE("render GIF: one frame per step, the rows appearing as the steps go") 
   const DiagramCell& row1 = last.cells[8 + 3];
   CHECK(near(pixel(0, row1.x + 4, row1.y + 4), palette_light().background, 12));
   CHECK(near(pixel(frames - 1, row1.x + 4, row1.y + 4), palette_light().cell, 12));
+  // Every frame has the last frame's cell widths: frame 0's loaded row (x0 .. x7) is as wide as the
+  // last frame's (x0 .. x0..x7), cell by cell to each one's right end.
+  for (const DiagramCell& c : last.cells)
+    if (c.row == 0) CHECK(near(pixel(0, c.x + c.w - 4, c.y + 4), palette_light().cell, 12));
   // Frame 2 (stride = 2): its active cells, columns 2..7 of row 2, in the active colour.
-  const Diagram at2 = build_diagram(v, 2, palette_light());
-  for (const DiagramCell& c : at2.cells)
+  for (const DiagramCell& c : last.cells)
     if (c.row == 2) CHECK(near(pixel(2, c.x + 4, c.y + 4), palette_light().cell_active, 12) == (c.column >= 2));
   stbi_image_free(data);
   stbi_image_free(delays);

@@ -411,6 +411,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
   const float font_px = ImGui::GetFontSize();
   const float text_scale = font_px / kBaseFontPx;
   DiagramLayout L = DiagramLayout::scaled(text_scale);
+  L.cell_w = std::max(L.cell_w, cs.min_cell_w);
   if (cs.built_step != step || cs.built_for != &tv || cs.built_against != race_free || cs.built_theme != theme ||
       cs.text_scale != text_scale) {
     cs.text_scale = text_scale;

@@ -45,6 +45,7 @@ struct CanvasBand {
 struct CanvasState {
   ViewTransform view;  // in window (logical) pixels, relative to the canvas' top-left
   bool fit = true;
+  float min_cell_w = 0;  // cells at least this wide (canvas units): a GIF's frames keep the last step's widths
   float text_scale = 1;  // the font scale the layout was made for
   Diagram diagram;
   std::uint64_t version = 0;  // of `diagram`: unique to each build, so the GL side knows it is the same

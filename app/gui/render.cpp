@@ -165,6 +165,7 @@ void render_frames(const TraceView& tv, const std::vector<int>& steps, const Ren
   for (int step : steps) {
     CanvasState cs;
     cs.fit = wrap;
+    cs.min_cell_w = largest.layout.cell_w;  // every frame as wide as the last step's values need
     if (o.width > 0) cs.view.scale_x = std::min(1.0f, static_cast<float>(w) / largest.width);
     std::vector<std::unique_ptr<CanvasDraw>> draws;
     on_frame(screen->frame([&] {
