@@ -206,3 +206,32 @@ TEST_CASE("layout: values are abbreviated as a lecture writes them, short ones l
   CHECK(sv::gui::min_cell_text_px(32) == doctest::Approx(19.2));
   CHECK(sv::gui::min_cell_text_px(10) == 9);
 }
+
+TEST_CASE("layout: every lesson and timeline control names itself, and the pointer resting on one shows what it does") {
+  const Run base = run_gui("--size 1600x900 --algo kogge-stone-racy --n 8");
+  REQUIRE(base.code == 0);
+  const json& chrome = base.report["chrome"];
+  CHECK(base.report["tooltip"] == "");  // the pointer is nowhere
+  const std::vector<std::string> controls = {"algorithm", "double_buffering", "one_barrier", "two_barriers", "n", "block",
+                                             "lockstep", "operator", "exclusive", "scan", "input", "executor", "schedule",
+                                             "side_by_side", "first_step", "previous_step", "play", "next_step",
+                                             "last_step", "speed", "step_slider"};
+  for (const std::string& name : controls) {
+    CAPTURE(name);
+    REQUIRE(chrome.contains(name));
+    CHECK(chrome[name]["w"].get<double>() > 0);
+  }
+  // Resting on a few of them: the tooltip is theirs.
+  const std::vector<std::pair<std::string, std::string>> probes = {
+      {"n", "elements to scan"}, {"schedule", "order the emulator runs"}, {"play", "(Space)"}, {"lockstep", "advances together"}};
+  for (const auto& [name, says] : probes) {
+    CAPTURE(name);
+    const json& r = chrome[name];
+    const int x = static_cast<int>(r["x"].get<double>() + r["w"].get<double>() / 2);
+    const int y = static_cast<int>(r["y"].get<double>() + r["h"].get<double>() / 2);
+    const Run hover = run_gui("--size 1600x900 --algo kogge-stone-racy --n 8 --mouse " + std::to_string(x) + "," + std::to_string(y));
+    REQUIRE(hover.code == 0);
+    const std::string shown = hover.report["tooltip"].get<std::string>();
+    CHECK(shown.find(says) != std::string::npos);
+  }
+}

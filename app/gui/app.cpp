@@ -150,11 +150,21 @@ struct Ui {
   bool show_divergence = false;
   bool show_application = true;  // opens by itself for a compaction or an allocation
   std::vector<std::pair<std::string, LaidRect>> chrome;  // this frame's controls and panels, for the layout report
+  std::string tooltip;  // the tooltip this frame shows, for the layout report
 };
 
 LaidRect item_rect() {
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   return {a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
+// The last control's tooltip when the pointer rests on it; the control is named in the layout
+// report (its rectangle), and the text shown, so tests can point at it and read what it says.
+void tip(Ui& ui, const char* name, const char* text) {
+  ui.chrome.push_back({name, item_rect()});
+  if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  ImGui::SetTooltip("%s", text);
+  ui.tooltip = text;
 }
 
 LaidRect window_rect() {
@@ -206,17 +216,21 @@ bool controls_panel(Ui& ui) {
       if (ImGui::Selectable(std::string(algos[i].name).c_str(), i == l.algorithm)) l.algorithm = i, changed = true;
     ImGui::EndCombo();
   }
+  tip(ui, "algorithm", "the block-level scan to record and draw (the summary below says what it does)");
   // The lesson's switches for the Kogge-Stone family: double buffering, and barriers per step.
   const std::string name(algos[l.algorithm].name);
   if (name.rfind("kogge-stone", 0) == 0) {
     bool double_buffer = name == "kogge-stone-double-buffer";
     int barriers = name == "kogge-stone-racy" ? 1 : 2;
     if (ImGui::Checkbox("double buffering", &double_buffer)) changed = true;
+    tip(ui, "double_buffering", "read one buffer and write the other each step (PMPP's double-buffered Kogge-Stone): no race");
     if (!double_buffer) {
       ImGui::SameLine();
       changed |= ImGui::RadioButton("1 barrier", &barriers, 1);
+      tip(ui, "one_barrier", "one __syncthreads() a step: a thread may overwrite a cell before its neighbour reads it (the race)");
       ImGui::SameLine();
       changed |= ImGui::RadioButton("2", &barriers, 2);
+      tip(ui, "two_barriers", "a barrier between the reads and the writes of a step: everyone reads before anyone writes");
     }
     const char* chosen = double_buffer ? "kogge-stone-double-buffer" : barriers == 1 ? "kogge-stone-racy" : "kogge-stone";
     for (int i = 0; i < static_cast<int>(algos.size()); ++i)
@@ -226,39 +240,51 @@ bool controls_panel(Ui& ui) {
   ImGui::Separator();
   const int max_n = kMaxBlockThreads * algos[l.algorithm].items_per_thread;
   if (l.input_mode != 2)
+  {
     changed |= ImGui::SliderInt("n", &l.n, 1, max_n, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    tip(ui, "n", "elements to scan (Ctrl+click to type a value)");
+  }
   changed |= ImGui::InputInt("block (0 = fit n)", &l.block, 32, 128);
+  tip(ui, "block", "threads in the block; 0 takes as many as n needs");
   l.block = std::clamp(l.block, 0, kMaxBlockThreads);
   if (algos[l.algorithm].warp_level) {
     // Lanes of a warp: shuffles reach within one; Fig. 2 draws warps of 4.
     const char* widths[] = {"2", "4", "8", "16", "32"};
     int width_index = std::countr_zero(static_cast<unsigned>(l.warp)) - 1;
     if (ImGui::Combo("warp width", &width_index, widths, 5)) l.warp = 2 << width_index, changed = true;
+    tip(ui, "warp_width", "lanes of a warp: shuffles reach within one (the paper's Fig. 2 draws warps of 4)");
   } else if (!l.gpu) {
     // Threads the emulator runs in lockstep: on their own (the slides' picture) up to a GPU's warp.
     const char* lanes[] = {"auto", "1: each on its own", "2", "4", "8", "16", "32: a GPU's warp"};
     int lanes_index = l.lanes ? 1 + std::countr_zero(static_cast<unsigned>(l.lanes)) : 0;
     if (ImGui::Combo("lockstep", &lanes_index, lanes, 7)) l.lanes = lanes_index ? 1 << (lanes_index - 1) : 0, changed = true;
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("how many threads the emulator advances together, one instruction at a time:\n"
-                        "on their own, a thread may overwrite a cell before its neighbour reads it (the slides' race);\n"
-                        "in a warp of 32, all 32 read before any of them writes.\n"
-                        "auto: on their own for the racy kernel, 32 for the others");
+    tip(ui, "lockstep",
+        "how many threads the emulator advances together, one instruction at a time:\n"
+        "on their own, a thread may overwrite a cell before its neighbour reads it (the slides' race);\n"
+        "in a warp of 32, all 32 read before any of them writes.\n"
+        "auto: on their own for the racy kernel, 32 for the others");
   }
   const char* ops[] = {"sum", "product", "min", "max", "interval", "and", "or", "bitand", "bitor", "bitxor"};
   changed |= ImGui::Combo("operator", &l.op, ops, kOpKindCount);
+  tip(ui, "operator", "the associative operator the scan applies; interval shows which inputs each cell combines (x0..x3)");
   const int types = static_cast<OpKind>(l.op) >= OpKind::And ? 2 : 4;  // and, or, bit*: int32 and int64 only
   l.type = std::min(l.type, types - 1);
-  if (l.op != 4) changed |= ImGui::Combo("type", &l.type, kTypes, types);
+  if (l.op != 4) {
+    changed |= ImGui::Combo("type", &l.type, kTypes, types);
+    tip(ui, "type", "the values' type");
+  }
   changed |= ImGui::Checkbox("exclusive", &l.exclusive);
+  tip(ui, "exclusive", "each output leaves its own element out: y[i] = x0 + ... + x(i-1), the identity first");
   const char* kinds[] = {"a plain scan", "segmented scan (random heads)", "stream compaction", "allocation"};
   changed |= ImGui::Combo("scan", &l.scan_kind, kinds, 4);
+  tip(ui, "scan", "a plain scan, a segmented one (restarts at each head), or an application built on the exclusive sum");
   if (l.scan_kind == 1)
     changed |= ImGui::SliderFloat("heads", &l.segment_density, 0.0f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
   if (l.scan_kind == 2) changed |= ImGui::InputText("predicate", l.predicate, sizeof l.predicate);
   if (l.scan_kind >= 2) ImGui::TextDisabled("the exclusive sum (operator sum, an integer type)");
   const char* inputs[] = {"slides (3 6 7 4 8 2 1 9)", "seeded random", "typed"};
   changed |= ImGui::Combo("input", &l.input_mode, inputs, 3);
+  tip(ui, "input", "the slides' eight values, seeded random values, or values you type");
   if (l.input_mode == 1) changed |= ImGui::InputInt("input seed", &l.input_seed);
   if (l.input_mode == 2) changed |= ImGui::InputText("values", l.typed, sizeof l.typed);
   ImGui::Separator();
@@ -269,9 +295,11 @@ bool controls_panel(Ui& ui) {
     if (ImGui::Selectable(gpu_label.c_str(), l.gpu, ui.gpu.usable ? 0 : ImGuiSelectableFlags_Disabled)) l.gpu = true, changed = true;
     ImGui::EndCombo();
   }
-  if (!ui.gpu.usable && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui.gpu.error.c_str());
+  tip(ui, "executor", ui.gpu.usable ? "where the kernel runs: the CPU emulator (any schedule) or the GPU (real timing)"
+                                    : ui.gpu.error.c_str());
   if (l.gpu) {
     changed |= ImGui::InputInt("race amplifier seed (0 = off)", &l.amplify_seed);
+    tip(ui, "amplifier", "on the GPU, threads wait a seeded random while before each step so that races show more often");
     l.amplify_seed = std::max(0, l.amplify_seed);
   } else {
     const auto names = schedule_kind_names();
@@ -280,10 +308,12 @@ bool controls_panel(Ui& ui) {
         if (ImGui::Selectable(std::string(names[i]).c_str(), i == l.schedule)) l.schedule = i, changed = true;
       ImGui::EndCombo();
     }
+    tip(ui, "schedule", "the order the emulator runs the threads between barriers: a race's result depends on it");
     if (l.schedule == 3) changed |= ImGui::InputInt("schedule seed", &l.schedule_seed);
     l.schedule_seed = std::max(0, l.schedule_seed);
   }
   changed |= ImGui::Checkbox("side by side with the single-buffer kernel", &ui.side_by_side);
+  tip(ui, "side_by_side", "the racy kernel beside the double-buffered one on the same input: the cells that differ are marked");
   ImGui::Separator();
   if (!l.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", l.error.c_str());
   if (l.view) {
@@ -307,24 +337,30 @@ bool controls_panel(Ui& ui) {
 void timeline_panel(Ui& ui) {
   const int steps = step_count(ui);
   if (ImGui::Button("|<")) set_step(ui, 0);
+  tip(ui, "first_step", "the first step (Home)");
   ImGui::SameLine();
   if (ImGui::Button("<")) set_step(ui, ui.step - 1);
+  tip(ui, "previous_step", "the step before (Left)");
   ImGui::SameLine();
   if (ImGui::Button(ui.playing ? "pause" : "play")) ui.playing = !ui.playing;
+  tip(ui, "play", "play or pause the steps (Space)");
   ImGui::SameLine();
   if (ImGui::Button(">")) set_step(ui, ui.step + 1);
+  tip(ui, "next_step", "the next step (Right)");
   ImGui::SameLine();
   if (ImGui::Button(">|")) set_step(ui, steps - 1);
+  tip(ui, "last_step", "the last step (End)");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::SliderFloat("steps/s", &ui.settings.speed, 0.25f, 8.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+  tip(ui, "speed", "steps a second when playing");
   ImGui::SameLine();
   int step = ui.step;
   ImGui::SetNextItemWidth(-1);
   if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1),
                        steps ? ("step %d: " + ui.lesson.view->trace.steps[std::clamp(step, 0, steps - 1)].label()).c_str() : "no trace"))
     set_step(ui, step);
-  ui.chrome.push_back({"step_slider", item_rect()});
+  tip(ui, "step_slider", "drag to a step; the diagram shows every row up to it");
 }
 
 void narration_panel(Ui& ui) {
@@ -602,6 +638,7 @@ int run_gui(const GuiOptions& opt) {
       ImGui::NewFrame();
       frame_draws.clear();
       ui.chrome.clear();
+      ui.tooltip.clear();
       ui.canvas.record = ui.canvas_racy.record = !opt.report_layout.empty();
       const ImGuiIO& io = ImGui::GetIO();
 
@@ -892,6 +929,7 @@ int run_gui(const GuiOptions& opt) {
         report.chrome_scale = chrome_scale;
         report.lecture = ui.lecture;
         report.chrome = ui.chrome;
+        report.tooltip = ui.tooltip;
         report.canvases.push_back(ui.canvas.laid);
         report.canvases.back().name = "lesson";
         if (ui.side_by_side && ui.lesson.racy) {

@@ -64,6 +64,7 @@ std::string layout_report_json(const LayoutReport& r) {
                             {"chrome_scale", r.chrome_scale},
                             {"lecture", r.lecture},
                             {"chrome", chrome},
+                            {"tooltip", r.tooltip},
                             {"canvases", canvases}};
   return j.dump(1) + "\n";
 }

@@ -60,6 +60,7 @@ struct LayoutReport {
   bool lecture = false;
   std::vector<std::pair<std::string, LaidRect>> chrome;  // named controls and panels
   std::vector<CanvasLayout> canvases;
+  std::string tooltip;  // the tooltip the frame shows ("" when none)
 };
 
 // The report as a JSON document (cells as {row, col, x, y, w, h, text, text_px, text_w, clipped}).
