@@ -1,0 +1,12 @@
+// A body that runs on a stack of its own: the scheduler resumes it, it suspends itself back to the
+// scheduler, one at a time on one thread. The emulator runs every GPU thread (and every block of a
+// device-wide scan) as one. Natively it is a Boost.Context fiber; in a WebAssembly build, which has
+// no stack switching of its own, it is an Emscripten fiber (Asyncify unwinds and rewinds the stack).
+// A coroutine must not move while it has a body (the body's entry keeps its address).
+#pragma once
+
+#ifdef __EMSCRIPTEN__
+#include "emulator/coroutine_wasm.hpp"
+#else
+#include "emulator/coroutine_boost.hpp"
+#endif

@@ -1,0 +1,72 @@
+// Coroutine (emulator/coroutine.hpp) on Emscripten fibers: the build links with -sASYNCIFY, which
+// saves a suspended context's wasm frames into that context's buffer and rewinds them on resume.
+// Whoever resumes a coroutine is saved the same way: the coroutine running now (its own buffers),
+// or, when none runs, the program's main context (one buffer for the whole program).
+#pragma once
+
+#include <emscripten/fiber.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+namespace sv {
+
+class Coroutine {
+ public:
+  Coroutine() = default;
+  Coroutine(Coroutine&&) noexcept = default;
+  Coroutine& operator=(Coroutine&&) noexcept = default;
+
+  template <class F>
+  void start(std::size_t stack_bytes, F&& body) {
+    body_ = std::forward<F>(body);
+    if (stack_bytes_ != stack_bytes) {  // a slot reused for the next block keeps its buffers
+      stack_bytes_ = stack_bytes;
+      stack_ = std::make_unique<char[]>(stack_bytes);
+      unwind_ = std::make_unique<char[]>(kUnwindBytes);
+    }
+    emscripten_fiber_init(&fiber_, &Coroutine::entry, this, stack_.get(), stack_bytes_, unwind_.get(), kUnwindBytes);
+  }
+  void resume() noexcept {
+    Coroutine* const resumer = running();
+    resumer_ = resumer ? &resumer->fiber_ : main_context();
+    running() = this;
+    emscripten_fiber_swap(resumer_, &fiber_);
+    running() = resumer;
+  }
+  void suspend() noexcept { emscripten_fiber_swap(&fiber_, resumer_); }
+  // Drops the body. An unfinished one is abandoned without unwinding: what its frames own leaks,
+  // which happens only when an emulation stops on an error.
+  void reset() { body_ = nullptr; }
+
+ private:
+  // Room for a suspended context's wasm locals and call frames (Asyncify's data).
+  static constexpr std::size_t kUnwindBytes = 32 * 1024;
+  static constexpr std::size_t kMainUnwindBytes = 256 * 1024;
+
+  static Coroutine*& running() {
+    static Coroutine* current = nullptr;
+    return current;
+  }
+  static emscripten_fiber_t* main_context() {
+    static emscripten_fiber_t context;
+    static const std::unique_ptr<char[]> unwind = std::make_unique<char[]>(kMainUnwindBytes);
+    emscripten_fiber_init_from_current_context(&context, unwind.get(), kMainUnwindBytes);
+    return &context;
+  }
+  static void entry(void* self_pointer) {
+    auto* self = static_cast<Coroutine*>(self_pointer);
+    self->body_();
+    // An Emscripten fiber's entry must not return: back to the resumer for good.
+    emscripten_fiber_swap(&self->fiber_, self->resumer_);
+  }
+
+  std::function<void()> body_;
+  std::unique_ptr<char[]> stack_, unwind_;
+  std::size_t stack_bytes_ = 0;
+  emscripten_fiber_t fiber_{};
+  emscripten_fiber_t* resumer_ = nullptr;
+};
+
+}  // namespace sv
