@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The web build in a real browser: serves the site folder from a local HTTP server, opens it in
 headless Chromium (driven over the DevTools protocol on a pipe, no other package needed), waits for
-the window's first frame, takes a screenshot and checks its pixels.
+the window's first frame, takes a screenshot and checks its pixels, then presses the right arrow
+twice and checks that the diagram shows the two steps more.
 
     tests/web/page_test.py SITE_DIR OUT_DIR
 
@@ -217,18 +218,45 @@ def main():
             if first_frame_ms is None:
                 fail(("the page stopped" if stopped else "no frame in 60 s") + "; it said:\n  " + "\n  ".join(console_lines(browser.events)[-20:]))
             # A few frames more: the window lays its panels out over the first frames.
-            while browser.evaluate("Module.frames") < 10 and time.monotonic() < deadline:
-                time.sleep(0.1)
-            shot = base64.b64decode(browser.send("Page.captureScreenshot", {"format": "png"})["data"])
+            wait_frames(browser, 10, deadline)
+            shot = screenshot(browser)
+            # The right arrow twice, as a person presses it: the timeline moves to step 2.
+            # Each key is held over frames: Dear ImGui sees a press only when a frame finds the key down.
+            for _ in range(2):
+                for kind in ("rawKeyDown", "keyUp"):
+                    browser.send("Input.dispatchKeyEvent", {"type": kind, "key": "ArrowRight", "code": "ArrowRight",
+                                                            "windowsVirtualKeyCode": 39, "nativeVirtualKeyCode": 39})
+                    wait_frames(browser, browser.evaluate("Module.frames") + 3, deadline)
+            stepped = screenshot(browser)
         finally:
             browser.close()
             server.shutdown()
-    path = os.path.join(out, "web-default.png")
-    with open(path, "wb") as f:
-        f.write(shot)
-    print(f"page_test: first frame {first_frame_ms:.0f} ms after navigation; screenshot {path}")
-    check_default_lesson(read_png(shot))
+    print(f"page_test: first frame {first_frame_ms:.0f} ms after navigation")
+    save(shot, os.path.join(out, "web-default.png"))
+    save(stepped, os.path.join(out, "web-step2.png"))
+    image = read_png(shot)
+    check_default_lesson(image)
+    rows_before, rows_after = count_cell_rows(image), count_cell_rows(read_png(stepped))
+    if (rows_before, rows_after) != (1, 3):
+        fail(f"the diagram shows {rows_before} row(s) of cells at the start and {rows_after} after the right arrow "
+             "twice, not 1 and 3 (the load, then a row a step)")
+    print("page_test: two presses of the right arrow drew the rows of steps 1 and 2")
     print("page_test: passed")
+
+
+def wait_frames(browser, frames, deadline):
+    while browser.evaluate("Module.frames") < frames and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def screenshot(browser):
+    return base64.b64decode(browser.send("Page.captureScreenshot", {"format": "png"})["data"])
+
+
+def save(png, path):
+    with open(path, "wb") as f:
+        f.write(png)
+    print(f"page_test: screenshot {path}")
 
 
 # The light theme's cell fill and border (gui/diagram_model.cpp palette_light), which a page with no
@@ -240,6 +268,33 @@ def close(p, rgb, tolerance=6):
     return all(abs(p[i] - rgb[i]) <= tolerance for i in range(3))
 
 
+def diagram_box(image):
+    """The middle of the window, where the diagram is: (x0, x1, y0, y1)."""
+    width, height = image[0], image[1]
+    return int(0.25 * width), int(0.70 * width), int(0.05 * height), int(0.92 * height)
+
+
+def count_cell_rows(image):
+    """Rows of cells in the diagram: bands of lines that cross at least 9 cell borders (8 cells)."""
+    x0, x1, y0, y1 = diagram_box(image)
+    rows, inside = 0, False
+    for y in range(y0, y1):
+        borders, x = 0, x0
+        while x < x1:
+            if close(pixel(image, x, y), CELL_BORDER):
+                end = x
+                while end < x1 and close(pixel(image, end, y), CELL_BORDER):
+                    end += 1
+                borders += end - x <= 3  # a vertical border, not a horizontal one
+                x = end
+            else:
+                x += 1
+        crossing = borders >= 9
+        rows += crossing and not inside
+        inside = crossing
+    return rows
+
+
 def check_default_lesson(image):
     """The default lesson (kogge-stone-double-buffer, n = 8) at step 0 shows one row of 8 cells,
     drawn by the diagram's shaders in the middle of the window: a border line across the row, and
@@ -247,7 +302,7 @@ def check_default_lesson(image):
     width, height = image[0], image[1]
     if (width, height) != (WIDTH, HEIGHT):
         fail(f"screenshot is {width}x{height}, not {WIDTH}x{HEIGHT}")
-    x0, x1, y0, y1 = int(0.25 * width), int(0.70 * width), int(0.05 * height), int(0.92 * height)
+    x0, x1, y0, y1 = diagram_box(image)
     top = next((y for y in range(y0, y1)
                 if sum(close(pixel(image, x, y), CELL_BORDER) for x in range(x0, x1)) >= 8 * 30), None)
     if top is None:
