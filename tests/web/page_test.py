@@ -2,7 +2,8 @@
 """The web build in a real browser: serves the site folder from a local HTTP server, opens it in
 headless Chromium (driven over the DevTools protocol on a pipe, no other package needed), waits for
 the window's first frame, takes a screenshot and checks its pixels, then presses the right arrow
-twice and checks that the diagram shows the two steps more.
+twice and checks that the diagram shows the two steps more; opens links to a step, to the race and
+to the look-back view and checks each, and a link with a bad value and checks the page's line.
 
     tests/web/page_test.py SITE_DIR OUT_DIR
 
@@ -208,18 +209,8 @@ def main():
             browser.send("Page.enable")
             browser.send("Emulation.setDeviceMetricsOverride",
                          {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
-            browser.send("Page.navigate", {"url": url})
-            first_frame_ms, deadline = None, time.monotonic() + 60
-            stopped = False
-            while first_frame_ms is None and not stopped and time.monotonic() < deadline:
-                time.sleep(0.1)
-                first_frame_ms = browser.evaluate("window.Module && Module.firstFrameMs")
-                stopped = any(e.get("method") == "Runtime.exceptionThrown" for e in browser.events)
-            if first_frame_ms is None:
-                fail(("the page stopped" if stopped else "no frame in 60 s") + "; it said:\n  " + "\n  ".join(console_lines(browser.events)[-20:]))
-            # A few frames more: the window lays its panels out over the first frames.
-            wait_frames(browser, 10, deadline)
-            shot = screenshot(browser)
+            deadline = time.monotonic() + 60
+            shot, first_frame_ms = load(browser, url)
             # The right arrow twice, as a person presses it: the timeline moves to step 2.
             # Each key is held over frames: Dear ImGui sees a press only when a frame finds the key down.
             for _ in range(2):
@@ -228,12 +219,26 @@ def main():
                                                             "windowsVirtualKeyCode": 39, "nativeVirtualKeyCode": 39})
                     wait_frames(browser, browser.evaluate("Module.frames") + 3, deadline)
             stepped = screenshot(browser)
+            # A link that names a lesson and a step opens there.
+            linked, _ = load(browser, url + "?algo=kogge-stone-double-buffer&n=8&step=2")
+            # The race, side by side with the double-buffered kernel, and the look-back view.
+            race, _ = load(browser, url + "?algo=kogge-stone-racy&n=40&side=1&step=3")
+            lookback, _ = load(browser, url + "?lookback=fig6")
+            # A link with a value the window cannot use says so on the page, in one line.
+            browser.send("Page.navigate", {"url": url + "?n=eight"})
+            said = ""
+            while "scanviz:" not in said and time.monotonic() < deadline + 30:
+                time.sleep(0.1)
+                said = browser.evaluate("document.getElementById('status').textContent") or ""
         finally:
             browser.close()
             server.shutdown()
     print(f"page_test: first frame {first_frame_ms:.0f} ms after navigation")
     save(shot, os.path.join(out, "web-default.png"))
     save(stepped, os.path.join(out, "web-step2.png"))
+    save(linked, os.path.join(out, "web-link-step2.png"))
+    save(race, os.path.join(out, "web-race.png"))
+    save(lookback, os.path.join(out, "web-lookback.png"))
     image = read_png(shot)
     check_default_lesson(image)
     rows_before, rows_after = count_cell_rows(image), count_cell_rows(read_png(stepped))
@@ -241,7 +246,31 @@ def main():
         fail(f"the diagram shows {rows_before} row(s) of cells at the start and {rows_after} after the right arrow "
              "twice, not 1 and 3 (the load, then a row a step)")
     print("page_test: two presses of the right arrow drew the rows of steps 1 and 2")
+    if count_cell_rows(read_png(linked)) != 3:
+        fail(f"the link to step 2 shows {count_cell_rows(read_png(linked))} row(s) of cells, not 3")
+    print("page_test: the link to step 2 opened there")
+    check_views(image, read_png(race), read_png(lookback))
+    if said != "scanviz: link: n=eight is not a whole number":
+        fail(f"the page with ?n=eight says '{said}', not that n is not a whole number")
+    print(f"page_test: a bad link says '{said}'")
     print("page_test: passed")
+
+
+def load(browser, url):
+    """Opens url, waits for the window's first frame and a few more (the window lays its panels
+    out over the first frames), and returns a screenshot and when the first frame was drawn (ms)."""
+    browser.events.clear()
+    browser.send("Page.navigate", {"url": url})
+    first_frame_ms, deadline, stopped = None, time.monotonic() + 60, False
+    while first_frame_ms is None and not stopped and time.monotonic() < deadline:
+        time.sleep(0.1)
+        first_frame_ms = browser.evaluate("window.Module && Module.firstFrameMs")
+        stopped = any(e.get("method") == "Runtime.exceptionThrown" for e in browser.events)
+    if first_frame_ms is None:
+        fail(f"{url}: " + ("the page stopped" if stopped else "no frame in 60 s") + "; it said:\n  " +
+             "\n  ".join(console_lines(browser.events)[-20:]))
+    wait_frames(browser, 10, deadline)
+    return screenshot(browser), first_frame_ms
 
 
 def wait_frames(browser, frames, deadline):
@@ -293,6 +322,29 @@ def count_cell_rows(image):
         rows += crossing and not inside
         inside = crossing
     return rows
+
+
+# The hazard colour (palette_light's cell_hazard) and the look-back view's flags P and A (the light
+# LookbackPalette in gui/lookback_scene.cpp).
+HAZARD, FLAG_P, FLAG_A = (0xE0, 0x31, 0x31), (0x2E, 0x9E, 0x44), (0xF2, 0xA9, 0x00)
+
+
+def colour_in_diagram(image, rgb):
+    x0, x1, y0, y1 = diagram_box(image)
+    return count_colour(image, (x0, y0, x1, y1), rgb)
+
+
+def check_views(default, race, lookback):
+    """The racy kernel's hazards are red where the default lesson has none; the look-back view shows
+    tiles flagged P (inclusive prefix) and A (aggregate)."""
+    if colour_in_diagram(default, HAZARD) != 0:
+        fail("the default lesson, which has no race, shows the hazard colour")
+    if colour_in_diagram(race, HAZARD) < 2000:
+        fail(f"the race shows {colour_in_diagram(race, HAZARD)} pixels of the hazard colour, not a row of hazard cells")
+    for name, rgb in (("P", FLAG_P), ("A", FLAG_A)):
+        if colour_in_diagram(lookback, rgb) < 500:
+            fail(f"the look-back view shows no tile flagged {name}")
+    print("page_test: the race shows its hazards; the look-back view its P and A tiles")
 
 
 def check_default_lesson(image):
