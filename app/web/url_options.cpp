@@ -47,13 +47,15 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
     else if (key == "op") o.op = value;
     else if (key == "theme") o.theme = value;
     else if (key == "lookback") o.lookback = value;
+    else if (key == "trace") o.trace_path = value;  // a URL: main() fetches it
+    else if (key == "bench") o.bench_json = value;
     else if (key == "lecture") o.lecture = value != "0";
     else if (key == "side") o.side_by_side = value != "0";
     else if (key == "n" || key == "step" || key == "warp") {
       if (!is_number || number < 0) return "link: " + key + "=" + value + " is not a whole number";
       (key == "n" ? o.n : key == "step" ? o.step : o.warp) = number;
     } else {
-      return "link: unknown key '" + key + "' (algo, n, op, step, warp, theme, lookback, lecture, side)";
+      return "link: unknown key '" + key + "' (algo, n, op, step, warp, theme, lookback, lecture, side, trace, bench)";
     }
   }
   return {};

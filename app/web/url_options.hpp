@@ -11,7 +11,7 @@
 namespace sv::web {
 
 // Sets the options the query names; returns a message naming the first key or number it cannot
-// use, or an empty string.
+// use, or an empty string. trace= and bench= leave their URLs in trace_path and bench_json.
 std::string apply_query(std::string_view query, gui::GuiOptions& options);
 
 }  // namespace sv::web

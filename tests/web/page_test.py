@@ -2,8 +2,9 @@
 """The web build in a real browser: serves the site folder from a local HTTP server, opens it in
 headless Chromium (driven over the DevTools protocol on a pipe, no other package needed), waits for
 the window's first frame, takes a screenshot and checks its pixels, then presses the right arrow
-twice and checks that the diagram shows the two steps more; opens links to a step, to the race and
-to the look-back view and checks each, and a link with a bad value and checks the page's line.
+twice and checks that the diagram shows the two steps more; opens links to a step, to the race, to
+the look-back view and to a trace recorded on an H100 (fetched by the page) and checks each, and
+links with a bad value and a missing trace and checks the page's line about each.
 
     tests/web/page_test.py SITE_DIR OUT_DIR
 
@@ -97,8 +98,16 @@ def count_colour(image, box, rgb, tolerance=6):
 # ---- the local server and the browser ----
 
 def serve(site):
+    examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "examples")
+
     class Handler(http.server.SimpleHTTPRequestHandler):
         extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm"}
+
+        def translate_path(self, path):
+            # /examples/ is the repository's assets/examples: traces recorded on a GPU, for links.
+            if path.startswith("/examples/"):
+                return os.path.join(examples, os.path.basename(path.split("?")[0]))
+            return super().translate_path(path)
 
         def log_message(self, *args):
             pass
@@ -224,12 +233,11 @@ def main():
             # The race, side by side with the double-buffered kernel, and the look-back view.
             race, _ = load(browser, url + "?algo=kogge-stone-racy&n=40&side=1&step=3")
             lookback, _ = load(browser, url + "?lookback=fig6")
-            # A link with a value the window cannot use says so on the page, in one line.
-            browser.send("Page.navigate", {"url": url + "?n=eight"})
-            said = ""
-            while "scanviz:" not in said and time.monotonic() < deadline + 30:
-                time.sleep(0.1)
-                said = browser.evaluate("document.getElementById('status').textContent") or ""
+            # A trace recorded on an H100, fetched by the page: the look-back view opens on it.
+            traced, _ = load(browser, url + "?trace=examples/pipelined-h100.json")
+            # Links the window cannot use say so on the page, in one line.
+            said = page_line(browser, url + "?n=eight")
+            said_missing = page_line(browser, url + "?trace=examples/none.json")
         finally:
             browser.close()
             server.shutdown()
@@ -239,6 +247,7 @@ def main():
     save(linked, os.path.join(out, "web-link-step2.png"))
     save(race, os.path.join(out, "web-race.png"))
     save(lookback, os.path.join(out, "web-lookback.png"))
+    save(traced, os.path.join(out, "web-trace-h100.png"))
     image = read_png(shot)
     check_default_lesson(image)
     rows_before, rows_after = count_cell_rows(image), count_cell_rows(read_png(stepped))
@@ -253,6 +262,14 @@ def main():
     if said != "scanviz: link: n=eight is not a whole number":
         fail(f"the page with ?n=eight says '{said}', not that n is not a whole number")
     print(f"page_test: a bad link says '{said}'")
+    traced_image = read_png(traced)
+    for name, rgb in (("P", FLAG_P), ("A", FLAG_A)):
+        if colour_in_diagram(traced_image, rgb) < 500:
+            fail(f"the H100 trace's look-back view shows no tile flagged {name}")
+    print("page_test: the H100 trace fetched by the link opens in the look-back view")
+    if said_missing != "scanviz: link: cannot fetch examples/none.json":
+        fail(f"the page with a missing trace says '{said_missing}', not that it cannot fetch it")
+    print(f"page_test: a link to a missing trace says '{said_missing}'")
     print("page_test: passed")
 
 
@@ -271,6 +288,16 @@ def load(browser, url):
              "\n  ".join(console_lines(browser.events)[-20:]))
     wait_frames(browser, 10, deadline)
     return screenshot(browser), first_frame_ms
+
+
+def page_line(browser, url):
+    """Opens url and returns the program's line on the page ("" when none comes in 30 s)."""
+    browser.send("Page.navigate", {"url": url})
+    said, deadline = "", time.monotonic() + 30
+    while "scanviz:" not in said and time.monotonic() < deadline:
+        time.sleep(0.1)
+        said = browser.evaluate("document.getElementById('status').textContent") or ""
+    return said
 
 
 def wait_frames(browser, frames, deadline):
