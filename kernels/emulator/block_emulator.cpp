@@ -224,6 +224,10 @@ void BlockEmulator::issue_warp_instruction(int warp) {
 }
 
 void BlockEmulator::run(const Body& body) {
+  run_scheduler([&] { run_lanes(body); });
+}
+
+void BlockEmulator::run_lanes(const Body& body) {
   const int threads = static_cast<int>(lanes_.size());
   for (int i = 0; i < threads; ++i) {
     lanes_[i].thread.start(kFiberStack, [this, i, &body] {

@@ -37,4 +37,10 @@ class Coroutine {
   boost::context::fiber sink_;   // the scheduler's, while the body runs
 };
 
+// Runs a scheduler of coroutines (run_scheduler in emulator/coroutine.hpp): here, where it is.
+template <class F>
+void run_scheduler(F&& scheduler) {
+  scheduler();
+}
+
 }  // namespace sv

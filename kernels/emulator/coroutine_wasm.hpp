@@ -7,6 +7,7 @@
 #include <emscripten/fiber.h>
 
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <memory>
 
@@ -68,5 +69,24 @@ class Coroutine {
   emscripten_fiber_t fiber_{};
   emscripten_fiber_t* resumer_ = nullptr;
 };
+
+// Runs a scheduler of coroutines (run_scheduler in emulator/coroutine.hpp) on a stack of its own:
+// every switch saves and restores the whole stack of the context it leaves or enters, so the
+// scheduler switches from a few frames deep instead of from under the caller's. What it throws is
+// thrown here.
+template <class F>
+void run_scheduler(F&& scheduler) {
+  std::exception_ptr failure;
+  Coroutine own;
+  own.start(64 * 1024, [&] {
+    try {
+      scheduler();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  own.resume();
+  if (failure) std::rethrow_exception(failure);
+}
 
 }  // namespace sv

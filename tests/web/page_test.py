@@ -221,12 +221,13 @@ def main():
             deadline = time.monotonic() + 60
             shot, first_frame_ms = load(browser, url)
             # The right arrow twice, as a person presses it: the timeline moves to step 2.
-            # Each key is held over frames: Dear ImGui sees a press only when a frame finds the key down.
+            # Each key is held for about a frame: Dear ImGui sees a press only when a frame finds the key
+            # down, and a key held longer than its repeat delay (0.275 s) counts again.
             for _ in range(2):
                 for kind in ("rawKeyDown", "keyUp"):
                     browser.send("Input.dispatchKeyEvent", {"type": kind, "key": "ArrowRight", "code": "ArrowRight",
                                                             "windowsVirtualKeyCode": 39, "nativeVirtualKeyCode": 39})
-                    wait_frames(browser, browser.evaluate("Module.frames") + 3, deadline)
+                    wait_frames(browser, browser.evaluate("Module.frames") + 2, deadline)
             stepped = screenshot(browser)
             # A link that names a lesson and a step opens there.
             linked, _ = load(browser, url + "?algo=kogge-stone-double-buffer&n=8&step=2")
