@@ -1,5 +1,9 @@
 # Finds the system (Debian) packages scanviz builds on (included from the top level so the imported
 # targets are visible everywhere). No third-party code lives in this tree.
+if(EMSCRIPTEN)
+  include("${CMAKE_CURRENT_LIST_DIR}/web.cmake")
+  return()
+endif()
 set(SCANVIZ_DEPS_DIR "" CACHE PATH "Headers and libraries gathered by scripts/device-deps.sh, instead of packages")
 if(SCANVIZ_DEPS_DIR)
   # A machine without the Debian packages (the GPU machine): the same libraries, carried.

@@ -55,8 +55,12 @@
 #include "gui/application_panel.hpp"
 #include "gui/divergence_panel.hpp"
 #include "gui/gl_diagram.hpp"
+#include "gui/glsl_version.hpp"
 #include "gui/layout_report.hpp"
 #include "trace/trace_json.hpp"
+#ifdef __EMSCRIPTEN__
+#include "web/browser.hpp"
+#endif
 
 namespace sv::gui {
 
@@ -449,6 +453,9 @@ int count_gl_objects() {
 }  // namespace
 
 bool display_available() {
+#ifdef __EMSCRIPTEN__
+  return true;  // the page's canvas
+#endif
   const char* x11 = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   return (x11 && *x11) || (wayland && *wayland);
@@ -498,7 +505,7 @@ int run_gui(const GuiOptions& opt) {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // we lay the panels out ourselves
   ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+  ImGui_ImplOpenGL3_Init(kGlslVersion);
 
   Ui ui;
   ui.settings = load_settings();
@@ -957,6 +964,9 @@ int run_gui(const GuiOptions& opt) {
         saving = std::chrono::steady_clock::now() - saving_start;
       }
       glfwSwapBuffers(window);
+#ifdef __EMSCRIPTEN__
+      web::wait_for_next_frame();
+#endif
       if (opt.report_frames) glFinish();  // a measured frame ends when the GL has drawn it, not when it is queued
       frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start - saving).count());
       if (measuring(ui.timing)) frame = -1;  // a run of N frames counts them from when the measurements are done

@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "embedded.hpp"
+#include "gui/glsl_version.hpp"
 #include "gui/legend.hpp"
 
 namespace sv::gui {
@@ -40,8 +41,9 @@ unsigned compile(unsigned type, const char* name) {
   const std::string_view src = embedded_file(std::string("shaders/") + name);
   if (src.empty()) throw std::runtime_error(std::string("shader ") + name + " is not embedded");
   const unsigned shader = glCreateShader(type);
-  const char* text = src.data();
-  const int length = static_cast<int>(src.size());
+  const std::string source = glsl_for_this_gl(src);
+  const char* text = source.c_str();
+  const int length = static_cast<int>(source.size());
   glShaderSource(shader, 1, &text, &length);
   glCompileShader(shader);
   int ok = 0;

@@ -9,9 +9,10 @@
 #include <imgui_impl_glfw.h>
 
 #include <cctype>
-#include <charconv>
 #include <map>
 #include <stdexcept>
+
+#include "core/charconv.hpp"
 
 namespace sv::gui {
 
@@ -26,7 +27,7 @@ const std::map<std::string_view, int>& named_keys() {
 }
 
 bool parse_number(std::string_view s, float& out) {
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  const auto [end, ec] = sv::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && end == s.data() + s.size();
 }
 

@@ -3,11 +3,12 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <stdexcept>
+
+#include "core/charconv.hpp"
 
 namespace sv {
 
@@ -23,7 +24,7 @@ std::string format_number(T v) {
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   }
   char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  auto res = sv::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, res.ptr);
 }
 
@@ -38,7 +39,7 @@ std::optional<T> parse_number(std::string_view s) {
   std::string_view body = s;
   if (body.front() == '+') body.remove_prefix(1);
   T v{};
-  auto res = std::from_chars(body.data(), body.data() + body.size(), v);
+  auto res = sv::from_chars(body.data(), body.data() + body.size(), v);
   if (res.ec != std::errc() || res.ptr != body.data() + body.size()) return std::nullopt;
   return v;
 }

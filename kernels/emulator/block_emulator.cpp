@@ -1,4 +1,4 @@
-// The CPU emulator of one thread block: fibers, the warp scheduler, and the recording of the trace.
+// The CPU emulator of one thread block: coroutines, the warp scheduler, and the recording of the trace.
 #include "emulator/block_emulator.hpp"
 
 #include <algorithm>
@@ -6,8 +6,6 @@
 #include "core/values.hpp"
 
 namespace sv {
-
-namespace ctx = boost::context;
 
 namespace {
 constexpr std::size_t kFiberStack = 64 * 1024;
@@ -48,14 +46,14 @@ BlockEmulator::BlockEmulator(Trace& trace, Schedule schedule, int threads, int b
   defined_ = {std::vector<std::uint8_t>(input.size(), 1), std::vector<std::uint8_t>(output_length, 0)};
 }
 
-BlockEmulator::~BlockEmulator() = default;  // unfinished fibers are unwound by their destructors
+BlockEmulator::~BlockEmulator() = default;  // unfinished threads are dropped by their coroutines' destructors
 
 // ---- lane side ----
 
 void BlockEmulator::yield(int lane, LaneState wait_for) {
   Lane& l = lanes_[lane];
   l.state = wait_for;
-  l.sink = std::move(l.sink).resume();
+  l.thread.suspend();
 }
 
 void BlockEmulator::fail(int lane, const std::string& what) const {
@@ -185,8 +183,7 @@ int BlockEmulator::declare_shared(int lane, const char* name, std::int64_t lengt
 // ---- scheduler side ----
 
 void BlockEmulator::resume(int lane) {
-  Lane& l = lanes_[lane];
-  l.fiber = std::move(l.fiber).resume();
+  lanes_[lane].thread.resume();
 }
 
 bool BlockEmulator::warp_at_shuffle(int warp) const {
@@ -229,22 +226,21 @@ void BlockEmulator::issue_warp_instruction(int warp) {
 }
 
 void BlockEmulator::run(const Body& body) {
+  run_scheduler([&] { run_lanes(body); });
+}
+
+void BlockEmulator::run_lanes(const Body& body) {
   const int threads = static_cast<int>(lanes_.size());
   for (int i = 0; i < threads; ++i) {
-    lanes_[i].fiber = ctx::fiber(std::allocator_arg, stacks_.slot(static_cast<std::size_t>(i)),
-                                 [this, i, &body](ctx::fiber&& sink) {
-                                   lanes_[i].sink = std::move(sink);
-                                   try {
-                                     EmuExec x(this, i);
-                                     body(x);
-                                   } catch (const ctx::detail::forced_unwind&) {
-                                     throw;
-                                   } catch (const std::exception& e) {
-                                     if (error_.empty()) error_ = e.what();
-                                   }
-                                   lanes_[i].state = LaneState::Done;
-                                   return std::move(lanes_[i].sink);
-                                 });
+    lanes_[i].thread.start(stacks_.slot(static_cast<std::size_t>(i)), [this, i, &body] {
+      try {
+        EmuExec x(this, i);
+        body(x);
+      } catch (const std::exception& e) {
+        if (error_.empty()) error_ = e.what();
+      }
+      lanes_[i].state = LaneState::Done;
+    });
   }
   const int warps = (threads + warp_width_ - 1) / warp_width_;
   std::vector<int> runnable;

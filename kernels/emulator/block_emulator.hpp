@@ -1,4 +1,4 @@
-// The CPU emulator of one thread block: every thread is a fiber (Boost.Context), every shared or
+// The CPU emulator of one thread block: every thread is a coroutine (emulator/coroutine.hpp), every shared or
 // global access and every barrier is a scheduling point, and the whole run is recorded into a Trace.
 //
 // Lanes of a warp advance in lockstep, one warp instruction at a time: a warp instruction resumes
@@ -13,7 +13,6 @@
 // [SECTION] BlockEmulator, the scheduler and recorder
 #pragma once
 
-#include <boost/context/fiber.hpp>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -24,7 +23,7 @@
 #include "core/hd.hpp"
 #include "core/ops.hpp"
 #include "core/payload.hpp"
-#include "emulator/fiber_stacks.hpp"
+#include "emulator/coroutine.hpp"
 #include "emulator/schedule.hpp"
 #include "trace/trace.hpp"
 
@@ -192,8 +191,7 @@ class BlockEmulator {
   friend class EmuExec;
   enum class LaneState : std::uint8_t { Ready, Read, Write, Shuffle, Barrier, Done };
   struct Lane {
-    boost::context::fiber fiber;  // the thread's own context
-    boost::context::fiber sink;   // the scheduler, while the thread runs
+    Coroutine thread;  // the thread's own stack
     LaneState state = LaneState::Ready;
     int steps_seen = 0;
     int shared_declared = 0;
@@ -203,6 +201,8 @@ class BlockEmulator {
     int shuffle_delta = 0;
     unsigned shuffle_line = 0;
   };
+
+  void run_lanes(const Body& body);  // run()'s scheduler loop
 
   // lane side
   void yield(int lane, LaneState wait_for);
@@ -228,7 +228,7 @@ class BlockEmulator {
   WarpPicker picker_;
   int block_id_;
   int warp_width_;
-  FiberStacks stacks_;  // before lanes_: the fibers go first
+  CoroutineStacks stacks_;  // before lanes_: the coroutines go first
   std::vector<Lane> lanes_;
   std::vector<std::vector<Payload>> values_;        // per buffer
   std::vector<std::vector<std::uint8_t>> defined_;  // per buffer

@@ -3,13 +3,11 @@
 #include "emulator/device_emulator.hpp"
 
 #include <algorithm>
-#include <boost/context/protected_fixedsize_stack.hpp>
 #include <numeric>
 #include <random>
 
 namespace sv {
 
-namespace ctx = boost::context;
 
 namespace {
 constexpr std::size_t kFiberStack = 64 * 1024;
@@ -209,8 +207,7 @@ TileEvent& DeviceEmulator::record(int slot, TileEventKind kind, std::int64_t tar
 }
 
 void DeviceEmulator::yield(int slot) {
-  Block& b = slots_[slot];
-  b.sink = std::move(b.sink).resume();
+  slots_[slot].fiber.suspend();
 }
 
 void DeviceEmulator::close_step() {
@@ -243,14 +240,13 @@ void DeviceEmulator::run_grid(Phase phase, int level, std::int64_t grid,
   std::uint64_t finished = now_;
 
   auto cleanup = [&] {
-    for (auto& b : slots_) b.fiber = {};  // unwinds any unfinished block
+    for (auto& b : slots_) b.fiber.reset();  // drops any unfinished block
   };
   for (;;) {
     for (int s = 0; s < slot_count && next < order.size(); ++s) {
       if (busy[s]) continue;
       Block& b = slots_[s];
-      b.fiber = {};
-      b.sink = {};
+      b.fiber.reset();
       b.tile = -1;
       b.last_poll = b.last_read = 0;
       b.spins = 0;
@@ -260,20 +256,15 @@ void DeviceEmulator::run_grid(Phase phase, int level, std::int64_t grid,
       b.sm = s % machine_.sms;
       b.clock = free_at[s];
       busy[s] = true;
-      b.fiber = ctx::fiber(std::allocator_arg, ctx::protected_fixedsize_stack(kFiberStack),
-                           [this, s, &body](ctx::fiber&& sink) {
-                             slots_[s].sink = std::move(sink);
-                             try {
-                               EmuTileExec x(this, s);
-                               body(x);
-                             } catch (const ctx::detail::forced_unwind&) {
-                               throw;
-                             } catch (const std::exception& e) {
-                               if (error_.empty()) error_ = e.what();
-                             }
-                             slots_[s].state = State::Done;
-                             return std::move(slots_[s].sink);
-                           });
+      b.fiber.start(kFiberStack, [this, s, &body] {
+        try {
+          EmuTileExec x(this, s);
+          body(x);
+        } catch (const std::exception& e) {
+          if (error_.empty()) error_ = e.what();
+        }
+        slots_[s].state = State::Done;
+      });
     }
     int pick = -1;
     bool all_stuck = true;
@@ -295,7 +286,7 @@ void DeviceEmulator::run_grid(Phase phase, int level, std::int64_t grid,
       throw d;
     }
     current_ = pick;
-    slots_[pick].fiber = std::move(slots_[pick].fiber).resume();
+    slots_[pick].fiber.resume();
     if (!error_.empty()) {
       cleanup();
       throw EmulationError(error_);
@@ -304,7 +295,7 @@ void DeviceEmulator::run_grid(Phase phase, int level, std::int64_t grid,
       busy[pick] = false;
       free_at[pick] = slots_[pick].clock;
       finished = std::max(finished, slots_[pick].clock);
-      slots_[pick].fiber = {};
+      slots_[pick].fiber.reset();
     }
   }
   now_ = finished;  // the next launch starts when this one has finished

@@ -20,7 +20,6 @@
 // [SECTION] DeviceEmulator, the launcher (alloc, launch, block_scan) and scheduler
 #pragma once
 
-#include <boost/context/fiber.hpp>
 #include <cstdint>
 #include <functional>
 #include <string_view>
@@ -223,7 +222,7 @@ class DeviceEmulator {
   friend class EmuTileExec;
   enum class State : std::uint8_t { Running, Waiting, Done };
   struct Block {
-    boost::context::fiber fiber, sink;
+    Coroutine fiber;  // the block's own stack
     std::int64_t id = 0;
     std::int64_t tile = -1;
     std::int32_t sm = 0;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -21,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/charconv.hpp"
 #include "core/files.hpp"
 #include "core/values.hpp"
 #include "trace/trace_json_schema.hpp"
@@ -176,9 +176,9 @@ std::optional<float> narrow_to_float(double d) {
   if (!std::isfinite(g) || (static_cast<double>(f) + static_cast<double>(g)) / 2 != d) return f;
   const auto text_parses_to_d = [d](float x) {
     char buf[32];
-    const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
+    const auto end = sv::to_chars(buf, buf + sizeof buf, x).ptr;
     double back = 0;
-    std::from_chars(buf, end, back);
+    sv::from_chars(buf, end, back);
     return back == d;
   };
   if (!text_parses_to_d(f) && text_parses_to_d(g)) return g;

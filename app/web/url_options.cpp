@@ -1,0 +1,64 @@
+// The page's query string as window options (app/web/url_options.hpp).
+#include "web/url_options.hpp"
+
+#include <charconv>
+#include <cstdlib>
+
+namespace sv::web {
+
+namespace {
+
+// %XX and '+' decoded, as browsers encode a query.
+std::string decoded(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+') {
+      out += ' ';
+    } else if (text[i] == '%' && i + 2 < text.size()) {
+      out += static_cast<char>(std::strtol(std::string(text.substr(i + 1, 2)).c_str(), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+bool to_int(const std::string& text, int& out) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+std::string apply_query(std::string_view query, gui::GuiOptions& o) {
+  if (!query.empty() && query.front() == '?') query.remove_prefix(1);
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (pair.empty()) continue;
+    const std::size_t eq = pair.find('=');
+    const std::string key = decoded(pair.substr(0, eq));
+    const std::string value = eq == std::string_view::npos ? "" : decoded(pair.substr(eq + 1));
+    int number = 0;
+    const bool is_number = to_int(value, number);
+    if (key == "algo") o.algorithm = value;
+    else if (key == "op") o.op = value;
+    else if (key == "theme") o.theme = value;
+    else if (key == "lookback") o.lookback = value;
+    else if (key == "trace") o.trace_path = value;  // a URL: main() fetches it
+    else if (key == "bench") o.bench_json = value;
+    else if (key == "lecture") o.lecture = value != "0";
+    else if (key == "side") o.side_by_side = value != "0";
+    else if (key == "n" || key == "step" || key == "warp") {
+      if (!is_number || number < 0) return "link: " + key + "=" + value + " is not a whole number";
+      (key == "n" ? o.n : key == "step" ? o.step : o.warp) = number;
+    } else {
+      return "link: unknown key '" + key + "' (algo, n, op, step, warp, theme, lookback, lecture, side, trace, bench)";
+    }
+  }
+  return {};
+}
+
+}  // namespace sv::web

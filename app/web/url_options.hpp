@@ -1,0 +1,17 @@
+// A link that opens a lesson: the page's query string (?algo=brent-kung&n=16&step=3) as the window's
+// options, the same names as `scanviz gui`'s options. Values are checked where the command line's
+// are (run_gui), so a bad one is the same one-line message, shown on the page.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "gui/app.hpp"
+
+namespace sv::web {
+
+// Sets the options the query names; returns a message naming the first key or number it cannot
+// use, or an empty string. trace= and bench= leave their URLs in trace_path and bench_json.
+std::string apply_query(std::string_view query, gui::GuiOptions& options);
+
+}  // namespace sv::web

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds scanviz for the web: the engine, the emulator and the window compiled by Emscripten to
+# WebAssembly and WebGL 2, into one static folder, build/web/site (index.html, index.js,
+# index.wasm, index.data). Everything comes from Debian 12's packages: emscripten, the header-only
+# libraries, the fonts, and Dear ImGui 1.86's sources from the source package imgui (a deb-src
+# entry is added for it when apt has none). Run with sudo rights, or as root, on a fresh machine.
+#
+#   scripts/web.sh          installs what is missing and builds
+#   scripts/web.sh serve    ... then serves the folder at http://localhost:8000 (any static server will do)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$root/build/web"
+deps="$root/build/web-deps"
+packages=(emscripten cmake ninja-build python3 dpkg-dev nlohmann-json3-dev libstb-dev fonts-dejavu-core)
+# The browser the page's tests drive (tests/web): installed too, so that ctest can run them.
+packages+=(chromium-headless-shell)
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+apt_get() { $sudo env DEBIAN_FRONTEND=noninteractive apt-get -q "$@"; }
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then missing+=("$p"); fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "scanviz web: installing ${missing[*]}"
+  apt_get update
+  apt_get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# Dear ImGui's sources, as Debian packages them (the native build links Debian's libimgui).
+imgui="$deps/imgui"
+if [ ! -f "$imgui/imgui.cpp" ]; then
+  if ! grep -rqs "deb-src" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    echo "scanviz web: adding a deb-src entry for Debian's source packages"
+    printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' |
+      $sudo tee /etc/apt/sources.list.d/scanviz-deb-src.sources >/dev/null
+    apt_get update
+  fi
+  rm -rf "$deps" && mkdir -p "$deps"
+  (cd "$deps" && apt-get source --download-only imgui && dpkg-source -x imgui_*.dsc imgui)
+fi
+grep -Eq 'IMGUI_VERSION +"1\.86"' "$imgui/imgui.h" || { echo "scanviz web: $imgui is not Dear ImGui 1.86" >&2; exit 1; }
+
+# Emscripten's JavaScript optimizer needs acorn, which Debian installs for its own nodejs under
+# /usr/share/nodejs; a node from elsewhere (NodeSource's, say) does not look there by itself.
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+
+start=$(date +%s)
+emcmake cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANVIZ_CUDA=OFF -DSCANVIZ_TESTS=OFF \
+  -DSCANVIZ_IMGUI_SOURCE_DIR="$imgui"
+cmake --build "$build" -j "${SCANVIZ_JOBS:-2}"
+echo "scanviz web: built in $(($(date +%s) - start)) s into $build/site:"
+ls -l "$build/site"
+
+if [ "${1:-}" = "serve" ]; then
+  echo "scanviz web: serving at http://localhost:8000 (Ctrl-C stops)"
+  exec python3 -m http.server 8000 --bind 127.0.0.1 --directory "$build/site"
+fi

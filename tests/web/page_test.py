@@ -1,0 +1,409 @@
+#!/usr/bin/env python3
+"""The web build in a real browser: serves the site folder from a local HTTP server, opens it in
+headless Chromium (driven over the DevTools protocol on a pipe, no other package needed), waits for
+the window's first frame, takes a screenshot and checks its pixels, then presses the right arrow
+twice and checks that the diagram shows the two steps more; opens links to a step, to the race, to
+the look-back view and to a trace recorded on an H100 (fetched by the page) and checks each, and
+links with a bad value and a missing trace and checks the page's line about each.
+
+    tests/web/page_test.py SITE_DIR OUT_DIR
+
+Exits 77 (ctest's skip code) with one line saying why when the site or the browser is missing.
+"""
+import base64
+import functools
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+
+SKIP = 77
+WIDTH, HEIGHT = 1280, 800
+
+
+def skip(why):
+    print(f"page_test: skipped: {why}")
+    sys.exit(SKIP)
+
+
+def fail(why):
+    print(f"page_test: FAILED: {why}")
+    sys.exit(1)
+
+
+# ---- a PNG reader for the screenshots (8-bit RGB or RGBA, not interlaced) ----
+
+def read_png(data):
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            width, height = int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big")
+            depth, color, interlace = body[8], body[9], body[12]
+            if depth != 8 or color not in (2, 6) or interlace:
+                raise ValueError(f"unsupported PNG (depth {depth}, colour type {color}, interlace {interlace})")
+            channels = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        line = raw[y * (stride + 1):(y + 1) * (stride + 1)]
+        kind, row = line[0], bytearray(line[1:])
+        for x in range(stride):
+            a = row[x - channels] if x >= channels else 0
+            b = previous[x]
+            c = previous[x - channels] if x >= channels else 0
+            if kind == 1:
+                row[x] = (row[x] + a) & 255
+            elif kind == 2:
+                row[x] = (row[x] + b) & 255
+            elif kind == 3:
+                row[x] = (row[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                row[x] = (row[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(row)
+        previous = row
+    return width, height, channels, rows
+
+
+def pixel(image, x, y):
+    _, _, channels, rows = image
+    return tuple(rows[y][x * channels:x * channels + 3])
+
+
+def count_colour(image, box, rgb, tolerance=6):
+    """Pixels inside box (x0, y0, x1, y1) within tolerance of rgb in every channel."""
+    x0, y0, x1, y1 = box
+    n = 0
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            p = pixel(image, x, y)
+            n += all(abs(p[i] - rgb[i]) <= tolerance for i in range(3))
+    return n
+
+
+# ---- the local server and the browser ----
+
+def serve(site):
+    examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "examples")
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm"}
+
+        def translate_path(self, path):
+            # /examples/ is the repository's assets/examples: traces recorded on a GPU, for links.
+            if path.startswith("/examples/"):
+                return os.path.join(examples, os.path.basename(path.split("?")[0]))
+            return super().translate_path(path)
+
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Handler, directory=site)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+class Browser:
+    """Headless Chromium over --remote-debugging-pipe: JSON messages ending in NUL on fds 3 and 4."""
+
+    def __init__(self, executable, profile):
+        to_browser_r, self.to_browser = os.pipe()
+        self.from_browser, from_browser_w = os.pipe()
+
+        def child_fds():
+            os.dup2(to_browser_r, 3)
+            os.dup2(from_browser_w, 4)
+
+        args = [executable, "--headless", "--remote-debugging-pipe", f"--user-data-dir={profile}", "--no-first-run",
+                f"--window-size={WIDTH},{HEIGHT}", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+                "--ignore-gpu-blocklist", "about:blank"]
+        if os.geteuid() == 0:
+            args.insert(1, "--no-sandbox")  # Chromium refuses to run its sandbox as root (CI containers)
+        # The pipes' own fds close at exec (Python makes them close-on-exec); the copies on 3 and 4 stay.
+        self.process = subprocess.Popen(args, preexec_fn=child_fds, close_fds=False,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self.buffer, self.next_id, self.events = b"", 0, []
+        self.session = None
+
+    def send(self, method, params=None, timeout=30):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if self.session and not method.startswith("Target."):
+            message["sessionId"] = self.session
+        os.write(self.to_browser, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            reply = self.receive()
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+            self.events.append(reply)
+        raise TimeoutError(f"{method}: no answer in {timeout} s")
+
+    def receive(self):
+        while b"\0" not in self.buffer:
+            chunk = os.read(self.from_browser, 1 << 16)
+            if not chunk:
+                raise RuntimeError("the browser closed its pipe")
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def evaluate(self, expression):
+        result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        return result.get("result", {}).get("value")
+
+    def close(self):
+        try:
+            self.session = None
+            self.send("Browser.close", timeout=5)
+        except (OSError, RuntimeError, TimeoutError):
+            pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def console_lines(events):
+    lines = []
+    for e in events:
+        if e.get("method") == "Runtime.consoleAPICalled":
+            lines.append(" ".join(str(a.get("value", a.get("description", ""))) for a in e["params"]["args"]))
+        elif e.get("method") == "Runtime.exceptionThrown":
+            lines.append("exception: " + e["params"]["exceptionDetails"].get("exception", {}).get("description", ""))
+    return lines
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        sys.exit(2)
+    site, out = sys.argv[1], sys.argv[2]
+    if not os.path.isfile(os.path.join(site, "index.html")):
+        skip(f"no web build in {site} (scripts/web.sh makes it)")
+    executable = shutil.which("chromium-headless-shell") or shutil.which("chromium")
+    if not executable:
+        skip("no headless Chromium (Debian: chromium-headless-shell)")
+    os.makedirs(out, exist_ok=True)
+
+    server = serve(site)
+    url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    # Chromium's helper processes may still write the profile as it closes.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        browser = Browser(executable, profile)
+        try:
+            target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+            browser.session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+            browser.send("Runtime.enable")
+            browser.send("Page.enable")
+            browser.send("Emulation.setDeviceMetricsOverride",
+                         {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
+            deadline = time.monotonic() + 60
+            shot, first_frame_ms = load(browser, url)
+            # The right arrow twice, as a person presses it: the timeline moves to step 2.
+            # Each key is held for about a frame: Dear ImGui sees a press only when a frame finds the key
+            # down, and a key held longer than its repeat delay (0.275 s) counts again.
+            for _ in range(2):
+                for kind in ("rawKeyDown", "keyUp"):
+                    browser.send("Input.dispatchKeyEvent", {"type": kind, "key": "ArrowRight", "code": "ArrowRight",
+                                                            "windowsVirtualKeyCode": 39, "nativeVirtualKeyCode": 39})
+                    wait_frames(browser, browser.evaluate("Module.frames") + 2, deadline)
+            stepped = screenshot(browser)
+            # A link that names a lesson and a step opens there.
+            linked, _ = load(browser, url + "?algo=kogge-stone-double-buffer&n=8&step=2")
+            # The race, side by side with the double-buffered kernel, and the look-back view.
+            race, _ = load(browser, url + "?algo=kogge-stone-racy&n=40&side=1&step=3")
+            lookback, _ = load(browser, url + "?lookback=fig6")
+            # A trace recorded on an H100, fetched by the page: the look-back view opens on it.
+            traced, _ = load(browser, url + "?trace=examples/pipelined-h100.json")
+            # Links the window cannot use say so on the page, in one line.
+            said = page_line(browser, url + "?n=eight")
+            said_missing = page_line(browser, url + "?trace=examples/none.json")
+        finally:
+            browser.close()
+            server.shutdown()
+    print(f"page_test: first frame {first_frame_ms:.0f} ms after navigation")
+    save(shot, os.path.join(out, "web-default.png"))
+    save(stepped, os.path.join(out, "web-step2.png"))
+    save(linked, os.path.join(out, "web-link-step2.png"))
+    save(race, os.path.join(out, "web-race.png"))
+    save(lookback, os.path.join(out, "web-lookback.png"))
+    save(traced, os.path.join(out, "web-trace-h100.png"))
+    image = read_png(shot)
+    check_default_lesson(image)
+    rows_before, rows_after = count_cell_rows(image), count_cell_rows(read_png(stepped))
+    if (rows_before, rows_after) != (1, 3):
+        fail(f"the diagram shows {rows_before} row(s) of cells at the start and {rows_after} after the right arrow "
+             "twice, not 1 and 3 (the load, then a row a step)")
+    print("page_test: two presses of the right arrow drew the rows of steps 1 and 2")
+    if count_cell_rows(read_png(linked)) != 3:
+        fail(f"the link to step 2 shows {count_cell_rows(read_png(linked))} row(s) of cells, not 3")
+    print("page_test: the link to step 2 opened there")
+    check_views(image, read_png(race), read_png(lookback))
+    if said != "scanviz: link: n=eight is not a whole number":
+        fail(f"the page with ?n=eight says '{said}', not that n is not a whole number")
+    print(f"page_test: a bad link says '{said}'")
+    traced_image = read_png(traced)
+    for name, rgb in (("P", FLAG_P), ("A", FLAG_A)):
+        if colour_in_diagram(traced_image, rgb) < 500:
+            fail(f"the H100 trace's look-back view shows no tile flagged {name}")
+    print("page_test: the H100 trace fetched by the link opens in the look-back view")
+    if said_missing != "scanviz: link: cannot fetch examples/none.json":
+        fail(f"the page with a missing trace says '{said_missing}', not that it cannot fetch it")
+    print(f"page_test: a link to a missing trace says '{said_missing}'")
+    print("page_test: passed")
+
+
+def load(browser, url):
+    """Opens url, waits for the window's first frame and a few more (the window lays its panels
+    out over the first frames), and returns a screenshot and when the first frame was drawn (ms)."""
+    browser.events.clear()
+    browser.send("Page.navigate", {"url": url})
+    first_frame_ms, deadline, stopped = None, time.monotonic() + 60, False
+    while first_frame_ms is None and not stopped and time.monotonic() < deadline:
+        time.sleep(0.1)
+        first_frame_ms = browser.evaluate("window.Module && Module.firstFrameMs")
+        stopped = any(e.get("method") == "Runtime.exceptionThrown" for e in browser.events)
+    if first_frame_ms is None:
+        fail(f"{url}: " + ("the page stopped" if stopped else "no frame in 60 s") + "; it said:\n  " +
+             "\n  ".join(console_lines(browser.events)[-20:]))
+    wait_frames(browser, 10, deadline)
+    return screenshot(browser), first_frame_ms
+
+
+def page_line(browser, url):
+    """Opens url and returns the program's line on the page ("" when none comes in 30 s)."""
+    browser.send("Page.navigate", {"url": url})
+    said, deadline = "", time.monotonic() + 30
+    while "scanviz:" not in said and time.monotonic() < deadline:
+        time.sleep(0.1)
+        said = browser.evaluate("document.getElementById('status').textContent") or ""
+    return said
+
+
+def wait_frames(browser, frames, deadline):
+    while browser.evaluate("Module.frames") < frames and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def screenshot(browser):
+    return base64.b64decode(browser.send("Page.captureScreenshot", {"format": "png"})["data"])
+
+
+def save(png, path):
+    with open(path, "wb") as f:
+        f.write(png)
+    print(f"page_test: screenshot {path}")
+
+
+# The light theme's cell fill and border (gui/diagram_model.cpp palette_light), which a page with no
+# saved settings shows.
+CELL_FILL, CELL_BORDER = (0xF8, 0xF9, 0xFA), (0x49, 0x50, 0x57)
+
+
+def close(p, rgb, tolerance=6):
+    return all(abs(p[i] - rgb[i]) <= tolerance for i in range(3))
+
+
+def diagram_box(image):
+    """The middle of the window, where the diagram is: (x0, x1, y0, y1)."""
+    width, height = image[0], image[1]
+    return int(0.25 * width), int(0.70 * width), int(0.05 * height), int(0.92 * height)
+
+
+def count_cell_rows(image):
+    """Rows of cells in the diagram: bands of lines that cross at least 9 cell borders (8 cells)."""
+    x0, x1, y0, y1 = diagram_box(image)
+    rows, inside = 0, False
+    for y in range(y0, y1):
+        borders, x = 0, x0
+        while x < x1:
+            if close(pixel(image, x, y), CELL_BORDER):
+                end = x
+                while end < x1 and close(pixel(image, end, y), CELL_BORDER):
+                    end += 1
+                borders += end - x <= 3  # a vertical border, not a horizontal one
+                x = end
+            else:
+                x += 1
+        crossing = borders >= 9
+        rows += crossing and not inside
+        inside = crossing
+    return rows
+
+
+# The hazard colour (palette_light's cell_hazard) and the look-back view's flags P and A (the light
+# LookbackPalette in gui/lookback_scene.cpp).
+HAZARD, FLAG_P, FLAG_A = (0xE0, 0x31, 0x31), (0x2E, 0x9E, 0x44), (0xF2, 0xA9, 0x00)
+
+
+def colour_in_diagram(image, rgb):
+    x0, x1, y0, y1 = diagram_box(image)
+    return count_colour(image, (x0, y0, x1, y1), rgb)
+
+
+def check_views(default, race, lookback):
+    """The racy kernel's hazards are red where the default lesson has none; the look-back view shows
+    tiles flagged P (inclusive prefix) and A (aggregate)."""
+    if colour_in_diagram(default, HAZARD) != 0:
+        fail("the default lesson, which has no race, shows the hazard colour")
+    if colour_in_diagram(race, HAZARD) < 2000:
+        fail(f"the race shows {colour_in_diagram(race, HAZARD)} pixels of the hazard colour, not a row of hazard cells")
+    for name, rgb in (("P", FLAG_P), ("A", FLAG_A)):
+        if colour_in_diagram(lookback, rgb) < 500:
+            fail(f"the look-back view shows no tile flagged {name}")
+    print("page_test: the race shows its hazards; the look-back view its P and A tiles")
+
+
+def check_default_lesson(image):
+    """The default lesson (kogge-stone-double-buffer, n = 8) at step 0 shows one row of 8 cells,
+    drawn by the diagram's shaders in the middle of the window: a border line across the row, and
+    just below it 8 runs of cell fill, each closed by border pixels on both sides."""
+    width, height = image[0], image[1]
+    if (width, height) != (WIDTH, HEIGHT):
+        fail(f"screenshot is {width}x{height}, not {WIDTH}x{HEIGHT}")
+    x0, x1, y0, y1 = diagram_box(image)
+    top = next((y for y in range(y0, y1)
+                if sum(close(pixel(image, x, y), CELL_BORDER) for x in range(x0, x1)) >= 8 * 30), None)
+    if top is None:
+        fail("no row of cell borders in the diagram's part of the window: the diagram is not drawn")
+    y = top + 3
+    kinds = ["B" if close(pixel(image, x, y), CELL_BORDER) else "F" if close(pixel(image, x, y), CELL_FILL) else "."
+             for x in range(x0, x1)]
+    runs, x = 0, 0
+    while x < len(kinds):
+        if kinds[x] != "F":
+            x += 1
+            continue
+        end = x
+        while end < len(kinds) and kinds[end] == "F":
+            end += 1
+        runs += end - x >= 10 and x > 0 and kinds[x - 1] == "B" and end < len(kinds) and kinds[end] == "B"
+        x = end
+    if runs != 8:
+        fail(f"{runs} bordered cells in the row at y = {y}, not the default lesson's 8")
+    print(f"page_test: the diagram's row of 8 cells is drawn (top border at y = {top})")
+
+
+if __name__ == "__main__":
+    main()
