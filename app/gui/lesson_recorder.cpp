@@ -5,7 +5,11 @@
 
 namespace sv::gui {
 
-LessonRecorder::LessonRecorder(Record record) : record_(std::move(record)), worker_([this] { work(); }) {}
+LessonRecorder::LessonRecorder(Record record) : record_(std::move(record)) {
+#ifndef __EMSCRIPTEN__
+  worker_ = std::thread([this] { work(); });
+#endif
+}
 
 LessonRecorder::~LessonRecorder() {
   {
@@ -13,7 +17,7 @@ LessonRecorder::~LessonRecorder() {
     stop_ = true;
   }
   wake_.notify_one();
-  worker_.join();
+  if (worker_.joinable()) worker_.join();
 }
 
 void LessonRecorder::request(const LessonControls& controls, bool side_by_side) {
@@ -23,7 +27,14 @@ void LessonRecorder::request(const LessonControls& controls, bool side_by_side) 
     newest_ = ++requests_;
     job_ = Job{controls, side_by_side, newest_};
   }
+#ifdef __EMSCRIPTEN__
+  LessonRecording r = record_(controls, side_by_side);
+  const std::lock_guard lock(mutex_);
+  job_.reset();
+  ready_ = std::move(r);
+#else
   wake_.notify_one();
+#endif
 }
 
 void LessonRecorder::cancel() {

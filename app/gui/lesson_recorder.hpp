@@ -1,7 +1,8 @@
 // Records the lesson on a worker thread, so that no frame waits for the emulator: the window keeps
 // drawing the trace it has until the new one is ready and swaps it in between frames. Only the
 // newest request counts: one made while another records replaces any still waiting, and a
-// recording overtaken by a newer request is dropped when it finishes.
+// recording overtaken by a newer request is dropped when it finishes. The web build has no threads
+// (WebAssembly without shared memory): there a request records at once, on the caller's thread.
 #pragma once
 
 #include <condition_variable>

@@ -331,9 +331,15 @@ def diagram_box(image):
     return int(0.25 * width), int(0.70 * width), int(0.05 * height), int(0.92 * height)
 
 
+# The legend's strip under the cells (one line of 13 px text and its margins), in page pixels.
+LEGEND_STRIP = 40
+
+
 def count_cell_rows(image):
-    """Rows of cells in the diagram: bands of lines that cross at least 9 cell borders (8 cells)."""
+    """Rows of cells in the diagram: bands of lines that cross at least 9 cell borders (8 cells),
+    above the legend's strip at the diagram's foot (its text has border-grey strokes too)."""
     x0, x1, y0, y1 = diagram_box(image)
+    y1 -= LEGEND_STRIP
     rows, inside = 0, False
     for y in range(y0, y1):
         borders, x = 0, x0
