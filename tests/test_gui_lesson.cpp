@@ -244,3 +244,24 @@ TEST_CASE("lesson recorder: a request that cannot run brings its error and leave
   CHECK(l.view->trace.meta.n == 8);
   CHECK(l.racy);
 }
+
+TEST_CASE("lesson: side by side pairs the lesson with the racy kernel, and the racy lesson with the double-buffered one") {
+  gui::Lesson l;
+  const auto algos = block_algorithms();
+  auto pick = [&](const std::string& name) {
+    for (int i = 0; i < static_cast<int>(algos.size()); ++i)
+      if (algos[i].name == name) l.algorithm = i;
+  };
+  pick("kogge-stone-double-buffer");
+  gui::record_lesson(l, true);
+  REQUIRE(l.racy);
+  CHECK(l.racy->trace.meta.algorithm == "kogge-stone-racy");
+  pick("kogge-stone-racy");
+  gui::record_lesson(l, true);
+  REQUIRE(l.view);
+  REQUIRE(l.racy);
+  CHECK(l.view->trace.meta.algorithm == "kogge-stone-racy");
+  CHECK(l.racy->trace.meta.algorithm == "kogge-stone-double-buffer");  // not the lesson twice
+  CHECK(l.racy->outcome == Outcome::Correct);
+  CHECK(gui::side_by_side_partner("brent-kung") == "kogge-stone-racy");
+}

@@ -316,7 +316,9 @@ bool controls_panel(Ui& ui) {
     if (l.schedule == 3) changed |= ImGui::InputInt("schedule seed", &l.schedule_seed);
     l.schedule_seed = std::max(0, l.schedule_seed);
   }
-  changed |= ImGui::Checkbox("side by side with the single-buffer kernel", &ui.side_by_side);
+  const bool racy_lesson = algos[l.algorithm].name == "kogge-stone-racy";
+  changed |= ImGui::Checkbox(racy_lesson ? "side by side with the double-buffered kernel" : "side by side with the single-buffer kernel",
+                             &ui.side_by_side);
   tip(ui, "side_by_side", "the racy kernel beside the double-buffered one on the same input: the cells that differ are marked");
   ImGui::Separator();
   if (!l.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", l.error.c_str());
@@ -805,12 +807,19 @@ int run_gui(const GuiOptions& opt) {
             ImDrawList* dl = ImGui::GetWindowDrawList();
             dl->AddText(ImVec2(pos.x + 8, pos.y + 2), text, (ui.lesson.view->trace.meta.algorithm + " (the lesson)").c_str());
             ImGui::PushFont(ui.fonts.diagram);
+            // The racy lesson above the double-buffered kernel: its cells that differ are marked.
+            const bool racy_lesson = ui.lesson.view->trace.meta.algorithm == "kogge-stone-racy" &&
+                                     ui.lesson.racy->outcome == Outcome::Correct &&
+                                     ui.lesson.view->trace.steps.size() == ui.lesson.racy->trace.steps.size();
             draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws,
-                        ImVec2(pos.x, pos.y + caption), size, true, "##canvas");
+                        ImVec2(pos.x, pos.y + caption), size, true, "##canvas", racy_lesson ? ui.lesson.racy.get() : nullptr);
             ImGui::PopFont();
             draw_wrong_banner(*ui.lesson.view, ui.settings.theme, ImVec2(pos.x + avail.x, pos.y), caption);
             const float lower = pos.y + avail.y / 2;
-            dl->AddText(ImVec2(pos.x + 8, lower + 2), text, "kogge-stone-racy: one buffer, one barrier a step");
+            const std::string& partner = ui.lesson.racy->trace.meta.algorithm;
+            dl->AddText(ImVec2(pos.x + 8, lower + 2), text,
+                        (partner + (partner == "kogge-stone-racy" ? ": one buffer, one barrier a step"
+                                                                  : ": two buffers, no race")).c_str());
             const int racy_step = std::min(ui.step, static_cast<int>(ui.lesson.racy->trace.steps.size()) - 1);
             // Compared step by step with the lesson where the two run the same strides on the same input.
             const std::string& lesson_algo = ui.lesson.view->trace.meta.algorithm;

@@ -95,6 +95,10 @@ void lesson_from_trace(LessonControls& l, const TraceMeta& m) {
   }
 }
 
+std::string side_by_side_partner(const std::string& lesson_algorithm) {
+  return lesson_algorithm == "kogge-stone-racy" ? "kogge-stone-double-buffer" : "kogge-stone-racy";
+}
+
 LessonRecording record_lesson_controls(const LessonControls& l, bool side_by_side) {
   const auto start = std::chrono::steady_clock::now();
   LessonRecording r;
@@ -107,7 +111,7 @@ LessonRecording record_lesson_controls(const LessonControls& l, bool side_by_sid
                 : record_block_scan(c)));
     };
     r.view = record(algo);
-    if (side_by_side) r.racy = record("kogge-stone-racy");
+    if (side_by_side) r.racy = record(side_by_side_partner(algo));
   } catch (const std::exception& e) {
     r.view.reset();
     r.racy.reset();

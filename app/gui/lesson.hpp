@@ -37,10 +37,16 @@ struct LessonControls {
   int amplify_seed = 0;  // GPU race amplifier (0 = off)
 };
 
+// The kernel shown beside `lesson_algorithm` side by side: the single-buffer (racy) Kogge-Stone,
+// or the double-buffered one beside the racy lesson itself.
+std::string side_by_side_partner(const std::string& lesson_algorithm);
+
 // A recording of the controls: the traces with their analyses, or the error that stopped it.
 struct LessonRecording {
   std::unique_ptr<TraceView> view;
-  std::unique_ptr<TraceView> racy;  // the single-buffer kernel on the same input (side by side)
+  // Side by side, the other kernel of the pair on the same input: the single-buffer (racy) kernel,
+  // or, when the lesson is that one, the double-buffered kernel.
+  std::unique_ptr<TraceView> racy;
   std::string error;
   double record_ms = 0;
 };
