@@ -154,6 +154,26 @@ TEST_CASE("lesson controls: a device-wide trace leaves the block algorithm chose
   CHECK(l.algorithm == 3);
 }
 
+TEST_CASE("lesson controls: a schedule named as the command line names it sets the schedule controls, and reads back") {
+  gui::Lesson l;
+  CHECK(gui::schedule_text(l) == "in-order");
+  CHECK(gui::set_schedule(l, "round-robin"));
+  CHECK(l.schedule == 2);
+  CHECK(gui::schedule_text(l) == "round-robin");
+  CHECK(gui::set_schedule(l, "random:5"));
+  CHECK(l.schedule == 3);
+  CHECK(l.schedule_seed == 5);
+  CHECK(gui::schedule_text(l) == "random:5");
+  CHECK(gui::lesson_config(l, "kogge-stone-racy").schedule.name() == "random:5");
+  // Names it does not know change nothing: an unknown kind, a seed on a kind without one, a seed
+  // the control (an int) cannot hold.
+  for (const std::string bad : {"sideways", "reverse:3", "random:x", "random:99999999999"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(gui::set_schedule(l, bad));
+    CHECK(gui::schedule_text(l) == "random:5");
+  }
+}
+
 TEST_CASE("lesson controls: the racy kernel at the slides' n = 8 goes wrong, and the narration names the thread and the cell") {
   gui::Lesson l;  // the defaults: n = 8, the slides' input, in-order, every thread on its own
   const Trace t = record_block_scan(gui::lesson_config(l, "kogge-stone-racy"));

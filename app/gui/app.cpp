@@ -60,6 +60,7 @@
 #include "trace/trace_json.hpp"
 #ifdef __EMSCRIPTEN__
 #include "web/browser.hpp"
+#include "web/url_options.hpp"
 #endif
 
 namespace sv::gui {
@@ -391,8 +392,35 @@ std::string export_path(const Trace& trace, int step, const std::string& ext, co
 
 namespace {
 
+#ifdef __EMSCRIPTEN__
+// The page's link to this moment (app/web/url_options.hpp): the lesson, its step and the open views.
+// A trace file's page keeps the link that opened it (its trace= is a URL the window no longer has).
+std::optional<std::string> link_query(const Ui& ui) {
+  if (!ui.recorded_from_controls) return std::nullopt;
+  const Lesson& l = ui.lesson;
+  GuiOptions o;
+  o.algorithm = block_algorithms()[static_cast<std::size_t>(l.algorithm)].name;
+  o.n = l.n;
+  o.op = op_name(static_cast<OpKind>(l.op));
+  o.schedule = schedule_text(l);
+  o.warp = block_algorithms()[static_cast<std::size_t>(l.algorithm)].warp_level ? l.warp : l.lanes;
+  o.step = ui.step;
+  o.side_by_side = ui.side_by_side;
+  o.lecture = ui.lecture;
+  o.charts = ui.show_charts;
+  if (ui.show_lookback) o.lookback = ui.lookback.preset.empty() ? "default" : ui.lookback.preset;
+  return web::link_query(o);
+}
+#endif
+
 void file_menu(Ui& ui) {
   if (!ImGui::BeginMenu("File")) return;
+#ifdef __EMSCRIPTEN__
+  if (ImGui::MenuItem("Copy link")) {
+    web::copy_page_link(link_query(ui).value_or(web::page_query()));
+    ui.status = "link to this step: on the clipboard, or in the box at the top";
+  }
+#endif
   ImGui::InputText("path", ui.path, sizeof ui.path);
   try {
     if (ImGui::MenuItem("Open trace")) {
@@ -555,6 +583,10 @@ int run_gui(const GuiOptions& opt) {
       return 2;
     }
     ui.lesson.op = static_cast<int>(*op);
+  }
+  if (!opt.schedule.empty() && !set_schedule(ui.lesson, opt.schedule)) {
+    std::cerr << "scanviz: schedule: unknown schedule '" << opt.schedule << "' (in-order, reverse, round-robin, random:SEED)\n";
+    return 2;
   }
   if ((opt.gpu || !opt.measure_log2_n.empty()) && !ui.gpu.usable) {
     std::cerr << "scanviz: " << (opt.gpu ? "--executor gpu" : "--measure") << ": no usable CUDA device (" << ui.gpu.error
@@ -974,6 +1006,7 @@ int run_gui(const GuiOptions& opt) {
       }
       glfwSwapBuffers(window);
 #ifdef __EMSCRIPTEN__
+      if (const auto query = link_query(ui)) web::set_page_query(*query);
       web::wait_for_next_frame();
 #endif
       if (opt.report_frames) glFinish();  // a measured frame ends when the GL has drawn it, not when it is queued

@@ -45,6 +45,7 @@ struct GuiOptions {
   std::string algorithm;       // ... and this algorithm
   int warp = 0;                // ... and this warp width (warp-level algorithms; 0: the lesson's 4)
   std::string op;              // ... and this operator (sum, product, min, max, interval)
+  std::string schedule;        // ... and this emulator schedule (in-order, reverse, round-robin, random:SEED)
   bool gpu = false;            // ... recorded on the GPU executor (an error without a usable device)
   int amplify_seed = 0;        // ... with this race amplifier seed (GPU)
   std::vector<int> measure_log2_n;  // timing panel: measure these sizes at start (frames count from when done)

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include "algorithms.hpp"
@@ -56,13 +58,24 @@ BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorit
       c.input = std::move(values);
     }
   }
-  const auto names = schedule_kind_names();
-  std::string schedule_text(names[l.schedule]);
-  if (l.schedule == 3) schedule_text += ':' + std::to_string(l.schedule_seed);
-  const auto schedule = Schedule::parse(schedule_text);
+  const auto schedule = Schedule::parse(schedule_text(l));
   if (!schedule) throw std::invalid_argument("the schedule seed must be a non-negative number");
   c.schedule = *schedule;
   return c;
+}
+
+std::string schedule_text(const LessonControls& l) {
+  std::string text(schedule_kind_names()[static_cast<std::size_t>(l.schedule)]);
+  if (l.schedule == static_cast<int>(Schedule::Kind::Random)) text += ':' + std::to_string(l.schedule_seed);
+  return text;
+}
+
+bool set_schedule(LessonControls& l, std::string_view text) {
+  const auto schedule = Schedule::parse(text, static_cast<std::uint64_t>(l.schedule_seed));
+  if (!schedule || schedule->seed > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) return false;
+  l.schedule = static_cast<int>(schedule->kind);
+  if (schedule->kind == Schedule::Kind::Random) l.schedule_seed = static_cast<int>(schedule->seed);
+  return true;
 }
 
 void lesson_from_trace(LessonControls& l, const TraceMeta& m) {

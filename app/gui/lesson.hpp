@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "emulator/record.hpp"
 #include "gui/diagram_model.hpp"
@@ -56,6 +57,11 @@ struct Lesson : LessonControls, LessonRecording {};
 
 // The run the controls describe, for one of the block algorithms.
 BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorithm);
+
+// The controls' emulator schedule as the command line writes it ("in-order", "random:7"), and the
+// other way: false, changing nothing, for a name Schedule::parse does not know.
+std::string schedule_text(const LessonControls& l);
+bool set_schedule(LessonControls& l, std::string_view text);
 
 // A trace file shown: the controls take what it was recorded with, so the panel describes what is
 // on screen and a change records the same input under the changed control. The input is typed

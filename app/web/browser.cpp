@@ -6,11 +6,18 @@
 #include <cstdlib>
 
 // Listed in the link's ASYNCIFY_IMPORTS (app/web/CMakeLists.txt): it suspends the wasm stack.
-// It also counts the frames and notes when the first one was drawn, for tests and measurements.
+// It also counts the frames, notes when the first one was drawn and keeps the last 240 frames' work
+// (from the animation frame's start to this wait, in ms), for tests and measurements.
 EM_JS(void, scanviz_wait_animation_frame, (), {
+  var now = performance.now();
   Module.frames = (Module.frames || 0) + 1;
-  if (Module.frames == 1) Module.firstFrameMs = performance.now();
-  Asyncify.handleSleep(function(wake) { requestAnimationFrame(function() { wake(); }); });
+  if (Module.frames == 1) Module.firstFrameMs = now;
+  if (Module.frameStartMs !== undefined) {
+    Module.frameWorkMs = (Module.frameWorkMs || []).concat([now - Module.frameStartMs]).slice(-240);
+  }
+  Asyncify.handleSleep(function(wake) {
+    requestAnimationFrame(function() { Module.frameStartMs = performance.now(); wake(); });
+  });
 });
 EM_JS(int, scanviz_page_width, (), { return window.innerWidth; });
 EM_JS(int, scanviz_page_height, (), { return window.innerHeight; });
@@ -20,6 +27,17 @@ EM_JS(char*, scanviz_page_query, (), {
   var text = _malloc(bytes);
   stringToUTF8(query, text, bytes);
   return text;
+});
+EM_JS(void, scanviz_set_page_query, (const char* query), {
+  var search = UTF8ToString(query);
+  if (window.location.search != search) history.replaceState(null, '', window.location.pathname + search);
+});
+EM_JS(void, scanviz_copy_page_link, (const char* query), {
+  var link = window.location.origin + window.location.pathname + UTF8ToString(query);
+  Module.copiedLink = link;
+  var show = function() { showLink(link); };  // index.html
+  if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(link).catch(show);
+  else show();
 });
 
 namespace sv::web {
@@ -33,5 +51,13 @@ std::string page_query() {
   std::free(text);
   return query;
 }
+
+void set_page_query(const std::string& query) {
+  static std::string shown = "\n";  // no address has this: the first call always sets it
+  if (query == shown) return;  // browsers limit how often replaceState may be called
+  scanviz_set_page_query(query.c_str());
+  shown = query;
+}
+void copy_page_link(const std::string& query) { scanviz_copy_page_link(query.c_str()); }
 
 }  // namespace sv::web

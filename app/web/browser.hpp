@@ -16,4 +16,12 @@ int page_height();
 // The page address's query string, from its '?' ("" without one).
 std::string page_query();
 
+// Puts `query` in the address bar (history.replaceState, no reload) when it differs from what is
+// there, so the address always opens where the window is.
+void set_page_query(const std::string& query);
+
+// Copies the page's address with `query` to the clipboard; where the browser refuses, shows it in
+// the page's link box, selected, for the reader to copy.
+void copy_page_link(const std::string& query);
+
 }  // namespace sv::web

@@ -1,6 +1,7 @@
 // The page's query string as window options (app/web/url_options.hpp).
 #include "web/url_options.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 
@@ -20,6 +21,17 @@ std::string decoded(std::string_view text) {
     } else {
       out += text[i];
     }
+  }
+  return out;
+}
+
+// Everything but letters, digits and -._~ as %XX, as a query's values need.
+std::string encoded(std::string_view text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (const unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') out += static_cast<char>(c);
+    else out += {'%', hex[c >> 4], hex[c & 15]};
   }
   return out;
 }
@@ -47,6 +59,8 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
     else if (key == "op") o.op = value;
     else if (key == "theme") o.theme = value;
     else if (key == "lookback") o.lookback = value;
+    else if (key == "schedule") o.schedule = value;  // checked where the window sets it (run_gui)
+    else if (key == "charts") o.charts = value != "0";
     else if (key == "trace") o.trace_path = value;  // a URL: main() fetches it
     else if (key == "bench") o.bench_json = value;
     else if (key == "lecture") o.lecture = value != "0";
@@ -55,10 +69,28 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
       if (!is_number || number < 0) return "link: " + key + "=" + value + " is not a whole number";
       (key == "n" ? o.n : key == "step" ? o.step : o.warp) = number;
     } else {
-      return "link: unknown key '" + key + "' (algo, n, op, step, warp, theme, lookback, lecture, side, trace, bench)";
+      return "link: unknown key '" + key + "' (algo, n, op, schedule, step, warp, theme, lookback, charts, lecture, side, trace, bench)";
     }
   }
   return {};
+}
+
+std::string link_query(const gui::GuiOptions& o) {
+  std::string query;
+  const auto add = [&](const char* key, const std::string& value) {
+    query += (query.empty() ? "?" : "&") + std::string(key) + "=" + encoded(value);
+  };
+  if (!o.algorithm.empty()) add("algo", o.algorithm);
+  if (o.n > 0) add("n", std::to_string(o.n));
+  if (!o.op.empty()) add("op", o.op);
+  if (!o.schedule.empty()) add("schedule", o.schedule);
+  if (o.warp > 0) add("warp", std::to_string(o.warp));
+  if (o.step >= 0) add("step", std::to_string(o.step));
+  if (o.side_by_side) add("side", "1");
+  if (o.lecture) add("lecture", "1");
+  if (o.charts) add("charts", "1");
+  if (!o.lookback.empty()) add("lookback", o.lookback);
+  return query;
 }
 
 }  // namespace sv::web

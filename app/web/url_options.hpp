@@ -1,5 +1,5 @@
 // A link that opens a lesson: the page's query string (?algo=brent-kung&n=16&step=3) as the window's
-// options, the same names as `scanviz gui`'s options. Values are checked where the command line's
+// options, and the window's state as such a string, the same names as `scanviz gui`'s options. Values are checked where the command line's
 // are (run_gui), so a bad one is the same one-line message, shown on the page.
 #pragma once
 
@@ -13,5 +13,9 @@ namespace sv::web {
 // Sets the options the query names; returns a message naming the first key or number it cannot
 // use, or an empty string. trace= and bench= leave their URLs in trace_path and bench_json.
 std::string apply_query(std::string_view query, gui::GuiOptions& options);
+
+// The other way: the query string ("?algo=...&step=2") that opens the lesson, step, schedule and
+// views `options` names, for a link to where the window is.
+std::string link_query(const gui::GuiOptions& options);
 
 }  // namespace sv::web

@@ -2,7 +2,10 @@
 """The web build in a real browser: serves the site folder from a local HTTP server, opens it in
 headless Chromium (driven over the DevTools protocol on a pipe, no other package needed), waits for
 the window's first frame, takes a screenshot and checks its pixels, then presses the right arrow
-twice and checks that the diagram shows the two steps more; opens links to a step, to the race, to
+twice and checks that the diagram shows the two steps more and that the address says step=2 (and
+opens there); clicks File > Copy link and checks the link; presses Space and checks that the step
+moves on; opens links to the charts with a schedule, measures frame times (requestAnimationFrame)
+for the default lesson and n = 1024; opens links to a step, to the race, to
 the look-back view and to a trace recorded on an H100 (fetched by the page) and checks each, and
 links with a bad value and a missing trace and checks the page's line about each.
 
@@ -224,16 +227,35 @@ def main():
             # Each key is held for about a frame: Dear ImGui sees a press only when a frame finds the key
             # down, and a key held longer than its repeat delay (0.275 s) counts again.
             for _ in range(2):
-                for kind in ("rawKeyDown", "keyUp"):
-                    browser.send("Input.dispatchKeyEvent", {"type": kind, "key": "ArrowRight", "code": "ArrowRight",
-                                                            "windowsVirtualKeyCode": 39, "nativeVirtualKeyCode": 39})
-                    wait_frames(browser, browser.evaluate("Module.frames") + 2, deadline)
+                press(browser, "ArrowRight", "ArrowRight", 39)
             stepped = screenshot(browser)
+            # The address follows the window (history.replaceState): it names step 2 now, and opens there.
+            stepped_search = browser.evaluate("location.search")
+            stepped_again, _ = load(browser, browser.evaluate("location.href"))
+            # Space plays: the step the address names moves on by itself.
+            playing_steps = play_steps(browser, deadline)
+            # File > Copy link: the clipboard has it, or (headless Chromium grants no clipboard) the
+            # page's link box shows it.
+            copied = copy_link(browser)
+            copied_search = browser.evaluate("location.search")
+            copied_shot = screenshot(browser)
             # A link that names a lesson and a step opens there.
             linked, _ = load(browser, url + "?algo=kogge-stone-double-buffer&n=8&step=2")
             # The race, side by side with the double-buffered kernel, and the look-back view.
             race, _ = load(browser, url + "?algo=kogge-stone-racy&n=40&side=1&step=3")
             lookback, _ = load(browser, url + "?lookback=fig6")
+            lookback_search = browser.evaluate("location.search")
+            # The charts window and an emulator schedule, named by the link, are what the window then
+            # shows: the address, which the window writes from its state, names them back.
+            charts, _ = load(browser, url + "?charts=1&schedule=random:5")
+            charts_search = browser.evaluate("location.search")
+            said_schedule = page_line(browser, url + "?schedule=sideways")
+            # Frame times as the browser paces them (requestAnimationFrame), for docs/performance.md.
+            frame_times = {}
+            for name, query in (("default lesson", ""), ("kogge-stone-double-buffer n=1024",
+                                                         "?algo=kogge-stone-double-buffer&n=1024")):
+                load(browser, url + query)
+                frame_times[name] = (animation_frame_ms(browser, 120), browser.evaluate("Module.frameWorkMs.slice(-120)"))
             # A trace recorded on an H100, fetched by the page: the look-back view opens on it.
             traced, _ = load(browser, url + "?trace=examples/pipelined-h100.json")
             # Links the window cannot use say so on the page, in one line.
@@ -249,6 +271,8 @@ def main():
     save(race, os.path.join(out, "web-race.png"))
     save(lookback, os.path.join(out, "web-lookback.png"))
     save(traced, os.path.join(out, "web-trace-h100.png"))
+    save(charts, os.path.join(out, "web-charts.png"))
+    save(copied_shot, os.path.join(out, "web-copy-link.png"))
     image = read_png(shot)
     check_default_lesson(image)
     rows_before, rows_after = count_cell_rows(image), count_cell_rows(read_png(stepped))
@@ -256,10 +280,35 @@ def main():
         fail(f"the diagram shows {rows_before} row(s) of cells at the start and {rows_after} after the right arrow "
              "twice, not 1 and 3 (the load, then a row a step)")
     print("page_test: two presses of the right arrow drew the rows of steps 1 and 2")
+    if "step=2" not in stepped_search.split("&") and f"?step=2" not in stepped_search:
+        fail(f"after the right arrow twice the address says '{stepped_search}', not step=2")
+    if count_cell_rows(read_png(stepped_again)) != 3:
+        fail(f"the address after two steps ({stepped_search}) opens with {count_cell_rows(read_png(stepped_again))} "
+             "row(s) of cells, not 3")
+    print(f"page_test: the address follows the window ({stepped_search}) and opens there again")
+    copied_link, shown_link = copied
+    if not copied_link or not copied_link.endswith(copied_search) or "step=" not in copied_search:
+        fail(f"File > Copy link copied '{copied_link}', not the page's address with its step ('{copied_search}')")
+    print(f"page_test: File > Copy link copied {copied_link}" +
+          (" (no clipboard here: the page's link box shows it)" if shown_link == copied_link else ""))
+    if len(set(playing_steps)) < 2:
+        fail(f"after Space the address's step stays at {playing_steps[0]}: the timeline does not play")
+    print(f"page_test: Space plays: the step went {' -> '.join(map(str, playing_steps))}")
     if count_cell_rows(read_png(linked)) != 3:
         fail(f"the link to step 2 shows {count_cell_rows(read_png(linked))} row(s) of cells, not 3")
     print("page_test: the link to step 2 opened there")
     check_views(image, read_png(race), read_png(lookback))
+    if "lookback=fig6" not in lookback_search:
+        fail(f"with the look-back view open the address says '{lookback_search}', not lookback=fig6")
+    if "charts=1" not in charts_search or "schedule=random%3A5" not in charts_search:
+        fail(f"the link with charts=1 and schedule=random:5 leaves the address '{charts_search}': the window did not "
+             "open the charts or take the schedule")
+    check_charts(image, read_png(charts))
+    print(f"page_test: the links to the charts and a schedule open them ({charts_search})")
+    if said_schedule != "scanviz: schedule: unknown schedule 'sideways' (in-order, reverse, round-robin, random:SEED)":
+        fail(f"the page with ?schedule=sideways says '{said_schedule}', not that the schedule is unknown")
+    for name, (interval, work) in frame_times.items():
+        print(f"page_test: {name}: frame interval {percentiles(interval)}; the window's work a frame {percentiles(work)}")
     if said != "scanviz: link: n=eight is not a whole number":
         fail(f"the page with ?n=eight says '{said}', not that n is not a whole number")
     print(f"page_test: a bad link says '{said}'")
@@ -299,6 +348,68 @@ def page_line(browser, url):
         time.sleep(0.1)
         said = browser.evaluate("document.getElementById('status').textContent") or ""
     return said
+
+
+def press(browser, key, code, keycode):
+    """A key pressed as a person does: down for a couple of frames (Dear ImGui sees a press only when
+    a frame finds the key down), up before its repeat delay."""
+    for kind in ("rawKeyDown", "keyUp"):
+        browser.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": code,
+                                                "windowsVirtualKeyCode": keycode, "nativeVirtualKeyCode": keycode})
+        wait_frames(browser, browser.evaluate("Module.frames") + 2, time.monotonic() + 10)
+
+
+def click(browser, x, y):
+    for kind in ("mousePressed", "mouseReleased"):
+        browser.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+        wait_frames(browser, browser.evaluate("Module.frames") + 3, time.monotonic() + 10)
+
+
+def copy_link(browser):
+    """Clicks File, then its first item (Copy link), and returns the link the page copied or shows."""
+    browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 20, "y": 11})
+    click(browser, 20, 11)
+    browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 40, "y": 36})
+    wait_frames(browser, browser.evaluate("Module.frames") + 3, time.monotonic() + 10)
+    click(browser, 40, 36)
+    time.sleep(0.5)  # the clipboard answers (or refuses) asynchronously
+    return browser.evaluate("[Module.copiedLink, document.getElementById('link').style.display == 'block' ? "
+                            "document.getElementById('link').value : '']")
+
+
+def address_step(browser):
+    search = browser.evaluate("location.search") or ""
+    return next((int(p[5:]) for p in search.lstrip("?").split("&") if p.startswith("step=")), None)
+
+
+def play_steps(browser, deadline):
+    """Presses Space and returns the steps the address names over the next seconds (until it has
+    moved twice), then Space again to stop."""
+    steps = [address_step(browser)]
+    press(browser, " ", "Space", 32)
+    until = min(deadline, time.monotonic() + 8)
+    while time.monotonic() < until and len(set(steps)) < 3:
+        time.sleep(0.1)
+        if (step := address_step(browser)) != steps[-1]:
+            steps.append(step)
+    press(browser, " ", "Space", 32)
+    return steps
+
+
+def animation_frame_ms(browser, frames):
+    """The times between `frames` + 1 successive requestAnimationFrame callbacks, in ms."""
+    script = ("new Promise(function(done) { var times = [], last = null; function tick(now) {"
+              " if (last !== null) times.push(now - last); last = now;"
+              f" if (times.length < {frames}) requestAnimationFrame(tick); else done(times); }}"
+              " requestAnimationFrame(tick); })")
+    result = browser.send("Runtime.evaluate", {"expression": script, "awaitPromise": True, "returnByValue": True},
+                          timeout=120)
+    return result["result"]["value"]
+
+
+def percentiles(ms):
+    ms = sorted(ms)
+    return f"median {ms[len(ms) // 2]:.1f} ms, 99th percentile {ms[min(len(ms) - 1, int(0.99 * len(ms)))]:.1f} ms ({len(ms)} frames)"
 
 
 def wait_frames(browser, frames, deadline):
@@ -379,6 +490,23 @@ def check_views(default, race, lookback):
         if colour_in_diagram(lookback, rgb) < 500:
             fail(f"the look-back view shows no tile flagged {name}")
     print("page_test: the race shows its hazards; the look-back view its P and A tiles")
+
+
+# The charts window's background (Dear ImGui's light window colour) and the colour of Blelloch's
+# markers and dashed closed form in its charts.
+CHART_WINDOW, CHART_BLELLOCH = (0xF0, 0xF0, 0xF0), (0x16, 0xA2, 0x7C)
+
+
+def check_charts(default, charts):
+    """The charts window covers most of the diagram, and its charts draw Blelloch's series, which the
+    default lesson's window shows nowhere."""
+    x0, x1, y0, y1 = diagram_box(charts)
+    covered = colour_in_diagram(charts, CHART_WINDOW) / ((x1 - x0) * (y1 - y0))
+    if covered < 0.4:
+        fail(f"with charts=1 the charts window's background covers {covered:.0%} of the diagram, not most of it")
+    whole = (0, 0, charts[0], charts[1])
+    if count_colour(charts, whole, CHART_BLELLOCH) < 20 or count_colour(default, whole, CHART_BLELLOCH) != 0:
+        fail("with charts=1 the window shows no series in Blelloch's colour (or the default lesson shows one too)")
 
 
 def check_default_lesson(image):
