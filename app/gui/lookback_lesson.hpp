@@ -72,6 +72,7 @@ struct LookbackUi {
     std::uint64_t build = 0;  // scene_builds when it was built (its picture's version)
   };
   std::vector<CachedScene> scenes;  // per run
+  CachedScene pipeline;             // the pipelined kernel's lanes (its picture unused)
   std::size_t scene_builds = 0;   // scenes built since the view was made (gui --report-frames)
   int pipe_first_block = 0;       // the pipelined kernel's blocks shown: from this one,
   int pipe_blocks = 2;            // this many

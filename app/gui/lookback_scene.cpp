@@ -91,6 +91,14 @@ void add_lane_marks(LookbackScene& s, std::vector<SceneRect>& marks, bool fold) 
 
 }  // namespace
 
+void add_legend_row(LookbackScene& s, float x, float y, float em, std::span<const LegendKey> keys, const LookbackPalette& pal) {
+  for (const LegendKey& k : keys) {
+    s.rects.push_back({x, y + 0.2f * em, 0.9f * em, 0.9f * em, k.fill, pal.grid, "", -1, SceneRect::Kind::Legend});
+    s.texts.push_back({x + 1.2f * em, y, pal.text_dim, k.text});
+    x += 1.6f * em + 0.55f * em * static_cast<float>(std::string_view(k.text).size());
+  }
+}
+
 LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, const LookbackPalette& pal,
                                    const SceneOptions& o) {
   LookbackScene s;
@@ -103,16 +111,11 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
   }
   // The legend: flags, then the lifetimes' colours.
   if (o.legend) {
-    float x = m;
-    const std::pair<std::uint32_t, const char*> keys[] = {
+    const LegendKey keys[] = {
         {pal.flag_x, "X: nothing published"}, {pal.flag_a, "A: aggregate"}, {pal.flag_p, "P: inclusive prefix"},
         {pal.lifetime, "running"}, {pal.waiting, "waiting"}, {with_alpha(pal.text_dim, 0x90), "done"},
         {pal.stale, "stale read, wrong value (!)"}};
-    for (const auto& [fill, text] : keys) {
-      s.rects.push_back({x, y + 0.2f * em, 0.9f * em, 0.9f * em, fill, pal.grid, "", -1, SceneRect::Kind::Legend});
-      s.texts.push_back({x + 1.2f * em, y, pal.text_dim, text});
-      x += 1.6f * em + 0.55f * em * static_cast<float>(std::string_view(text).size());
-    }
+    add_legend_row(s, m, y, em, keys, pal);
     y += 1.4f * em;
   }
   const float label_w = 7.5f * em;

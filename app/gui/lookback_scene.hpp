@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,13 @@ struct SceneOptions {
 };
 LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, const LookbackPalette& pal,
                                    const SceneOptions& options);
+
+// A legend's row at (x, y): a swatch and its text for each key, left to right.
+struct LegendKey {
+  std::uint32_t fill;
+  const char* text;
+};
+void add_legend_row(LookbackScene& s, float x, float y, float em, std::span<const LegendKey> keys, const LookbackPalette& pal);
 
 // The lanes' marks (lifetimes and waits, not their labels) as one picture, one texel a pixel, over
 // the scene's background: each mark fills the pixels whose centres it covers, blended in order, as

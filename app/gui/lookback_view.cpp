@@ -75,7 +75,8 @@ void pipeline_tooltip(const PipelineTile& t) {
 }
 
 // The pipelined kernel's lanes under its run's scene: which blocks, and the scene.
-void pipeline_panel(LookbackUi& ui, const LookbackRun& r, const LookbackPalette& pal, float width, std::uint64_t span) {
+void pipeline_panel(LookbackUi& ui, const LookbackRun& r, const LookbackPalette& pal, const std::string& theme, float width,
+                    std::uint64_t span) {
   const PipelineRun& run = r.pipeline;
   const int blocks = static_cast<int>(run.blocks.size());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
@@ -91,7 +92,15 @@ void pipeline_panel(LookbackUi& ui, const LookbackRun& r, const LookbackPalette&
   o.selected = ui.selected;
   o.first_block = ui.pipe_first_block;
   o.blocks = ui.pipe_blocks;
-  const LookbackScene scene = build_pipeline_scene(run, ui.time, pal, o);
+  // Rebuilt only when what it shows changed, as the runs' scenes are.
+  const std::string key = std::to_string(ui.time) + "|" + std::to_string(ui.selected) + "|" + std::to_string(width) + "|" +
+                          std::to_string(o.em) + "|" + theme + "|" + std::to_string(ui.generation) + "|" +
+                          std::to_string(o.first_block) + "|" + std::to_string(o.blocks) + "|" + std::to_string(span);
+  if (ui.pipeline.key != key) {
+    ui.pipeline.scene = build_pipeline_scene(run, ui.time, pal, o);
+    ui.pipeline.key = key;
+  }
+  const LookbackScene& scene = ui.pipeline.scene;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   add_solid_rect(ImGui::GetWindowDrawList(), origin, ImVec2(origin.x + scene.width, origin.y + scene.height), pal.background);
   draw_lookback_scene(scene, origin.x, origin.y);
@@ -272,7 +281,7 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.selected = t;
       }
     }
-    if (!r.pipeline.tiles.empty()) pipeline_panel(ui, r, pal, width, span);
+    if (!r.pipeline.tiles.empty()) pipeline_panel(ui, r, pal, theme, width, span);
   }
   ImGui::EndChild();
 }

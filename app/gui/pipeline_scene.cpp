@@ -50,19 +50,12 @@ LookbackScene build_pipeline_scene(const PipelineRun& run, std::uint64_t time, c
   y += 1.4f * em;
 
   // The legend of the lanes.
-  {
-    float lx = m;
-    const std::pair<std::uint32_t, const char*> keys[] = {
-        {pal.flag_x, "copy in flight"}, {pal.flag_a, "reduce, then A"}, {pal.flag_p, "look-back, then P"},
-        {pal.waiting, "poll blocked"}, {with_alpha(pal.lifetime, 0x28), "held, waiting for the prefix"},
-        {pal.lifetime, "scan and store"}, {pal.text_dim, "stages in use"}};
-    for (const auto& [fill, text] : keys) {
-      s.rects.push_back({lx, y + 0.2f * em, 0.9f * em, 0.9f * em, fill, pal.grid, "", -1, SceneRect::Kind::Legend});
-      s.texts.push_back({lx + 1.2f * em, y, pal.text_dim, text});
-      lx += 1.6f * em + 0.55f * em * static_cast<float>(std::string_view(text).size());
-    }
-    y += 1.5f * em;
-  }
+  const LegendKey keys[] = {
+      {pal.flag_x, "copy in flight"}, {pal.flag_a, "reduce, then A"}, {pal.flag_p, "look-back, then P"},
+      {pal.waiting, "poll blocked"}, {with_alpha(pal.lifetime, 0x28), "held, waiting for the prefix"},
+      {pal.lifetime, "scan and store"}, {pal.text_dim, "stages in use"}};
+  add_legend_row(s, m, y, em, keys, pal);
+  y += 1.5f * em;
 
   const auto now = static_cast<std::int64_t>(time);
   const std::int64_t t_end = std::max<std::int64_t>(o.t_end ? static_cast<std::int64_t>(o.t_end) : run.t1 - run.t0, 1);
@@ -111,9 +104,14 @@ LookbackScene build_pipeline_scene(const PipelineRun& run, std::uint64_t time, c
     // Stages in use: a column of the lane per pixel, as tall as the share of stages holding a tile.
     const float sy = y + static_cast<float>(kPipeLaneRows - 1) * s.lane_h;
     const int columns = static_cast<int>(avail / 2);
+    std::vector<std::int64_t> at(static_cast<std::size_t>(std::max(columns, 0)));
+    for (int c = 0; c < columns; ++c)
+      at[static_cast<std::size_t>(c)] =
+          run.t0 + static_cast<std::int64_t>((static_cast<double>(c) + 0.5) / columns * static_cast<double>(t_end));
+    const std::vector<int> in_use = stages_in_use(run, block, at);
     for (int c = 0; c < columns && run.stages > 0; ++c) {
-      const std::int64_t t = run.t0 + static_cast<std::int64_t>((static_cast<double>(c) + 0.5) / columns * static_cast<double>(t_end));
-      const int used = stages_in_use(run, block, t);
+      const std::int64_t t = at[static_cast<std::size_t>(c)];
+      const int used = in_use[static_cast<std::size_t>(c)];
       if (!used) continue;
       const float h = (s.lane_h - 2) * static_cast<float>(std::min(used, run.stages)) / static_cast<float>(run.stages);
       s.rects.push_back({s.table_x + 2.0f * static_cast<float>(c), sy + s.lane_h - 1 - h, 2, h,

@@ -118,13 +118,22 @@ PipelineRun make_pipeline_run(const Trace& trace) {
   return r;
 }
 
-int stages_in_use(const PipelineRun& run, std::uint32_t block, std::int64_t time) {
-  int n = 0;
-  for (const PipelineTile& t : run.tiles) {
-    if (t.block != block || t.taken < 0 || t.taken > time) continue;
-    if (t.held < 0 || t.held > time) ++n;
+std::vector<int> stages_in_use(const PipelineRun& run, std::uint32_t block, const std::vector<std::int64_t>& times) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> held;  // [taken, freed) of the block's tiles; -1: never freed
+  for (const PipelineTile& t : run.tiles)
+    if (t.block == block && t.taken >= 0) held.push_back({t.taken, t.held});
+  std::vector<int> used;
+  used.reserve(times.size());
+  for (const std::int64_t time : times) {
+    int n = 0;
+    for (const auto& [taken, freed] : held) n += taken <= time && (freed < 0 || freed > time);
+    used.push_back(n);
   }
-  return n;
+  return used;
+}
+
+int stages_in_use(const PipelineRun& run, std::uint32_t block, std::int64_t time) {
+  return stages_in_use(run, block, std::vector<std::int64_t>{time}).front();
 }
 
 std::string pipeline_summary(const PipelineRun& run) {

@@ -57,6 +57,8 @@ PipelineRun make_pipeline_run(const Trace& trace);
 // store group has read it (Held, traced before the group frees the stage; the reduce warps free
 // their side as they sum, before A), so it never counts more than the block's stages.
 int stages_in_use(const PipelineRun& run, std::uint32_t block, std::int64_t time);
+// The same at each of `times`: the block's tiles are picked out once.
+std::vector<int> stages_in_use(const PipelineRun& run, std::uint32_t block, const std::vector<std::int64_t>& times);
 
 // "a tile's median life 5.1 us: copy in 1.2 us (24%), reduce 0.4 us (8%), ..." for the view and the CLI.
 std::string pipeline_summary(const PipelineRun& run);
