@@ -1,6 +1,7 @@
 // Charts as data and as SVG.
 #include "chart.hpp"
 
+#include "core/values.hpp"
 #include "svg.hpp"
 
 #include <algorithm>
@@ -70,8 +71,12 @@ Look algorithm_look(const std::string& algorithm) {
       {"blelloch", {0x009E73FF, Marker::Diamond}},          {"sklansky", {0xCC79A7FF, Marker::TriangleDown}},
       {"warp-brent-kung", {0xAA3377FF, Marker::Square}},    {"warp-raking", {0xCCBB44FF, Marker::Star}},
       {"warp-sklansky", {0x4477AAFF, Marker::Plus}},        {"copy", {0x999999FF, Marker::Square}},
-      {"cub", {0x228833FF, Marker::Diamond}},               {"decoupled-lookback", {0xEE6677FF, Marker::Circle}}};
-  auto it = looks.find(algorithm);
+      {"cub", {0x228833FF, Marker::Diamond}},               {"decoupled-lookback", {0xEE6677FF, Marker::Circle}},
+      {"hierarchical", {0x332288FF, Marker::Triangle}},     {"reduce-then-scan", {0x882255FF, Marker::TriangleDown}},
+      {"chained", {0x44AA99FF, Marker::Cross}}};
+  // A block-level kernel timed on its own ("block brent-kung") looks as its algorithm does.
+  constexpr std::string_view kBlock = "block ";
+  auto it = looks.find(algorithm.rfind(kBlock, 0) == 0 ? algorithm.substr(kBlock.size()) : algorithm);
   return it == looks.end() ? Look{0x868E96FF, Marker::Circle} : it->second;
 }
 }  // namespace
@@ -123,8 +128,8 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
       order.push_back(p.algorithm);
   std::int64_t max_depth = 1;
   for (const std::string& a : order) {
-    Series s_steps{a, algorithm_color(a), {}, {}, false, true, algorithm_marker(a)}, s_work = s_steps;
-    Series c_steps{a + " (closed form)", algorithm_color(a), {}, {}, true, false, Marker::Circle}, c_work = c_steps;
+    Series s_steps{a, algorithm_color(a), {}, {}, false, true, algorithm_marker(a), ""}, s_work = s_steps;
+    Series c_steps{a + " (closed form)", algorithm_color(a), {}, {}, true, false, Marker::Circle, ""}, c_work = c_steps;
     for (const WorkStepsPoint& p : points) {
       if (p.algorithm != a) continue;
       s_steps.x.push_back(p.n);
@@ -139,7 +144,7 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
       }
       if (p.n == depth_n) {
         depth.series.push_back({a, algorithm_color(a), {static_cast<double>(p.steps)}, {static_cast<double>(p.operations)},
-                                false, true, algorithm_marker(a)});
+                                false, true, algorithm_marker(a), ""});
         max_depth = std::max(max_depth, p.steps);
       }
     }
@@ -149,7 +154,7 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
     work.series.push_back(s_work);
   }
   // Snir: depth + size >= 2n - 2, from the least possible depth (log2 n) to past the deepest network.
-  Series snir{"Snir: depth + work >= 2n - 2", 0x868E96FF, {}, {}, true, true};
+  Series snir{"Snir: depth + work >= 2n - 2", 0x868E96FF, {}, {}, true, true, Marker::Circle, ""};
   const auto lo = static_cast<std::int64_t>(std::ceil(std::log2(static_cast<double>(std::max<std::int64_t>(depth_n, 2)))));
   for (std::int64_t d = lo; d <= max_depth + 2; ++d) {
     snir.x.push_back(static_cast<double>(d));
@@ -169,13 +174,16 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
 }
 
 
-Chart throughput_chart(const BenchResult& r) {
-  Chart c{"Throughput on " + (r.device.empty() ? std::string("the GPU") : r.device) + " (int32 inclusive sum)", "n",
-          "G items/s", true, false, {}};
+Chart throughput_chart(const BenchResult& r, bool block_level) {
+  Chart c{"Throughput on " + (r.device.empty() ? std::string("the GPU") : r.device) + " (" + std::string(type_name(r.type)) +
+              " inclusive sum" + (block_level ? ", block-level kernels" : "") + ")",
+          "n", "G items/s", true, false, {}};
   for (const BenchRow& row : r.rows) {
+    const bool block_row = row.algorithm.rfind("block ", 0) == 0, reference = row.algorithm == "copy" || row.algorithm == "cub";
+    if (!reference && block_row != block_level) continue;
     auto it = std::find_if(c.series.begin(), c.series.end(), [&](const Series& s) { return s.name == row.algorithm; });
     if (it == c.series.end()) {
-      c.series.push_back({row.algorithm, algorithm_color(row.algorithm), {}, {}, false, true, algorithm_marker(row.algorithm)});
+      c.series.push_back({row.algorithm, algorithm_color(row.algorithm), {}, {}, false, true, algorithm_marker(row.algorithm), ""});
       it = c.series.end() - 1;
     }
     it->x.push_back(static_cast<double>(row.n));

@@ -63,8 +63,9 @@ Marker algorithm_marker(const std::string& algorithm);
 std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, std::int64_t depth_n,
                                      const std::vector<std::string>& only = {}, bool log_steps = false);
 
-// G items/s against n, one series per algorithm of the table.
-Chart throughput_chart(const BenchResult& result);
+// Items per second against n, a series per algorithm: the device-wide scans', or with `block_level`
+// the block-level kernels' (each block scanning its own tile); the copy and CUB in both, to compare.
+Chart throughput_chart(const BenchResult& result, bool block_level = false);
 
 std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_height);
 

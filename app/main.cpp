@@ -579,6 +579,8 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_option("--measure", gui_measure,
                       "GPU: measure the timing panel's algorithm, CUB and the copy at these sizes (2^10..2^28, e.g. "
                       "2^20,2^24) at start; with --frames, the frames count from when they are done");
+  gui_cmd->add_option("--schedule", go.schedule,
+                      "the emulator's schedule for the lesson: in-order (default), reverse, round-robin or random[:SEED]");
   gui_cmd->add_option("--step", go.step, "start at this step (default: the first, where a lecture starts)");
   gui_cmd->add_option("--theme", go.theme, "light, dark or high-contrast")
       ->check(CLI::IsMember(themes));
@@ -608,7 +610,8 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_flag("--predict", go.predict, "start in predict-the-next-step mode (P toggles it)");
   gui_cmd->add_option("--keys", go.keys,
                       "scripted input fed as key presses from the third frame, two frames each: letters, digits, enter, "
-                      "tab, shift+tab, escape, backspace, arrows, home, end, space, text:CHARS, click:X,Y, wait:N");
+                      "tab, shift+tab, escape, backspace, arrows, home, end, space, text:CHARS, click:X,Y, drop:PATH (a file "
+                      "dropped on the window), wait:N");
 
   gui::RenderOptions rop;
   std::string render_out;

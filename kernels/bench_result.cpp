@@ -33,6 +33,11 @@ std::string bench_to_json(const BenchResult& r) {
   return j.dump(2) + "\n";
 }
 
+bool is_bench_json(const std::string& text) {
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  return j.is_object() && j.value("format", "") == "scanviz-bench";
+}
+
 BenchResult bench_from_json(const std::string& text) {
   const auto j = nlohmann::json::parse(text, nullptr, false);
   auto fail = [](const std::string& what) -> void { throw std::runtime_error(what); };

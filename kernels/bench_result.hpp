@@ -39,5 +39,8 @@ double percent_of_peak_dram(const BenchResult& result, const BenchRow& row);
 std::string bench_to_json(const BenchResult& result);
 // Throws std::runtime_error naming the bad field ("rows[3].n: ...").
 BenchResult bench_from_json(const std::string& text);
+// True when `text` is a JSON object whose "format" says it is a bench table (a trace's says otherwise),
+// valid or not: what a window opening either kind of file asks before reading it.
+bool is_bench_json(const std::string& text);
 
 }  // namespace sv

@@ -206,6 +206,42 @@ TEST_CASE("charts: the three fit the window at a lecture's font, side by side wh
   CHECK(tiny.w == 16 * 16);
 }
 
+TEST_CASE("throughput chart: the device-wide scans or the block-level kernels, each with the copy and CUB, every series its own look") {
+  BenchResult r;
+  r.device = "NVIDIA H200";
+  r.type = ValueType::I64;
+  const std::vector<std::string> device = {"copy", "cub", "hierarchical", "reduce-then-scan", "chained", "decoupled-lookback"};
+  const std::vector<std::string> block = {"block kogge-stone", "block kogge-stone-double-buffer", "block brent-kung",
+                                          "block blelloch", "block sklansky", "block warp-brent-kung", "block warp-raking",
+                                          "block warp-sklansky"};
+  for (const auto* names : {&device, &block})
+    for (const std::string& a : *names)
+      for (int k : {20, 24}) r.rows.push_back({a, std::int64_t{1} << k, 1.0, 1e9, 8e9, 50, 1.0, true});
+  for (const bool block_level : {false, true}) {
+    CAPTURE(block_level);
+    const chart::Chart c = chart::throughput_chart(r, block_level);
+    std::vector<std::string> names;
+    std::set<std::uint32_t> colors;
+    std::set<chart::Marker> markers;
+    for (const chart::Series& s : c.series) {
+      names.push_back(s.name);
+      colors.insert(s.color);
+      markers.insert(s.marker);
+      CHECK(s.x.size() == 2);
+    }
+    std::vector<std::string> expected = block_level ? std::vector<std::string>{"copy", "cub"} : device;
+    if (block_level) expected.insert(expected.end(), block.begin(), block.end());
+    CHECK(names == expected);
+    CHECK(colors.size() == names.size());
+    CHECK(c.title.find("int64") != std::string::npos);
+    CHECK((c.title.find("block-level") != std::string::npos) == block_level);
+    if (!block_level) CHECK(markers.size() == names.size());
+  }
+  // A block-level kernel looks as its algorithm does in the work-against-steps charts.
+  CHECK(chart::algorithm_color("block brent-kung") == chart::algorithm_color("brent-kung"));
+  CHECK(chart::algorithm_marker("block warp-raking") == chart::algorithm_marker("warp-raking"));
+}
+
 TEST_CASE("charts: every algorithm its own colour and marker, and a series hiding under another says so") {
   const std::vector<std::string> algos = {"kogge-stone", "kogge-stone-double-buffer", "kogge-stone-racy", "brent-kung",
                                           "blelloch", "sklansky", "warp-brent-kung", "warp-raking", "warp-sklansky"};

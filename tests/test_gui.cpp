@@ -28,6 +28,7 @@
 #include "gpu/executor.hpp"
 #include "gui/diagram_model.hpp"
 #include "gui/divergence_panel.hpp"
+#include "gui/lesson.hpp"
 #include "gui/lookback_view.hpp"
 #include "gui/pipeline_scene.hpp"
 #include "embedded.hpp"
@@ -756,8 +757,9 @@ TEST_CASE("chart PNG: the work-steps charts drawn by the GUI's widget show every
   }
 }
 
-TEST_CASE("timing panel: a bench table made on a GPU machine loads and is charted, and no device says so") {
-  Dir dir;
+namespace {
+// A table as `scanviz bench` writes it on an H200: the copy and CUB at five sizes.
+sv::BenchResult copy_and_cub_table() {
   sv::BenchResult r;
   r.device = "NVIDIA H200";
   r.runs = 20;
@@ -766,6 +768,13 @@ TEST_CASE("timing panel: a bench table made on a GPU machine loads and is charte
     r.rows.push_back({"copy", 1 << k, n / 500e9 * 1e3, 500e9, 4000e9, 100, 1.4, true});
     r.rows.push_back({"cub", 1 << k, n / 380e9 * 1e3, 380e9, 3040e9, 76, 1.0, true});
   }
+  return r;
+}
+}  // namespace
+
+TEST_CASE("timing panel: a bench table made on a GPU machine loads and is charted, and no device says so") {
+  Dir dir;
+  const sv::BenchResult r = copy_and_cub_table();
   {
     std::ofstream f(dir.path / "bench.json");
     f << sv::bench_to_json(r);
@@ -782,6 +791,79 @@ TEST_CASE("timing panel: a bench table made on a GPU machine loads and is charte
   std::string out;
   CHECK(run_under_xvfb("gui --bench '" + (dir.path / "bad.json").string() + "' --frames 2", &out) == 2);
   CHECK(out.find("version") != std::string::npos);
+}
+
+namespace {
+// The window's layout report (gui --report-layout) after six frames at 1200x700 with `args`.
+nlohmann::json layout_after(const std::string& args, const fs::path& dir) {
+  const fs::path report = dir / "layout.json";
+  fs::remove(report);
+  REQUIRE(run_under_xvfb("gui --frames 6 --size 1200x700 --report-layout '" + report.string() + "' " + args) == 0);
+  std::ifstream in(report);
+  return nlohmann::json::parse(in);
+}
+}  // namespace
+
+TEST_CASE("gui: --schedule records the lesson under that schedule, and an unknown one is one line, exit 2") {
+  Dir dir;
+  // The racy kernel at the slides' n = 8, every thread on its own: in order it goes wrong; the
+  // lesson's own recording says how it goes under each schedule.
+  for (const std::string schedule : {"in-order", "reverse", "round-robin", "random:5"}) {
+    CAPTURE(schedule);
+    gui::Lesson l;
+    REQUIRE(gui::set_schedule(l, schedule));
+    const Trace expected = record_block_scan(gui::lesson_config(l, "kogge-stone-racy"));
+    const auto report = layout_after("--algo kogge-stone-racy --step 99 --schedule " + schedule, dir.path);
+    const auto& cells = report["canvases"][0]["cells"];
+    const auto wrong = std::count_if(cells.begin(), cells.end(), [](const auto& c) { return c["wrong"] == true; });
+    CHECK((wrong > 0) == (expected.result.outcome == Outcome::Wrong));
+    if (schedule == "in-order") CHECK(wrong > 0);
+  }
+  std::string out;
+  CHECK(run_under_xvfb("gui --schedule sideways --frames 2", &out) == 2);
+  CHECK(out == "scanviz: --schedule: unknown schedule 'sideways' (in-order, reverse, round-robin, random[:SEED])\n");
+}
+
+TEST_CASE("window: a bench table or a trace dropped on the window opens, and a bad file says why in the status line") {
+  Dir dir;
+  const sv::BenchResult r = copy_and_cub_table();
+  std::ofstream(dir.path / "bench.json") << sv::bench_to_json(r);
+  std::ofstream(dir.path / "old.json") << "{\"format\": \"scanviz-bench\", \"version\": 7}";
+  std::ofstream(dir.path / "empty.json") << "{}";
+  BlockRunConfig c;
+  c.algorithm = "brent-kung";
+  c.n = 16;
+  saved(record_block_scan(c), dir.path / "bk16.json");
+  // The window after a few frames with `drops` dropped on it at the third: its layout report.
+  auto dropped = [&](const std::string& drops, const fs::path& png) {
+    return layout_after("--keys '" + drops + "'" + (png.empty() ? "" : " --screenshot '" + png.string() + "'"), dir.path);
+  };
+  auto top_row_cells = [](const nlohmann::json& report) {
+    return std::count_if(report["canvases"][0]["cells"].begin(), report["canvases"][0]["cells"].end(),
+                         [](const auto& cell) { return cell["row"] == 0; });
+  };
+  // The bench table: the timing window opens on it, its chart in the table's colours.
+  const auto bench = dropped("drop:" + (dir.path / "bench.json").string(), dir.path / "bench.png");
+  CHECK(bench["status"] == "opened bench.json: 10 rows measured on NVIDIA H200");
+  const Image img = load_png(dir.path / "bench.png");
+  CHECK(count_near(img, sv::chart::algorithm_color("copy"), 0, img.w, 4) > 30);
+  CHECK(count_near(img, sv::chart::algorithm_color("cub"), 0, img.w, 4) > 30);
+  CHECK(top_row_cells(bench) == 8);  // the lesson stays the default one
+  // A trace: it replaces the lesson (Brent-Kung at n = 16 instead of the default n = 8).
+  const auto trace = dropped("drop:" + (dir.path / "bk16.json").string(), {});
+  CHECK(trace["status"] == "opened bk16.json");
+  CHECK(top_row_cells(trace) == 16);
+  // Bad files leave the window as it was and say which file and what is wrong with it.
+  const auto old = dropped("drop:" + (dir.path / "old.json").string(), {});
+  CHECK(old["status"] == "old.json: version: this scanviz reads version 1");
+  CHECK(top_row_cells(old) == 8);
+  const std::string empty = dropped("drop:" + (dir.path / "empty.json").string(), {})["status"];
+  CHECK(empty.rfind("empty.json: format", 0) == 0);
+  CHECK(dropped("drop:" + (dir.path / "missing.json").string(), {})["status"] == "missing.json: cannot open it");
+  // Two at once open in order: the trace, then the table.
+  const auto both = dropped("drop:" + (dir.path / "bk16.json").string() + " drop:" + (dir.path / "bench.json").string(), {});
+  CHECK(top_row_cells(both) == 16);
+  CHECK(both["status"] == "opened bench.json: 10 rows measured on NVIDIA H200");
 }
 
 namespace {

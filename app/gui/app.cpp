@@ -54,6 +54,7 @@
 #include "gui/lookback_view.hpp"
 #include "gui/application_panel.hpp"
 #include "gui/divergence_panel.hpp"
+#include "gui/dropped_files.hpp"
 #include "gui/gl_diagram.hpp"
 #include "gui/glsl_version.hpp"
 #include "gui/layout_report.hpp"
@@ -413,6 +414,55 @@ std::optional<std::string> link_query(const Ui& ui) {
 }
 #endif
 
+// Opens a trace (into the lesson's place) or a `scanviz bench --json` table (into the timing window),
+// told apart by the table's "format"; `name` is what the status line calls it. Throws what the
+// readers throw, naming the problem.
+void open_file(Ui& ui, const std::string& path, const std::string& name) {
+  std::error_code ec;
+  std::ifstream f(path, std::ios::binary);
+  if (!f || fs::is_directory(path, ec)) throw std::runtime_error(name + ": cannot open it");
+  std::stringstream text;
+  text << f.rdbuf();
+  if (is_bench_json(text.str())) {
+    try {
+      ui.timing.table = bench_from_json(text.str());  // a table from another machine replaces the shown one
+    } catch (const std::exception& e) {
+      throw std::runtime_error(name + ": " + e.what());
+    }
+    ui.show_timing = true;
+    ui.status = "opened " + name + ": " + std::to_string(ui.timing.table.rows.size()) + " rows measured on " + ui.timing.table.device;
+    return;
+  }
+  ui.recorder.cancel();  // the file, opened last, wins over a recording still on its way
+  try {
+    ui.lesson.view = std::make_unique<TraceView>(make_trace_view(trace_from_json(text.str())));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(name + ": " + e.what());
+  }
+  ui.lesson.racy.reset();
+  lesson_from_trace(ui.lesson, ui.lesson.view->trace.meta);
+  ui.show_lookback |= show_in_lookback(ui.lookback, ui.lesson.view->trace, name);
+  ui.recorded_from_controls = false;
+  set_step(ui, 0);
+  ui.status = "opened " + name;
+}
+
+// Opens the files dropped on the window since the last frame, in order; a bad one is the status line.
+void open_dropped_files(Ui& ui) {
+  for (const std::string& path : take_dropped_files()) {
+    const std::string name = fs::path(path).filename().string();
+    try {
+      open_file(ui, path, name);
+    } catch (const std::exception& e) {
+      ui.status = e.what();
+    }
+#ifdef __EMSCRIPTEN__
+    std::error_code ignored;
+    fs::remove(path, ignored);  // the page's in-memory copy of the user's file: read, so freed
+#endif
+  }
+}
+
 void file_menu(Ui& ui) {
   if (!ImGui::BeginMenu("File")) return;
 #ifdef __EMSCRIPTEN__
@@ -423,16 +473,7 @@ void file_menu(Ui& ui) {
 #endif
   ImGui::InputText("path", ui.path, sizeof ui.path);
   try {
-    if (ImGui::MenuItem("Open trace")) {
-      ui.recorder.cancel();  // the file, opened last, wins over a recording still on its way
-      ui.lesson.view = std::make_unique<TraceView>(make_trace_view(load_trace(ui.path)));
-      ui.lesson.racy.reset();
-      lesson_from_trace(ui.lesson, ui.lesson.view->trace.meta);
-      ui.show_lookback |= show_in_lookback(ui.lookback, ui.lesson.view->trace, ui.path);
-      ui.recorded_from_controls = false;
-      set_step(ui, 0);
-      ui.status = std::string("opened ") + ui.path;
-    }
+    if (ImGui::MenuItem("Open trace or bench table")) open_file(ui, ui.path, ui.path);
     if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
       save_trace(ui.path, ui.lesson.view->trace);
       ui.status = std::string("saved ") + ui.path;
@@ -535,6 +576,7 @@ int run_gui(const GuiOptions& opt) {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // we lay the panels out ourselves
   ImGui_ImplGlfw_InitForOpenGL(window, true);
+  glfwSetDropCallback(window, on_drop);  // the backend installs no drop callback of its own
   ImGui_ImplOpenGL3_Init(kGlslVersion);
 
   Ui ui;
@@ -585,7 +627,7 @@ int run_gui(const GuiOptions& opt) {
     ui.lesson.op = static_cast<int>(*op);
   }
   if (!opt.schedule.empty() && !set_schedule(ui.lesson, opt.schedule)) {
-    std::cerr << "scanviz: schedule: unknown schedule '" << opt.schedule << "' (in-order, reverse, round-robin, random:SEED)\n";
+    std::cerr << "scanviz: --schedule: unknown schedule '" << opt.schedule << "' (in-order, reverse, round-robin, random[:SEED])\n";
     return 2;
   }
   if ((opt.gpu || !opt.measure_log2_n.empty()) && !ui.gpu.usable) {
@@ -654,8 +696,12 @@ int run_gui(const GuiOptions& opt) {
       const auto frame_start = std::chrono::steady_clock::now();
       if (!recording) recording = ui.recorder.take();
       if (recording) swap_in_recording(ui, std::move(*recording));
+#ifdef __EMSCRIPTEN__
+      web::follow_page_size(window);
+#endif
       glfwPollEvents();
       feed_input_script(script, frame, window, mouse_x, mouse_y);
+      open_dropped_files(ui);
       // Lecture mode shows at least twice the normal size without changing the saved setting.
       const float font_scale = ui.lecture ? std::max(2.0f, ui.settings.font_scale) : ui.settings.font_scale;
       // The scale enlarges the diagram; the chrome (menus, panels, timeline) grows with it only as
@@ -978,6 +1024,7 @@ int run_gui(const GuiOptions& opt) {
         report.lecture = ui.lecture;
         report.chrome = ui.chrome;
         report.tooltip = ui.tooltip;
+        report.status = ui.status;
         report.canvases.push_back(ui.canvas.laid);
         report.canvases.back().name = "lesson";
         if (ui.side_by_side && ui.lesson.racy) {

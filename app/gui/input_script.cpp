@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "core/charconv.hpp"
+#include "gui/dropped_files.hpp"
 
 namespace sv::gui {
 
@@ -46,6 +47,10 @@ ScriptedInput parse_token(std::string_view token) {
     const auto comma = xy.find(',');
     if (comma == std::string_view::npos || !parse_number(xy.substr(0, comma), in.x) || !parse_number(xy.substr(comma + 1), in.y))
       throw bad("is not click:X,Y");
+  } else if (token.rfind("drop:", 0) == 0) {
+    in.kind = ScriptedInput::Drop;
+    in.text = token.substr(5);
+    if (in.text.empty()) throw bad("drops no file");
   } else if (token.rfind("wait:", 0) == 0) {
     in.kind = ScriptedInput::Wait;
     float frames = 0;
@@ -61,7 +66,7 @@ ScriptedInput parse_token(std::string_view token) {
     in.text = std::string(token);
   } else {
     throw bad("is not a key (a letter, a digit, enter, tab, shift+tab, escape, backspace, arrows, home, end, "
-              "space), text:CHARS, click:X,Y or wait:N");
+              "space), text:CHARS, click:X,Y, drop:PATH or wait:N");
   }
   return in;
 }
@@ -104,6 +109,12 @@ void feed_input_script(const std::vector<ScriptedInput>& script, int frame, GLFW
         mouse_x = in.x;
         mouse_y = in.y;
         ImGui_ImplGlfw_MouseButtonCallback(window, GLFW_MOUSE_BUTTON_LEFT, action, 0);
+        break;
+      case ScriptedInput::Drop:
+        if (press) {
+          const char* path = in.text.c_str();
+          on_drop(window, 1, &path);
+        }
         break;
       case ScriptedInput::Wait: break;
     }

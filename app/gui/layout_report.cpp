@@ -65,6 +65,7 @@ std::string layout_report_json(const LayoutReport& r) {
                             {"lecture", r.lecture},
                             {"chrome", chrome},
                             {"tooltip", r.tooltip},
+                            {"status", r.status},
                             {"canvases", canvases}};
   return j.dump(1) + "\n";
 }

@@ -61,6 +61,7 @@ struct LayoutReport {
   std::vector<std::pair<std::string, LaidRect>> chrome;  // named controls and panels
   std::vector<CanvasLayout> canvases;
   std::string tooltip;  // the tooltip the frame shows ("" when none)
+  std::string status;   // the menu bar's status line: what the last file action said
 };
 
 // The report as a JSON document (cells as {row, col, x, y, w, h, text, text_px, text_w, clipped}).

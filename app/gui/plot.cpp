@@ -20,12 +20,17 @@ struct Current {
   sv::chart::Extent extent;
   ImVec2 plot_min, plot_max;
   ImVec2 after;  // the cursor below the chart, restored after the legend's buttons
+  float bottom = 0;  // the chart's lower edge
   ImGuiID id = 0;
   bool legend = true;
   float best_distance = 0;
   std::string hover;
 };
 Current g;
+
+int legend_rows(const sv::chart::Chart& chart) {
+  return static_cast<int>(std::count_if(chart.series.begin(), chart.series.end(), [](const auto& s) { return s.legend; }));
+}
 
 ImVec2 to_screen(double x, double y) {
   const auto& e = g.extent;
@@ -69,6 +74,7 @@ bool BeginChart(const char* id, const sv::chart::Chart& chart, ImVec2 size, bool
   const float title_h = ImGui::CalcTextSize(chart.title.c_str(), nullptr, false, size.x).y;
   g.plot_min = ImVec2(at.x + 4.5f * em, at.y + title_h + 0.6f * em);
   g.plot_max = ImVec2(at.x + size.x - (legend ? 15 : 1) * em, at.y + size.y - 2.6f * em);
+  g.bottom = at.y + size.y;
   g.best_distance = 0.6f * em;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border, 0.35f);
@@ -146,9 +152,18 @@ void EndChart() {
   // Legend: a colour box and the name; a click hides or shows the series.
   const float em = ImGui::GetFontSize();
   ImVec2 at(g.plot_max.x + 0.8f * em, g.plot_min.y);
+  const int rows = legend_rows(*g.chart);
+  int drawn = 0;
   for (int i = 0; i < static_cast<int>(g.chart->series.size()) && g.legend; ++i) {
     const sv::chart::Series& s = g.chart->series[i];
     if (!s.legend) continue;
+    // A chart shorter than its legend (LegendHeightEm) says how many rows it leaves out, not runs
+    // over what is under it.
+    if (drawn + 1 < rows && at.y + 2.6f * em > g.bottom) {
+      dl->AddText(ImVec2(at.x, at.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), ("+" + std::to_string(rows - drawn) + " more").c_str());
+      break;
+    }
+    ++drawn;
     const bool off = ImGui::GetStateStorage()->GetBool(hidden_key(i), false);
     ImGui::SetCursorScreenPos(at);
     ImGui::PushID(i);
@@ -169,6 +184,8 @@ void EndChart() {
   ImGui::PopID();
   g.chart = nullptr;
 }
+
+float LegendHeightEm(const sv::chart::Chart& chart) { return 2.0f + 1.3f * static_cast<float>(legend_rows(chart)); }
 
 void MarkerGlyph(sv::chart::Marker marker, std::uint32_t rgba) {
   const float em = ImGui::GetFontSize();

@@ -20,6 +20,9 @@ void EndChart();
 // BeginChart, every series, EndChart.
 void Chart(const char* id, const sv::chart::Chart& chart, ImVec2 size, bool legend = true);
 
+// The height, in ems, a chart needs for its title and its whole legend beside the plot.
+float LegendHeightEm(const sv::chart::Chart& chart);
+
 // A series' marker as an item one line tall at the cursor (a shared legend's entry).
 void MarkerGlyph(sv::chart::Marker marker, std::uint32_t color);
 

@@ -78,7 +78,7 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
   } else {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "No usable CUDA device (%s).", gpu.error.c_str());
-    ImGui::TextUnformatted("Load a table made on a GPU machine with scanviz bench --json FILE instead.");
+    ImGui::TextWrapped("Load a table made on a GPU machine with scanviz bench --json FILE instead, or drop it on the window.");
     ImGui::PopTextWrapPos();
   }
   ImGui::InputText("bench JSON", t.path, sizeof t.path);
@@ -101,12 +101,21 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
   // The chart takes what the table leaves, down to kMinChartEm: the whole table shows under it (the
   // rows of three or four measured sizes at the default window size); a longer one scrolls.
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float em = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().y;
+  const float em = ImGui::GetFontSize();
   const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1;  // + the border under it
   const float table_h = static_cast<float>(t.table.rows.size() + 1) * row_h + 2;
-  const float chart_h = std::clamp(avail - table_h - style.ItemSpacing.y, kMinChartEm * em, kMaxChartEm * em);
-  const float table_room = avail - chart_h - style.ItemSpacing.y;
-  svplot::Chart("throughput", chart::throughput_chart(t.table), ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
+  // Block-level kernels (each block scanning its own tile) are charted apart from the device-wide
+  // scans: together they are too many series to tell apart.
+  const bool has_block_rows = std::any_of(t.table.rows.begin(), t.table.rows.end(),
+                                          [](const BenchRow& r) { return r.algorithm.rfind("block ", 0) == 0; });
+  if (has_block_rows) ImGui::Checkbox("chart the block-level kernels instead of the device-wide scans", &t.chart_block_level);
+  const chart::Chart chart = chart::throughput_chart(t.table, has_block_rows && t.chart_block_level);
+  // Never shorter than its legend, so the legend does not run over the table.
+  const float legend_em = svplot::LegendHeightEm(chart), avail_now = ImGui::GetContentRegionAvail().y;
+  const float chart_h = std::clamp(avail_now - table_h - style.ItemSpacing.y, std::max(kMinChartEm, legend_em) * em,
+                                   std::max(kMaxChartEm, legend_em) * em);
+  const float table_room = avail_now - chart_h - style.ItemSpacing.y;
+  svplot::Chart("throughput", chart, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
   const bool scroll = table_h > table_room;
   t.last_row_bottom = t.shown_bottom = 0;
   if (ImGui::BeginTable("rows", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | (scroll ? ImGuiTableFlags_ScrollY : 0),

@@ -26,6 +26,7 @@ struct TimingPanel {
   BenchResult table;                 // what is shown
   std::string status;
   char path[512] = "bench.json";
+  bool chart_block_level = false;    // the chart shows the block-level kernels' rows, not the device-wide scans
   // The last frame's screen y of the table's last row's bottom edge and of what the window shows
   // (its clip rect's bottom): the row is whole when the first is not below the second.
   float last_row_bottom = 0, shown_bottom = 0;

@@ -1,6 +1,7 @@
 // The browser side of app/web/browser.hpp, in JavaScript.
 #include "web/browser.hpp"
 
+#include <GLFW/glfw3.h>
 #include <emscripten.h>
 
 #include <cstdlib>
@@ -45,6 +46,12 @@ namespace sv::web {
 void wait_for_next_frame() { scanviz_wait_animation_frame(); }
 int page_width() { return scanviz_page_width(); }
 int page_height() { return scanviz_page_height(); }
+void follow_page_size(GLFWwindow* window) {
+  int w = 0, h = 0;
+  glfwGetWindowSize(window, &w, &h);
+  const int page_w = page_width(), page_h = page_height();
+  if (page_w > 0 && page_h > 0 && (page_w != w || page_h != h)) glfwSetWindowSize(window, page_w, page_h);
+}
 std::string page_query() {
   char* text = scanviz_page_query();
   std::string query(text);

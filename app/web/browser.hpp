@@ -3,6 +3,8 @@
 
 #include <string>
 
+struct GLFWwindow;
+
 namespace sv::web {
 
 // Gives the browser its turn (it shows the canvas and delivers input) and returns at its next
@@ -12,6 +14,10 @@ void wait_for_next_frame();
 // The page's size in CSS pixels, which the window takes at start.
 int page_width();
 int page_height();
+
+// Gives the window the page's size when the browser window was resized (or a phone turned) since
+// the last frame, so the window always fills the page.
+void follow_page_size(GLFWwindow* window);
 
 // The page address's query string, from its '?' ("" without one).
 std::string page_query();

@@ -35,8 +35,7 @@ const char* pipe_phase_help(PipePhase p) {
       "from the load warp taking the tile's id and issuing its bulk copies to the last quarter landing in shared memory",
       "from the last quarter landing to the reduce warps publishing the tile's aggregate (A)",
       "from A to the look-back warp publishing the inclusive prefix (P): the descriptors before it, polled",
-      "from P to the store group's first warp having stored its quarter: the handoff, the scan from registers, the "
-      "stores"};
+      "from P to the store group's first warp having stored its quarter: the handoff, the scan from registers, the stores"};
   return help[static_cast<int>(p)];
 }
 

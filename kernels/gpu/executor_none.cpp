@@ -5,7 +5,11 @@
 namespace sv {
 
 namespace {
+#ifdef __EMSCRIPTEN__
+constexpr const char* kNoCuda = "a web page runs no CUDA: the scanviz program runs and times the kernels on a GPU";
+#else
 constexpr const char* kNoCuda = "this scanviz was built without CUDA (nvcc was not found when it was configured)";
+#endif
 }
 
 bool gpu_support_built() { return false; }

@@ -6,8 +6,10 @@ twice and checks that the diagram shows the two steps more and that the address 
 opens there); clicks File > Copy link and checks the link; presses Space and checks that the step
 moves on; opens links to the charts with a schedule, measures frame times (requestAnimationFrame)
 for the default lesson and n = 1024; opens links to a step, to the race, to
-the look-back view and to a trace recorded on an H100 (fetched by the page) and checks each, and
-links with a bad value and a missing trace and checks the page's line about each.
+the look-back view, to a trace recorded on an H100 and to a bench table measured on an H200 (fetched
+by the page) and checks each; drops the same two files on the window and checks that they open;
+resizes the page and checks that the window follows; and opens links with a bad value and a missing
+trace and checks the page's line about each.
 
     tests/web/page_test.py SITE_DIR OUT_DIR
 
@@ -101,16 +103,8 @@ def count_colour(image, box, rgb, tolerance=6):
 # ---- the local server and the browser ----
 
 def serve(site):
-    examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "examples")
-
     class Handler(http.server.SimpleHTTPRequestHandler):
         extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm"}
-
-        def translate_path(self, path):
-            # /examples/ is the repository's assets/examples: traces recorded on a GPU, for links.
-            if path.startswith("/examples/"):
-                return os.path.join(examples, os.path.basename(path.split("?")[0]))
-            return super().translate_path(path)
 
         def log_message(self, *args):
             pass
@@ -258,6 +252,17 @@ def main():
                 frame_times[name] = (animation_frame_ms(browser, 120), browser.evaluate("Module.frameWorkMs.slice(-120)"))
             # A trace recorded on an H100, fetched by the page: the look-back view opens on it.
             traced, _ = load(browser, url + "?trace=examples/pipelined-h100.json")
+            # A bench table measured on an H200, beside the page: the timing window shows it.
+            benched, _ = load(browser, url + "?bench=examples/bench-h200.json")
+            # The same files dropped on the window, as from a file manager, open the same way.
+            plain, _ = load(browser, url)
+            dropped_bench = drop_file(browser, os.path.join(site, "examples", "bench-h200.json"))
+            load(browser, url)
+            dropped_trace = drop_file(browser, os.path.join(site, "examples", "pipelined-h100.json"))
+            # The browser window made smaller, then larger: the window follows the page.
+            load(browser, url)
+            resized = {size: resize(browser, *size) for size in ((900, 640), (1600, 1000))}
+            resize(browser, WIDTH, HEIGHT)
             # Links the window cannot use say so on the page, in one line.
             said = page_line(browser, url + "?n=eight")
             said_missing = page_line(browser, url + "?trace=examples/none.json")
@@ -273,6 +278,11 @@ def main():
     save(traced, os.path.join(out, "web-trace-h100.png"))
     save(charts, os.path.join(out, "web-charts.png"))
     save(copied_shot, os.path.join(out, "web-copy-link.png"))
+    save(benched, os.path.join(out, "web-bench-h200.png"))
+    save(dropped_bench, os.path.join(out, "web-drop-bench.png"))
+    save(dropped_trace, os.path.join(out, "web-drop-trace.png"))
+    for (w, h), (shot_resized, _) in resized.items():
+        save(shot_resized, os.path.join(out, f"web-resized-{w}x{h}.png"))
     image = read_png(shot)
     check_default_lesson(image)
     rows_before, rows_after = count_cell_rows(image), count_cell_rows(read_png(stepped))
@@ -305,7 +315,7 @@ def main():
              "open the charts or take the schedule")
     check_charts(image, read_png(charts))
     print(f"page_test: the links to the charts and a schedule open them ({charts_search})")
-    if said_schedule != "scanviz: schedule: unknown schedule 'sideways' (in-order, reverse, round-robin, random:SEED)":
+    if said_schedule != "scanviz: --schedule: unknown schedule 'sideways' (in-order, reverse, round-robin, random[:SEED])":
         fail(f"the page with ?schedule=sideways says '{said_schedule}', not that the schedule is unknown")
     for name, (interval, work) in frame_times.items():
         print(f"page_test: {name}: frame interval {percentiles(interval)}; the window's work a frame {percentiles(work)}")
@@ -317,6 +327,19 @@ def main():
         if colour_in_diagram(traced_image, rgb) < 500:
             fail(f"the H100 trace's look-back view shows no tile flagged {name}")
     print("page_test: the H100 trace fetched by the link opens in the look-back view")
+    check_bench(read_png(plain), read_png(benched), "the link ?bench=examples/bench-h200.json")
+    check_bench(read_png(plain), read_png(dropped_bench), "bench-h200.json dropped on the window")
+    dropped_image = read_png(dropped_trace)
+    for name, rgb in (("P", FLAG_P), ("A", FLAG_A)):
+        if colour_in_diagram(dropped_image, rgb) < 500:
+            fail(f"pipelined-h100.json dropped on the window shows no tile flagged {name} in the look-back view")
+    print("page_test: the H100 trace dropped on the window opens in the look-back view")
+    for (w, h), (shot_resized, canvas) in resized.items():
+        check_default_lesson(read_png(shot_resized), (w, h), wide=True)
+        if canvas != [w, h]:
+            fail(f"with the page at {w}x{h} the window's canvas is {canvas[0]}x{canvas[1]}")
+    print("page_test: the window follows the page's size: " +
+          ", ".join(f"{w}x{h}" for w, h in resized) + ", the default lesson's row of 8 cells in the middle of each")
     if said_missing != "scanviz: link: cannot fetch examples/none.json":
         fail(f"the page with a missing trace says '{said_missing}', not that it cannot fetch it")
     print(f"page_test: a link to a missing trace says '{said_missing}'")
@@ -351,12 +374,13 @@ def page_line(browser, url):
 
 
 def press(browser, key, code, keycode):
-    """A key pressed as a person does: down for a couple of frames (Dear ImGui sees a press only when
-    a frame finds the key down), up before its repeat delay."""
-    for kind in ("rawKeyDown", "keyUp"):
+    """A key pressed as a person does: down until a frame has seen it (Dear ImGui sees a press only
+    when a frame finds the key down), then up, before its repeat delay (0.275 s) even where frames
+    are slow: a second frame with the key still down may count it again."""
+    for kind, frames in (("rawKeyDown", 1), ("keyUp", 2)):
         browser.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": code,
                                                 "windowsVirtualKeyCode": keycode, "nativeVirtualKeyCode": keycode})
-        wait_frames(browser, browser.evaluate("Module.frames") + 2, time.monotonic() + 10)
+        wait_frames(browser, browser.evaluate("Module.frames") + frames, time.monotonic() + 10)
 
 
 def click(browser, x, y):
@@ -375,6 +399,29 @@ def copy_link(browser):
     time.sleep(0.5)  # the clipboard answers (or refuses) asynchronously
     return browser.evaluate("[Module.copiedLink, document.getElementById('link').style.display == 'block' ? "
                             "document.getElementById('link').value : '']")
+
+
+def drop_file(browser, path):
+    """Drops the file at `path` on the window as a file manager does (a drop event on the canvas,
+    carrying the file), waits for the page to read it and the window to open it; a screenshot."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    name = os.path.basename(path)
+    browser.evaluate("(function() { var files = new DataTransfer();"
+                     f" files.items.add(new File([{json.dumps(text)}], {json.dumps(name)}, {{type: 'application/json'}}));"
+                     " Module.canvas.dispatchEvent(new DragEvent('drop', {dataTransfer: files, bubbles: true, cancelable: true}));"
+                     " })()")
+    wait_frames(browser, browser.evaluate("Module.frames") + 10, time.monotonic() + 20)
+    return screenshot(browser)
+
+
+def resize(browser, width, height):
+    """Makes the page width x height, as a reader resizing the browser does; returns a screenshot
+    after a few frames and the window's canvas size then."""
+    browser.send("Emulation.setDeviceMetricsOverride",
+                 {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    wait_frames(browser, browser.evaluate("Module.frames") + 10, time.monotonic() + 20)
+    return screenshot(browser), browser.evaluate("[Module.canvas.width, Module.canvas.height]")
 
 
 def address_step(browser):
@@ -509,14 +556,32 @@ def check_charts(default, charts):
         fail("with charts=1 the window shows no series in Blelloch's colour (or the default lesson shows one too)")
 
 
-def check_default_lesson(image):
+# The timing window's chart: decoupled look-back's and CUB's series (app/chart.cpp algorithm_look).
+CHART_LOOKBACK, CHART_CUB = (0xEE, 0x66, 0x77), (0x22, 0x88, 0x33)
+
+
+def check_bench(plain, benched, how):
+    """A bench table opened by `how` draws the timing window's chart: decoupled look-back's and CUB's
+    series, colours the default lesson's window shows nowhere."""
+    whole = (0, 0, benched[0], benched[1])
+    for name, rgb in (("decoupled-lookback", CHART_LOOKBACK), ("cub", CHART_CUB)):
+        if count_colour(plain, whole, rgb) != 0:
+            fail(f"the default lesson's window shows {name}'s chart colour already")
+        if count_colour(benched, whole, rgb) < 30:
+            fail(f"{how} shows no {name} series in the timing window's chart")
+    print(f"page_test: {how} opens the timing window on its table")
+
+
+def check_default_lesson(image, size=(WIDTH, HEIGHT), wide=False):
     """The default lesson (kogge-stone-double-buffer, n = 8) at step 0 shows one row of 8 cells,
     drawn by the diagram's shaders in the middle of the window: a border line across the row, and
-    just below it 8 runs of cell fill, each closed by border pixels on both sides."""
+    just below it 8 stretches of cell fill, each closed by border pixels on both sides."""
     width, height = image[0], image[1]
-    if (width, height) != (WIDTH, HEIGHT):
-        fail(f"screenshot is {width}x{height}, not {WIDTH}x{HEIGHT}")
+    if (width, height) != size:
+        fail(f"screenshot is {width}x{height}, not {size[0]}x{size[1]}")
     x0, x1, y0, y1 = diagram_box(image)
+    if wide:  # the diagram's share of a page of another size: between the side panels, whatever their width
+        x0, x1 = int(0.2 * width), int(0.75 * width)
     top = next((y for y in range(y0, y1)
                 if sum(close(pixel(image, x, y), CELL_BORDER) for x in range(x0, x1)) >= 8 * 30), None)
     if top is None:
@@ -524,16 +589,10 @@ def check_default_lesson(image):
     y = top + 3
     kinds = ["B" if close(pixel(image, x, y), CELL_BORDER) else "F" if close(pixel(image, x, y), CELL_FILL) else "."
              for x in range(x0, x1)]
-    runs, x = 0, 0
-    while x < len(kinds):
-        if kinds[x] != "F":
-            x += 1
-            continue
-        end = x
-        while end < len(kinds) and kinds[end] == "F":
-            end += 1
-        runs += end - x >= 10 and x > 0 and kinds[x - 1] == "B" and end < len(kinds) and kinds[end] == "B"
-        x = end
+    # The cells: the stretches between two border columns that are mostly fill (a cell's value may
+    # reach this line in a small window).
+    borders = [x for x in range(len(kinds)) if kinds[x] == "B"]
+    runs = sum(1 for a, b in zip(borders, borders[1:]) if b - a > 10 and kinds[a + 1:b].count("F") >= 0.6 * (b - a - 1))
     if runs != 8:
         fail(f"{runs} bordered cells in the row at y = {y}, not the default lesson's 8")
     print(f"page_test: the diagram's row of 8 cells is drawn (top border at y = {top})")
