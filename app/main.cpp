@@ -579,6 +579,14 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_option("--measure", gui_measure,
                       "GPU: measure the timing panel's algorithm, CUB and the copy at these sizes (2^10..2^28, e.g. "
                       "2^20,2^24) at start; with --frames, the frames count from when they are done");
+  gui_cmd->add_option("--type", go.type, "the lesson's value type with a numeric operator: int32 (default), int64, float or double");
+  gui_cmd->add_flag("--exclusive", go.exclusive, "the lesson as an exclusive scan");
+  gui_cmd->add_option("--input", go.input,
+                      "the lesson's input: slides (the slides' values, the default up to n = 8), random:SEED (the default "
+                      "above, seed 1) or values such as 3,6,7,4");
+  gui_cmd->add_option("--scan", go.scan,
+                      "plain (default), segmented[:DENSITY] (heads drawn with that chance, default 0.25), "
+                      "compact[:PREDICATE] (default x % 2 == 0) or allocate");
   gui_cmd->add_option("--schedule", go.schedule,
                       "the emulator's schedule for the lesson: in-order (default), reverse, round-robin or random[:SEED]");
   gui_cmd->add_option("--step", go.step, "start at this step (default: the first, where a lecture starts)");

@@ -63,20 +63,26 @@ const std::string& config_env() {
   return env;
 }
 
-// Runs scanviz under Xvfb (a fresh virtual display each time); returns the exit code.
+// Runs scanviz under Xvfb (a fresh virtual display each time); returns scanviz's exit code. The code
+// is scanviz's own, written by a script that xvfb-run runs: xvfb-run exits 5 of its own when it
+// cannot remove its temporary folder, as happens when the program exits before the server is up.
 int run_under_xvfb(const std::string& args, std::string* out = nullptr) {
-  const fs::path log = fs::temp_directory_path() / ("scanviz-gui-out-" + std::to_string(::getpid()));
-  const std::string cmd = config_env() + "xvfb-run -a -s '-screen 0 1920x1080x24' '" SCANVIZ_EXE "' " + args + " >'" +
+  const std::string stem = (fs::temp_directory_path() / ("scanviz-gui-" + std::to_string(::getpid()))).string();
+  const fs::path log = stem + "-out", script = stem + "-run.sh", code = stem + "-code";
+  std::ofstream(script) << "'" SCANVIZ_EXE "' " << args << "\necho $? >'" << code.string() << "'\n";
+  fs::remove(code);
+  const std::string cmd = config_env() + "xvfb-run -a -s '-screen 0 1920x1080x24' sh '" + script.string() + "' >'" +
                           log.string() + "' 2>&1";
   const int status = std::system(cmd.c_str());
-  if (out) {
-    std::ifstream f(log);
-    std::stringstream s;
-    s << f.rdbuf();
-    *out = s.str();
-  }
-  fs::remove(log);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream f(log);
+  std::string text, line;
+  while (std::getline(f, line))
+    if (line != "xvfb-run: error: problem while cleaning up temporary directory") text += line + "\n";
+  if (out) *out = text;
+  int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (std::ifstream c(code); c) c >> exit_code;
+  for (const fs::path& p : {log, script, code}) fs::remove(p);
+  return exit_code;
 }
 
 Trace saved(const Trace& t, const fs::path& path) {
@@ -822,6 +828,46 @@ TEST_CASE("gui: --schedule records the lesson under that schedule, and an unknow
   std::string out;
   CHECK(run_under_xvfb("gui --schedule sideways --frames 2", &out) == 2);
   CHECK(out == "scanviz: --schedule: unknown schedule 'sideways' (in-order, reverse, round-robin, random[:SEED])\n");
+}
+
+TEST_CASE("gui: --type, --exclusive, --input and --scan record that lesson, and what they cannot take is one line, exit 2") {
+  Dir dir;
+  // A row of the last frame's diagram, as drawn: its cells' values left to right.
+  auto row = [](const nlohmann::json& report, int r) {
+    std::map<int, std::string> values;
+    for (const auto& cell : report["canvases"][0]["cells"])
+      if (cell["row"] == r) values[cell["col"]] = cell["value"];
+    std::vector<std::string> out;
+    for (const auto& [column, value] : values) out.push_back(value);
+    return out;
+  };
+  auto last_row = [&](const nlohmann::json& report) {
+    int rows = 0;
+    for (const auto& cell : report["canvases"][0]["cells"]) rows = std::max(rows, cell["row"].get<int>() + 1);
+    return row(report, rows - 1);
+  };
+  const auto typed = layout_after("--algo brent-kung --op max --type int64 --exclusive --input 5,1,4,2 --step 99", dir.path);
+  // Loaded one place to the right behind max's identity, the least int64; then the exclusive max scan.
+  const std::string least = "-9223372036854775808";
+  CHECK(row(typed, 0) == std::vector<std::string>{least, "5", "1", "4"});
+  CHECK(last_row(typed) == std::vector<std::string>{least, "5", "5", "5"});
+  // Compaction of the typed values keeping the even ones: the exclusive sum of the flags 0, 0, 1, 1.
+  const auto compact = layout_after("--algo kogge-stone --input 5,1,4,2 --scan compact:x%2==0 --step 99", dir.path);
+  CHECK(last_row(compact) == std::vector<std::string>{"0", "0", "0", "1"});
+  const std::pair<const char*, const char*> bad[] = {
+      {"gui --type int33 --frames 2", "--type: unknown type 'int33'"},
+      {"gui --type interval --frames 2", "--type: unknown type 'interval'"},
+      {"gui --input random:0 --frames 2", "--input: 'random:0' is not"},
+      {"gui --scan compact:x%2 --frames 2", "--scan: 'compact:x%2' is not"},
+      {"gui --op sum --input 1,x,3 --frames 2", "'x' is not an int32 value"},
+  };
+  for (const auto& [args, what] : bad) {
+    CAPTURE(args);
+    std::string out;
+    CHECK(run_under_xvfb(args, &out) == 2);
+    CHECK(out.find(what) != std::string::npos);
+    CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  }
 }
 
 TEST_CASE("window: a bench table or a trace dropped on the window opens, and a bad file says why in the status line") {

@@ -174,6 +174,46 @@ TEST_CASE("lesson controls: a schedule named as the command line names it sets t
   }
 }
 
+TEST_CASE("lesson controls: the input and the scan named as a link names them set the controls and read back") {
+  gui::Lesson l;
+  CHECK(gui::input_text(l) == "slides");
+  CHECK(gui::set_input(l, "random:9"));
+  CHECK(l.input_mode == 1);
+  CHECK(l.input_seed == 9);
+  CHECK(gui::input_text(l) == "random:9");
+  CHECK(gui::set_input(l, "5,1,4,2"));
+  CHECK(gui::input_text(l) == "5,1,4,2");
+  l.op = static_cast<int>(OpKind::Sum);
+  const BlockRunConfig typed = gui::lesson_config(l, "kogge-stone");
+  CHECK(typed.n == 4);
+  REQUIRE(typed.input.size() == 4);
+  CHECK(typed.input[2].as<std::int32_t>() == 4);
+  for (const std::string& bad : std::vector<std::string>{"", "random:0", "random:x", "random:99999999999", std::string(3000, '1')}) {
+    CAPTURE(bad.substr(0, 20));
+    CHECK_FALSE(gui::set_input(l, bad));
+    CHECK(gui::input_text(l) == "5,1,4,2");
+  }
+  CHECK(gui::set_input(l, "random"));  // the seed kept
+  CHECK(gui::input_text(l) == "random:9");
+
+  CHECK(gui::scan_text(l) == "plain");
+  CHECK(gui::set_scan(l, "segmented:0.5"));
+  CHECK(l.scan_kind == 1);
+  CHECK(gui::scan_text(l) == "segmented:0.5");
+  CHECK(gui::set_scan(l, "compact:x > 3"));
+  CHECK(gui::scan_text(l) == "compact:x > 3");
+  CHECK(gui::lesson_config(l, "kogge-stone").application.predicate == "x > 3");
+  CHECK(gui::set_scan(l, "compact"));  // the predicate kept
+  CHECK(gui::scan_text(l) == "compact:x > 3");
+  CHECK(gui::set_scan(l, "allocate"));
+  CHECK(gui::lesson_config(l, "kogge-stone").application.kind == "allocate");
+  for (const std::string bad : {"sideways", "segmented:0", "segmented:1.5", "segmented:x", "compact:x >", "plain:1", "allocate:2"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(gui::set_scan(l, bad));
+    CHECK(gui::scan_text(l) == "allocate");
+  }
+}
+
 TEST_CASE("lesson controls: the racy kernel at the slides' n = 8 goes wrong, and the narration names the thread and the cell") {
   gui::Lesson l;  // the defaults: n = 8, the slides' input, in-order, every thread on its own
   const Trace t = record_block_scan(gui::lesson_config(l, "kogge-stone-racy"));

@@ -404,6 +404,10 @@ std::optional<std::string> link_query(const Ui& ui) {
   o.n = l.n;
   o.op = op_name(static_cast<OpKind>(l.op));
   o.schedule = schedule_text(l);
+  if (l.op != static_cast<int>(OpKind::Interval) && l.scan_kind < 2) o.type = type_name(static_cast<ValueType>(l.type));
+  o.exclusive = l.exclusive && l.scan_kind != 1;
+  if (const std::string input = input_text(l); input != "slides") o.input = input;
+  if (l.scan_kind != 0) o.scan = scan_text(l);
   o.warp = block_algorithms()[static_cast<std::size_t>(l.algorithm)].warp_level ? l.warp : l.lanes;
   o.step = ui.step;
   o.side_by_side = ui.side_by_side;
@@ -626,6 +630,24 @@ int run_gui(const GuiOptions& opt) {
     }
     ui.lesson.op = static_cast<int>(*op);
   }
+  if (!opt.type.empty()) {
+    const auto type = parse_type_name(opt.type);
+    if (!type || *type == ValueType::Interval) {
+      std::cerr << "scanviz: --type: unknown type '" << opt.type << "' (int32, int64, float, double)\n";
+      return 2;
+    }
+    ui.lesson.type = static_cast<int>(*type);
+  }
+  ui.lesson.exclusive |= opt.exclusive;
+  if (!opt.input.empty() && !set_input(ui.lesson, opt.input)) {
+    std::cerr << "scanviz: --input: '" << opt.input << "' is not slides, random:SEED (1 or more) or values such as 3,6,7,4\n";
+    return 2;
+  }
+  if (!opt.scan.empty() && !set_scan(ui.lesson, opt.scan)) {
+    std::cerr << "scanviz: --scan: '" << opt.scan
+              << "' is not plain, segmented[:DENSITY] (0 to 1), compact[:PREDICATE] (e.g. compact:x%2==0) or allocate\n";
+    return 2;
+  }
   if (!opt.schedule.empty() && !set_schedule(ui.lesson, opt.schedule)) {
     std::cerr << "scanviz: --schedule: unknown schedule '" << opt.schedule << "' (in-order, reverse, round-robin, random[:SEED])\n";
     return 2;
@@ -650,7 +672,7 @@ int run_gui(const GuiOptions& opt) {
       return 2;
     }
   } else {
-    if (ui.lesson.n > 8) ui.lesson.input_mode = 1;
+    if (ui.lesson.n > 8 && opt.input.empty()) ui.lesson.input_mode = 1;  // the slides' input has 8 values
     // Recorded on the worker and waited for, so the worker's fiber stacks are mapped before the
     // controls ask for another lesson.
     ui.recorder.request(ui.lesson, ui.side_by_side);

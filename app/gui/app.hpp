@@ -46,6 +46,10 @@ struct GuiOptions {
   int warp = 0;                // ... and this warp width (warp-level algorithms; 0: the lesson's 4)
   std::string op;              // ... and this operator (sum, product, min, max, interval)
   std::string schedule;        // ... and this emulator schedule (in-order, reverse, round-robin, random:SEED)
+  std::string type;            // ... and this value type (int32, int64, float, double; not with interval)
+  bool exclusive = false;      // ... as an exclusive scan
+  std::string input;           // ... on this input (slides, random:SEED, or values "3,6,7,4")
+  std::string scan;            // ... as this scan (plain, segmented[:DENSITY], compact[:PREDICATE], allocate)
   bool gpu = false;            // ... recorded on the GPU executor (an error without a usable device)
   int amplify_seed = 0;        // ... with this race amplifier seed (GPU)
   std::vector<int> measure_log2_n;  // timing panel: measure these sizes at start (frames count from when done)

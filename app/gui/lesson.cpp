@@ -1,6 +1,8 @@
 #include "gui/lesson.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <iterator>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -9,6 +11,7 @@
 
 #include "algorithms.hpp"
 #include "analysis/application.hpp"
+#include "core/charconv.hpp"
 #include "core/segments.hpp"
 #include "core/values.hpp"
 #include "gpu/executor.hpp"
@@ -75,6 +78,75 @@ bool set_schedule(LessonControls& l, std::string_view text) {
   if (!schedule || schedule->seed > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) return false;
   l.schedule = static_cast<int>(schedule->kind);
   if (schedule->kind == Schedule::Kind::Random) l.schedule_seed = static_cast<int>(schedule->seed);
+  return true;
+}
+
+std::string input_text(const LessonControls& l) {
+  if (l.input_mode == 1) return "random:" + std::to_string(l.input_seed);
+  if (l.input_mode == 2) return l.typed;
+  return "slides";
+}
+
+bool set_input(LessonControls& l, std::string_view text) {
+  if (text == "slides") {
+    l.input_mode = 0;
+    return true;
+  }
+  if (text == "random" || text.rfind("random:", 0) == 0) {
+    int seed = l.input_seed;
+    if (text != "random") {
+      const std::string_view digits = text.substr(7);
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
+      if (ec != std::errc() || end != digits.data() + digits.size() || seed < 1) return false;
+    }
+    l.input_mode = 1;
+    l.input_seed = seed;
+    return true;
+  }
+  if (text.empty() || text.size() >= sizeof l.typed) return false;
+  l.input_mode = 2;
+  std::snprintf(l.typed, sizeof l.typed, "%.*s", static_cast<int>(text.size()), text.data());
+  return true;
+}
+
+namespace {
+constexpr const char* kScanNames[] = {"plain", "segmented", "compact", "allocate"};
+}  // namespace
+
+std::string scan_text(const LessonControls& l) {
+  std::string text = kScanNames[std::clamp(l.scan_kind, 0, 3)];
+  if (l.scan_kind == 1) {
+    char density[32];
+    std::snprintf(density, sizeof density, ":%g", static_cast<double>(l.segment_density));
+    text += density;
+  }
+  if (l.scan_kind == 2) text += std::string(":") + l.predicate;
+  return text;
+}
+
+bool set_scan(LessonControls& l, std::string_view text) {
+  const std::size_t colon = text.find(':');
+  const std::string_view kind = text.substr(0, colon), rest = colon == std::string_view::npos ? "" : text.substr(colon + 1);
+  const auto* name = std::find(std::begin(kScanNames), std::end(kScanNames), kind);
+  if (name == std::end(kScanNames)) return false;
+  const int scan_kind = static_cast<int>(name - std::begin(kScanNames));
+  if (colon != std::string_view::npos && (scan_kind == 0 || scan_kind == 3)) return false;
+  if (scan_kind == 1 && !rest.empty()) {
+    float density = 0;
+    const auto [end, ec] = sv::from_chars(rest.data(), rest.data() + rest.size(), density);
+    if (ec != std::errc() || end != rest.data() + rest.size() || !(density > 0 && density <= 1)) return false;
+    l.segment_density = density;
+  }
+  if (scan_kind == 2 && !rest.empty()) {
+    try {
+      Predicate::parse(rest);
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+    if (rest.size() >= sizeof l.predicate) return false;
+    std::snprintf(l.predicate, sizeof l.predicate, "%.*s", static_cast<int>(rest.size()), rest.data());
+  }
+  l.scan_kind = scan_kind;
   return true;
 }
 

@@ -63,6 +63,19 @@ BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorit
 std::string schedule_text(const LessonControls& l);
 bool set_schedule(LessonControls& l, std::string_view text);
 
+// The controls' input as a link or the command line names it: "slides", "random:SEED" or the typed
+// values ("3,6,7,4"); and the other way, false, changing nothing, for an empty text, a seed that is
+// not a whole number from 1 to an int's largest, or values too long for the box (their values are
+// checked when the lesson records them).
+std::string input_text(const LessonControls& l);
+bool set_input(LessonControls& l, std::string_view text);
+
+// The controls' scan as a link names it: "plain", "segmented:DENSITY" (a head's chance, 0 to 1),
+// "compact:PREDICATE" or "allocate"; and the other way (the density and predicate may be left out
+// for the defaults), false, changing nothing, for what the controls cannot take.
+std::string scan_text(const LessonControls& l);
+bool set_scan(LessonControls& l, std::string_view text);
+
 // A trace file shown: the controls take what it was recorded with, so the panel describes what is
 // on screen and a change records the same input under the changed control. The input is typed
 // when its text fits, else drawn from the trace's seed; segment heads are drawn again at the

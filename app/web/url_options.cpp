@@ -59,7 +59,11 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
     else if (key == "op") o.op = value;
     else if (key == "theme") o.theme = value;
     else if (key == "lookback") o.lookback = value;
-    else if (key == "schedule") o.schedule = value;  // checked where the window sets it (run_gui)
+    else if (key == "schedule") o.schedule = value;  // these four are checked where the window sets them (run_gui)
+    else if (key == "type") o.type = value;
+    else if (key == "input") o.input = value;
+    else if (key == "scan") o.scan = value;
+    else if (key == "exclusive") o.exclusive = value != "0";
     else if (key == "charts") o.charts = value != "0";
     else if (key == "trace") o.trace_path = value;  // a URL: main() fetches it
     else if (key == "bench") o.bench_json = value;
@@ -69,7 +73,9 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
       if (!is_number || number < 0) return "link: " + key + "=" + value + " is not a whole number";
       (key == "n" ? o.n : key == "step" ? o.step : o.warp) = number;
     } else {
-      return "link: unknown key '" + key + "' (algo, n, op, schedule, step, warp, theme, lookback, charts, lecture, side, trace, bench)";
+      return "link: unknown key '" + key +
+             "' (algo, n, op, type, exclusive, input, scan, schedule, step, warp, theme, lookback, charts, lecture, side, "
+             "trace, bench)";
     }
   }
   return {};
@@ -83,6 +89,10 @@ std::string link_query(const gui::GuiOptions& o) {
   if (!o.algorithm.empty()) add("algo", o.algorithm);
   if (o.n > 0) add("n", std::to_string(o.n));
   if (!o.op.empty()) add("op", o.op);
+  if (!o.type.empty()) add("type", o.type);
+  if (o.exclusive) add("exclusive", "1");
+  if (!o.input.empty()) add("input", o.input);
+  if (!o.scan.empty()) add("scan", o.scan);
   if (!o.schedule.empty()) add("schedule", o.schedule);
   if (o.warp > 0) add("warp", std::to_string(o.warp));
   if (o.step >= 0) add("step", std::to_string(o.step));

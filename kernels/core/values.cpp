@@ -181,7 +181,8 @@ std::vector<Payload> parse_value_list(std::string_view text, ValueType type) {
     if (b == std::string_view::npos) throw std::invalid_argument("empty value at position " + std::to_string(values.size()));
     item = item.substr(b, item.find_last_not_of(" \t") - b + 1);
     auto v = parse_value(type, item);
-    if (!v) throw std::invalid_argument("'" + std::string(item) + "' is not a " + std::string(type_name(type)) + " value");
+    if (!v) throw std::invalid_argument("'" + std::string(item) + "' is not " + (type == ValueType::I32 || type == ValueType::I64 || type == ValueType::Interval ? "an " : "a ") +
+                                        std::string(type_name(type)) + " value");
     values.push_back(*v);
     start = comma + 1;
   }

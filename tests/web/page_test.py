@@ -244,6 +244,12 @@ def main():
             charts, _ = load(browser, url + "?charts=1&schedule=random:5")
             charts_search = browser.evaluate("location.search")
             said_schedule = page_line(browser, url + "?schedule=sideways")
+            # The lesson's type, exclusive scan, typed input and scan kind: the address names them back.
+            lesson_searches = []
+            for query in ("?algo=brent-kung&op=max&type=int64&exclusive=1&input=5,1,4,2",
+                          "?scan=segmented:0.5&input=random:3"):
+                load(browser, url + query)
+                lesson_searches.append(browser.evaluate("location.search"))
             # Frame times as the browser paces them (requestAnimationFrame), for docs/performance.md.
             frame_times = {}
             for name, query in (("default lesson", ""), ("kogge-stone-double-buffer n=1024",
@@ -317,6 +323,11 @@ def main():
     print(f"page_test: the links to the charts and a schedule open them ({charts_search})")
     if said_schedule != "scanviz: --schedule: unknown schedule 'sideways' (in-order, reverse, round-robin, random[:SEED])":
         fail(f"the page with ?schedule=sideways says '{said_schedule}', not that the schedule is unknown")
+    for search, keys in zip(lesson_searches, (("type=int64", "exclusive=1", "input=5%2C1%2C4%2C2", "op=max"),
+                                              ("scan=segmented%3A0.5", "input=random%3A3"))):
+        if not all(key in search.lstrip("?").split("&") for key in keys):
+            fail(f"a link naming {', '.join(keys)} leaves the address '{search}': the window did not take them all")
+    print(f"page_test: links with the type, exclusive scan, input and scan open that lesson ({lesson_searches[0]})")
     for name, (interval, work) in frame_times.items():
         print(f"page_test: {name}: frame interval {percentiles(interval)}; the window's work a frame {percentiles(work)}")
     if said != "scanviz: link: n=eight is not a whole number":
