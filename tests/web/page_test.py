@@ -265,7 +265,7 @@ def main():
             said = page_line(browser, url + "?n=eight")
             said_missing = page_line(browser, url + "?trace=examples/none.json")
             # File > Export, clicked as a person does: the browser downloads each picture.
-            exports = export_files(browser, url + "?step=2", os.path.join(out, "downloads"))
+            exports, exported_shot = export_files(browser, url + "?step=2", os.path.join(out, "downloads"))
         finally:
             browser.close()
             server.shutdown()
@@ -325,7 +325,8 @@ def main():
     if said_missing != "scanviz: link: cannot fetch examples/none.json":
         fail(f"the page with a missing trace says '{said_missing}', not that it cannot fetch it")
     print(f"page_test: a link to a missing trace says '{said_missing}'")
-    check_exports(exports)
+    save(exported_shot, os.path.join(out, "web-exported.png"))
+    check_exports(exports, exported_shot)
     print("page_test: passed")
 
 
@@ -549,7 +550,8 @@ def check_default_lesson(image):
 def export_files(browser, url, folder):
     """Opens url, clicks File > Export step as PNG, as SVG, all steps as GIF and as PNG again, as a
     person does, and returns {extension: (file name, bytes)} for the files the browser downloaded
-    into folder (under "again.png" the name the page gave the second PNG)."""
+    into folder (under "again.png" the name the page gave the second PNG), and a screenshot after one
+    more right arrow."""
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
     session, browser.session = browser.session, None  # the download folder is the browser's setting
@@ -565,7 +567,8 @@ def export_files(browser, url, folder):
         wait_frames(browser, browser.evaluate("Module.frames") + 3, time.monotonic() + 10)
         click(browser, x, y)
         files[ext] = downloaded(browser, folder)
-    return files
+    press(browser, "ArrowRight", "ArrowRight", 39)
+    return files, screenshot(browser)
 
 
 def open_file_menu(browser):
@@ -636,10 +639,12 @@ def gif_frames(data):
     return frames
 
 
-def check_exports(files):
+def check_exports(files, after):
     """The default lesson at step 2 exported from the page: the SVG's cells are the slide's (rows 0..2
     of 8 cells, threads 2..7 active at stride 2), the PNG is the diagram (as wide as the SVG, its
-    cells' pixels in the SVG's colours where the SVG puts them), the GIF has one frame a step."""
+    cells' pixels in the SVG's colours where the SVG puts them), the GIF has one frame a step; and
+    the window, whose WebGL context drew the PNG and GIF offscreen, still draws: step 3's four rows
+    after the right arrow."""
     names = {ext: name for ext, (name, _) in files.items()}
     # The page removes its copy once downloaded: the second PNG gets the same name, not a numbered one.
     expected = {".png": "kogge-stone-double-buffer-n8-step2.png", ".svg": "kogge-stone-double-buffer-n8-step2.svg",
@@ -681,6 +686,8 @@ def check_exports(files):
     if gif_width < width or gif_height <= height:
         fail(f"File > Export all steps as GIF: {gif_width}x{gif_height} pixels, not as wide as step 2's PNG "
              f"({width}x{height}) and taller: its frames end at the last step's five rows, the PNG at three")
+    if (rows := count_cell_rows(read_png(after))) != 4:
+        fail(f"after File > Export and the right arrow the window shows {rows} row(s) of cells, not step 3's 4")
     print(f"page_test: File > Export downloaded {width}x{height} {names['.png']} (the SVG's cells in its pixels), "
           f"{names['.svg']} ({len(cells)} cells) and {names['.gif']} ({frames} frames)")
 
