@@ -2,8 +2,9 @@
 # Builds scanviz for the web: the engine, the emulator and the window compiled by Emscripten to
 # WebAssembly and WebGL 2, into one static folder, build/web/site (index.html, index.js,
 # index.wasm, index.data). Everything comes from Debian 12's packages: emscripten, the header-only
-# libraries, the fonts, and Dear ImGui 1.86's sources from the source package imgui (a deb-src
-# entry is added for it when apt has none). Run with sudo rights, or as root, on a fresh machine.
+# libraries, the fonts, and the sources of Dear ImGui 1.86 and giflib from the source packages imgui
+# and giflib (a deb-src entry is added for them when apt has none). Run with sudo rights, or as
+# root, on a fresh machine.
 #
 #   scripts/web.sh          installs what is missing and builds
 #   scripts/web.sh serve    ... then serves the folder at http://localhost:8000 (any static server will do)
@@ -30,18 +31,26 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt_get install -y --no-install-recommends "${missing[@]}"
 fi
 
-# Dear ImGui's sources, as Debian packages them (the native build links Debian's libimgui).
-imgui="$deps/imgui"
-if [ ! -f "$imgui/imgui.cpp" ]; then
+# A Debian source package's sources, unpacked (with Debian's patches) into $deps/NAME unless there.
+debian_source() {
+  local name="$1" probe="$2"
+  [ -f "$deps/$name/$probe" ] && return
   if ! grep -rqs "deb-src" /etc/apt/sources.list /etc/apt/sources.list.d/; then
     echo "scanviz web: adding a deb-src entry for Debian's source packages"
     printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' |
       $sudo tee /etc/apt/sources.list.d/scanviz-deb-src.sources >/dev/null
     apt_get update
   fi
-  rm -rf "$deps" && mkdir -p "$deps"
-  (cd "$deps" && apt-get source --download-only imgui && dpkg-source -x imgui_*.dsc imgui)
-fi
+  mkdir -p "$deps" && rm -rf "$deps/$name" "$deps/${name}_"*
+  (cd "$deps" && apt-get source --download-only "$name" && dpkg-source -x "${name}"_*.dsc "$name")
+}
+
+# Dear ImGui's sources, as Debian packages them (the native build links Debian's libimgui), and
+# giflib's, for the GIF export (the native build links Debian's libgif).
+imgui="$deps/imgui"
+giflib="$deps/giflib"
+debian_source imgui imgui.cpp
+debian_source giflib egif_lib.c
 grep -Eq 'IMGUI_VERSION +"1\.86"' "$imgui/imgui.h" || { echo "scanviz web: $imgui is not Dear ImGui 1.86" >&2; exit 1; }
 
 # Emscripten's JavaScript optimizer needs acorn, which Debian installs for its own nodejs under
@@ -50,7 +59,7 @@ export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
 start=$(date +%s)
 emcmake cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANVIZ_CUDA=OFF -DSCANVIZ_TESTS=OFF \
-  -DSCANVIZ_IMGUI_SOURCE_DIR="$imgui"
+  -DSCANVIZ_IMGUI_SOURCE_DIR="$imgui" -DSCANVIZ_GIFLIB_SOURCE_DIR="$giflib"
 cmake --build "$build" -j "${SCANVIZ_JOBS:-2}"
 echo "scanviz web: built in $(($(date +%s) - start)) s into $build/site:"
 ls -l "$build/site"

@@ -1,10 +1,15 @@
 # The WebAssembly build's dependencies (included by dependencies.cmake when the toolchain is
-# Emscripten's; scripts/web.sh runs it). Dear ImGui is compiled from Debian's source package, GLFW is
-# Emscripten's own (-sUSE_GLFW=3), GL is WebGL 2, and the header-only libraries are the host's
-# Debian headers, reached through links in the build folder so that no other host header is seen.
+# Emscripten's; scripts/web.sh runs it). Dear ImGui and giflib are compiled from Debian's source
+# packages, GLFW is Emscripten's own (-sUSE_GLFW=3), GL is WebGL 2, and the header-only libraries
+# are the host's Debian headers, reached through links in the build folder so that no other host
+# header is seen.
 set(SCANVIZ_IMGUI_SOURCE_DIR "" CACHE PATH "Dear ImGui's sources (apt-get source imgui)")
 if(NOT EXISTS "${SCANVIZ_IMGUI_SOURCE_DIR}/imgui.cpp" OR NOT EXISTS "${SCANVIZ_IMGUI_SOURCE_DIR}/backends/imgui_impl_glfw.cpp")
   message(FATAL_ERROR "scanviz web: SCANVIZ_IMGUI_SOURCE_DIR must name Dear ImGui's sources (scripts/web.sh fetches them)")
+endif()
+set(SCANVIZ_GIFLIB_SOURCE_DIR "" CACHE PATH "giflib's sources (apt-get source giflib)")
+if(NOT EXISTS "${SCANVIZ_GIFLIB_SOURCE_DIR}/egif_lib.c" OR NOT EXISTS "${SCANVIZ_GIFLIB_SOURCE_DIR}/quantize.c")
+  message(FATAL_ERROR "scanviz web: SCANVIZ_GIFLIB_SOURCE_DIR must name giflib's sources (scripts/web.sh fetches them)")
 endif()
 
 set(host_include "${CMAKE_BINARY_DIR}/host_include")
@@ -36,6 +41,13 @@ add_library(imgui_system STATIC
 target_include_directories(imgui_system PUBLIC "${imgui}" "${imgui}/backends" "${host_include}/stb")
 target_compile_options(imgui_system PUBLIC -sUSE_GLFW=3)
 target_link_options(imgui_system PUBLIC -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2)
+# giflib's encoder and quantizer, for the GIF export (gui/render.cpp), from Debian's source package.
+enable_language(C)
+set(giflib "${SCANVIZ_GIFLIB_SOURCE_DIR}")
+add_library(giflib STATIC "${giflib}/egif_lib.c" "${giflib}/gif_hash.c" "${giflib}/gifalloc.c" "${giflib}/gif_err.c"
+                          "${giflib}/quantize.c" "${giflib}/openbsd-reallocarray.c")
+target_include_directories(giflib PUBLIC "${giflib}")
+target_link_libraries(imgui_system PUBLIC giflib)
 # <glad/gl.h> is WebGL 2's header here (app/web/include/glad/gl.h).
 add_library(glad INTERFACE)
 target_include_directories(glad INTERFACE "${PROJECT_SOURCE_DIR}/app/web/include")

@@ -61,6 +61,7 @@
 #include "trace/trace_json.hpp"
 #ifdef __EMSCRIPTEN__
 #include "web/browser.hpp"
+#include "web/download.hpp"
 #include "web/url_options.hpp"
 #endif
 
@@ -490,7 +491,12 @@ void file_menu(Ui& ui) {
         ro.step = ui.step;
         ro.theme = ui.settings.theme;
         render_to_file(ui.lesson.view->trace, out, ro);
+#ifdef __EMSCRIPTEN__
+        web::download_file(out);  // the page writes to memory: the browser saves the file
+        ui.status = "downloaded " + fs::path(out).filename().string();
+#else
         ui.status = "wrote " + fs::absolute(out).string();
+#endif
       }
     }
   } catch (const std::exception& e) {

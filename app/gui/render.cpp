@@ -20,6 +20,7 @@
 #include "core/values.hpp"
 #include "gui/app.hpp"
 #include "gui/canvas.hpp"
+#include "gui/glsl_version.hpp"
 #include "gui/lookback_view.hpp"
 #include "gui/plot.hpp"
 
@@ -51,7 +52,7 @@ class Offscreen {
     io.DeltaTime = 1.0f / 60;
     fonts_ = load_fonts(font_scale);
     apply_theme(theme, font_scale);
-    ImGui_ImplOpenGL3_Init("#version 330 core");
+    ImGui_ImplOpenGL3_Init(kGlslVersion);  // GLSL ES 3.00 on WebGL 2
     upload_fonts();
     glGenFramebuffers(1, &fbo_);
     glGenTextures(1, &tex_);

@@ -9,7 +9,8 @@ for the default lesson and n = 1024; opens links to a step, to the race, to
 the look-back view, to a trace recorded on an H100 and to a bench table measured on an H200 (fetched
 by the page) and checks each; drops the same two files on the window and checks that they open;
 resizes the page and checks that the window follows; and opens links with a bad value and a missing
-trace and checks the page's line about each.
+trace and checks the page's line about each; clicks File > Export (PNG, SVG, GIF) and checks
+the files the browser downloads.
 
     tests/web/page_test.py SITE_DIR OUT_DIR
 
@@ -19,6 +20,7 @@ import base64
 import functools
 import http.server
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -26,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+import xml.etree.ElementTree as ElementTree
 import zlib
 
 SKIP = 77
@@ -272,6 +275,8 @@ def main():
             # Links the window cannot use say so on the page, in one line.
             said = page_line(browser, url + "?n=eight")
             said_missing = page_line(browser, url + "?trace=examples/none.json")
+            # File > Export, clicked as a person does: the browser downloads each picture.
+            exports, exported_shot = export_files(browser, url + "?step=2", os.path.join(out, "downloads"))
         finally:
             browser.close()
             server.shutdown()
@@ -354,6 +359,8 @@ def main():
     if said_missing != "scanviz: link: cannot fetch examples/none.json":
         fail(f"the page with a missing trace says '{said_missing}', not that it cannot fetch it")
     print(f"page_test: a link to a missing trace says '{said_missing}'")
+    save(exported_shot, os.path.join(out, "web-exported.png"))
+    check_exports(exports, exported_shot)
     print("page_test: passed")
 
 
@@ -402,8 +409,7 @@ def click(browser, x, y):
 
 def copy_link(browser):
     """Clicks File, then its first item (Copy link), and returns the link the page copied or shows."""
-    browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 20, "y": 11})
-    click(browser, 20, 11)
+    open_file_menu(browser)
     browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 40, "y": 36})
     wait_frames(browser, browser.evaluate("Module.frames") + 3, time.monotonic() + 10)
     click(browser, 40, 36)
@@ -607,6 +613,165 @@ def check_default_lesson(image, size=(WIDTH, HEIGHT), wide=False):
     if runs != 8:
         fail(f"{runs} bordered cells in the row at y = {y}, not the default lesson's 8")
     print(f"page_test: the diagram's row of 8 cells is drawn (top border at y = {top})")
+
+
+# ---- File > Export: the pictures the browser downloads ----
+
+def export_files(browser, url, folder):
+    """Opens url, clicks File > Export step as PNG, as SVG, all steps as GIF and as PNG again, as a
+    person does, and returns {extension: (file name, bytes)} for the files the browser downloaded
+    into folder (under "again.png" the name the page gave the second PNG), and a screenshot after one
+    more right arrow."""
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    session, browser.session = browser.session, None  # the download folder is the browser's setting
+    browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": os.path.abspath(folder)})
+    browser.session = session
+    load(browser, url)
+    files = {}
+    for item, ext in enumerate((".png", ".svg", ".gif", "again.png")):
+        browser.evaluate("Module.lastDownload = null")
+        open_file_menu(browser)
+        x, y = export_item(browser, item % 3)
+        browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+        wait_frames(browser, browser.evaluate("Module.frames") + 3, time.monotonic() + 10)
+        click(browser, x, y)
+        files[ext] = downloaded(browser, folder)
+    press(browser, "ArrowRight", "ArrowRight", 39)
+    return files, screenshot(browser)
+
+
+def open_file_menu(browser):
+    browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 20, "y": 11})
+    click(browser, 20, 11)
+
+
+# Dear ImGui's light style: a popup's 1-pixel border, black at 30 % over its white background.
+MENU_BORDER = (0xB3, 0xB3, 0xB3)
+
+
+def export_item(browser, item):
+    """Where the open File menu's export item `item` (0 PNG, 1 SVG, 2 GIF) is: the middle of one of
+    the last three lines of text above the popup's bottom border, so that items added above them
+    move nothing here."""
+    image = read_png(screenshot(browser))
+    x0, x1 = 10, 200
+    bottom = next((y for y in range(40, image[1])
+                   if all(close(pixel(image, x, y), MENU_BORDER, 12) for x in range(x0, x1))), None)
+    if bottom is None:
+        fail("File menu: no bottom border under its items in the screenshot")
+    inked = [any(max(pixel(image, x, y)) < 100 for x in range(x0, x1)) for y in range(bottom + 1)]
+    starts = [y for y in range(25, bottom) if inked[y] and not inked[y - 1]]
+    ends = [y for y in range(25, bottom) if inked[y] and not inked[y + 1]]
+    if len(starts) < 3 or len(starts) != len(ends):
+        fail(f"File menu: {len(starts)} line(s) of text above its bottom border at y = {bottom}, not its items")
+    line = -3 + item
+    return x0 + 30, (starts[line] + ends[line]) // 2
+
+
+def downloaded(browser, folder):
+    """The file the page last handed to the browser, once the browser has saved it whole."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        last = browser.evaluate("Module.lastDownload")
+        if last and os.path.isfile(path := os.path.join(folder, last["name"])) and os.path.getsize(path) == last["size"]:
+            with open(path, "rb") as f:
+                return last["name"], f.read()
+        time.sleep(0.1)
+    fail("File > Export: the browser saved no file in 30 s; the page's last download: " +
+         str(browser.evaluate("Module.lastDownload")) + "; it said:\n  " + "\n  ".join(console_lines(browser.events)[-5:]))
+
+
+def gif_frames(data):
+    """The number of images in a GIF, walking its blocks (GIF89a: header, screen, extensions, images)."""
+    if data[:6] != b"GIF89a":
+        fail(f"File > Export all steps as GIF: the file starts {data[:6]!r}, not GIF89a")
+    pos = 13 + (3 << ((data[10] & 7) + 1) if data[10] & 0x80 else 0)  # the global colour table, if any
+    frames = 0
+
+    def skip_sub_blocks(pos):
+        while data[pos]:
+            pos += 1 + data[pos]
+        return pos + 1
+
+    while pos < len(data) and data[pos] != 0x3B:
+        if data[pos] == 0x21:  # an extension: its label, then sub-blocks
+            pos = skip_sub_blocks(pos + 2)
+        elif data[pos] == 0x2C:  # an image: descriptor, local colour table, LZW code size, sub-blocks
+            flags = data[pos + 9]
+            pos += 10 + (3 << ((flags & 7) + 1) if flags & 0x80 else 0)
+            pos = skip_sub_blocks(pos + 1)
+            frames += 1
+        else:
+            fail(f"File > Export all steps as GIF: byte {pos} is 0x{data[pos]:02x}, no GIF block")
+    if pos >= len(data):
+        fail("File > Export all steps as GIF: the file ends before its trailer")
+    return frames
+
+
+def check_exports(files, after):
+    """The default lesson at step 2 exported from the page: the SVG's cells are the slide's (rows 0..2
+    of 8 cells, threads 2..7 active at stride 2), the PNG is the diagram (as wide as the SVG, its
+    cells' pixels in the SVG's colours where the SVG puts them), the GIF has one frame a step; and
+    the window, whose WebGL context drew the PNG and GIF offscreen, still draws: step 3's four rows
+    after the right arrow."""
+    names = {ext: name for ext, (name, _) in files.items()}
+    # The page removes its copy once downloaded: the second PNG gets the same name, not a numbered one.
+    expected = {".png": "kogge-stone-double-buffer-n8-step2.png", ".svg": "kogge-stone-double-buffer-n8-step2.svg",
+                ".gif": "kogge-stone-double-buffer-n8.gif", "again.png": "kogge-stone-double-buffer-n8-step2.png"}
+    if names != expected:
+        fail(f"File > Export downloaded {names}, not {expected}")
+    try:
+        svg = ElementTree.fromstring(files[".svg"][1])
+    except ElementTree.ParseError as e:
+        fail(f"File > Export step as SVG: not XML ({e})")
+    ns = "{http://www.w3.org/2000/svg}"
+    cells = [(int(g.get("data-row")), int(g.get("data-column")), g.find(ns + "rect"))
+             for g in svg.iter(ns + "g") if "cell" in g.get("class", "").split()]
+    if sorted((r, c) for r, c, _ in cells) != [(r, c) for r in range(3) for c in range(8)]:
+        fail(f"File > Export step as SVG: cells at {sorted((r, c) for r, c, _ in cells)}, not rows 0..2 of 8")
+    active = {c for r, c, rect in cells if r == 2 and rect.get("fill") == svg_colour(ACTIVE_FILL)}
+    if active != set(range(2, 8)):
+        fail(f"File > Export step as SVG: row 2's active cells are columns {sorted(active)}, not 2..7 (stride 2)")
+    png = files[".png"][1]
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
+        fail(f"File > Export step as PNG: the file starts {png[:16]!r}, not a PNG's signature and IHDR")
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    svg_width, svg_height = float(svg.get("width")), float(svg.get("height"))
+    # The two legends measure their text apart (the PNG with the window's font): heights agree to 10 px.
+    if width != math.ceil(svg_width) or abs(height - svg_height) > 10:
+        fail(f"File > Export step as PNG: {width}x{height} pixels, not the SVG's diagram ({svg_width}x{svg_height})")
+    image = read_png(png)
+    title = float(svg.find(ns + "g[@transform]").get("transform").split(",")[1].rstrip(")"))
+    for r, c, rect in cells:
+        x, y = int(float(rect.get("x"))) + 4, int(float(rect.get("y")) + title) + 4
+        if not close(pixel(image, x, y), hex_colour(rect.get("fill")), 12):
+            fail(f"File > Export step as PNG: cell ({r}, {c}) at ({x}, {y}) is {pixel(image, x, y)}, "
+                 f"not its fill {rect.get('fill')}")
+    gif = files[".gif"][1]
+    frames = gif_frames(gif)
+    if frames != 5:
+        fail(f"File > Export all steps as GIF: {frames} frame(s), not 5 (the load, strides 1, 2 and 4, the store)")
+    gif_width, gif_height = int.from_bytes(gif[6:8], "little"), int.from_bytes(gif[8:10], "little")
+    if gif_width < width or gif_height <= height:
+        fail(f"File > Export all steps as GIF: {gif_width}x{gif_height} pixels, not as wide as step 2's PNG "
+             f"({width}x{height}) and taller: its frames end at the last step's five rows, the PNG at three")
+    if (rows := count_cell_rows(read_png(after))) != 4:
+        fail(f"after File > Export and the right arrow the window shows {rows} row(s) of cells, not step 3's 4")
+    print(f"page_test: File > Export downloaded {width}x{height} {names['.png']} (the SVG's cells in its pixels), "
+          f"{names['.svg']} ({len(cells)} cells) and {names['.gif']} ({frames} frames)")
+
+
+# The light theme's active-thread fill (palette_light's cell_active).
+ACTIVE_FILL = (0xB2, 0xF2, 0xBB)
+
+
+def svg_colour(rgb):
+    return "#" + "".join(f"{v:02x}" for v in rgb)
+
+
+def hex_colour(text):
+    return tuple(int(text[k:k + 2], 16) for k in (1, 3, 5))
 
 
 if __name__ == "__main__":
