@@ -959,6 +959,24 @@ std::pair<float, float> timing_table_layout(const sv::BenchResult& table, bool g
 
 }  // namespace
 
+TEST_CASE("timing panel: the table sorts by any column, ties kept in the measured order") {
+  const sv::BenchResult r = copy_and_cub_table();  // copy, cub at 2^20 .. 2^28
+  const auto by_n = sorted_rows(r, 1, true);
+  REQUIRE(by_n.size() == r.rows.size());
+  CHECK(r.rows[by_n[0]].n == (1 << 28));
+  CHECK(r.rows[by_n[0]].algorithm == "copy");  // the tie at 2^28 in the measured order: copy, then cub
+  CHECK(r.rows[by_n[1]].algorithm == "cub");
+  CHECK(r.rows[by_n.back()].n == (1 << 20));
+  const auto by_name = sorted_rows(r, 0, false);
+  for (std::size_t i = 0; i < 5; ++i) CHECK(r.rows[by_name[i]].algorithm == "copy");
+  CHECK(r.rows[by_name[5]].algorithm == "cub");
+  CHECK(r.rows[by_name[5]].n == (1 << 20));
+  const auto by_vs_cub = sorted_rows(r, 6, false);
+  CHECK(r.rows[by_vs_cub[0]].algorithm == "cub");
+  const auto measured = sorted_rows(r, -1, false);
+  for (std::size_t i = 0; i < measured.size(); ++i) CHECK(measured[i] == i);
+}
+
 TEST_CASE("timing panel: at the default window size the table's last row is drawn whole for three and four measured sizes") {
   for (const bool gpu_usable : {true, false})
     for (const std::vector<int>& sizes : {std::vector<int>{20, 24, 28}, std::vector<int>{20, 22, 24, 28}}) {

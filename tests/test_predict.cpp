@@ -122,7 +122,7 @@ TEST_CASE("predict: typed answers that do not parse say why, and steps that writ
   REQUIRE_FALSE(qs.empty());
   const TypedGrade bad = grade_typed(t, qs[0], "x3");
   CHECK_FALSE(bad.right);
-  CHECK(bad.error.find("not a int32 value") != std::string::npos);
+  CHECK(bad.error.find("not an int32 value") != std::string::npos);
   const TypedGrade two = grade_typed(t, qs[0], "3, 4");
   CHECK_FALSE(two.right);
   CHECK(two.error.find("one value") != std::string::npos);

@@ -3,6 +3,8 @@
 #include "gui/timing_panel.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -18,6 +20,22 @@ namespace {
 // The chart's height, in ems, between what leaves the table whole and what it needs to be read.
 constexpr float kMinChartEm = 10, kMaxChartEm = 18;
 }  // namespace
+
+std::vector<std::size_t> sorted_rows(const BenchResult& table, int column, bool descending) {
+  std::vector<std::size_t> order(table.rows.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (column < 0 || column > 6) return order;
+  auto key = [&](std::size_t i) {
+    const BenchRow& r = table.rows[i];
+    const double keys[] = {0, static_cast<double>(r.n), r.median_ms, r.items_per_s, r.bytes_per_s, r.percent_of_copy, r.vs_cub};
+    return keys[column];
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (column == 0) return descending ? table.rows[b].algorithm < table.rows[a].algorithm : table.rows[a].algorithm < table.rows[b].algorithm;
+    return descending ? key(b) < key(a) : key(a) < key(b);
+  });
+  return order;
+}
 
 // Merges new measurements into the shown table, replacing rows of the same algorithm and n.
 void merge_rows(BenchResult& into, const BenchResult& from) {
@@ -118,21 +136,35 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
   svplot::Chart("throughput", chart, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
   const bool scroll = table_h > table_room;
   t.last_row_bottom = t.shown_bottom = 0;
-  if (ImGui::BeginTable("rows", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | (scroll ? ImGuiTableFlags_ScrollY : 0),
+  if (ImGui::BeginTable("rows", 7,
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_Sortable |
+                            (scroll ? ImGuiTableFlags_ScrollY : 0),
                         ImVec2(0, scroll ? table_room : 0))) {
     if (scroll) ImGui::TableSetupScrollFreeze(0, 1);
     // The algorithm's name whole (the other columns share what is left).
     float name_w = ImGui::CalcTextSize("algorithm").x;
     for (const BenchRow& r : t.table.rows) name_w = std::max(name_w, ImGui::CalcTextSize(r.algorithm.c_str()).x);
     ImGui::TableSetupColumn("algorithm", ImGuiTableColumnFlags_WidthFixed, name_w);
-    for (const char* h : {"n", "ms", "G items/s", "GB/s", "% of copy", "vs CUB"}) ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthStretch);
+    // Largest n first: the sizes where the scans reach the copy. A click on a header sorts by it.
+    ImGui::TableSetupColumn("n", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_DefaultSort |
+                                     ImGuiTableColumnFlags_PreferSortDescending);
+    for (const char* h : {"ms", "G items/s", "GB/s", "% of copy", "vs CUB"})
+      ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_PreferSortDescending);
     ImGui::TableHeadersRow();
-    for (const BenchRow& r : t.table.rows) {
+    int sort_column = -1;
+    bool descending = false;
+    if (const ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
+      sort_column = specs->Specs[0].ColumnIndex;
+      descending = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
+    }
+    for (const std::size_t i : sorted_rows(t.table, sort_column, descending)) {
+      const BenchRow& r = t.table.rows[i];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.algorithm.c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%lld", static_cast<long long>(r.n));
+      if (std::has_single_bit(static_cast<std::uint64_t>(r.n))) ImGui::Text("2^%d", std::countr_zero(static_cast<std::uint64_t>(r.n)));
+      else ImGui::Text("%lld", static_cast<long long>(r.n));
       ImGui::TableNextColumn();
       ImGui::Text("%.4f", r.median_ms);
       ImGui::TableNextColumn();
@@ -152,8 +184,8 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
 
 void timing_window(bool* open, TimingPanel& t, const GpuStatus& gpu, ImVec2 display) {
   const float W = display.x, H = display.y;
-  ImGui::SetNextWindowSize(ImVec2(W * 0.55f, H * 0.7f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowPos(ImVec2(W * 0.25f, H * 0.12f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(W * 0.7f, H * 0.7f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(W * 0.15f, H * 0.12f), ImGuiCond_FirstUseEver);
   if (ImGui::Begin("GPU timing", open)) timing_panel(t, gpu);
   ImGui::End();
 }

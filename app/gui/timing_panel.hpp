@@ -32,6 +32,11 @@ struct TimingPanel {
   float last_row_bottom = 0, shown_bottom = 0;
 };
 
+// The table's row indices in the order its `column` (0 algorithm, 1 n, 2 ms, 3 G items/s, 4 GB/s,
+// 5 % of copy, 6 vs CUB) sorts them, ties in the measured order; -1: the measured order. The window
+// shows the largest n first until a header is clicked.
+std::vector<std::size_t> sorted_rows(const BenchResult& table, int column, bool descending);
+
 // Merges new measurements into the shown table, replacing rows of the same algorithm and n.
 void merge_rows(BenchResult& into, const BenchResult& from);
 

@@ -14,7 +14,7 @@ std::string fetch_to_file(const std::string& url, const std::string& file) {
   int size = 0, error = 0;
   emscripten_wget_data(url.c_str(), &data, &size, &error);
   if (error) return "cannot fetch " + url;
-  std::filesystem::create_directories(std::filesystem::path(file).parent_path());
+  if (const auto folder = std::filesystem::path(file).parent_path(); !folder.empty()) std::filesystem::create_directories(folder);
   std::ofstream out(file, std::ios::binary);
   out.write(static_cast<const char*>(data), size);
   std::free(data);

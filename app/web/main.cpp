@@ -17,9 +17,15 @@ int main() {
     std::cerr << "scanviz: " << bad << "\n";  // the page shows this line (index.html)
     return 2;
   }
-  // A trace recorded elsewhere (a GPU's, say) and a bench table, fetched before the window opens.
-  for (auto [url, file] : {std::pair{&options.trace_path, "/links/trace.json"}, std::pair{&options.bench_json, "/links/bench.json"}}) {
+  // A trace recorded elsewhere (a GPU's, say) and a bench table, fetched before the window opens,
+  // into files named as the links name them: the window's path boxes and look-back preset show the
+  // names ("bench-h200.json"), as natively.
+  for (auto [url, fallback] : {std::pair{&options.trace_path, "trace.json"}, std::pair{&options.bench_json, "bench.json"}}) {
     if (url->empty()) continue;
+    std::string file = url->substr(0, url->find_first_of("?#"));
+    file = file.substr(file.find_last_of('/') + 1);
+    if (file.empty() || file == "." || file == "..") file = fallback;
+    if (url == &options.bench_json && file == options.trace_path) file = std::string("bench-") + file;
     if (const std::string bad = sv::web::fetch_to_file(*url, file); !bad.empty()) {
       std::cerr << "scanviz: link: " << bad << "\n";
       return 2;
