@@ -9,6 +9,7 @@
 
 #include "algorithms.hpp"
 #include "analysis/analysis.hpp"
+#include "emulator/coroutine.hpp"
 #include "emulator/fiber_stacks.hpp"
 #include "helpers.hpp"
 
@@ -146,4 +147,23 @@ TEST_CASE("fiber stacks: each stack sits above a page that faults, and the next 
   }
   const FiberStacks again(2, 64 * 1024);
   CHECK(again.slot(0).stack.sp == first_top);
+}
+
+TEST_CASE("coroutine: what the body throws after suspending is thrown by the resume() that ran it") {
+  Coroutine c;
+  int reached = 0;
+  c.start(64 * 1024, [&] {
+    reached = 1;
+    c.suspend();
+    reached = 2;
+    throw std::runtime_error("lane failed");
+  });
+  c.resume();
+  CHECK(reached == 1);
+  CHECK_THROWS_WITH_AS(c.resume(), "lane failed", std::runtime_error);
+  CHECK(reached == 2);
+  // The slot is usable again: a new body runs from its start.
+  c.start(64 * 1024, [&] { reached = 3; });
+  c.resume();
+  CHECK(reached == 3);
 }

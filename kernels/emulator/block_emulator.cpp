@@ -183,7 +183,12 @@ int BlockEmulator::declare_shared(int lane, const char* name, std::int64_t lengt
 // ---- scheduler side ----
 
 void BlockEmulator::resume(int lane) {
-  lanes_[lane].thread.resume();
+  try {
+    lanes_[lane].thread.resume();
+  } catch (const std::exception& e) {  // the thread is over; the run stops with the first error
+    if (error_.empty()) error_ = e.what();
+    lanes_[lane].state = LaneState::Done;
+  }
 }
 
 bool BlockEmulator::warp_at_shuffle(int warp) const {
@@ -226,19 +231,11 @@ void BlockEmulator::issue_warp_instruction(int warp) {
 }
 
 void BlockEmulator::run(const Body& body) {
-  run_scheduler([&] { run_lanes(body); });
-}
-
-void BlockEmulator::run_lanes(const Body& body) {
   const int threads = static_cast<int>(lanes_.size());
   for (int i = 0; i < threads; ++i) {
     lanes_[i].thread.start(stacks_.slot(static_cast<std::size_t>(i)), [this, i, &body] {
-      try {
-        EmuExec x(this, i);
-        body(x);
-      } catch (const std::exception& e) {
-        if (error_.empty()) error_ = e.what();
-      }
+      EmuExec x(this, i);
+      body(x);
       lanes_[i].state = LaneState::Done;
     });
   }

@@ -202,8 +202,6 @@ class BlockEmulator {
     unsigned shuffle_line = 0;
   };
 
-  void run_lanes(const Body& body);  // run()'s scheduler loop
-
   // lane side
   void yield(int lane, LaneState wait_for);
   Payload read(int lane, int buffer, std::int64_t index, unsigned line);

@@ -257,12 +257,8 @@ void DeviceEmulator::run_grid(Phase phase, int level, std::int64_t grid,
       b.clock = free_at[s];
       busy[s] = true;
       b.fiber.start(kFiberStack, [this, s, &body] {
-        try {
-          EmuTileExec x(this, s);
-          body(x);
-        } catch (const std::exception& e) {
-          if (error_.empty()) error_ = e.what();
-        }
+        EmuTileExec x(this, s);
+        body(x);
         slots_[s].state = State::Done;
       });
     }
@@ -286,7 +282,12 @@ void DeviceEmulator::run_grid(Phase phase, int level, std::int64_t grid,
       throw d;
     }
     current_ = pick;
-    slots_[pick].fiber.resume();
+    try {
+      slots_[pick].fiber.resume();
+    } catch (const std::exception& e) {  // the block is over; the run stops with its error
+      if (error_.empty()) error_ = e.what();
+      slots_[pick].state = State::Done;
+    }
     if (!error_.empty()) {
       cleanup();
       throw EmulationError(error_);
