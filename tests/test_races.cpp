@@ -118,6 +118,11 @@ TEST_CASE("kogge-stone-racy: a RAW hazard names the reader, the writer and the v
       found = true;
       CHECK(format_value(ValueType::Interval, h.first.value) == "x30..x31");
       CHECK(format_value(ValueType::Interval, h.expected) == "x31");
+      // Said with the emulator form's lines, or without them (the window, beside the CUDA form).
+      const std::string line = std::to_string(t.events[h.first.seq].line);
+      CHECK(describe_hazard(t, h) == "RAW buffer_s[31]: thread 31 wrote x30..x31 (line " + line +
+                                         "), then thread 32 read it (line " + line + ") instead of x31");
+      CHECK(describe_hazard(t, h, false) == "RAW buffer_s[31]: thread 31 wrote x30..x31, then thread 32 read it instead of x31");
     }
   CHECK(found);
 }

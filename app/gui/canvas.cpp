@@ -631,7 +631,9 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
           for (int h : c.hazards) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.88f, 0.19f, 0.19f, 1));
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-            ImGui::TextUnformatted(describe_hazard(tv.trace, tv.hazards[h]).c_str());
+            // Without the emulator form's line numbers: the source pane lights the step's lines in
+            // the form it shows.
+            ImGui::TextUnformatted(describe_hazard(tv.trace, tv.hazards[h], false).c_str());
             ImGui::PopTextWrapPos();
             ImGui::PopStyleColor();
           }

@@ -185,25 +185,26 @@ std::vector<Hazard> find_hazards(const Trace& trace) {
   return hazards;
 }
 
-std::string describe_hazard(const Trace& t, const Hazard& h) {
+std::string describe_hazard(const Trace& t, const Hazard& h, bool lines) {
   const std::string& buf = t.buffers[h.buffer].name;
   const std::string cell = buf + "[" + std::to_string(h.index) + "]";
   auto val = [&](const Payload& p) { return format_value(t.meta.type, p); };
+  auto at = [&](const HazardAccess& a) { return lines ? " (line " + std::to_string(a.line) + ")" : std::string(); };
   std::ostringstream s;
   s << hazard_kind_name(h.kind) << " " << cell << ": ";
   switch (h.kind) {
     case HazardKind::RAW:
-      s << "thread " << h.first.thread << " wrote " << val(h.first.value) << " (line " << h.first.line << "), then thread "
-        << h.second.thread << " read it (line " << h.second.line << ")";
+      s << "thread " << h.first.thread << " wrote " << val(h.first.value) << at(h.first) << ", then thread "
+        << h.second.thread << " read it" << at(h.second);
       if (h.has_expected) s << " instead of " << val(h.expected);
       break;
     case HazardKind::WAR:
-      s << "thread " << h.first.thread << " read " << val(h.first.value) << " (line " << h.first.line << "), then thread "
-        << h.second.thread << " overwrote it with " << val(h.second.value) << " (line " << h.second.line << ")";
+      s << "thread " << h.first.thread << " read " << val(h.first.value) << at(h.first) << ", then thread "
+        << h.second.thread << " overwrote it with " << val(h.second.value) << at(h.second);
       break;
     case HazardKind::WAW:
-      s << "threads " << h.first.thread << " and " << h.second.thread << " both wrote it (lines " << h.first.line
-        << " and " << h.second.line << ")";
+      s << "threads " << h.first.thread << " and " << h.second.thread << " both wrote it";
+      if (lines) s << " (lines " << h.first.line << " and " << h.second.line << ")";
       break;
   }
   if (h.same_warp) s << " [same warp]";

@@ -76,8 +76,9 @@ struct Hazard {
 std::vector<Hazard> find_hazards(const Trace& trace);
 
 // One line, as the CLI and the GUI's tooltip say it: "RAW buffer_s[31]: thread 31 wrote x30..x31
-// (line 34), then thread 32 read it (line 34) instead of x31".
-std::string describe_hazard(const Trace& trace, const Hazard& h);
+// (line 34), then thread 32 read it (line 34) instead of x31". The lines are the emulator form's
+// (kernels/block/ALGO.hpp); without `lines` they are left out, as where the CUDA form is shown.
+std::string describe_hazard(const Trace& trace, const Hazard& h, bool lines = true);
 
 // ---- dataflow ----
 

@@ -8,6 +8,7 @@ moves on; opens links to the charts with a schedule, measures frame times (reque
 for the default lesson and n = 1024; opens links to a step, to the race, to
 the look-back view, to a trace recorded on an H100 and to a bench table measured on an H200 (fetched
 by the page) and checks each; drops the same two files on the window and checks that they open;
+rests the pointer on a hazard cell and checks that its tooltip opens;
 resizes the page and checks that the window follows; and opens links with a bad value and a missing
 trace and checks the page's line about each; clicks File > Export (PNG, SVG, GIF) and checks
 the files the browser downloads.
@@ -272,6 +273,10 @@ def main():
             load(browser, url)
             resized = {size: resize(browser, *size) for size in ((900, 640), (1600, 1000))}
             resize(browser, WIDTH, HEIGHT)
+            # The pointer resting on a hazard cell of the race (warps of 32, as on a GPU) opens its tooltip.
+            hazard_before, _ = load(browser, url + "?algo=kogge-stone-racy&n=64&warp=32&step=1")
+            pointer = first_colour(read_png(hazard_before), HAZARD)
+            hazard_after = hover(browser, *pointer) if pointer else hazard_before
             # Links the window cannot use say so on the page, in one line.
             said = page_line(browser, url + "?n=eight")
             said_missing = page_line(browser, url + "?trace=examples/none.json")
@@ -356,6 +361,8 @@ def main():
             fail(f"with the page at {w}x{h} the window's canvas is {canvas[0]}x{canvas[1]}")
     print("page_test: the window follows the page's size: " +
           ", ".join(f"{w}x{h}" for w, h in resized) + ", the default lesson's row of 8 cells in the middle of each")
+    save(hazard_after, os.path.join(out, "web-hazard-tooltip.png"))
+    check_tooltip(read_png(hazard_before), read_png(hazard_after), pointer)
     if said_missing != "scanviz: link: cannot fetch examples/none.json":
         fail(f"the page with a missing trace says '{said_missing}', not that it cannot fetch it")
     print(f"page_test: a link to a missing trace says '{said_missing}'")
@@ -439,6 +446,39 @@ def resize(browser, width, height):
                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
     wait_frames(browser, browser.evaluate("Module.frames") + 10, time.monotonic() + 20)
     return screenshot(browser), browser.evaluate("[Module.canvas.width, Module.canvas.height]")
+
+
+def hover(browser, x, y):
+    """Rests the pointer at (x, y) for a few frames; a screenshot."""
+    browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+    wait_frames(browser, browser.evaluate("Module.frames") + 6, time.monotonic() + 10)
+    return screenshot(browser)
+
+
+def first_colour(image, rgb):
+    """A point a few pixels into the first cell of colour rgb in the diagram, top to bottom; None
+    when there is none."""
+    x0, x1, y0, y1 = diagram_box(image)
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            if close(pixel(image, x, y), rgb, 3):
+                return x + 5, y + 5
+    return None
+
+
+def check_tooltip(before, after, pointer):
+    """Below and right of the pointer, resting on a hazard cell, the tooltip's lines appear: the
+    hazard's description in the hazard red, where the diagram had little of it."""
+    if pointer is None:
+        fail("the race at n = 64 with warps of 32 shows no hazard cell to point at")
+    x, y = pointer
+    box = (x + 8, y + 12, min(x + 700, after[0]), min(y + 200, after[1]))
+    red_before, red_after = count_colour(before, box, HAZARD, 12), count_colour(after, box, HAZARD, 12)
+    changed = sum(pixel(before, px, py) != pixel(after, px, py) for py in range(box[1], box[3]) for px in range(box[0], box[2]))
+    if red_after <= red_before + 40 or changed <= 2000:
+        fail(f"the pointer on the hazard cell at ({x}, {y}) opens no tooltip: {changed} pixels changed under it, "
+             f"{red_after - red_before} more in the hazard red")
+    print(f"page_test: the pointer on a hazard cell opens its tooltip ({changed} pixels changed, the hazard named in red)")
 
 
 def address_step(browser):
