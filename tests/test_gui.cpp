@@ -608,6 +608,16 @@ TEST_CASE("window: side by side, the single-buffer kernel's race shows only on i
   CHECK(count_near(img, red, 0, img.w, 6, img.h / 2, img.h) > 0);
 }
 
+TEST_CASE("window: lecture mode and fullscreen switched on and off while it runs draw with no GL error") {
+  // Each changes the font scale, which builds the fonts again; the backend's buffers must survive it.
+  for (const char* keys : {"l wait:3 l wait:3", "f wait:3 f wait:3", "l wait:3 f wait:3"}) {
+    CAPTURE(keys);
+    std::string out;
+    CHECK(run_under_xvfb(std::string("gui --frames 20 --size 1280x800 --keys '") + keys + "'", &out) == 0);
+    CHECK(out.find("OpenGL error") == std::string::npos);
+  }
+}
+
 TEST_CASE("window: lecture mode hides the controls and enlarges the text, and themes and font scale are kept") {
   Dir dir;
   const std::string env = "XDG_CONFIG_HOME='" + dir.path.string() + "'";

@@ -714,6 +714,7 @@ int run_gui(const GuiOptions& opt) {
     float applied_scale = 0, applied_chrome = 0;
     std::string applied_theme;
     int windowed[4] = {100, 100, opt.width, opt.height};
+    [[maybe_unused]] bool page_fullscreen = false;
     bool lookback_was_shown = false;
     for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames <= 0 || frame < opt.frames); ++frame) {
       const bool last = opt.frames > 0 && frame + 1 == opt.frames;
@@ -798,6 +799,12 @@ int run_gui(const GuiOptions& opt) {
           ui.fullscreen = ui.lecture;
         }
       }
+#ifdef __EMSCRIPTEN__
+      // The page's fullscreen is the browser's (Emscripten's GLFW has no monitors): asked for when
+      // the window's changes; the window then follows the page's size.
+      if (ui.fullscreen != page_fullscreen) web::set_fullscreen(ui.fullscreen);
+      page_fullscreen = ui.fullscreen;
+#else
       GLFWmonitor* monitor = glfwGetWindowMonitor(window);
       if (ui.fullscreen && !monitor) {
         glfwGetWindowPos(window, &windowed[0], &windowed[1]);
@@ -809,6 +816,7 @@ int run_gui(const GuiOptions& opt) {
       } else if (!ui.fullscreen && monitor) {
         glfwSetWindowMonitor(window, nullptr, windowed[0], windowed[1], windowed[2], windowed[3], 0);
       }
+#endif
       if (ui.playing && step_count(ui) > 0) {
         const double now = glfwGetTime();
         if (ui.next_advance == 0) ui.next_advance = now + 1.0 / ui.settings.speed;

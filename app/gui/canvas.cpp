@@ -60,9 +60,16 @@ Fonts load_fonts(float scale, float diagram_scale) {
 }
 
 void upload_fonts() {
-  // The first time, the backend's shaders and font texture are made here rather than in NewFrame.
-  if (!ImGui::GetIO().Fonts->TexID) {
+  // The first time, the backend's shaders and font texture are made here rather than in NewFrame;
+  // later only the font texture. That the first time is past is kept in the context (io.UserData,
+  // which nothing else uses): building the atlas clears its texture id, and making the device
+  // objects again would leave the backend's recorded vertex buffer sizes stale (GL errors on every
+  // frame after a font change, as when lecture mode or a resize changes the scale).
+  static char device_objects_made;
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.UserData != &device_objects_made) {
     ImGui_ImplOpenGL3_CreateDeviceObjects();
+    io.UserData = &device_objects_made;
   } else {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();

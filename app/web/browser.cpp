@@ -20,6 +20,18 @@ EM_JS(void, scanviz_wait_animation_frame, (), {
     requestAnimationFrame(function() { Module.frameStartMs = performance.now(); wake(); });
   });
 });
+// The canvas and Emscripten's GLFW window take the size. Not glfwSetWindowSize: given the screen's
+// size, as a browser in fullscreen has, it asks for fullscreen instead of resizing.
+EM_JS(void, scanviz_set_window_size, (int width, int height), {
+  Browser.setCanvasSize(width, height);
+  GLFW.active.width = width;
+  GLFW.active.height = height;
+});
+EM_JS(void, scanviz_set_fullscreen, (int on), {
+  var page = document.documentElement;
+  if (on && !document.fullscreenElement && page.requestFullscreen) page.requestFullscreen().catch(function() {});
+  if (!on && document.fullscreenElement) document.exitFullscreen().catch(function() {});
+});
 EM_JS(int, scanviz_page_width, (), { return window.innerWidth; });
 EM_JS(int, scanviz_page_height, (), { return window.innerHeight; });
 EM_JS(char*, scanviz_page_query, (), {
@@ -50,8 +62,9 @@ void follow_page_size(GLFWwindow* window) {
   int w = 0, h = 0;
   glfwGetWindowSize(window, &w, &h);
   const int page_w = page_width(), page_h = page_height();
-  if (page_w > 0 && page_h > 0 && (page_w != w || page_h != h)) glfwSetWindowSize(window, page_w, page_h);
+  if (page_w > 0 && page_h > 0 && (page_w != w || page_h != h)) scanviz_set_window_size(page_w, page_h);
 }
+void set_fullscreen(bool on) { scanviz_set_fullscreen(on ? 1 : 0); }
 std::string page_query() {
   char* text = scanviz_page_query();
   std::string query(text);

@@ -19,6 +19,11 @@ int page_height();
 // the last frame, so the window always fills the page.
 void follow_page_size(GLFWwindow* window);
 
+// Asks the browser to show the page fullscreen, or to leave fullscreen. A browser grants it only
+// shortly after a key press or a click (a link opening in lecture mode stays in the page's size);
+// Escape leaves it whatever the window asked.
+void set_fullscreen(bool on);
+
 // The page address's query string, from its '?' ("" without one).
 std::string page_query();
 

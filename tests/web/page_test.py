@@ -218,7 +218,8 @@ def main():
             browser.send("Runtime.enable")
             browser.send("Page.enable")
             browser.send("Emulation.setDeviceMetricsOverride",
-                         {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
+                         {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False,
+                          "screenWidth": 1920, "screenHeight": 1080})
             deadline = time.monotonic() + 60
             shot, first_frame_ms = load(browser, url)
             # The right arrow twice, as a person presses it: the timeline moves to step 2.
@@ -271,12 +272,21 @@ def main():
             dropped_trace = drop_file(browser, os.path.join(site, "examples", "pipelined-h100.json"))
             # The browser window made smaller, then larger: the window follows the page.
             load(browser, url)
-            resized = {size: resize(browser, *size) for size in ((900, 640), (1600, 1000))}
-            resize(browser, WIDTH, HEIGHT)
+            resized = {(900, 640): resize(browser, 900, 640, screen=(1920, 1080)),
+                       (1600, 1000): resize(browser, 1600, 1000)}
+            resize(browser, WIDTH, HEIGHT, screen=(1920, 1080))
             # The pointer resting on a hazard cell of the race (warps of 32, as on a GPU) opens its tooltip.
             hazard_before, _ = load(browser, url + "?algo=kogge-stone-racy&n=64&warp=32&step=1")
             pointer = first_colour(read_png(hazard_before), HAZARD)
             hazard_after = hover(browser, *pointer) if pointer else hazard_before
+            # Lecture mode, by a link and by its key L: the page asks the browser for fullscreen (granted
+            # or not) and goes on drawing the lesson.
+            lecture, _ = load(browser, url + "?lecture=1")
+            load(browser, url)
+            press(browser, "l", "KeyL", 76)
+            lecture_key = screenshot(browser)
+            lecture_said = browser.evaluate("document.getElementById('status').style.display == 'block' ? "
+                                            "document.getElementById('status').textContent : ''")
             # Links the window cannot use say so on the page, in one line.
             said = page_line(browser, url + "?n=eight")
             said_missing = page_line(browser, url + "?trace=examples/none.json")
@@ -360,8 +370,15 @@ def main():
         if canvas != [w, h]:
             fail(f"with the page at {w}x{h} the window's canvas is {canvas[0]}x{canvas[1]}")
     print("page_test: the window follows the page's size: " +
-          ", ".join(f"{w}x{h}" for w, h in resized) + ", the default lesson's row of 8 cells in the middle of each")
+          ", ".join(f"{w}x{h}" for w, h in resized) + " (as large as its screen: a browser in fullscreen), "
+          "the default lesson's row of 8 cells in the middle of each")
     save(hazard_after, os.path.join(out, "web-hazard-tooltip.png"))
+    save(lecture, os.path.join(out, "web-lecture.png"))
+    save(lecture_key, os.path.join(out, "web-lecture-key.png"))
+    if lecture_said:
+        fail(f"lecture mode stopped the page: '{lecture_said}'")
+    for how, shot_lecture in (("the link lecture=1", lecture), ("the key L", lecture_key)):
+        check_lecture(read_png(shot_lecture), how)
     check_tooltip(read_png(hazard_before), read_png(hazard_after), pointer)
     if said_missing != "scanviz: link: cannot fetch examples/none.json":
         fail(f"the page with a missing trace says '{said_missing}', not that it cannot fetch it")
@@ -439,11 +456,14 @@ def drop_file(browser, path):
     return screenshot(browser)
 
 
-def resize(browser, width, height):
-    """Makes the page width x height, as a reader resizing the browser does; returns a screenshot
-    after a few frames and the window's canvas size then."""
+def resize(browser, width, height, screen=None):
+    """Makes the page width x height, as a reader resizing the browser does, on a screen of that size
+    or `screen` (width, height); returns a screenshot after a few frames and the window's canvas
+    size then. A page as large as its screen is a browser in fullscreen (F11, as in a lecture)."""
+    screen_width, screen_height = screen or (width, height)
     browser.send("Emulation.setDeviceMetricsOverride",
-                 {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+                 {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False,
+                  "screenWidth": screen_width, "screenHeight": screen_height})
     wait_frames(browser, browser.evaluate("Module.frames") + 10, time.monotonic() + 20)
     return screenshot(browser), browser.evaluate("[Module.canvas.width, Module.canvas.height]")
 
@@ -464,6 +484,21 @@ def first_colour(image, rgb):
             if close(pixel(image, x, y), rgb, 3):
                 return x + 5, y + 5
     return None
+
+
+def check_lecture(image, how):
+    """Lecture mode: the diagram across the window, no lesson panel on the left. The default lesson's
+    row of 8 cells starts left of where the lesson panel would end, in cells at least twice the
+    width of the window's 8-cell row (the text twice the size)."""
+    width, height = image[0], image[1]
+    y0, y1 = int(0.05 * height), int(0.6 * height)
+    top = next((y for y in range(y0, y1) if sum(close(pixel(image, x, y), CELL_BORDER) for x in range(width)) >= 8 * 60), None)
+    if top is None:
+        fail(f"{how}: no row of 8 wide cells across the window: lecture mode does not draw the diagram large")
+    first = next(x for x in range(width) if close(pixel(image, x, top), CELL_BORDER))
+    if first > int(0.24 * width):
+        fail(f"{how}: the diagram's row starts at x = {first}, right of the lesson panel's place: not lecture mode")
+    print(f"page_test: {how} opens lecture mode (the row of cells from x = {first}, the page still drawing)")
 
 
 def check_tooltip(before, after, pointer):
