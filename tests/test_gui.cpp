@@ -987,6 +987,40 @@ TEST_CASE("timing panel: the table sorts by any column, ties kept in the measure
   for (std::size_t i = 0; i < measured.size(); ++i) CHECK(measured[i] == i);
 }
 
+TEST_CASE("timing window: opened in a large display, it stays whole when the display is made smaller") {
+  ImGuiContext* context = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DeltaTime = 1.0f / 60;
+  load_fonts(1);
+  apply_theme("light", 1);
+  TimingPanel t;
+  t.table = copy_and_cub_table();
+  sv::GpuStatus gpu;
+  bool open = true;
+  ImVec2 pos, size;
+  auto frames = [&](ImVec2 display) {
+    io.DisplaySize = display;
+    for (int frame = 0; frame < 3; ++frame) {
+      ImGui::NewFrame();
+      timing_window(&open, t, gpu, display);
+      ImGui::Begin("GPU timing");  // the same window again, to read where it is
+      pos = ImGui::GetWindowPos();
+      size = ImGui::GetWindowSize();
+      ImGui::End();
+      ImGui::Render();
+    }
+  };
+  frames(ImVec2(1920, 1080));
+  CHECK(size.x > 1000);  // 0.7 of the width
+  frames(ImVec2(900, 640));
+  CHECK(pos.x >= 0);
+  CHECK(pos.y >= 0);
+  CHECK(pos.x + size.x <= 900);
+  CHECK(pos.y + size.y <= 640);
+  ImGui::DestroyContext(context);
+}
+
 TEST_CASE("timing panel: at the default window size the table's last row is drawn whole for three and four measured sizes") {
   for (const bool gpu_usable : {true, false})
     for (const std::vector<int>& sizes : {std::vector<int>{20, 24, 28}, std::vector<int>{20, 22, 24, 28}}) {

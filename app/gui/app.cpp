@@ -962,7 +962,9 @@ int run_gui(const GuiOptions& opt) {
         }
         ImGui::SetNextWindowSize(ImVec2(W * 0.7f, H * 0.85f), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowPos(ImVec2(W * 0.15f, H * 0.07f), ImGuiCond_FirstUseEver);
-        if (ImGui::Begin("Work against steps", &ui.show_charts)) {
+        const bool charts_open = ImGui::Begin("Work against steps", &ui.show_charts);
+        keep_in_display();
+        if (charts_open) {
           // The series a lecture compares, and a log2 steps axis so deep networks do not flatten the rest.
           bool rebuild = ui.charts.empty();
           // One legend for the three charts: each algorithm's marker beside its box.
@@ -1018,6 +1020,7 @@ int run_gui(const GuiOptions& opt) {
         ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 0));
         const bool open = ImGui::Begin("Look-back: device-wide scans, tile by tile", &ui.show_lookback);
         ImGui::PopStyleColor();
+        keep_in_display();
         clear_window_background(background);
         ui.lookback.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
         if (open) lookback_window_contents(ui.lookback, ui.settings.theme, glfwGetTime(), &pictures);

@@ -46,7 +46,9 @@ void application_window(bool* open, const Trace* trace, const std::string& theme
   // Over the lower part of the diagram, clear of the lesson's controls and the kernel source.
   ImGui::SetNextWindowSize(ImVec2(vp->Size.x * 0.46f, vp->Size.y * 0.4f), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowPos(ImVec2(vp->Size.x * 0.236f, vp->Size.y * 0.5f), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin(kApplicationWindowTitle, open)) {
+  const bool shown = ImGui::Begin(kApplicationWindowTitle, open);
+  keep_in_display();
+  if (!shown) {
     ImGui::End();
     return;
   }

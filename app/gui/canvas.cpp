@@ -183,6 +183,14 @@ void add_solid_rect(ImDrawList* dl, ImVec2 min, ImVec2 max, std::uint32_t rgba) 
   dl->PopClipRect();
 }
 
+void keep_in_display() {
+  const ImVec2 display = ImGui::GetIO().DisplaySize, pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  const ImVec2 fit(std::min(size.x, display.x), std::min(size.y, display.y));
+  const ImVec2 at(std::clamp(pos.x, 0.0f, display.x - fit.x), std::clamp(pos.y, 0.0f, display.y - fit.y));
+  if (fit.x != size.x || fit.y != size.y) ImGui::SetWindowSize(fit);
+  if (at.x != pos.x || at.y != pos.y) ImGui::SetWindowPos(at);
+}
+
 void clear_window_background(std::uint32_t rgba) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

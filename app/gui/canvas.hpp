@@ -110,6 +110,11 @@ void add_solid_rect(ImDrawList* dl, ImVec2 min, ImVec2 max, std::uint32_t rgba);
 // begun with a transparent ImGuiCol_WindowBg.
 void clear_window_background(std::uint32_t rgba);
 
+// Moves and shrinks the current window, where needed, to lie within the display: called after
+// Begin by the windows a reader opens over the others, so that one opened in a larger window or page
+// stays whole when it is made smaller (it takes effect from the next frame).
+void keep_in_display();
+
 // Draws only what no later add_solid_rect (or GlPictures picture) covers: each command of `dd` is clipped to the parts of
 // its rectangle that the clears after it leave visible (a window under the look-back view is drawn
 // only where it shows). The picture is the same. Returns how many commands were clipped or dropped.

@@ -135,7 +135,9 @@ int divergence_window(bool* open, const Trace* trace, int step, const std::strin
   ImGui::SetNextWindowSize(ImVec2(display.x * 0.64f, display.y * 0.56f), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowPos(ImVec2(display.x * 0.18f, display.y * 0.4f), ImGuiCond_FirstUseEver);
   int clicked = -1;
-  if (ImGui::Begin(kDivergenceWindowTitle, open)) {
+  const bool shown = ImGui::Begin(kDivergenceWindowTitle, open);
+  keep_in_display();
+  if (shown) {
     if (!trace || !divergence_applies(*trace) || step < 0 || step >= static_cast<int>(trace->steps.size())) {
       ImGui::TextWrapped("Warp divergence is drawn for the steps of a block-level scan; open or record one.");
     } else {

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "core/values.hpp"
+#include "gui/canvas.hpp"
 #include "gui/keys.hpp"
 
 namespace sv::gui {
@@ -167,7 +168,9 @@ int predict_window(PredictUi& p, const TraceView& view, int shown, ImVec2 pos, I
   ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
   if (p.focus) ImGui::SetNextWindowFocus();
   p.focus = false;
-  if (ImGui::Begin("Predict the next step (P)", &p.on)) {
+  const bool window_open = ImGui::Begin("Predict the next step (P)", &p.on);
+  keep_in_display();
+  if (window_open) {
     ImGui::Text("Score this lesson: %d / %d", p.right, p.asked);
     if (!p.graded.empty()) {  // the last answers first: what the student just did
       ImGui::Separator();

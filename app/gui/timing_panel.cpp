@@ -12,6 +12,7 @@
 
 #include "chart.hpp"
 #include "device/device_options.hpp"
+#include "gui/canvas.hpp"
 #include "gui/plot.hpp"
 
 namespace sv::gui {
@@ -186,7 +187,9 @@ void timing_window(bool* open, TimingPanel& t, const GpuStatus& gpu, ImVec2 disp
   const float W = display.x, H = display.y;
   ImGui::SetNextWindowSize(ImVec2(W * 0.7f, H * 0.7f), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowPos(ImVec2(W * 0.15f, H * 0.12f), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("GPU timing", open)) timing_panel(t, gpu);
+  const bool shown = ImGui::Begin("GPU timing", open);
+  keep_in_display();
+  if (shown) timing_panel(t, gpu);
   ImGui::End();
 }
 
