@@ -880,6 +880,15 @@ TEST_CASE("gui: --type, --exclusive, --input and --scan record that lesson, and 
   }
 }
 
+TEST_CASE("gui: a device-wide algorithm given as the lesson says where it is shown, an unknown one says what lists them") {
+  std::string out;
+  CHECK(run_under_xvfb("gui --algo chained --frames 2", &out) == 2);
+  CHECK(out == "scanviz: --algo: chained is a device-wide scan: the look-back view shows it (--lookback default; in a link, "
+               "lookback=default)\n");
+  CHECK(run_under_xvfb("gui --algo sideways --frames 2", &out) == 2);
+  CHECK(out == "scanviz: --algo: unknown algorithm 'sideways' (scanviz algos lists them)\n");
+}
+
 TEST_CASE("window: a bench table or a trace dropped on the window opens, and a bad file says why in the status line") {
   Dir dir;
   const sv::BenchResult r = copy_and_cub_table();

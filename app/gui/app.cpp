@@ -36,6 +36,7 @@
 #include "analysis/application.hpp"
 #include "core/segments.hpp"
 #include "core/values.hpp"
+#include "device/device_options.hpp"
 #include "emulator/record.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
@@ -398,7 +399,9 @@ namespace {
 // The page's link to this moment (app/web/url_options.hpp): the lesson, its step and the open views.
 // A trace file's page keeps the link that opened it (its trace= is a URL the window no longer has).
 std::optional<std::string> link_query(const Ui& ui) {
-  if (!ui.recorded_from_controls) return std::nullopt;
+  // Controls not yet recorded, or refused (the error in the panel), name no lesson a link can be
+  // sure to open: the address keeps the lesson on screen until their recording is shown.
+  if (!ui.recorded_from_controls || ui.recorder.pending() || !ui.lesson.error.empty()) return std::nullopt;
   const Lesson& l = ui.lesson;
   GuiOptions o;
   o.algorithm = block_algorithms()[static_cast<std::size_t>(l.algorithm)].name;
@@ -476,13 +479,26 @@ void file_menu(Ui& ui) {
     ui.status = "link to this step: on the clipboard, or in the box at the top";
   }
 #endif
-  ImGui::InputText("path", ui.path, sizeof ui.path);
   try {
+#ifdef __EMSCRIPTEN__
+    // The page has no files of its own: the reader's come by dropping them, and what it saves is
+    // downloaded, named after the lesson.
+    ImGui::TextDisabled("Open: drop a trace or bench table on the page");
+    if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
+      const TraceMeta& m = ui.lesson.view->trace.meta;
+      const std::string name = m.algorithm + "-n" + std::to_string(m.n) + ".json";
+      save_trace(name, ui.lesson.view->trace);
+      web::download_file(name);
+      ui.status = "downloaded " + name;
+    }
+#else
+    ImGui::InputText("path", ui.path, sizeof ui.path);
     if (ImGui::MenuItem("Open trace or bench table")) open_file(ui, ui.path, ui.path);
     if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
       save_trace(ui.path, ui.lesson.view->trace);
       ui.status = std::string("saved ") + ui.path;
     }
+#endif
     for (const char* ext : {".png", ".svg", ".gif"}) {
       const std::string label = std::string("Export ") + (ext == std::string(".gif") ? "all steps as GIF" : std::string("step as ") + (ext + 1));
       if (ImGui::MenuItem(label.c_str(), nullptr, false, ui.lesson.view != nullptr)) {
@@ -622,6 +638,11 @@ int run_gui(const GuiOptions& opt) {
   }
   if (!opt.algorithm.empty()) {
     const AlgorithmInfo* info = find_algorithm(opt.algorithm);
+    if (!info && find_device_algorithm(opt.algorithm)) {
+      std::cerr << "scanviz: --algo: " << opt.algorithm
+                << " is a device-wide scan: the look-back view shows it (--lookback default; in a link, lookback=default)\n";
+      return 2;
+    }
     if (!info) {
       std::cerr << "scanviz: --algo: unknown algorithm '" << opt.algorithm << "' (scanviz algos lists them)\n";
       return 2;
@@ -714,7 +735,9 @@ int run_gui(const GuiOptions& opt) {
     float applied_scale = 0, applied_chrome = 0;
     std::string applied_theme;
     int windowed[4] = {100, 100, opt.width, opt.height};
-    [[maybe_unused]] bool page_fullscreen = false;
+#ifdef __EMSCRIPTEN__
+    web::FullscreenSync page_fullscreen;
+#endif
     bool lookback_was_shown = false;
     for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames <= 0 || frame < opt.frames); ++frame) {
       const bool last = opt.frames > 0 && frame + 1 == opt.frames;
@@ -800,10 +823,9 @@ int run_gui(const GuiOptions& opt) {
         }
       }
 #ifdef __EMSCRIPTEN__
-      // The page's fullscreen is the browser's (Emscripten's GLFW has no monitors): asked for when
-      // the window's changes; the window then follows the page's size.
-      if (ui.fullscreen != page_fullscreen) web::set_fullscreen(ui.fullscreen);
-      page_fullscreen = ui.fullscreen;
+      // The page's fullscreen is the browser's (Emscripten's GLFW has no monitors); the window then
+      // follows the page's size.
+      page_fullscreen.follow(ui.fullscreen);
 #else
       GLFWmonitor* monitor = glfwGetWindowMonitor(window);
       if (ui.fullscreen && !monitor) {

@@ -29,8 +29,17 @@ EM_JS(void, scanviz_set_window_size, (int width, int height), {
 });
 EM_JS(void, scanviz_set_fullscreen, (int on), {
   var page = document.documentElement;
-  if (on && !document.fullscreenElement && page.requestFullscreen) page.requestFullscreen().catch(function() {});
+  if (on && !document.fullscreenElement) {
+    if (page.requestFullscreen) page.requestFullscreen().catch(function() { Module.fullscreenRefused = true; });
+    else Module.fullscreenRefused = true;
+  }
   if (!on && document.fullscreenElement) document.exitFullscreen().catch(function() {});
+});
+EM_JS(int, scanviz_is_fullscreen, (), { return document.fullscreenElement ? 1 : 0; });
+EM_JS(int, scanviz_take_fullscreen_refused, (), {
+  var refused = Module.fullscreenRefused ? 1 : 0;
+  Module.fullscreenRefused = false;
+  return refused;
 });
 EM_JS(int, scanviz_page_width, (), { return window.innerWidth; });
 EM_JS(int, scanviz_page_height, (), { return window.innerHeight; });
@@ -64,7 +73,16 @@ void follow_page_size(GLFWwindow* window) {
   const int page_w = page_width(), page_h = page_height();
   if (page_w > 0 && page_h > 0 && (page_w != w || page_h != h)) scanviz_set_window_size(page_w, page_h);
 }
-void set_fullscreen(bool on) { scanviz_set_fullscreen(on ? 1 : 0); }
+void FullscreenSync::follow(bool& on) {
+  const bool shown = scanviz_is_fullscreen() != 0;
+  if (scanviz_take_fullscreen_refused() || (seen_ && !shown)) on = asked_ = seen_ = false;
+  seen_ |= shown;
+  if (on != asked_) {
+    scanviz_set_fullscreen(on ? 1 : 0);
+    asked_ = on;
+    seen_ = false;
+  }
+}
 std::string page_query() {
   char* text = scanviz_page_query();
   std::string query(text);

@@ -19,10 +19,18 @@ int page_height();
 // the last frame, so the window always fills the page.
 void follow_page_size(GLFWwindow* window);
 
-// Asks the browser to show the page fullscreen, or to leave fullscreen. A browser grants it only
-// shortly after a key press or a click (a link opening in lecture mode stays in the page's size);
-// Escape leaves it whatever the window asked.
-void set_fullscreen(bool on);
+// Keeps the window's fullscreen switch and the browser's fullscreen in step, once a frame: asks the
+// browser when the switch changes, and turns the switch off when the browser refuses (it grants
+// fullscreen only shortly after a key press or a click, so a link opening in lecture mode stays at
+// the page's size) or leaves fullscreen (Escape), so the next F asks again.
+class FullscreenSync {
+ public:
+  void follow(bool& on);
+
+ private:
+  bool asked_ = false;  // what the window last asked for
+  bool seen_ = false;   // the browser has shown it since
+};
 
 // The page address's query string, from its '?' ("" without one).
 std::string page_query();

@@ -279,9 +279,23 @@ def main():
             hazard_before, _ = load(browser, url + "?algo=kogge-stone-racy&n=64&warp=32&step=1")
             pointer = first_colour(read_png(hazard_before), HAZARD)
             hazard_after = hover(browser, *pointer) if pointer else hazard_before
+            # Typed input on the interval lesson: the slides' numbers are no intervals, so the panel says
+            # so and keeps the lesson; the address keeps naming the lesson on screen, not the refused one.
+            load(browser, url)
+            refused_before = browser.evaluate("location.search")
+            for x, y in ((100, 331), (30, 398)):  # the input combo, then its "typed" item (1280x800)
+                browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+                click(browser, x, y)
+            refused_after = browser.evaluate("location.search")
+            refused_shot = screenshot(browser)
             # Lecture mode, by a link and by its key L: the page asks the browser for fullscreen (granted
             # or not) and goes on drawing the lesson.
             lecture, _ = load(browser, url + "?lecture=1")
+            # The browser refuses the link's fullscreen (no key pressed yet): the first F asks again.
+            press(browser, "f", "KeyF", 70)
+            time.sleep(0.3)
+            lecture_f_fullscreen = browser.evaluate("document.fullscreenElement !== null")
+            press(browser, "f", "KeyF", 70)
             load(browser, url)
             press(browser, "l", "KeyL", 76)
             lecture_key = screenshot(browser)
@@ -373,10 +387,17 @@ def main():
           ", ".join(f"{w}x{h}" for w, h in resized) + " (as large as its screen: a browser in fullscreen), "
           "the default lesson's row of 8 cells in the middle of each")
     save(hazard_after, os.path.join(out, "web-hazard-tooltip.png"))
+    save(refused_shot, os.path.join(out, "web-refused-input.png"))
+    if refused_after != refused_before:
+        fail(f"after typed input the panel refused, the address says '{refused_after}', not the lesson on screen "
+             f"('{refused_before}'): a copied link would open on an error")
+    print("page_test: controls the lesson refuses leave the address on the lesson shown")
     save(lecture, os.path.join(out, "web-lecture.png"))
     save(lecture_key, os.path.join(out, "web-lecture-key.png"))
     if lecture_said:
         fail(f"lecture mode stopped the page: '{lecture_said}'")
+    if not lecture_f_fullscreen:
+        fail("after a lecture=1 link the first F did not make the page fullscreen")
     for how, shot_lecture in (("the link lecture=1", lecture), ("the key L", lecture_key)):
         check_lecture(read_png(shot_lecture), how)
     check_tooltip(read_png(hazard_before), read_png(hazard_after), pointer)
@@ -693,10 +714,10 @@ def check_default_lesson(image, size=(WIDTH, HEIGHT), wide=False):
 # ---- File > Export: the pictures the browser downloads ----
 
 def export_files(browser, url, folder):
-    """Opens url, clicks File > Export step as PNG, as SVG, all steps as GIF and as PNG again, as a
-    person does, and returns {extension: (file name, bytes)} for the files the browser downloaded
-    into folder (under "again.png" the name the page gave the second PNG), and a screenshot after one
-    more right arrow."""
+    """Opens url, clicks File > Export step as PNG, as SVG, all steps as GIF, as PNG again, and Save
+    trace, as a person does, and returns {extension: (file name, bytes)} for the files the browser
+    downloaded into folder (under "again.png" the name the page gave the second PNG), and a
+    screenshot after one more right arrow."""
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
     session, browser.session = browser.session, None  # the download folder is the browser's setting
@@ -704,14 +725,17 @@ def export_files(browser, url, folder):
     browser.session = session
     load(browser, url)
     files = {}
-    for item, ext in enumerate((".png", ".svg", ".gif", "again.png")):
+    # Save trace is the item above the three exports.
+    for item, ext in ((0, ".png"), (1, ".svg"), (2, ".gif"), (0, "again.png"), (-1, ".json")):
         browser.evaluate("Module.lastDownload = null")
         open_file_menu(browser)
-        x, y = export_item(browser, item % 3)
+        x, y = export_item(browser, item)
         browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
         wait_frames(browser, browser.evaluate("Module.frames") + 3, time.monotonic() + 10)
         click(browser, x, y)
         files[ext] = downloaded(browser, folder)
+    # The pointer off the menu's place, where it rests on a control whose tooltip would cover the diagram.
+    browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": WIDTH // 2, "y": HEIGHT - 120})
     press(browser, "ArrowRight", "ArrowRight", 39)
     return files, screenshot(browser)
 
@@ -741,6 +765,8 @@ def export_item(browser, item):
     if len(starts) < 3 or len(starts) != len(ends):
         fail(f"File menu: {len(starts)} line(s) of text above its bottom border at y = {bottom}, not its items")
     line = -3 + item
+    if len(starts) < -line:
+        fail(f"File menu: {len(starts)} line(s) of text above its bottom border, no item {line} from the end")
     return x0 + 30, (starts[line] + ends[line]) // 2
 
 
@@ -793,9 +819,17 @@ def check_exports(files, after):
     names = {ext: name for ext, (name, _) in files.items()}
     # The page removes its copy once downloaded: the second PNG gets the same name, not a numbered one.
     expected = {".png": "kogge-stone-double-buffer-n8-step2.png", ".svg": "kogge-stone-double-buffer-n8-step2.svg",
-                ".gif": "kogge-stone-double-buffer-n8.gif", "again.png": "kogge-stone-double-buffer-n8-step2.png"}
+                ".gif": "kogge-stone-double-buffer-n8.gif", "again.png": "kogge-stone-double-buffer-n8-step2.png",
+                ".json": "kogge-stone-double-buffer-n8.json"}
     if names != expected:
-        fail(f"File > Export downloaded {names}, not {expected}")
+        fail(f"File > Export and Save trace downloaded {names}, not {expected}")
+    try:
+        trace = json.loads(files[".json"][1])
+    except ValueError as e:
+        fail(f"File > Save trace: not JSON ({e})")
+    if trace.get("format") != "scanviz-trace" or trace.get("meta", {}).get("n") != 8 or len(trace.get("steps", [])) != 5:
+        fail(f"File > Save trace: not the lesson's trace (format {trace.get('format')}, n {trace.get('meta', {}).get('n')}, "
+             f"{len(trace.get('steps', []))} steps, not 5)")
     try:
         svg = ElementTree.fromstring(files[".svg"][1])
     except ElementTree.ParseError as e:
