@@ -152,6 +152,7 @@ struct Ui {
   bool work_log_steps = false;
   bool show_timing = false;
   TimingPanel timing;
+  std::string bench_link;  // the page: the URL of the table shown, while no other replaced it
   bool show_lookback = false;
   LookbackUi lookback;
   PredictUi predict;
@@ -417,6 +418,9 @@ std::optional<std::string> link_query(const Ui& ui) {
   o.side_by_side = ui.side_by_side;
   o.lecture = ui.lecture;
   o.charts = ui.show_charts;
+  o.divergence = ui.show_divergence;
+  o.timing = ui.show_timing && ui.bench_link.empty();
+  if (ui.show_timing) o.bench_json = ui.bench_link;  // the table the link brought, while it shows
   if (ui.show_lookback) o.lookback = ui.lookback.preset.empty() ? "default" : ui.lookback.preset;
   return web::link_query(o);
 }
@@ -434,6 +438,7 @@ void open_file(Ui& ui, const std::string& path, const std::string& name) {
   if (is_bench_json(text.str())) {
     try {
       ui.timing.table = bench_from_json(text.str());  // a table from another machine replaces the shown one
+      ui.bench_link.clear();
     } catch (const std::exception& e) {
       throw std::runtime_error(name + ": " + e.what());
     }
@@ -615,6 +620,7 @@ int run_gui(const GuiOptions& opt) {
   ui.show_charts = opt.charts;
   ui.show_divergence = opt.divergence;
   ui.show_timing = opt.timing || !opt.bench_json.empty();
+  ui.bench_link = opt.bench_link;
   if (!opt.bench_json.empty()) {
     std::snprintf(ui.timing.path, sizeof ui.timing.path, "%s", opt.bench_json.c_str());
     merge_rows(ui.timing.table, bench);

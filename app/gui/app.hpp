@@ -37,6 +37,7 @@ struct GuiOptions {
   bool timing = false;         // open the GPU timing panel
   bool divergence = false;     // open the warp divergence window
   std::string bench_json;      // ... showing this `scanviz bench --json` table
+  std::string bench_link;      // the page: the URL that table came from, kept in the address while it shows
   std::string lookback;        // open the look-back view with this preset (lookback_preset_names())
   float mouse_x = -1, mouse_y = -1;  // >= 0: the mouse pointer held there (tests: tooltips)
   std::string keys;            // scripted input (gui/input_script.hpp), fed from the third frame on

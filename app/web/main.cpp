@@ -20,6 +20,7 @@ int main() {
   // A trace recorded elsewhere (a GPU's, say) and a bench table, fetched before the window opens,
   // into files named as the links name them: the window's path boxes and look-back preset show the
   // names ("bench-h200.json"), as natively.
+  options.bench_link = options.bench_json;
   for (auto [url, fallback] : {std::pair{&options.trace_path, "trace.json"}, std::pair{&options.bench_json, "bench.json"}}) {
     if (url->empty()) continue;
     std::string file = url->substr(0, url->find_first_of("?#"));

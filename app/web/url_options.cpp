@@ -65,6 +65,8 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
     else if (key == "scan") o.scan = value;
     else if (key == "exclusive") o.exclusive = value != "0";
     else if (key == "charts") o.charts = value != "0";
+    else if (key == "timing") o.timing = value != "0";
+    else if (key == "divergence") o.divergence = value != "0";
     else if (key == "trace") o.trace_path = value;  // a URL: main() fetches it
     else if (key == "bench") o.bench_json = value;
     else if (key == "lecture") o.lecture = value != "0";
@@ -74,8 +76,8 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
       (key == "n" ? o.n : key == "step" ? o.step : o.warp) = number;
     } else {
       return "link: unknown key '" + key +
-             "' (algo, n, op, type, exclusive, input, scan, schedule, step, warp, theme, lookback, charts, lecture, side, "
-             "trace, bench)";
+             "' (algo, n, op, type, exclusive, input, scan, schedule, step, warp, theme, lookback, charts, timing, "
+             "divergence, lecture, side, trace, bench)";
     }
   }
   return {};
@@ -99,6 +101,9 @@ std::string link_query(const gui::GuiOptions& o) {
   if (o.side_by_side) add("side", "1");
   if (o.lecture) add("lecture", "1");
   if (o.charts) add("charts", "1");
+  if (o.timing) add("timing", "1");
+  if (o.divergence) add("divergence", "1");
+  if (!o.bench_json.empty()) add("bench", o.bench_json);
   if (!o.lookback.empty()) add("lookback", o.lookback);
   return query;
 }

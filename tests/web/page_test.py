@@ -252,7 +252,7 @@ def main():
             # The lesson's type, exclusive scan, typed input and scan kind: the address names them back.
             lesson_searches = []
             for query in ("?algo=brent-kung&op=max&type=int64&exclusive=1&input=5,1,4,2",
-                          "?scan=segmented:0.5&input=random:3"):
+                          "?scan=segmented:0.5&input=random:3", "?bench=examples/bench-h200.json&divergence=1"):
                 load(browser, url + query)
                 lesson_searches.append(browser.evaluate("location.search"))
             # Frame times as the browser paces them (requestAnimationFrame), for docs/performance.md.
@@ -358,10 +358,12 @@ def main():
     if said_schedule != "scanviz: --schedule: unknown schedule 'sideways' (in-order, reverse, round-robin, random[:SEED])":
         fail(f"the page with ?schedule=sideways says '{said_schedule}', not that the schedule is unknown")
     for search, keys in zip(lesson_searches, (("type=int64", "exclusive=1", "input=5%2C1%2C4%2C2", "op=max"),
-                                              ("scan=segmented%3A0.5", "input=random%3A3"))):
+                                              ("scan=segmented%3A0.5", "input=random%3A3"),
+                                              ("bench=examples%2Fbench-h200.json", "divergence=1"))):
         if not all(key in search.lstrip("?").split("&") for key in keys):
             fail(f"a link naming {', '.join(keys)} leaves the address '{search}': the window did not take them all")
-    print(f"page_test: links with the type, exclusive scan, input and scan open that lesson ({lesson_searches[0]})")
+    print(f"page_test: links with the type, exclusive scan, input and scan open that lesson ({lesson_searches[0]}); "
+          f"the bench table and divergence window stay in the address ({lesson_searches[2]})")
     for name, (interval, work) in frame_times.items():
         print(f"page_test: {name}: frame interval {percentiles(interval)}; the window's work a frame {percentiles(work)}")
     if said != "scanviz: link: n=eight is not a whole number":
