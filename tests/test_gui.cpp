@@ -919,8 +919,12 @@ TEST_CASE("window: a bench table or a trace dropped on the window opens, and a b
   CHECK(trace["status"] == "opened bk16.json");
   CHECK(top_row_cells(trace) == 16);
   // Bad files leave the window as it was and say which file and what is wrong with it.
-  const auto old = dropped("drop:" + (dir.path / "old.json").string(), {});
+  const auto old = dropped("drop:" + (dir.path / "old.json").string(), dir.path / "old.png");
   CHECK(old["status"] == "old.json: version: this scanviz reads version 1");
+  // Said in the error red in the menu bar, where a success is grey.
+  const Image refused = load_png(dir.path / "old.png");
+  CHECK(count_near(refused, palette_light().cell_hazard, 0, refused.w, 30, 0, 24) > 30);
+  CHECK(count_near(img, palette_light().cell_hazard, 0, img.w, 30, 0, 24) == 0);
   CHECK(top_row_cells(old) == 8);
   const std::string empty = dropped("drop:" + (dir.path / "empty.json").string(), {})["status"];
   CHECK(empty.rfind("empty.json: format", 0) == 0);

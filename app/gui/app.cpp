@@ -142,7 +142,8 @@ struct Ui {
   Fonts fonts;
   CanvasState canvas, canvas_racy;
   char path[512] = "trace.json";
-  std::string status;
+  std::string status;     // the menu bar's status line: what the last file action said
+  bool status_is_error = false;  // ... and that it failed (drawn in the error colour)
   bool recorded_from_controls = true;
   SourcePane source;
   bool show_charts = false;
@@ -161,6 +162,11 @@ struct Ui {
   std::vector<std::pair<std::string, LaidRect>> chrome;  // this frame's controls and panels, for the layout report
   std::string tooltip;  // the tooltip this frame shows, for the layout report
 };
+
+void say(Ui& ui, std::string text, bool error = false) {
+  ui.status = std::move(text);
+  ui.status_is_error = error;
+}
 
 LaidRect item_rect() {
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
@@ -443,7 +449,7 @@ void open_file(Ui& ui, const std::string& path, const std::string& name) {
       throw std::runtime_error(name + ": " + e.what());
     }
     ui.show_timing = true;
-    ui.status = "opened " + name + ": " + std::to_string(ui.timing.table.rows.size()) + " rows measured on " + ui.timing.table.device;
+    say(ui, "opened " + name + ": " + std::to_string(ui.timing.table.rows.size()) + " rows measured on " + ui.timing.table.device);
     return;
   }
   ui.recorder.cancel();  // the file, opened last, wins over a recording still on its way
@@ -457,7 +463,7 @@ void open_file(Ui& ui, const std::string& path, const std::string& name) {
   ui.show_lookback |= show_in_lookback(ui.lookback, ui.lesson.view->trace, name);
   ui.recorded_from_controls = false;
   set_step(ui, 0);
-  ui.status = "opened " + name;
+  say(ui, "opened " + name);
 }
 
 // Opens the files dropped on the window since the last frame, in order; a bad one is the status line.
@@ -467,7 +473,7 @@ void open_dropped_files(Ui& ui) {
     try {
       open_file(ui, path, name);
     } catch (const std::exception& e) {
-      ui.status = e.what();
+      say(ui, e.what(), true);
     }
 #ifdef __EMSCRIPTEN__
     std::error_code ignored;
@@ -481,7 +487,7 @@ void file_menu(Ui& ui) {
 #ifdef __EMSCRIPTEN__
   if (ImGui::MenuItem("Copy link")) {
     web::copy_page_link(link_query(ui).value_or(web::page_query()));
-    ui.status = "link to this step: on the clipboard, or in the box at the top";
+    say(ui, "link to this step: on the clipboard, or in the box at the top");
   }
 #endif
   try {
@@ -494,14 +500,14 @@ void file_menu(Ui& ui) {
       const std::string name = m.algorithm + "-n" + std::to_string(m.n) + ".json";
       save_trace(name, ui.lesson.view->trace);
       web::download_file(name);
-      ui.status = "downloaded " + name;
+      say(ui, "downloaded " + name);
     }
 #else
     ImGui::InputText("path", ui.path, sizeof ui.path);
     if (ImGui::MenuItem("Open trace or bench table")) open_file(ui, ui.path, ui.path);
     if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
       save_trace(ui.path, ui.lesson.view->trace);
-      ui.status = std::string("saved ") + ui.path;
+      say(ui, std::string("saved ") + ui.path);
     }
 #endif
     for (const char* ext : {".png", ".svg", ".gif"}) {
@@ -514,14 +520,14 @@ void file_menu(Ui& ui) {
         render_to_file(ui.lesson.view->trace, out, ro);
 #ifdef __EMSCRIPTEN__
         web::download_file(out);  // the page writes to memory: the browser saves the file
-        ui.status = "downloaded " + fs::path(out).filename().string();
+        say(ui, "downloaded " + fs::path(out).filename().string());
 #else
-        ui.status = "wrote " + fs::absolute(out).string();
+        say(ui, "wrote " + fs::absolute(out).string());
 #endif
       }
     }
   } catch (const std::exception& e) {
-    ui.status = e.what();
+    say(ui, e.what(), true);
   }
   ImGui::EndMenu();
 }
@@ -879,7 +885,8 @@ int run_gui(const GuiOptions& opt) {
           ImGui::MenuItem("application rows: compaction, allocation (A)", nullptr, &ui.show_application);
           ImGui::EndMenu();
         }
-        if (!ui.status.empty()) ImGui::TextDisabled("%s", ui.status.c_str());
+        if (ui.status_is_error) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", ui.status.c_str());
+        else if (!ui.status.empty()) ImGui::TextDisabled("%s", ui.status.c_str());
         menu_h = ImGui::GetWindowSize().y;
         ImGui::EndMainMenuBar();
       }
