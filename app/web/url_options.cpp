@@ -72,7 +72,10 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
     else if (key == "lecture") o.lecture = value != "0";
     else if (key == "side") o.side_by_side = value != "0";
     else if (key == "n" || key == "step" || key == "warp") {
+      const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+      if (digits && !is_number) return "link: " + key + "=" + value + " is too large";
       if (!is_number || number < 0) return "link: " + key + "=" + value + " is not a whole number";
+      if (key == "n" && number < 1) return "link: n=" + value + " must be at least 1";
       (key == "n" ? o.n : key == "step" ? o.step : o.warp) = number;
     } else {
       return "link: unknown key '" + key +

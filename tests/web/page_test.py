@@ -303,6 +303,7 @@ def main():
                                             "document.getElementById('status').textContent : ''")
             # Links the window cannot use say so on the page, in one line.
             said = page_line(browser, url + "?n=eight")
+            said_n = [page_line(browser, url + query) for query in ("?n=0", "?n=99999999999")]
             said_missing = page_line(browser, url + "?trace=examples/none.json")
             # File > Export, clicked as a person does: the browser downloads each picture.
             exports, exported_shot = export_files(browser, url + "?step=2", os.path.join(out, "downloads"))
@@ -369,6 +370,8 @@ def main():
     if said != "scanviz: link: n=eight is not a whole number":
         fail(f"the page with ?n=eight says '{said}', not that n is not a whole number")
     print(f"page_test: a bad link says '{said}'")
+    if said_n != ["scanviz: link: n=0 must be at least 1", "scanviz: link: n=99999999999 is too large"]:
+        fail(f"the pages with ?n=0 and ?n=99999999999 say {said_n}, not that n must be at least 1 and is too large")
     traced_image = read_png(traced)
     for name, rgb in (("P", FLAG_P), ("A", FLAG_A)):
         if colour_in_diagram(traced_image, rgb) < 500:
