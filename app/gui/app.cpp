@@ -29,7 +29,6 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "algorithms.hpp"
 #include "core/files.hpp"
@@ -436,14 +435,11 @@ std::optional<std::string> link_query(const Ui& ui) {
 // told apart by the table's "format"; `name` is what the status line calls it. Throws what the
 // readers throw, naming the problem.
 void open_file(Ui& ui, const std::string& path, const std::string& name) {
-  std::error_code ec;
-  std::ifstream f(path, std::ios::binary);
-  if (!f || fs::is_directory(path, ec)) throw std::runtime_error(name + ": cannot open it");
-  std::stringstream text;
-  text << f.rdbuf();
-  if (is_bench_json(text.str())) {
+  const std::optional<std::string> text = read_whole_file(path);
+  if (!text) throw std::runtime_error(name + ": cannot open it");
+  if (is_bench_json(*text)) {
     try {
-      ui.timing.table = bench_from_json(text.str());  // a table from another machine replaces the shown one
+      ui.timing.table = bench_from_json(*text);  // a table from another machine replaces the shown one
       ui.bench_link.clear();
     } catch (const std::exception& e) {
       throw std::runtime_error(name + ": " + e.what());
@@ -454,7 +450,7 @@ void open_file(Ui& ui, const std::string& path, const std::string& name) {
   }
   ui.recorder.cancel();  // the file, opened last, wins over a recording still on its way
   try {
-    ui.lesson.view = std::make_unique<TraceView>(make_trace_view(trace_from_json(text.str())));
+    ui.lesson.view = std::make_unique<TraceView>(make_trace_view(trace_from_json(*text)));
   } catch (const std::exception& e) {
     throw std::runtime_error(name + ": " + e.what());
   }
@@ -578,11 +574,9 @@ int run_gui(const GuiOptions& opt) {
   BenchResult bench;  // read before any window opens, so a bad file is one line and exit 2
   if (!opt.bench_json.empty()) {
     try {
-      std::ifstream f(opt.bench_json);
-      if (!f) throw std::runtime_error("cannot open it");
-      std::stringstream text;
-      text << f.rdbuf();
-      bench = bench_from_json(text.str());
+      const std::optional<std::string> text = read_whole_file(opt.bench_json);
+      if (!text) throw std::runtime_error("cannot open it");
+      bench = bench_from_json(*text);
     } catch (const std::exception& e) {
       std::cerr << "scanviz: --bench " << opt.bench_json << ": " << e.what() << "\n";
       return 2;

@@ -6,11 +6,10 @@
 #include <bit>
 #include <cstdint>
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "chart.hpp"
+#include "core/files.hpp"
 #include "device/device_options.hpp"
 #include "gui/canvas.hpp"
 #include "gui/plot.hpp"
@@ -104,12 +103,10 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
   ImGui::SameLine();
   if (ImGui::Button("Load")) {
     try {
-      std::ifstream f(t.path);
-      if (!f) throw std::runtime_error(std::string("cannot open ") + t.path);
-      std::stringstream text;
-      text << f.rdbuf();
+      const std::optional<std::string> text = read_whole_file(t.path);
+      if (!text) throw std::runtime_error(std::string("cannot open ") + t.path);
       t.table = {};
-      merge_rows(t.table, bench_from_json(text.str()));
+      merge_rows(t.table, bench_from_json(*text));
       t.status = std::string("loaded ") + t.path;
     } catch (const std::exception& e) {
       t.status = std::string(t.path) + ": " + e.what();

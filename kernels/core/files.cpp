@@ -1,4 +1,5 @@
-// Writing a whole output: regular files by temporary file and rename, everything else in place.
+// Reading a whole file; writing a whole output: regular files by temporary file and rename,
+// everything else in place.
 #include "core/files.hpp"
 
 #include <fcntl.h>
@@ -12,7 +13,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -21,6 +24,13 @@
 namespace sv {
 
 namespace fs = std::filesystem;
+
+std::optional<std::string> read_whole_file(const fs::path& path) {
+  std::error_code ec;
+  std::ifstream in(path, std::ios::binary);
+  if (!in || fs::is_directory(path, ec)) return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 namespace {
 

@@ -1,5 +1,6 @@
-// Writing a whole output so that a failure never leaves a half-written file behind, and so that a
-// path which is not a regular file (/dev/null, a FIFO, standard output) is written, never replaced.
+// Reading a whole file; writing a whole output so that a failure never leaves a half-written file
+// behind, and so that a path which is not a regular file (/dev/null, a FIFO, standard output) is
+// written, never replaced.
 #pragma once
 
 #include <filesystem>
@@ -9,6 +10,10 @@
 #include <string_view>
 
 namespace sv {
+
+// The whole file at PATH as bytes; nothing when it cannot be opened or is a directory (the caller
+// says so in its own words).
+std::optional<std::string> read_whole_file(const std::filesystem::path& path);
 
 // "-" as a FILE argument: standard output for an output, standard input for an input.
 inline bool is_standard_stream(const std::filesystem::path& path) { return path.native() == "-"; }
