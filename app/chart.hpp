@@ -1,5 +1,5 @@
 // Charts as data (series of points and lines on linear or log2 axes) and as SVG; the GUI draws the
-// same Chart with its ImGui widget (gui/plot.hpp). Today: the work-vs-steps charts.
+// same Chart with its ImGui widget (gui/draw/plot.hpp). Today: the work-vs-steps charts.
 #pragma once
 
 #include <cstdint>

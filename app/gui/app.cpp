@@ -1,5 +1,5 @@
-// The scanviz window: lesson controls, the diagram canvas (gui/canvas.cpp), timeline, kernel
-// source and narration, the frame loop and its keys. Offscreen rendering is in gui/render.cpp.
+// The scanviz window: lesson controls, the diagram canvas (gui/draw/canvas.cpp), timeline, kernel
+// source and narration, the frame loop and its keys. Offscreen rendering is in gui/draw/render.cpp.
 //
 // [SECTION] settings kept between runs
 // [SECTION] the lesson (controls -> a new trace)
@@ -39,25 +39,25 @@
 #include "emulator/record.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
-#include "gui/diagram_model.hpp"
+#include "gui/model/diagram_model.hpp"
 #include "analysis/work_steps.hpp"
 #include "chart.hpp"
-#include "gui/canvas.hpp"
-#include "gui/plot.hpp"
-#include "gui/input_script.hpp"
-#include "gui/keys.hpp"
-#include "gui/lesson.hpp"
-#include "gui/lesson_recorder.hpp"
-#include "gui/predict_panel.hpp"
-#include "gui/source_pane.hpp"
-#include "gui/timing_panel.hpp"
-#include "gui/lookback_view.hpp"
-#include "gui/application_panel.hpp"
-#include "gui/divergence_panel.hpp"
-#include "gui/dropped_files.hpp"
-#include "gui/gl_diagram.hpp"
-#include "gui/glsl_version.hpp"
-#include "gui/layout_report.hpp"
+#include "gui/draw/canvas.hpp"
+#include "gui/draw/plot.hpp"
+#include "gui/platform/input_script.hpp"
+#include "gui/platform/keys.hpp"
+#include "gui/lesson/lesson.hpp"
+#include "gui/lesson/lesson_recorder.hpp"
+#include "gui/panels/predict_panel.hpp"
+#include "gui/panels/source_pane.hpp"
+#include "gui/panels/timing_panel.hpp"
+#include "gui/panels/lookback_view.hpp"
+#include "gui/panels/application_panel.hpp"
+#include "gui/panels/divergence_panel.hpp"
+#include "gui/platform/dropped_files.hpp"
+#include "gui/draw/gl_diagram.hpp"
+#include "gui/draw/glsl_version.hpp"
+#include "gui/model/layout_report.hpp"
 #include "trace/trace_json.hpp"
 #ifdef __EMSCRIPTEN__
 #include "web/browser.hpp"

@@ -23,7 +23,7 @@ struct GuiOptions {
   std::string trace_path;      // open this trace instead of recording the default lesson
   int frames = 0;              // > 0: run this many frames and exit (tests, benchmarks)
   std::string screenshot;      // with frames: save the last frame as PNG
-  std::string report_layout;   // with frames: write the last frame's layout report (gui/layout_report.hpp) as JSON
+  std::string report_layout;   // with frames: write the last frame's layout report (gui/model/layout_report.hpp) as JSON
   int width = 1600, height = 900;
   bool play = false;           // start the timeline playing
   bool report_frames = false;  // print CPU and frame time (median, 99th percentile, slowest), GL objects, builds, the renderer
@@ -40,7 +40,7 @@ struct GuiOptions {
   std::string bench_link;      // the page: the URL that table came from, kept in the address while it shows
   std::string lookback;        // open the look-back view with this preset (lookback_preset_names())
   float mouse_x = -1, mouse_y = -1;  // >= 0: the mouse pointer held there (tests: tooltips)
-  std::string keys;            // scripted input (gui/input_script.hpp), fed from the third frame on
+  std::string keys;            // scripted input (gui/platform/input_script.hpp), fed from the third frame on
   bool predict = false;        // start in predict-the-next-step mode
   int n = 0;                   // record the default lesson with this n instead
   std::string algorithm;       // ... and this algorithm

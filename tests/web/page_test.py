@@ -592,7 +592,7 @@ def save(png, path):
     print(f"page_test: screenshot {path}")
 
 
-# The light theme's cell fill and border (gui/diagram_model.cpp palette_light), which a page with no
+# The light theme's cell fill and border (gui/model/diagram_model.cpp palette_light), which a page with no
 # saved settings shows.
 CELL_FILL, CELL_BORDER = (0xF8, 0xF9, 0xFA), (0x49, 0x50, 0x57)
 
@@ -635,7 +635,7 @@ def count_cell_rows(image):
 
 
 # The hazard colour (palette_light's cell_hazard) and the look-back view's flags P and A (the light
-# LookbackPalette in gui/lookback_scene.cpp).
+# LookbackPalette in gui/model/lookback_scene.cpp).
 HAZARD, FLAG_P, FLAG_A = (0xE0, 0x31, 0x31), (0x2E, 0x9E, 0x44), (0xF2, 0xA9, 0x00)
 
 
