@@ -162,11 +162,11 @@ std::int64_t pipelined_from(ValueType type);
 // scratch buffers (tile sums, descriptors) between runs, so a run is its launches alone: the
 // single-pass scans' descriptors are kept under a new epoch (TileKnobs), not zeroed, unless the
 // policy says memset. Tile policies other than the default's kernel are built for int32 and int64.
-// run() is asynchronous on the default stream (d_in and d_out are arrays of the type); check()
-// synchronizes and throws GpuError if a spin wait ran out (naming the tile), a launch failed or the
+// run() is asynchronous on its stream (set_stream; the default stream unless set), d_in and d_out
+// arrays of the type; check() synchronizes and throws GpuError if a spin wait ran out (naming the tile), a launch failed or the
 // tile counter disagrees with the launches; the scanner then starts afresh (gpu/single_pass_state.cuh).
-// A scanner belongs to one host thread and the default stream: it must not be shared across
-// streams or threads.
+// A scanner belongs to one host thread and one stream at a time (set_stream): it must not be shared
+// across threads, nor run on two streams at once.
 // algorithm "tiles-alone" is the benchmark's baseline, not a scan: decoupled look-back's tiles each
 // scanned on its own (no look-back; from the default's switch up on the pipelined kernel, as the
 // default runs there), with the extra option hold=NS (each tile held NS nanoseconds before it is
@@ -180,6 +180,11 @@ class DeviceScanSum {
   DeviceScanSum& operator=(const DeviceScanSum&) = delete;
   void run(const void* d_in, void* d_out, std::int64_t n, bool exclusive = false);
   void check();
+  // The stream later runs go to (0, the default stream, until set). The hierarchical scan's
+  // block-level launch stays on the default stream, so only the other algorithms' runs can be
+  // captured into a CUDA graph; a captured run of a single-pass scan keeps its epoch in the graph,
+  // which must then be launched once (gpu/single_pass_state.cuh).
+  void set_stream(cudaStream_t stream);
   // The policy a run of n elements takes: the scanner's, except that the default's (its switches
   // left alone, decoupled-lookback) is pipelined_default from pipelined_from elements up.
   TilePolicy policy_at(std::int64_t n) const;

@@ -316,6 +316,8 @@ void DeviceScanSum::check() {
   impl_->state.check(impl_->algorithm);
 }
 
+void DeviceScanSum::set_stream(cudaStream_t stream) { impl_->state.set_stream(stream); }
+
 void DeviceScanSum::stall_next_run_for_test(std::int64_t tile, std::int64_t ns) {
   impl_->stall_tile = tile;
   impl_->stall_ns = ns;
