@@ -42,7 +42,7 @@ struct Candidate {
   std::string name;
   std::function<void(const Item*, Item*, std::int64_t, cudaStream_t)> run;
   std::function<void()> check;
-  bool alone = false;  // the tiles-alone baseline: each tile's own scan
+  std::int64_t alone_tile = 0;  // the tiles-alone baseline: each tile's own scan, of this many values
   bool graph = false;
 };
 
@@ -224,7 +224,8 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
   const std::vector<std::string>& wanted = options.algorithms;
   if (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end()) {
     const std::int64_t from = gpu::pipelined_from(options.type);
-    const std::string runs = "bench: decoupled-lookback runs " + gpu::default_policy(options.type).name();
+    const std::string runs = "bench: decoupled-lookback runs " + gpu::default_policy(options.type).name() +
+                             " (in 128 threads a block where 256 would make fewer tiles than an eighth of the multiprocessors)";
     progress(from == INT64_MAX
                  ? runs + " at every n (the pipelined kernel needs sm_90 code and 9 x 24 KB of shared memory a block)"
                  : runs + " below n = " + std::to_string(from) + ", " + gpu::pipelined_default(options.type).name() +
@@ -253,11 +254,11 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
            for (std::size_t at = 0; at < all; at += piece)
              SV_CUDA(cudaMemcpyAsync(reinterpret_cast<char*>(out) + at, reinterpret_cast<const char*>(in) + at,
                                      std::min(piece, all - at), cudaMemcpyDeviceToDevice, st));
-         }, {}, false, true},
+         }, {}, 0, true},
         {"cub", [&](const Item* in, Item* out, std::int64_t m, cudaStream_t st) {
            std::size_t t = temp_bytes;
            SV_CUDA(cub::DeviceScan::InclusiveSum(d_temp.get(), t, in, out, m, st));
-         }, {}, false, true},
+         }, {}, 0, true},
     };
     // Each keeps its scratch (tile sums, descriptors) between runs; a timed run is its launches (the
     // single-pass scans keep their descriptors under a new epoch rather than zeroing them).
@@ -265,12 +266,14 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     for (const DeviceCandidate& d : device_candidates(options.algorithms, options.type)) {
       scanners.push_back(std::make_unique<gpu::DeviceScanSum>(d.algorithm, d.options, options.type, d.policy));
       gpu::DeviceScanSum* s = scanners.back().get();
+      const gpu::TilePolicy at = s->policy_at(n);
       candidates.push_back({d.name,
                             [s](const Item* in, Item* out, std::int64_t m, cudaStream_t st) {
                               s->set_stream(st);
                               s->run(in, out, m);
                             },
-                            [s] { s->check(); }, d.algorithm == "tiles-alone", d.algorithm != "hierarchical"});
+                            [s] { s->check(); }, d.algorithm == "tiles-alone" ? std::int64_t{at.threads} * at.items : 0,
+                            d.algorithm != "hierarchical"});
     }
 
     // Block-level kernels: each block scans its tile of kBenchTile elements (on the default stream:
@@ -288,22 +291,20 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     }
 
     // What pair r's output must be: its input (the copy), its scan, each tile's own scan (the block
-    // kernels) and each decoupled look-back tile's own scan (tiles alone). Pair 0 checks the single
-    // launch, the graph's last pair the graph (the same pair at large n).
-    const std::int64_t dl_tile =
-        parse_device_config("decoupled-lookback", {}, options.type, 0, true).params.tile_items();
+    // kernels; tiles alone, per its tile). Pair 0 checks the single launch, the graph's last pair
+    // the graph (the same pair at large n).
     struct Expected {
-      std::vector<Item> in, scan, tile, alone;
+      std::vector<Item> in, scan, tile;
+    };
+    const auto tile_scans = [&](const std::vector<Item>& in, std::vector<Item>& out, std::int64_t tile) {
+      Item acc = 0;
+      for (std::int64_t i = 0; i < n; ++i) out[i] = acc = (i % tile == 0 ? 0 : acc) + in[i];
     };
     const auto expected_of = [&](int r) {
-      Expected e{std::vector<Item>(n), std::vector<Item>(n), std::vector<Item>(n), std::vector<Item>(n)};
+      Expected e{std::vector<Item>(n), std::vector<Item>(n), std::vector<Item>(n)};
       SV_CUDA(cudaMemcpy(e.in.data(), pairs.input(r), bytes, cudaMemcpyDeviceToHost));
-      Item acc = 0, tile_acc = 0, alone_acc = 0;
-      for (std::int64_t i = 0; i < n; ++i) {
-        e.scan[i] = acc += e.in[i];
-        e.tile[i] = tile_acc = (i % kBenchTile == 0 ? 0 : tile_acc) + e.in[i];
-        e.alone[i] = alone_acc = (i % dl_tile == 0 ? 0 : alone_acc) + e.in[i];
-      }
+      tile_scans(e.in, e.scan, n);
+      tile_scans(e.in, e.tile, kBenchTile);
       return e;
     };
     const int graph_pair = (launches - 1) % pairs.count;
@@ -311,12 +312,15 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     const std::unique_ptr<const Expected> last_storage =
         graph_pair == 0 ? nullptr : std::make_unique<const Expected>(expected_of(graph_pair));
     const Expected& last = graph_pair == 0 ? first : *last_storage;
-    std::vector<Item> h_out(n);
+    std::vector<Item> h_out(n), alone;
     // Whether pair r's output is what candidate c must write there.
     const auto output_right = [&](const Candidate<Item>& c, int r, const Expected& e) {
       SV_CUDA(cudaMemcpy(h_out.data(), pairs.output(r), bytes, cudaMemcpyDeviceToHost));
       const bool block_row = std::find(block_rows.begin(), block_rows.end(), c.name) != block_rows.end();
-      return h_out == (c.name == "copy" ? e.in : c.alone ? e.alone : block_row ? e.tile : e.scan);
+      if (c.alone_tile == 0) return h_out == (c.name == "copy" ? e.in : block_row ? e.tile : e.scan);
+      alone.resize(n);
+      tile_scans(e.in, alone, c.alone_tile);
+      return h_out == alone;
     };
 
     double copy_rate = 0, cub_rate = 0, copy_graph = 0, cub_graph = 0;

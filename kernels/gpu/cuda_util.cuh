@@ -151,6 +151,13 @@ std::vector<TilePolicy> experimental_policies(ValueType type);
 // default-constructed TilePolicy stands for): TilePolicy{} for 4-byte values. On sm_90 on it runs
 // its tile kernel below pipelined_from(type) elements and pipelined_default(type) from there up.
 TilePolicy default_policy(ValueType type);
+// The default's block size at n: `threads` (of `items` each) halved where its tiles would be fewer
+// than one for every kNarrowShare multiprocessors of the `sms`, so a small input scans in twice as
+// many tiles: at 2^16 int32 values 22 tiles of 128 x 24 instead of 11 of 256 x 24 on 132
+// multiprocessors, 3.6 us a scan back to back on the H200 instead of 4.2. More, smaller tiles lost
+// from 2^17 up (docs/performance.md, "Narrow blocks at small n").
+inline constexpr int kNarrowShare = 8;
+std::int32_t narrow_threads(std::int64_t n, std::int32_t threads, std::int32_t items, int sms);
 // The pipelined policy the default hands large inputs to: 9 stages, the input's L2 lines marked evict-last.
 TilePolicy pipelined_default(ValueType type);
 // The n from which the default runs pipelined_default(type) on the current device: as many tiles
@@ -186,7 +193,8 @@ class DeviceScanSum {
   // which must then be launched once (gpu/single_pass_state.cuh).
   void set_stream(cudaStream_t stream);
   // The policy a run of n elements takes: the scanner's, except that the default's (its switches
-  // left alone, decoupled-lookback) is pipelined_default from pipelined_from elements up.
+  // left alone, decoupled-lookback or tiles-alone) is pipelined_default from pipelined_from elements
+  // up, and below that runs its tile kernel in narrow_threads(n, ...) threads a block.
   TilePolicy policy_at(std::int64_t n) const;
 
   // For tests of the single-pass state: the next run stalls `tile` for `ns` nanoseconds (as the
