@@ -76,6 +76,7 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
       BenchOptions options;
       options.sizes = {std::int64_t{1} << t.log2_n};
       options.algorithms = {name};
+      options.rounds = 1;  // the panel shows medians, not the spread over rounds: a third of the wait
       t.started = std::chrono::steady_clock::now();
       t.pending = std::async(std::launch::async, [options] { return run_bench(options, [](const std::string&) {}); });
     }

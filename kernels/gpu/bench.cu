@@ -22,9 +22,9 @@ namespace sv {
 
 namespace {
 
-// Per size: input and output buffer pairs holding this much together (> 2x the largest L2, the
-// H200's 60 MB), so that runs over successive pairs find their input in DRAM as an application's
-// would, small sizes included, unless a round touches fewer pairs than that (sizes under 2^14).
+// Per size: input and output buffer pairs holding this much together (over 4x the largest L2, the
+// H200's 60 MB), so that a graph's launches, each on the next pair, find their inputs in DRAM as an
+// application's would from 2^16 up (256 launches of 2^16 int32 values span 128 MiB).
 constexpr std::size_t kRotationBytes = 256u << 20;
 // Back to back: a round's graph holds enough launches to move about this many bytes (read + write),
 // from kMinGraphLaunches (the largest sizes) to kMaxGraphLaunches (small sizes, whose launches
