@@ -41,6 +41,7 @@ std::vector<std::size_t> sorted_rows(const BenchResult& table, int column, bool 
 void merge_rows(BenchResult& into, const BenchResult& from) {
   if (!from.device.empty()) into.device = from.device;
   into.runs = from.runs;
+  into.rounds = from.rounds;
   for (const BenchRow& row : from.rows) {
     auto it = std::find_if(into.rows.begin(), into.rows.end(),
                            [&](const BenchRow& r) { return r.algorithm == row.algorithm && r.n == row.n; });
