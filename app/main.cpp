@@ -386,7 +386,7 @@ std::vector<std::int64_t> parse_sizes(const std::string& text) {
   return sizes;
 }
 
-int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, const std::string& algorithms,
+int cmd_bench(const std::string& sizes, int runs, int rounds, const std::string& json_path, const std::string& algorithms,
               const std::string& type) {
   BenchOptions options;
   const auto parsed_type = parse_type_name(type);
@@ -396,28 +396,15 @@ int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, 
   if (!sizes.empty()) options.sizes = parse_sizes(sizes);
   if (runs < 1) throw UsageError("--runs must be at least 1");
   options.runs = runs;
+  if (rounds < 1 || rounds > 100) throw UsageError("--rounds must be from 1 to 100");
+  options.rounds = rounds;
   options.algorithms = comma_list(algorithms);
   check_bench_options(options);  // before the device: a bad name is reported the same with or without one
   const GpuStatus gpu = probe_gpu();
   if (!gpu.usable) throw UsageError("bench needs a usable CUDA device (" + gpu.error + ")");
   const BenchResult r = run_bench(options, [](const std::string& line) { std::cerr << line << "\n"; });
   std::FILE* table = stream_named(json_path) == 1 ? stderr : stdout;  // --json -: the JSON alone on stdout
-  std::fprintf(table, "%s inclusive sum on %s; median of %d timed runs after warm-up; inputs rotated over 256 MiB (at most 64 buffer pairs)\n",
-               std::string(type_name(r.type)).c_str(), r.device.c_str(), options.runs);
-  if (peak_dram_bytes_per_s(r) > 0)
-    std::fprintf(table, "peak DRAM %.0f GB/s = 2 x %d MHz x %d bits; %% peak is a row's read + write bytes/s over it\n",
-                 peak_dram_bytes_per_s(r) / 1e9, r.memory_clock_khz / 1000, r.memory_bus_bits);
-  int width = 10;  // the longest algorithm's name, so the columns line up
-  for (const BenchRow& row : r.rows) width = std::max(width, static_cast<int>(row.algorithm.size()));
-  std::fprintf(table, "%-*s %12s %10s %12s %10s %8s %10s %8s %s\n", width, "algorithm", "n", "ms", "G items/s", "GB/s",
-               "% peak", "% copy", "vs CUB", "verified");
-  for (const BenchRow& row : r.rows) {
-    char peak[16] = "-";  // a device that does not report its memory clock
-    if (peak_dram_bytes_per_s(r) > 0) std::snprintf(peak, sizeof peak, "%.1f", percent_of_peak_dram(r, row));
-    std::fprintf(table, "%-*s %12lld %10.4f %12.2f %10.1f %8s %10.1f %8.2f %s\n", width, row.algorithm.c_str(),
-                 static_cast<long long>(row.n), row.median_ms, row.items_per_s / 1e9, row.bytes_per_s / 1e9, peak,
-                 row.percent_of_copy, row.vs_cub, row.verified ? "yes" : "NO");
-  }
+  std::fputs(bench_table_text(r).c_str(), table);
   if (!json_path.empty()) write_file_atomically(json_path, bench_to_json(r));
   for (const BenchRow& row : r.rows)
     if (!row.verified) return 1;
@@ -534,11 +521,12 @@ int run_command_line(int argc, char** argv) {
   race->add_option("--seed", ro.seed, "seed of the random input");
 
   std::string bench_sizes, bench_json, bench_algorithms, bench_type = "int32";
-  int bench_runs = 20;
+  int bench_runs = 20, bench_rounds = 3;
   auto* bench = app.add_subcommand("bench", "GPU: time device-wide scans and block-level kernels against CUB and a copy");
   bench->add_option("--sizes", bench_sizes, "comma-separated sizes, e.g. 2^20,2^24 (default 2^10..2^28, even powers)");
   bench->add_option("--type", bench_type, "the sum's type: int32 (default), int64, float or double");
-  bench->add_option("--runs", bench_runs, "timed runs per measurement (default 20; the median is reported)");
+  bench->add_option("--runs", bench_runs, "timed single launches a round (default 20; the round's median is its latency)");
+  bench->add_option("--rounds", bench_rounds, "rounds of both measures, for the spread min/median/max (default 3)");
   bench->add_option("--json", bench_json, "also write the table as JSON to FILE (-: standard output, the table then on stderr)");
   bench->add_option("--algorithms", bench_algorithms,
                     "comma-separated algorithms to time, e.g. decoupled-lookback,warp-raking: device-wide ones, and "
@@ -664,7 +652,7 @@ int run_command_line(int argc, char** argv) {
     if (*algos) return cmd_algos();
     if (*trace) return cmd_trace(to);
     if (*race) return cmd_race(ro);
-    if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_json, bench_algorithms, bench_type);
+    if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_rounds, bench_json, bench_algorithms, bench_type);
     if (*chart_cmd) return cmd_chart(chart_kind, chart_out, chart_format, chart_n, chart_algos, chart_log);
     if (*show) {
       print_steps(std::cout, load_trace(file));

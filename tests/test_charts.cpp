@@ -2,6 +2,8 @@
 // SVG carry exactly those numbers, and Snir's bound holds for every algorithm.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <regex>
 #include <set>
 #include <sstream>
@@ -186,6 +188,72 @@ TEST_CASE("bench tables: the DRAM's peak from the memory clock and bus width, ke
     CAPTURE(bad);
     CHECK_THROWS_WITH_AS(bench_from_json(bad), doctest::Contains("memory_bus_bits"), std::runtime_error);
   }
+}
+
+TEST_CASE("bench tables: both measures with their spreads round-trip, and files without them still load") {
+  BenchResult r;
+  r.device = "NVIDIA H200";
+  r.runs = 20;
+  r.rounds = 3;
+  BenchRow copy{"copy", 1 << 16, 0.0071, 9.23e9, 73.8e9, 100.0, 2.1, true};
+  copy.latency_ms = {0.0069, 0.0071, 0.0085};
+  copy.graph_launches = 256;
+  copy.graph_ms = {0.00138, 0.0014, 0.00145};
+  copy.graph_percent_of_copy = 100.0;
+  copy.graph_vs_cub = 3.0;
+  BenchRow block{"block brent-kung", 1 << 16, 0.009, 7.3e9, 58.3e9, 78.9, 1.7, true};
+  block.latency_ms = {0.0088, 0.009, 0.0093};  // latency only: no graph
+  r.rows = {copy, block};
+  const std::string text = bench_to_json(r);
+  const BenchResult back = bench_from_json(text);
+  CHECK(back.rounds == 3);
+  REQUIRE(back.rows.size() == 2);
+  CHECK(back.rows[0].latency_ms == copy.latency_ms);
+  CHECK(back.rows[0].graph_launches == 256);
+  CHECK(back.rows[0].graph_ms == copy.graph_ms);
+  CHECK(back.rows[0].graph_percent_of_copy == doctest::Approx(100.0));
+  CHECK(back.rows[0].graph_vs_cub == doctest::Approx(3.0));
+  // 2^16 items in 1.4 us: 46.8 G items/s.
+  CHECK(back.rows[0].graph_items_per_s() == doctest::Approx(65536 / 1.4e-6));
+  CHECK(back.rows[1].has_latency_spread());
+  CHECK_FALSE(back.rows[1].has_graph());
+  CHECK(text.find("\"back_to_back\"") == text.rfind("\"back_to_back\""));  // the copy's only
+  CHECK(bench_to_json(back) == text);
+  // The table names both measures and prints each spread in microseconds.
+  const std::string table = bench_table_text(back);
+  CHECK(table.find("over 3 rounds") != std::string::npos);
+  CHECK(table.find("6.90/7.10/8.50") != std::string::npos);
+  CHECK(table.find("1.38/1.40/1.45") != std::string::npos);
+  CHECK(table.find("8.80/9.00/9.30") != std::string::npos);
+  // A file from before the two measures (no rounds, no spreads, no graph) still loads, as one round
+  // with latency alone, and its table shows the median where the spread would be.
+  nlohmann::json old = nlohmann::json::parse(text);
+  old.erase("rounds");
+  for (auto& row : old["rows"]) {
+    row.erase("latency_ms");
+    row.erase("back_to_back");
+  }
+  const BenchResult before = bench_from_json(old.dump(2));
+  CHECK(before.rounds == 1);
+  CHECK_FALSE(before.rows[0].has_graph());
+  CHECK_FALSE(before.rows[0].has_latency_spread());
+  CHECK(before.rows[0].median_ms == doctest::Approx(0.0071));
+  CHECK(bench_table_text(before).find(" 7.10 ") != std::string::npos);
+  // Bad spreads and graphs are named.
+  const auto rejects = [](std::string t, const std::string& from, const std::string& to, const std::string& field) {
+    t.replace(t.find(from), from.size(), to);
+    try {
+      bench_from_json(t);
+      return false;
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what()).find(field) == 0;
+    }
+  };
+  CHECK(rejects(text, "\"launches\": 256", "\"launches\": 0", "rows[0].back_to_back.launches"));
+  CHECK(rejects(text, "\"rounds\": 3", "\"rounds\": 0", "rounds"));
+  CHECK(rejects(text, "\"min\": 0.0069", "\"min\": 0.0099", "rows[0].latency_ms: expected min <= median"));
+  CHECK(rejects(text, "\"max\": 0.00145", "\"max\": \"slow\"", "rows[0].back_to_back.ms.max"));
+  CHECK(rejects(text, "\"min\": 0.00138", "\"min\": 0", "rows[0].back_to_back.ms: expected positive"));
 }
 
 TEST_CASE("charts: the three fit the window at a lecture's font, side by side when stacked they would not") {

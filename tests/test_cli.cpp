@@ -135,6 +135,8 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"bench --sizes 1000,x", "--sizes"},
       {"bench --type interval", "--type: 'interval' is not a type bench times"},
       {"bench --type int8 --json b.json", "--type: 'int8'"},
+      {"bench --rounds 0 --json b.json", "--rounds must be from 1 to 100"},
+      {"bench --rounds 101", "--rounds must be from 1 to 100"},
       // Checked before the device is probed: the name, not "no CUDA device", with or without a GPU.
       {"bench --algorithms decoupled-lookback,no-such-scan --json b.json", "'no-such-scan'"},
       {"stats no-such-file.json", "no-such-file.json"},

@@ -95,7 +95,7 @@ std::vector<ScannerResult> run_scanner_gpu(const std::map<std::string, std::stri
 // GpuError as above, std::invalid_argument for the interval type, a bad n or offset.
 struct PolicyCheck {
   std::string policy;
-  std::string ran;  // the policy that ran at n: `policy`, or the pipelined one the default hands n to
+  std::string ran;  // the policy that ran at n: `policy`, or what the default takes there (DeviceScanSum::policy_at)
   std::int64_t n = 0;
   bool exclusive = false;
   std::int64_t mismatches = 0;

@@ -468,6 +468,12 @@ void check_ran(const PolicyCheck& c, const std::string& default_policy, ValueTyp
   const std::int64_t tile = 24 * 1024 / (type == ValueType::I64 || type == ValueType::F64 ? 8 : 4);
   if (c.policy == default_policy && pipelines() && c.n >= 9 * tile * gpu_status().sm_count) {
     CHECK(c.ran.find(" pipe9 L2last") != std::string::npos);
+  } else if (c.policy == default_policy) {
+    // Below the switch, blocks of 256 halve where their tiles would be fewer than one for every 8
+    // multiprocessors: "128x24 ..." at 3000 values, "256x24 ..." from 17 tiles up on 132.
+    REQUIRE(c.policy.rfind("256x", 0) == 0);
+    const bool narrow = (c.n + tile - 1) / tile * 8 < gpu_status().sm_count;
+    CHECK(c.ran == (narrow ? "128" : "256") + c.policy.substr(3));
   } else {
     CHECK(c.ran == c.policy);
   }

@@ -41,6 +41,7 @@ std::vector<std::size_t> sorted_rows(const BenchResult& table, int column, bool 
 void merge_rows(BenchResult& into, const BenchResult& from) {
   if (!from.device.empty()) into.device = from.device;
   into.runs = from.runs;
+  into.rounds = from.rounds;
   for (const BenchRow& row : from.rows) {
     auto it = std::find_if(into.rows.begin(), into.rows.end(),
                            [&](const BenchRow& r) { return r.algorithm == row.algorithm && r.n == row.n; });
@@ -76,6 +77,7 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
       BenchOptions options;
       options.sizes = {std::int64_t{1} << t.log2_n};
       options.algorithms = {name};
+      options.rounds = 1;  // the panel shows medians, not the spread over rounds: a third of the wait
       t.started = std::chrono::steady_clock::now();
       t.pending = std::async(std::launch::async, [options] { return run_bench(options, [](const std::string&) {}); });
     }
