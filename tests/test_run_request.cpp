@@ -66,7 +66,7 @@ TEST_CASE("run request: a trace's meta reads back to a request that records the 
       {{"algo", "sklansky"}, {"input", "3,-6,7,4,0"}, {"flags", "1,0,0,1,0"}},
       {{"algo", "blelloch"}, {"n", "24"}, {"app", "compact"}, {"predicate", "x > 0"}, {"seed", "9"}},
       {{"algo", "kogge-stone-double-buffer"}, {"n", "24"}, {"app", "allocate"}, {"seed", "9"}},
-      {{"algo", "chained"}, {"n", "3000"}, {"option", "window=2"}, {"option", "launch=reverse"}},
+      {{"algo", "chained"}, {"n", "3000"}, {"option", "fence=off"}, {"option", "launch=reverse"}},
       {{"algo", "hierarchical"}, {"n", "700"}, {"block", "32"}, {"op", "product"}, {"type", "double"}},
       {{"algo", "decoupled-lookback"}, {"n", "1000"}, {"flags", "random:0.1"}, {"seed", "2"}},
   };
