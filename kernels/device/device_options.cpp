@@ -172,9 +172,17 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
     if (!block || block->racy)
       throw std::invalid_argument("option block-algo=" + c.block_algorithm +
                                   ": expected a race-free block-level algorithm");
+    if (requested_threads < 0 || requested_threads > kMaxBlockThreads)
+      throw std::invalid_argument("block size " + std::to_string(requested_threads) + " is outside 1..1024");
     const std::int32_t threads = requested_threads ? requested_threads : 1024 / block->items_per_thread;
-    const BlockShape shape = block_shape(*block, static_cast<std::int64_t>(threads) * block->items_per_thread, threads);
-    if (block->warp_level) warp_width_for(*block, shape.capacity, kMaxWarpWidth);  // its tiles run warps of 32
+    BlockShape shape;
+    try {  // a full tile of the block algorithm: its errors speak of that tile's n, which is not the scan's
+      shape = block_shape(*block, static_cast<std::int64_t>(threads) * block->items_per_thread, threads);
+      if (block->warp_level) warp_width_for(*block, shape.capacity, kMaxWarpWidth);  // its tiles run warps of 32
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("block " + std::to_string(threads) + ": each tile of the hierarchical scan is one block of " +
+                                  c.block_algorithm + " (" + e.what() + ")");
+    }
     p.threads = shape.threads;
     p.items = block->items_per_thread;
   } else {

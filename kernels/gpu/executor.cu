@@ -152,7 +152,7 @@ WrongCount count_wrong_outputs_gpu(const BlockRunConfig& config, int runs, std::
   refuse_narrowed_lockstep(config);
   Trace scratch;
   const BlockShape shape = prepare_block_trace(config, scratch);
-  if (!config.flags.empty()) throw std::invalid_argument("segmented scans are traced on the GPU, not counted (scanviz trace)");
+  if (!config.flags.empty()) throw std::invalid_argument("segmented scans are traced on the GPU, not counted (record a trace)");
   cuda::require_gpu();
   WrongCount count;
   with_block_algorithm(config.algorithm, [&](auto algo) {
