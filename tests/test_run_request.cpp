@@ -9,6 +9,7 @@
 #include "emulator/record.hpp"
 #include "helpers.hpp"
 #include "run/request.hpp"
+#include "trace/trace_json.hpp"
 
 using namespace sv;
 
@@ -157,4 +158,17 @@ TEST_CASE("run request: random allocation requests are the sizes 0 to 9, given o
   CHECK(c.exclusive);
   const BlockRunConfig given = run_config(request({{"algo", "kogge-stone"}, {"app", "allocate"}, {"input", "8,6,7,5,3,0,9"}}));
   CHECK(format_value(ValueType::I32, given.input[6]) == "9");
+}
+
+TEST_CASE("run request: a GPU trace of the pipelined kernel reads back without the tile it may not set") {
+  const Trace t = load_trace(std::string(SCANVIZ_SOURCE_DIR) + "/assets/examples/pipelined-h100.json");
+  const RunRequest r = request_from_meta(t.meta);
+  CAPTURE(print_request(r));
+  CHECK(r.algorithm == "decoupled-lookback");
+  CHECK(r.executor == "gpu");
+  CHECK(r.options.at("pipelined") == "on");
+  CHECK(r.block == 0);
+  CHECK(r.options.count("items") == 0);
+  CHECK_NOTHROW(validate_request(r));
+  CHECK(parse_request(print_request(r)) == r);
 }

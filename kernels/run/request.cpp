@@ -61,6 +61,11 @@ T whole_number(std::string_view key, std::string_view text, T lowest) {
   return v;
 }
 
+void check_schedule(const std::string& text) {
+  if (!Schedule::parse(text))
+    fail("schedule", "{schedule}: unknown schedule '" + text + "' (in-order, reverse, round-robin, random[:SEED])");
+}
+
 bool is_block(std::string_view algo) { return find_algorithm(algo) != nullptr; }
 
 }  // namespace
@@ -98,8 +103,7 @@ void set_field(RunRequest& r, std::string_view key, std::string_view value) {
   } else if (key == "seed") {
     r.seed = whole_number<std::uint64_t>(key, value, 1);
   } else if (key == "schedule") {
-    if (!Schedule::parse(v))
-      fail(key, "{schedule}: unknown schedule '" + v + "' (in-order, reverse, round-robin, random[:SEED])");
+    check_schedule(v);
     r.schedule = v;
   } else if (key == "option") {
     const auto eq = v.find('=');
@@ -216,6 +220,7 @@ void validate_request(const RunRequest& r) {
     if (r.app == "compact" && r.predicate.empty())
       fail("predicate", "{app} compact needs {predicate}, e.g. {predicate} \"x > 0\"");
   }
+  if (!r.schedule.empty()) check_schedule(r.schedule);
   if (!r.schedule.empty() && device)
     fail("schedule", "{schedule} is the warp schedule of the block algorithms; device-wide ones take {option} launch=ORDER");
   if (r.executor == "gpu") {
@@ -296,6 +301,10 @@ RunRequest request_from_meta(const TraceMeta& m) {
   if (const auto a = r.options.find("amplify"); a != r.options.end()) {
     r.amplify = std::stoull(a->second);
     r.options.erase(a);
+  }
+  if (const auto p = r.options.find("pipelined"); p != r.options.end() && p->second == "on") {
+    r.block = 0;  // the pipelined kernel has its own tile, which a request may not set
+    r.options.erase("items");
   }
   if (is_block(m.algorithm)) {
     r.options.clear();
