@@ -55,6 +55,8 @@ TEST_CASE("run request: the printed text parses back to the same request, field 
   CHECK(request({{"scan", "segmented:0.5"}}).flags == "random:0.5");
   CHECK(request({{"scan", "compact:x > 3"}}).predicate == "x > 3");
   CHECK(request({{"scan", "allocate"}}).app == "allocate");
+  CHECK(request({{"input", "random:5"}}) == request({{"seed", "5"}}));
+  CHECK(request({{"input", "3,6"}, {"input", "random"}}).input.empty());
   CHECK(parse_request("# a comment\n\nalgo=sklansky\r\nn=4\n") == request({{"algo", "sklansky"}, {"n", "4"}}));
 }
 
@@ -126,7 +128,7 @@ TEST_CASE("run request: each bad field is refused by its name, whichever view se
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"seed", "-1"}, {"seed", "x"}, {"n", "abc"}, {"n", "99999999999999999999"}, {"algo", ""}, {"op", "divide"},
       {"type", "int8"}, {"schedule", "sideways"}, {"option", "window"}, {"executor", "tpu"}, {"app", "sort"},
-      {"scan", "plain:1"}, {"exclusive", "maybe"}, {"input", ""}, {"block", "-3"}, {"amplify", "-1"}};
+      {"scan", "plain:1"}, {"exclusive", "maybe"}, {"input", ""}, {"input", "random:0"}, {"block", "-3"}, {"amplify", "-1"}};
   for (const auto& [key, value] : bad) {
     CAPTURE(key);
     CAPTURE(value);

@@ -99,7 +99,12 @@ void set_field(RunRequest& r, std::string_view key, std::string_view value) {
     r.exclusive = v == "1" || v == "true";
   } else if (key == "input") {
     if (v.empty()) fail(key, "{input}: no values given");
-    r.input = v;
+    if (v == "random" || v.rfind("random:", 0) == 0) {  // the window's and links' form of a seeded input
+      if (v != "random") r.seed = whole_number<std::uint64_t>(key, std::string_view(v).substr(7), 1);
+      r.input.clear();
+    } else {
+      r.input = v;
+    }
   } else if (key == "seed") {
     r.seed = whole_number<std::uint64_t>(key, value, 1);
   } else if (key == "schedule") {

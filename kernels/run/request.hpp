@@ -28,7 +28,7 @@ struct RunRequest {
   std::optional<OpKind> op;                     // empty: sum
   std::optional<ValueType> type;                // empty: the operator's default type
   bool exclusive = false;
-  std::string input;                            // empty: random values of `seed`; "slides"; or "3,6,7,4"
+  std::string input;                            // empty: random values of `seed` (read: "random:SEED"); "slides"; or "3,6,7,4"
   std::uint64_t seed = 1;                       // random input and flags, and a random schedule without its own
   std::string schedule;                         // emulator warp schedule (Schedule::parse); empty: in-order
   std::map<std::string, std::string> options;   // device-wide switches (option=KEY=VALUE, repeatable)
