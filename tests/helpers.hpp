@@ -1,6 +1,8 @@
 // Shared test helpers: every operator/type pair, and recording a block scan in one call.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,6 +51,23 @@ inline sv::Trace record(const std::string& algo, std::int64_t n, sv::OpKind op, 
 
 inline sv::Trace record_interval(const std::string& algo, std::int64_t n, const std::string& schedule = "in-order") {
   return record(algo, n, sv::OpKind::Interval, sv::ValueType::Interval, schedule);
+}
+
+// Two traces of the same run: the same algorithm, sizes, operator, input, output and application.
+inline void check_same_run(const sv::Trace& a, const sv::Trace& b) {
+  CHECK(a.meta.algorithm == b.meta.algorithm);
+  CHECK(a.meta.n == b.meta.n);
+  CHECK(a.meta.block == b.meta.block);
+  CHECK(a.meta.warp_width() == b.meta.warp_width());
+  CHECK(a.meta.op == b.meta.op);
+  CHECK(a.meta.type == b.meta.type);
+  CHECK(a.meta.exclusive == b.meta.exclusive);
+  REQUIRE(a.meta.input.size() == b.meta.input.size());
+  for (std::size_t i = 0; i < a.meta.input.size(); ++i) CHECK(a.meta.input[i] == b.meta.input[i]);
+  REQUIRE(a.result.output.size() == b.result.output.size());
+  for (std::size_t i = 0; i < a.result.output.size(); ++i) CHECK(a.result.output[i] == b.result.output[i]);
+  CHECK(a.meta.application.kind == b.meta.application.kind);
+  CHECK(a.meta.application.predicate == b.meta.application.predicate);
 }
 
 }  // namespace sv_test

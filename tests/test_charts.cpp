@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "analysis/analysis.hpp"
-#include "analysis/work_steps.hpp"
+#include "work_steps_runs.hpp"
 #include "bench_result.hpp"
 #include "chart.hpp"
 #include "helpers.hpp"

@@ -171,6 +171,18 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"trace --algo kogge-stone-racy --warp 1 --executor gpu --out t.json",
        "--warp narrows kogge-stone-racy's lockstep on the emulator; a GPU's warps are 32 lanes"},
       {"trace --algo hierarchical --warp 4 --out t.json", "--warp applies to the block algorithms, not hierarchical"},
+      // A tile of one element never reduces n: refused up front, naming n, not after 250 buffers.
+      {"trace --algo hierarchical --n 10000 --block 1 --executor emulator --out t.json", "never reduces n = 10000"},
+      // The tile's block is named as the block, not as an n the user never gave.
+      {"trace --algo hierarchical --n 100 --block 2000 --executor emulator --out t.json", "block size 2000 is outside 1..1024"},
+      {"trace --algo hierarchical --n 100 --block 48 --option block-algo=brent-kung --executor emulator --out t.json",
+       "block 48: each tile of the hierarchical scan is one block of brent-kung (brent-kung needs a power-of-two"},
+      // A seed is a whole number from 1: -1 is refused, not taken as 2^64 - 1.
+      {"trace --algo kogge-stone --seed -1 --out t.json", "--seed: '-1' is not a whole number from 1"},
+      {"race --seed -1", "--seed: '-1' is not a whole number from 1"},
+      // The window's options: an empty algorithm and a negative step are refused before a window opens.
+      {"gui --algo '' --frames 1", "--algo: no algorithm named"},
+      {"gui --step -5 --frames 1", "--step must be 0 or more"},
       // A theme this version does not have is refused, not accepted and saved.
       {"render t.json --theme blue --out t.svg", "--theme: blue not in"},
       {"gui --theme blue --frames 1", "--theme: blue not in"},

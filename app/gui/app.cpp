@@ -40,7 +40,7 @@
 #include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
 #include "gui/model/diagram_model.hpp"
-#include "analysis/work_steps.hpp"
+#include "work_steps_runs.hpp"
 #include "chart.hpp"
 #include "gui/draw/canvas.hpp"
 #include "gui/draw/plot.hpp"

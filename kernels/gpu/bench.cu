@@ -12,7 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "analysis/lookback.hpp"
+#include "tile_times.hpp"
 #include "block/block_params.hpp"
 #include "device/device_options.hpp"
 #include "gpu/bench.hpp"

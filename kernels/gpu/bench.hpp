@@ -131,14 +131,14 @@ inline void check_bench_options(const BenchOptions& options) {
     if (n < 1 || n > (std::int64_t{1} << 30)) throw std::invalid_argument("bench size " + std::to_string(n) + " is outside 1..2^30");
   if (options.runs < 1 || options.warmup < 0) throw std::invalid_argument("bench needs at least one timed run");
   if (options.rounds < 1 || options.rounds > 100) throw std::invalid_argument("bench takes 1 to 100 rounds");
-  if (options.type == ValueType::Interval) throw std::invalid_argument("bench times sums: --type int32, int64, float or double");
+  if (options.type == ValueType::Interval) throw std::invalid_argument("type: bench times sums: int32, int64, float or double");
   for (const std::string& a : options.algorithms) {
     if (find_device_algorithm(a)) continue;
     if (const AlgorithmInfo* b = find_algorithm(a); b && !b->racy) continue;
     std::string known;
     for (const DeviceAlgorithmInfo& d : device_algorithms()) known += (known.empty() ? "" : ", ") + std::string(d.name);
     throw std::invalid_argument("bench: unknown algorithm '" + a + "' (device-wide: " + known +
-                                "; or a race-free block-level one, scanviz algos lists them)");
+                                "; or a race-free block-level one)");
   }
 }
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/segments.hpp"
-#include "emulator/record.hpp"
+#include "run/prepare.hpp"
 #include "gpu/device_runs.cuh"
 
 namespace sv {

@@ -18,6 +18,8 @@
 #include "gui/model/diagram_model.hpp"
 #include "gui/lesson/lesson.hpp"
 #include "gui/lesson/lesson_recorder.hpp"
+#include "run_command.hpp"
+#include "trace/trace_json.hpp"
 
 using namespace sv;
 
@@ -30,22 +32,6 @@ Trace again(const BlockRunConfig& c, gui::Lesson& l) {
   const std::string name(block_algorithms()[l.algorithm].name);
   CHECK(name == c.algorithm);
   return record_block_scan(gui::lesson_config(l, name));
-}
-
-void check_same_run(const Trace& a, const Trace& b) {
-  CHECK(a.meta.algorithm == b.meta.algorithm);
-  CHECK(a.meta.n == b.meta.n);
-  CHECK(a.meta.block == b.meta.block);
-  CHECK(a.meta.warp_width() == b.meta.warp_width());
-  CHECK(a.meta.op == b.meta.op);
-  CHECK(a.meta.type == b.meta.type);
-  CHECK(a.meta.exclusive == b.meta.exclusive);
-  REQUIRE(a.meta.input.size() == b.meta.input.size());
-  for (std::size_t i = 0; i < a.meta.input.size(); ++i) CHECK(a.meta.input[i] == b.meta.input[i]);
-  REQUIRE(a.result.output.size() == b.result.output.size());
-  for (std::size_t i = 0; i < a.result.output.size(); ++i) CHECK(a.result.output[i] == b.result.output[i]);
-  CHECK(a.meta.application.kind == b.meta.application.kind);
-  CHECK(a.meta.application.predicate == b.meta.application.predicate);
 }
 
 // Records on the worker as the window does, but each recording waits until the test lets it finish,
@@ -92,19 +78,19 @@ TEST_CASE("lesson controls: a trace file's algorithm, sizes, operator, type and 
     c.warp = 4;
     gui::Lesson l;
     const Trace b = again(c, l);
-    check_same_run(record_block_scan(c), b);
+    sv_test::check_same_run(record_block_scan(c), b);
     CHECK(l.input_mode == 2);
   }
   SUBCASE("brent-kung, n = 13 (not a power of two), exclusive float sum, block of 8") {
     BlockRunConfig c = sv_test::config("brent-kung", 13, OpKind::Sum, ValueType::F32, "in-order", true, 5);
     c.block = 8;
     gui::Lesson l;
-    check_same_run(record_block_scan(c), again(c, l));
+    sv_test::check_same_run(record_block_scan(c), again(c, l));
   }
   SUBCASE("an input too long to type is drawn again from the trace's seed") {
     const BlockRunConfig c = sv_test::config("kogge-stone", 1024, OpKind::Product, ValueType::I32, "in-order", false, 12345);
     gui::Lesson l;
-    check_same_run(record_block_scan(c), again(c, l));
+    sv_test::check_same_run(record_block_scan(c), again(c, l));
     CHECK(l.input_mode == 1);
     CHECK(l.input_seed == 12345);
   }
@@ -113,7 +99,7 @@ TEST_CASE("lesson controls: a trace file's algorithm, sizes, operator, type and 
                                              slides_input(OpKind::Interval, ValueType::Interval, 8));
     gui::Lesson l;
     l.op = 0;
-    check_same_run(record_block_scan(c), again(c, l));
+    sv_test::check_same_run(record_block_scan(c), again(c, l));
   }
   SUBCASE("stream compaction: the values tested and the predicate, not the flags, are the input") {
     BlockRunConfig c = sv_test::config("blelloch", 12, OpKind::Sum, ValueType::I32, "in-order", true);
@@ -122,7 +108,7 @@ TEST_CASE("lesson controls: a trace file's algorithm, sizes, operator, type and 
     c.application.values = random_input(OpKind::Sum, ValueType::I32, 12, 3);
     c.input = compaction_flags(Predicate::parse("x > 3"), ValueType::I32, c.application.values);
     gui::Lesson l;
-    check_same_run(record_block_scan(c), again(c, l));
+    sv_test::check_same_run(record_block_scan(c), again(c, l));
     CHECK(l.scan_kind == 2);
     CHECK(std::string(l.predicate) == "x > 3");
   }
@@ -132,7 +118,7 @@ TEST_CASE("lesson controls: a trace file's algorithm, sizes, operator, type and 
     c.application.kind = "allocate";
     gui::Lesson l;
     const Trace b = again(c, l);
-    check_same_run(record_block_scan(c), b);
+    sv_test::check_same_run(record_block_scan(c), b);
     CHECK(l.scan_kind == 3);
     CHECK(format_value(ValueType::I32, b.result.output[6]) == "29");
   }
@@ -211,6 +197,33 @@ TEST_CASE("lesson controls: the input and the scan named as a link names them se
     CAPTURE(bad);
     CHECK_FALSE(gui::set_scan(l, bad));
     CHECK(gui::scan_text(l) == "allocate");
+  }
+}
+
+// Random requests become sizes the same way wherever the run is asked for: the command line's
+// `--app allocate --seed S` and the window's allocation lesson on random:S give the same requests.
+TEST_CASE("allocation: the same seed gives the same random requests on the command line and in the window") {
+  sv_test::TempDir d;
+  for (const int seed : {1, 5, 23}) {
+    CAPTURE(seed);
+    const sv_test::Run r = sv_test::scanviz("trace --algo kogge-stone --app allocate --n 32 --seed " + std::to_string(seed) +
+                                                " --executor emulator --out a.json",
+                                            d.path);
+    REQUIRE(r.code == 0);
+    const Trace cli = load_trace((d.path / "a.json").string());
+    gui::LessonControls l;
+    REQUIRE(gui::set_scan(l, "allocate"));
+    REQUIRE(gui::set_input(l, "random:" + std::to_string(seed)));
+    l.n = 32;
+    const BlockRunConfig window = gui::lesson_config(l, "kogge-stone");
+    REQUIRE(window.input.size() == cli.meta.input.size());
+    bool negative = false;
+    for (std::size_t i = 0; i < window.input.size(); ++i) {
+      CAPTURE(i);
+      CHECK(format_value(ValueType::I32, window.input[i]) == format_value(ValueType::I32, cli.meta.input[i]));
+      negative |= random_input(OpKind::Sum, ValueType::I32, 32, static_cast<std::uint64_t>(seed))[i].as<std::int32_t>() < 0;
+    }
+    CHECK(negative);  // the drawn values include negative ones, which both must map alike
   }
 }
 

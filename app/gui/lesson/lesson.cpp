@@ -15,6 +15,7 @@
 #include "core/segments.hpp"
 #include "core/values.hpp"
 #include "gpu/executor.hpp"
+#include "run/request.hpp"
 
 namespace sv::gui {
 
@@ -47,20 +48,7 @@ BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorit
     c.flags = random_flags(static_cast<std::size_t>(c.n), l.segment_density, c.input_seed);
     c.exclusive = false;
   }
-  if (application) {
-    std::vector<Payload> values = c.input.empty() ? random_input(OpKind::Sum, c.type, static_cast<std::size_t>(c.n), c.input_seed) : c.input;
-    c.application.kind = l.scan_kind == 2 ? "compact" : "allocate";
-    if (l.scan_kind == 2) {
-      const Predicate predicate = Predicate::parse(l.predicate);
-      c.input = compaction_flags(predicate, c.type, values);
-      c.application.predicate = l.predicate;
-      c.application.values = std::move(values);
-    } else {
-      for (Payload& v : values)  // requests are sizes: negative ones count as nothing
-        if (c.type == ValueType::I64 ? v.as<std::int64_t>() < 0 : v.as<std::int32_t>() < 0) v = identity_of(OpKind::Sum, c.type);
-      c.input = std::move(values);
-    }
-  }
+  if (application) make_application_input(c, l.scan_kind == 2 ? "compact" : "allocate", l.predicate);  // as the command line makes it
   const auto schedule = Schedule::parse(schedule_text(l));
   if (!schedule) throw std::invalid_argument("the schedule seed must be a non-negative number");
   c.schedule = *schedule;

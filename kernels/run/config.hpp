@@ -1,5 +1,6 @@
 // What one run of a scan is asked to do (algorithm, n, operator, type, input, schedule, switches),
-// whichever executor runs it: the CPU emulator (emulator/record.hpp) or the GPU (gpu/executor.hpp).
+// resolved: the input drawn, the schedule parsed. Whichever executor runs it (the CPU emulator or the
+// GPU) takes this; run/request.hpp is the same run as the user says it.
 #pragma once
 
 #include <cstdint>
