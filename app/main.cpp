@@ -31,6 +31,8 @@
 #include "text_view.hpp"
 #ifdef SCANVIZ_HAVE_GUI
 #include "gui/app.hpp"
+#include "gui/draw/render.hpp"
+#include "gui/platform/desktop.hpp"
 #endif
 #include "trace/trace_json.hpp"
 
@@ -562,7 +564,8 @@ int run_command_line(int argc, char** argv) {
         throw UsageError("--lookback and --trace: choose one (a device-wide trace opens in the look-back view by itself)");
       if (!go.report_layout.empty() && go.frames == 0) throw UsageError("--report-layout comes with --frames");
       if (!go.screenshot.empty()) refuse_binary_on_terminal("--screenshot", go.screenshot, "png");
-      return gui::run_gui(go);
+      gui::DesktopPlatform desktop(go.width, go.height);
+      return gui::run_gui(go, desktop);
     }
 #endif
     return cmd_demo();  // a build without the GUI prints the terminal demo

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "colour_vision.hpp"
-#include "gui/app.hpp"
+#include "gui/options.hpp"
 #include "gui/draw/canvas.hpp"
 #include "gui/draw/legend.hpp"
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "../tests/image.hpp"
-#include "gui/app.hpp"
+#include "gui/draw/render.hpp"
 #include "gui/draw/canvas.hpp"
 #include "gui/draw/legend.hpp"
 #include "trace/trace_json.hpp"

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../tests/helpers.hpp"
@@ -337,4 +338,34 @@ TEST_CASE("lesson: side by side pairs the lesson with the racy kernel, and the r
   CHECK(l.racy->trace.meta.algorithm == "kogge-stone-double-buffer");  // not the lesson twice
   CHECK(l.racy->outcome == Outcome::Correct);
   CHECK(gui::side_by_side_partner("brent-kung") == "kogge-stone-racy");
+}
+
+TEST_CASE("lesson recorder: without a worker (the page has no threads) a request records at once, on the caller's thread") {
+  std::vector<std::thread::id> threads;
+  gui::LessonRecorder recorder(
+      [&](const gui::LessonControls& c, bool side_by_side) {
+        threads.push_back(std::this_thread::get_id());
+        return gui::record_lesson_controls(c, side_by_side);
+      },
+      false);
+  gui::Lesson l;
+  l.n = 16;
+  recorder.request(l, false);
+  CHECK(threads == std::vector<std::thread::id>{std::this_thread::get_id()});
+  CHECK(recorder.pending());  // asked, and ready at once: the next frame takes it
+  std::optional<gui::LessonRecording> r = recorder.take();
+  REQUIRE(r);
+  REQUIRE(r->view);
+  CHECK(r->view->trace.meta.n == 16);
+  CHECK_FALSE(recorder.pending());
+  l.n = 32;
+  recorder.request(l, false);
+  l.n = 64;
+  recorder.request(l, false);  // the newest replaces the one not yet taken
+  r = recorder.wait();
+  REQUIRE(r);
+  REQUIRE(r->view);
+  CHECK(r->view->trace.meta.n == 64);
+  CHECK(threads.size() == 3);
+  CHECK_FALSE(recorder.take());
 }

@@ -710,6 +710,4 @@ std::vector<unsigned char> encode_png(int w, int h, const std::vector<unsigned c
   return png;
 }
 
-void glfw_error(int code, const char* what) { std::cerr << "scanviz: GLFW error " << code << ": " << what << "\n"; }
-
 }  // namespace sv::gui

@@ -148,9 +148,6 @@ class GlPictures {
   std::vector<std::unique_ptr<Slot>> slots_;  // they stay put: the frame's draw commands point at them
 };
 
-// GLFW's error callback: one line on stderr.
-void glfw_error(int code, const char* what);
-
 // Bottom-up RGBA pixels (as glReadPixels gives them) as the bytes of a PNG file.
 std::vector<unsigned char> encode_png(int w, int h, const std::vector<unsigned char>& rgba);
 

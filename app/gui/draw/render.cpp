@@ -18,11 +18,14 @@
 
 #include "core/files.hpp"
 #include "core/values.hpp"
-#include "gui/app.hpp"
 #include "gui/draw/canvas.hpp"
 #include "gui/draw/glsl_version.hpp"
-#include "gui/panels/lookback_view.hpp"
 #include "gui/draw/plot.hpp"
+#include "gui/draw/render.hpp"
+#include "gui/model/lookback_model.hpp"
+#include "gui/model/lookback_scene.hpp"
+#include "gui/options.hpp"
+#include "gui/platform/gl_window.hpp"
 
 namespace sv::gui {
 
@@ -52,7 +55,7 @@ class Offscreen {
     io.DeltaTime = 1.0f / 60;
     fonts_ = load_fonts(font_scale);
     apply_theme(theme, font_scale);
-    ImGui_ImplOpenGL3_Init(kGlslVersion);  // GLSL ES 3.00 on WebGL 2
+    ImGui_ImplOpenGL3_Init(glsl_version());  // GLSL ES 3.00 on WebGL 2
     upload_fonts();
     glGenFramebuffers(1, &fbo_);
     glGenTextures(1, &tex_);
@@ -278,31 +281,20 @@ void with_gl_context(const std::function<void()>& draw) {
     draw();
     return;
   }
-  if (!display_available())
+  if (!display_set())
     throw std::runtime_error("no display for OpenGL: run under xvfb-run (xvfb package), or write --out FILE.svg");
-  glfwSetErrorCallback(glfw_error);
-  if (!glfwInit()) throw std::runtime_error("cannot initialize GLFW on this display");
-  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  GLFWwindow* window = glfwCreateWindow(64, 64, "scanviz render", nullptr, nullptr);
-  if (!window) {
-    glfwTerminate();
-    throw std::runtime_error("cannot create an OpenGL 3.3 core context");
-  }
-  glfwMakeContextCurrent(window);
+  GlWindowError error = GlWindowError::None;
+  GLFWwindow* window = open_gl_window(64, 64, "scanviz render", false, error);
+  if (error == GlWindowError::Init) throw std::runtime_error("cannot initialize GLFW on this display");
+  if (error == GlWindowError::Create) throw std::runtime_error("cannot create an OpenGL 3.3 core context");
+  if (error == GlWindowError::Load) throw std::runtime_error("cannot load OpenGL functions");
   try {
-    if (!gladLoadGL(glfwGetProcAddress)) throw std::runtime_error("cannot load OpenGL functions");
     draw();
   } catch (...) {
-    glfwDestroyWindow(window);
-    glfwTerminate();
+    close_gl_window(window);
     throw;
   }
-  glfwDestroyWindow(window);
-  glfwTerminate();
+  close_gl_window(window);
 }
 
 }  // namespace
@@ -371,6 +363,15 @@ void render_lookback(const Trace& trace, const std::string& out, const RenderOpt
 }
 
 }  // namespace
+
+std::string export_path(const Trace& trace, int step, const std::string& ext, const std::string& beside) {
+  const fs::path folder = fs::path(beside).parent_path();
+  std::string stem = trace.meta.algorithm + "-n" + std::to_string(trace.meta.n);
+  if (ext != ".gif") stem += "-step" + std::to_string(step);
+  fs::path out = folder / (stem + ext);
+  for (int k = 2; fs::exists(out); ++k) out = folder / (stem + "-" + std::to_string(k) + ext);
+  return out.string();
+}
 
 void render_to_file(const Trace& trace, const std::string& out, const RenderOptions& o) {
   if (!is_theme(o.theme))

@@ -5,10 +5,8 @@
 
 namespace sv::gui {
 
-LessonRecorder::LessonRecorder(Record record) : record_(std::move(record)) {
-#ifndef __EMSCRIPTEN__
-  worker_ = std::thread([this] { work(); });
-#endif
+LessonRecorder::LessonRecorder(Record record, bool worker) : record_(std::move(record)) {
+  if (worker) worker_ = std::thread([this] { work(); });
 }
 
 LessonRecorder::~LessonRecorder() {
@@ -27,14 +25,14 @@ void LessonRecorder::request(const LessonControls& controls, bool side_by_side) 
     newest_ = ++requests_;
     job_ = Job{controls, side_by_side, newest_};
   }
-#ifdef __EMSCRIPTEN__
+  if (worker_.joinable()) {
+    wake_.notify_one();
+    return;
+  }
   LessonRecording r = record_(controls, side_by_side);
   const std::lock_guard lock(mutex_);
   job_.reset();
   ready_ = std::move(r);
-#else
-  wake_.notify_one();
-#endif
 }
 
 void LessonRecorder::cancel() {

@@ -1,8 +1,8 @@
 // Records the lesson on a worker thread, so that no frame waits for the emulator: the window keeps
 // drawing the trace it has until the new one is ready and swaps it in between frames. Only the
 // newest request counts: one made while another records replaces any still waiting, and a
-// recording overtaken by a newer request is dropped when it finishes. The web build has no threads
-// (WebAssembly without shared memory): there a request records at once, on the caller's thread.
+// recording overtaken by a newer request is dropped when it finishes. Without a worker (the web page:
+// WebAssembly without shared memory has no threads) a request records at once, on the caller's thread.
 #pragma once
 
 #include <condition_variable>
@@ -20,8 +20,8 @@ class LessonRecorder {
  public:
   using Record = std::function<LessonRecording(const LessonControls&, bool side_by_side)>;
 
-  // `record` runs on the worker thread (tests pass one they can hold).
-  explicit LessonRecorder(Record record = record_lesson_controls);
+  // `record` runs on the worker thread (tests pass one they can hold); without `worker`, in request().
+  explicit LessonRecorder(Record record = record_lesson_controls, bool worker = true);
   ~LessonRecorder();  // waits for a recording in progress
   LessonRecorder(const LessonRecorder&) = delete;
   LessonRecorder& operator=(const LessonRecorder&) = delete;
