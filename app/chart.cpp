@@ -1,13 +1,14 @@
 // Charts as data and as SVG.
 #include "chart.hpp"
 
+#include "algorithms.hpp"
 #include "core/values.hpp"
+#include "device/device_options.hpp"
 #include "svg.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <sstream>
 
 namespace sv::chart {
@@ -60,28 +61,21 @@ std::vector<bool> thin_labels(const std::vector<float>& centers, const std::vect
 }
 
 namespace {
-struct Look {
-  std::uint32_t color;
-  Marker marker;
-};
-Look algorithm_look(const std::string& algorithm) {
-  static const std::map<std::string, Look> looks = {
-      {"kogge-stone", {0x0072B2FF, Marker::Circle}},        {"kogge-stone-double-buffer", {0x56B4E9FF, Marker::Ring}},
-      {"kogge-stone-racy", {0xD55E00FF, Marker::Cross}},    {"brent-kung", {0xE69F00FF, Marker::Triangle}},
-      {"blelloch", {0x009E73FF, Marker::Diamond}},          {"sklansky", {0xCC79A7FF, Marker::TriangleDown}},
-      {"warp-brent-kung", {0xAA3377FF, Marker::Square}},    {"warp-raking", {0xCCBB44FF, Marker::Star}},
-      {"warp-sklansky", {0x4477AAFF, Marker::Plus}},        {"copy", {0x999999FF, Marker::Square}},
-      {"cub", {0x228833FF, Marker::Diamond}},               {"decoupled-lookback", {0xEE6677FF, Marker::Circle}},
-      {"hierarchical", {0x332288FF, Marker::Triangle}},     {"reduce-then-scan", {0x882255FF, Marker::TriangleDown}},
-      {"chained", {0x44AA99FF, Marker::Cross}}};
+// An algorithm's look is a column of the algorithm table; the bench's two baselines are not
+// algorithms and look as this says.
+AlgorithmLook algorithm_look(const std::string& algorithm) {
   // A block-level kernel timed on its own ("block brent-kung") looks as its algorithm does.
   constexpr std::string_view kBlock = "block ";
-  auto it = looks.find(algorithm.rfind(kBlock, 0) == 0 ? algorithm.substr(kBlock.size()) : algorithm);
-  return it == looks.end() ? Look{0x868E96FF, Marker::Circle} : it->second;
+  const std::string_view name = std::string_view(algorithm).substr(algorithm.rfind(kBlock, 0) == 0 ? kBlock.size() : 0);
+  if (const AlgorithmInfo* block = find_algorithm(name)) return block->look;
+  if (const DeviceAlgorithmInfo* device = find_device_algorithm(name)) return device->look;
+  if (name == "copy") return {0x999999FF, Marker::Square};
+  if (name == "cub") return {0x228833FF, Marker::Diamond};
+  return {};
 }
 }  // namespace
 
-std::uint32_t algorithm_color(const std::string& algorithm) { return algorithm_look(algorithm).color; }
+std::uint32_t algorithm_color(const std::string& algorithm) { return algorithm_look(algorithm).colour; }
 Marker algorithm_marker(const std::string& algorithm) { return algorithm_look(algorithm).marker; }
 
 MarkerShape marker_shape(Marker m) {
@@ -99,6 +93,8 @@ MarkerShape marker_shape(Marker m) {
     case Marker::Square: ring(4, 1.2f, 1.2f, pi / 4); break;
     case Marker::Triangle: ring(3, 1.3f, 1.3f, 0); break;
     case Marker::TriangleDown: ring(3, 1.3f, 1.3f, pi); break;
+    case Marker::TriangleLeft: ring(3, 1.3f, 1.3f, -pi / 2); break;
+    case Marker::TriangleRight: ring(3, 1.3f, 1.3f, pi / 2); break;
     case Marker::Diamond: ring(4, 1.3f, 1.3f, 0); break;
     case Marker::Star: ring(10, 1.4f, 0.6f, 0); break;
     case Marker::Cross:

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms.hpp"
 #include "analysis/work_steps.hpp"
 #include "bench_result.hpp"
 
@@ -14,7 +15,7 @@ namespace sv::chart {
 // A measured point's mark. Colour is never the only cue: each algorithm has its own shape too, and
 // the hollow ones leave a point drawn under them visible (kogge-stone's points and its double-buffered
 // variant's are the same).
-enum class Marker : std::uint8_t { Circle, Ring, Square, Triangle, Diamond, TriangleDown, Cross, Plus, Star };
+using sv::Marker;  // the algorithm table's marker column (algorithms.hpp)
 struct MarkerShape {
   std::vector<std::pair<float, float>> outline;  // a polygon around (0, 0), radius about 1, y down
   bool hollow = false;                            // drawn as an outline only

@@ -5,6 +5,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "analysis/analysis.hpp"
 #include "analysis/work_steps.hpp"
@@ -211,10 +212,9 @@ TEST_CASE("throughput chart: the device-wide scans or the block-level kernels, e
   r.device = "NVIDIA H200";
   r.type = ValueType::I64;
   const std::vector<std::string> device = {"copy", "cub", "hierarchical", "reduce-then-scan", "chained", "decoupled-lookback"};
-  const std::vector<std::string> block = {"block kogge-stone", "block kogge-stone-double-buffer", "block brent-kung",
-                                          "block blelloch", "block sklansky", "block warp-brent-kung", "block warp-raking",
-                                          "block warp-sklansky"};
-  for (const auto* names : {&device, &block})
+  std::vector<std::string> block;  // every race-free row of the algorithm table, timed as bench names it
+  for (const std::string& a : sv_test::algorithms(sv_test::Rows::RaceFree)) block.push_back("block " + a);
+  for (const std::vector<std::string>* names : {&device, &std::as_const(block)})
     for (const std::string& a : *names)
       for (int k : {20, 24}) r.rows.push_back({a, std::int64_t{1} << k, 1.0, 1e9, 8e9, 50, 1.0, true});
   for (const bool block_level : {false, true}) {
@@ -243,8 +243,9 @@ TEST_CASE("throughput chart: the device-wide scans or the block-level kernels, e
 }
 
 TEST_CASE("charts: every algorithm its own colour and marker, and a series hiding under another says so") {
-  const std::vector<std::string> algos = {"kogge-stone", "kogge-stone-double-buffer", "kogge-stone-racy", "brent-kung",
-                                          "blelloch", "sklansky", "warp-brent-kung", "warp-raking", "warp-sklansky"};
+  std::vector<std::string> algos;  // every row of the algorithm table
+  for (const AlgorithmInfo& a : block_algorithms()) algos.emplace_back(a.name);
+  REQUIRE(algos.size() >= 9);
   std::set<std::uint32_t> colors;
   std::set<chart::Marker> markers;
   for (const std::string& a : algos) {
