@@ -157,13 +157,15 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
     snir.y.push_back(static_cast<double>(snir_min_operations(depth_n, d)));
   }
   depth.series.insert(depth.series.begin(), snir);
-  // A series whose points are all an earlier one's says so: drawn on top of it, it would hide it.
+  // A series whose points are all an earlier one's says so, and is drawn hollow: filled on top of it,
+  // it would hide it.
   for (Chart* c : {&steps, &work, &depth})
     for (std::size_t i = 0; i < c->series.size(); ++i)
       for (std::size_t j = 0; j < i; ++j)
         if (!c->series[i].line && !c->series[j].line && c->series[i].x == c->series[j].x &&
             c->series[i].y == c->series[j].y) {
           c->series[i].note = "= " + c->series[j].name;
+          c->series[i].hollow = true;
           break;
         }
   return {steps, work, depth};
@@ -199,14 +201,15 @@ ChartGrid chart_grid(float w, float h, int n, float em, float gap) {
 }
 
 namespace {
-// A marker's points and paint as SVG attributes, at (x, y), `r` pixels in radius.
-std::string marker_svg(Marker m, std::uint32_t color, double x, double y, double r) {
+// A marker's points and paint as SVG attributes, at (x, y), `r` pixels in radius; `hollow` outlines it
+// whatever its shape.
+std::string marker_svg(Marker m, bool hollow, std::uint32_t color, double x, double y, double r) {
   const MarkerShape shape = marker_shape(m);
   std::ostringstream s;
   s << "points=\"";
   for (const auto& [dx, dy] : shape.outline) s << x + dx * r << ',' << y + dy * r << ' ';
   s << "\" ";
-  if (shape.hollow) s << "fill=\"none\" stroke=\"" << svg::color(color) << "\" stroke-width=\"1.5\"";
+  if (shape.hollow || hollow) s << "fill=\"none\" stroke=\"" << svg::color(color) << "\" stroke-width=\"1.5\"";
   else s << "fill=\"" << svg::color(color) << "\"";
   return s.str();
 }
@@ -250,7 +253,7 @@ std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_he
       } else {
         for (std::size_t i = 0; i < ser.x.size(); ++i)
           s << "<polygon class=\"point\" data-series=\"" << svg::escape(ser.name) << "\" data-x=\"" << ser.x[i] << "\" data-y=\""
-            << ser.y[i] << "\" " << marker_svg(ser.marker, ser.color, px(ser.x[i]), py(ser.y[i]), 4) << "><title>"
+            << ser.y[i] << "\" " << marker_svg(ser.marker, ser.hollow, ser.color, px(ser.x[i]), py(ser.y[i]), 4) << "><title>"
             << svg::escape(ser.name) << ": " << c.x_label << " = " << ser.x[i] << ", " << c.y_label << " = " << ser.y[i]
             << "</title></polygon>\n";
       }
@@ -260,7 +263,7 @@ std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_he
           s << "<line x1=\"" << right + 10 << "\" y1=\"" << ly - 3 << "\" x2=\"" << right + 24 << "\" y2=\"" << ly - 3
             << "\" stroke=\"" << svg::color(ser.color) << "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>";
         else
-          s << "<polygon " << marker_svg(ser.marker, ser.color, right + 17, ly - 3, 5) << "/>";
+          s << "<polygon " << marker_svg(ser.marker, ser.hollow, ser.color, right + 17, ly - 3, 5) << "/>";
         s << "<text x=\"" << right + 28 << "\" y=\"" << ly + 1 << "\">" << svg::escape(ser.name)
           << (ser.note.empty() ? "" : " (" + svg::escape(ser.note) + ")") << "</text>\n";
       }

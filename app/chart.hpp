@@ -30,6 +30,7 @@ struct Series {
   bool legend = true;
   Marker marker = Marker::Circle;
   std::string note;  // said after the name in legends and tooltips ("= kogge-stone": drawn over it)
+  bool hollow = false;  // markers drawn as outlines whatever their shape: its points are all an earlier series'
 };
 
 struct Chart {

@@ -270,4 +270,21 @@ TEST_CASE("charts: every algorithm its own colour and marker, and a series hidin
   const std::string svg = chart::charts_svg(charts, 900, 300);
   CHECK(svg.find("<polygon class=\"point\" data-series=\"kogge-stone\"") != std::string::npos);
   CHECK(svg.find("fill=\"none\" stroke=") != std::string::npos);  // the hollow ring
+  // Any series equal to an earlier one is drawn hollow, whatever its marker: a row added to the
+  // algorithm table with another's work at every n does not hide that one's points.
+  std::vector<WorkStepsPoint> same;
+  for (const char* a : {"brent-kung", "sklansky"})
+    for (std::int64_t n : {8, 64}) same.push_back({a, n, 2 * n, 3 * n, std::nullopt});
+  const auto equal = chart::work_steps_charts(same, 64, {"brent-kung", "sklansky"});
+  for (const chart::Series& s : equal[1].series) {
+    CAPTURE(s.name);
+    CHECK(s.hollow == (s.name == "sklansky"));
+    CHECK((s.note == "= brent-kung") == (s.name == "sklansky"));
+  }
+  const std::string equal_svg = chart::charts_svg(equal, 900, 300);
+  const std::size_t sklansky_point = equal_svg.find("<polygon class=\"point\" data-series=\"sklansky\"");
+  REQUIRE(sklansky_point != std::string::npos);
+  const std::string tag = equal_svg.substr(sklansky_point, equal_svg.find('>', sklansky_point) - sklansky_point);
+  CHECK(tag.find("fill=\"none\"") != std::string::npos);
+  CHECK(!chart::marker_shape(chart::algorithm_marker("sklansky")).hollow);
 }
