@@ -205,6 +205,7 @@ namespace {
 // whatever its shape.
 std::string marker_svg(Marker m, bool hollow, std::uint32_t color, double x, double y, double r) {
   const MarkerShape shape = marker_shape(m);
+  if (hollow && !shape.hollow) r *= kHollowScale;
   std::ostringstream s;
   s << "points=\"";
   for (const auto& [dx, dy] : shape.outline) s << x + dx * r << ',' << y + dy * r << ' ';

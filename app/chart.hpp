@@ -21,6 +21,8 @@ struct MarkerShape {
   bool hollow = false;                            // drawn as an outline only
 };
 MarkerShape marker_shape(Marker m);
+// A filled shape drawn hollow (Series::hollow) is drawn this much larger, so the point under it shows.
+inline constexpr float kHollowScale = 1.35f;
 
 struct Series {
   std::string name;

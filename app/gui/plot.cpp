@@ -46,6 +46,7 @@ ImGuiID hidden_key(int index) { return g.id + 1 + static_cast<ImGuiID>(index); }
 // `hollow` outlines it whatever its shape (a series drawn over an equal one).
 void draw_marker(ImDrawList* dl, ImVec2 p, float r, sv::chart::Marker m, ImU32 c, bool hollow = false) {
   const sv::chart::MarkerShape shape = sv::chart::marker_shape(m);
+  if (hollow && !shape.hollow) r *= sv::chart::kHollowScale;
   ImVec2 pts[24];
   const int n = static_cast<int>(std::min<std::size_t>(shape.outline.size(), 24));
   for (int i = 0; i < n; ++i) pts[i] = ImVec2(p.x + shape.outline[i].first * r, p.y + shape.outline[i].second * r);
