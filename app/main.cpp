@@ -538,7 +538,7 @@ int run_command_line(int argc, char** argv) {
       }
       if (gui_cmd->count("--n") && go.n < 1) throw UsageError("--n must be at least 1, not " + std::to_string(go.n));
       if (gui_cmd->count("--warp")) {
-        const AlgorithmInfo* info = find_algorithm(go.algorithm.empty() ? "kogge-stone-double-buffer" : go.algorithm);
+        const AlgorithmInfo* info = find_algorithm(go.algorithm.empty() ? kDefaultBlockAlgorithm : std::string_view(go.algorithm));
         if (!info) throw UsageError("--warp applies to the block algorithms (--algo NAME)");
         if (go.warp < 1) throw UsageError("--warp " + std::to_string(go.warp) + " is not a power of two from 1 to 32");
         warp_width_for(*info, block_shape(*info, go.n > 0 ? go.n : 8, 0).capacity, go.warp);  // one line, exit 2

@@ -389,7 +389,9 @@ fi
 
 if want sanitizers; then
 say "compute-sanitizer on the race-free kernels (untraced n=1000, traced n=256)"
-for algo in kogge-stone kogge-stone-double-buffer brent-kung blelloch sklansky warp-brent-kung warp-raking warp-sklansky; do
+# The race-free rows of the algorithm table (kernels/algorithms.def: a row's first line names it).
+race_free=$(sed -n 's/^SCANVIZ_BLOCK_ALGORITHM("\([a-z0-9-]*\)", [A-Za-z0-9_]*, [A-Za-z]*, RaceFree,.*/\1/p' kernels/algorithms.def)
+for algo in $race_free; do
   for tool in memcheck synccheck racecheck; do
     u=$(timeout 120 compute-sanitizer --tool "$tool" "$sv" race --algo "$algo" --n 1000 --runs 1 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')
     t=$(timeout 180 compute-sanitizer --tool "$tool" "$sv" trace --executor gpu --algo "$algo" --n 256 --out /tmp/sv.json 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms.hpp"
 #include "core/values.hpp"
 #include "emulator/record.hpp"
 
@@ -20,6 +21,16 @@ inline std::vector<std::pair<sv::OpKind, sv::ValueType>> all_ops() {
   out.push_back({sv::OpKind::Interval, sv::ValueType::Interval});
   for (auto op : {sv::OpKind::And, sv::OpKind::Or, sv::OpKind::BitAnd, sv::OpKind::BitOr, sv::OpKind::BitXor})
     for (auto t : {sv::ValueType::I32, sv::ValueType::I64}) out.push_back({op, t});
+  return out;
+}
+
+// The algorithm table's block-level rows of a kind, by name, in the table's order: the lists the
+// tests loop over, so a new row is tested without a test to edit.
+enum class Rows { RaceFree, RaceFreeBlock, WarpLevel };
+inline std::vector<std::string> algorithms(Rows rows) {
+  std::vector<std::string> out;
+  for (const sv::AlgorithmInfo& a : sv::block_algorithms())
+    if (!a.racy && (rows == Rows::RaceFree || a.warp_level == (rows == Rows::WarpLevel))) out.emplace_back(a.name);
   return out;
 }
 

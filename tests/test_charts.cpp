@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "analysis/analysis.hpp"
 #include "work_steps_runs.hpp"
@@ -33,8 +34,12 @@ TEST_CASE("work-steps: every point equals the metrics of a trace recorded under 
     // Snir: depth + size >= 2n - 2 for every prefix network.
     CHECK(p.steps + p.operations >= 2 * p.n - 2);
   }
-  CHECK(algorithms.size() == 8);  // every race-free block algorithm (5 of one element a thread)
-  CHECK(points.size() == 5 * 10 + 3 * 11);  // 2..1024 for one element per thread, 2..2048 for two
+  // Every race-free row of the algorithm table at 2..1024 for one element per thread, 2..2048 for two.
+  std::size_t race_free = 0, expected_points = 0;
+  for (const AlgorithmInfo& a : block_algorithms())
+    if (!a.racy) ++race_free, expected_points += a.items_per_thread == 1 ? 10 : 11;
+  CHECK(algorithms.size() == race_free);
+  CHECK(points.size() == expected_points);
 }
 
 TEST_CASE("work-steps: the CSV holds exactly the measured points") {
@@ -279,10 +284,9 @@ TEST_CASE("throughput chart: the device-wide scans or the block-level kernels, e
   r.device = "NVIDIA H200";
   r.type = ValueType::I64;
   const std::vector<std::string> device = {"copy", "cub", "hierarchical", "reduce-then-scan", "chained", "decoupled-lookback"};
-  const std::vector<std::string> block = {"block kogge-stone", "block kogge-stone-double-buffer", "block brent-kung",
-                                          "block blelloch", "block sklansky", "block warp-brent-kung", "block warp-raking",
-                                          "block warp-sklansky"};
-  for (const auto* names : {&device, &block})
+  std::vector<std::string> block;  // every race-free row of the algorithm table, timed as bench names it
+  for (const std::string& a : sv_test::algorithms(sv_test::Rows::RaceFree)) block.push_back("block " + a);
+  for (const std::vector<std::string>* names : {&device, &std::as_const(block)})
     for (const std::string& a : *names)
       for (int k : {20, 24}) r.rows.push_back({a, std::int64_t{1} << k, 1.0, 1e9, 8e9, 50, 1.0, true});
   for (const bool block_level : {false, true}) {
@@ -311,8 +315,9 @@ TEST_CASE("throughput chart: the device-wide scans or the block-level kernels, e
 }
 
 TEST_CASE("charts: every algorithm its own colour and marker, and a series hiding under another says so") {
-  const std::vector<std::string> algos = {"kogge-stone", "kogge-stone-double-buffer", "kogge-stone-racy", "brent-kung",
-                                          "blelloch", "sklansky", "warp-brent-kung", "warp-raking", "warp-sklansky"};
+  std::vector<std::string> algos;  // every row of the algorithm table
+  for (const AlgorithmInfo& a : block_algorithms()) algos.emplace_back(a.name);
+  REQUIRE(algos.size() >= 9);
   std::set<std::uint32_t> colors;
   std::set<chart::Marker> markers;
   for (const std::string& a : algos) {
@@ -333,4 +338,21 @@ TEST_CASE("charts: every algorithm its own colour and marker, and a series hidin
   const std::string svg = chart::charts_svg(charts, 900, 300);
   CHECK(svg.find("<polygon class=\"point\" data-series=\"kogge-stone\"") != std::string::npos);
   CHECK(svg.find("fill=\"none\" stroke=") != std::string::npos);  // the hollow ring
+  // Any series equal to an earlier one is drawn hollow, whatever its marker: a row added to the
+  // algorithm table with another's work at every n does not hide that one's points.
+  std::vector<WorkStepsPoint> same;
+  for (const char* a : {"brent-kung", "sklansky"})
+    for (std::int64_t n : {8, 64}) same.push_back({a, n, 2 * n, 3 * n, std::nullopt});
+  const auto equal = chart::work_steps_charts(same, 64, {"brent-kung", "sklansky"});
+  for (const chart::Series& s : equal[1].series) {
+    CAPTURE(s.name);
+    CHECK(s.hollow == (s.name == "sklansky"));
+    CHECK((s.note == "= brent-kung") == (s.name == "sklansky"));
+  }
+  const std::string equal_svg = chart::charts_svg(equal, 900, 300);
+  const std::size_t sklansky_point = equal_svg.find("<polygon class=\"point\" data-series=\"sklansky\"");
+  REQUIRE(sklansky_point != std::string::npos);
+  const std::string tag = equal_svg.substr(sklansky_point, equal_svg.find('>', sklansky_point) - sklansky_point);
+  CHECK(tag.find("fill=\"none\"") != std::string::npos);
+  CHECK(!chart::marker_shape(chart::algorithm_marker("sklansky")).hollow);
 }

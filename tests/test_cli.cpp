@@ -10,8 +10,11 @@
 #include <sstream>
 #include <tuple>
 
+#include "algorithms.hpp"
+#include "device/device_options.hpp"
 #include "gpu/executor.hpp"
 #include "run_command.hpp"
+#include "skips.hpp"
 
 namespace fs = std::filesystem;
 using sv_test::lines;
@@ -220,12 +223,8 @@ TEST_CASE("cli: a bad SCANVIZ_BENCH_PHASES or SCANVIZ_BENCH_HOLDS is one line an
   }
 }
 
-TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error and auto uses the emulator") {
-  const sv::GpuStatus gpu = sv::probe_gpu();
-  if (gpu.usable) {
-    MESSAGE("a CUDA device is present (" << gpu.name << "): the no-device behaviour is not checked here");
-    return;
-  }
+TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error and auto uses the emulator" *
+          sv_test::skip_unless(!sv::probe_gpu().usable, "a usable CUDA device is here: the no-device behaviour is not checked")) {
   TempDir d;
   Run r = scanviz("trace --algo kogge-stone --executor gpu --out t.json", d.path);
   CHECK(r.code == 2);
@@ -330,9 +329,13 @@ TEST_CASE("cli: algos lists every algorithm and says which pad to a power of two
   TempDir d;
   const Run r = scanviz("algos", d.path);
   CHECK(r.code == 0);
-  for (const char* name : {"kogge-stone-racy", "kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky",
-                           "warp-brent-kung", "warp-raking", "warp-sklansky"})
-    CHECK(r.out.find(name) != std::string::npos);
+  for (const sv::AlgorithmInfo& a : sv::block_algorithms()) {  // every row of the algorithm table, with its forms
+    CAPTURE(a.name);
+    CHECK(r.out.find("  " + std::string(a.name) + "\n      " + std::string(a.summary)) != std::string::npos);
+    CHECK(r.out.find("steps " + std::string(a.steps) + ", operations " + std::string(a.work)) != std::string::npos);
+  }
+  for (const sv::DeviceAlgorithmInfo& a : sv::device_algorithms())
+    CHECK(r.out.find("  " + std::string(a.name) + "\n      " + std::string(a.summary)) != std::string::npos);
   // The figure's numbers, and how operators are counted.
   for (const char* line : {"Fig. 2 (n = 16, --warp 4): 5 levels, 37 operators", "Fig. 2 (n = 16, --warp 4): 9 levels, 29 operators",
                            "Fig. 2 (n = 16, --warp 4): 4 levels, 36 operators", "an operator is one application of"})

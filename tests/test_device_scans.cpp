@@ -100,8 +100,7 @@ TEST_CASE("device scans: every algorithm, operator and size against the referenc
 }
 
 TEST_CASE("device scans: hierarchical with every race-free block algorithm and block size") {
-  for (std::string block : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky",
-                            "warp-brent-kung", "warp-raking", "warp-sklansky"})
+  for (const std::string& block : sv_test::algorithms(sv_test::Rows::RaceFree))
     for (std::int32_t threads : {32, 128})
       for (bool exclusive : {false, true}) {
         CAPTURE(block);

@@ -1,4 +1,4 @@
-// The device-wide algorithms' registry and the parsing of their switches.
+// The device-wide algorithms' rows of the algorithm table, and the parsing of their switches.
 #include "device/device_options.hpp"
 
 #include <array>
@@ -11,18 +11,18 @@ namespace sv {
 
 namespace {
 
-constexpr std::array<DeviceAlgorithmInfo, 4> kDeviceAlgorithms = {{
-    {"hierarchical", "scan-then-propagate: a block algorithm scans each tile, the tile sums are scanned (recursively), "
-                     "each tile adds the sums before it; 3 launches a level"},
-    {"reduce-then-scan", "reduce each tile to the tile sums, scan the sums (recursively), scan each tile again seeded "
-                         "with them; ~3n memory traffic"},
-    {"chained", "single pass: each tile waits for its predecessor's inclusive prefix (flag P), then publishes its own"},
-    {"decoupled-lookback", "single pass (Merrill and Garland): publish the tile's aggregate (A), look back over a window "
-                           "of predecessors to the nearest inclusive prefix (P), publish P; dynamic tile ids"},
-}};
+// The algorithm table's device-wide rows (algorithms.def).
+#define SCANVIZ_BLOCK_ALGORITHM(...)
+#define SCANVIZ_DEVICE_ALGORITHM(name_, colour_, marker_, summary_) \
+  DeviceAlgorithmInfo{.name = name_, .summary = summary_, .look = {colour_, Marker::marker_}},
+constexpr DeviceAlgorithmInfo kDeviceAlgorithms[] = {
+#include "algorithms.def"
+};
+#undef SCANVIZ_BLOCK_ALGORITHM
+#undef SCANVIZ_DEVICE_ALGORITHM
 
 constexpr std::array<SwitchInfo, 15> kSwitches = {{
-    {"block-algo", "kogge-stone-double-buffer", "hierarchical", false,
+    {"block-algo", kDefaultBlockAlgorithm, "hierarchical", false,
      "the block algorithm that scans each tile (any block-level algorithm but the racy one)"},
     {"items", "by type", "reduce-then-scan chained decoupled-lookback", false,
      "elements per thread (tile = block threads x items; default 24 for 32-bit values, 12 for 64-bit, 4 for interval)"},

@@ -232,8 +232,7 @@ TEST_CASE("gpu device: hierarchical and reduce-then-scan recurse over three leve
       }
     }
   }
-  for (const char* block : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky",
-                            "warp-brent-kung", "warp-raking", "warp-sklansky"}) {
+  for (const std::string& block : sv_test::algorithms(sv_test::Rows::RaceFree)) {
     for (bool exclusive : {false, true}) {
       CAPTURE(block);
       CAPTURE(exclusive);

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "../tests/helpers.hpp"
+#include "../tests/skips.hpp"
 #include "gui_test.hpp"
 #include "gpu/executor.hpp"
 #include "gui/lesson/lesson.hpp"
@@ -55,14 +56,18 @@ TEST_CASE("gui: the GPU lesson and measuring options are refused in one line whe
   one_line("not 1000");
   CHECK(run_under_xvfb("gui --op xor --frames 2", &out) == 2);
   one_line("--op: unknown operator 'xor'");
-  if (probe_gpu().usable) {
-    MESSAGE("a usable GPU is here: --executor gpu and --measure run (scripts/gpu-check.sh gui shows them)");
-  } else {
-    CHECK(run_under_xvfb("gui --executor gpu --frames 2", &out) == 2);
-    one_line("--executor gpu: no usable CUDA device (");
-    CHECK(run_under_xvfb("gui --measure 2^20 --frames 2", &out) == 2);
-    one_line("--measure: no usable CUDA device (");
-  }
+}
+
+TEST_CASE("gui: without a usable GPU, the GPU lesson and measuring are refused in one line" *
+          sv_test::skip_unless(!probe_gpu().usable, "a usable GPU is here: --executor gpu and --measure run "
+                                                    "(scripts/gpu-check.sh gui shows them)")) {
+  std::string out;
+  CHECK(run_under_xvfb("gui --executor gpu --frames 2", &out) == 2);
+  CHECK(out.find("--executor gpu: no usable CUDA device (") != std::string::npos);
+  CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  CHECK(run_under_xvfb("gui --measure 2^20 --frames 2", &out) == 2);
+  CHECK(out.find("--measure: no usable CUDA device (") != std::string::npos);
+  CHECK(std::count(out.begin(), out.end(), '\n') == 1);
 }
 
 TEST_CASE("render and gui: bad numbers and empty traces are refused, not crashed on") {

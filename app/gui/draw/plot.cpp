@@ -42,13 +42,15 @@ ImVec2 to_screen(double x, double y) {
 
 ImGuiID hidden_key(int index) { return g.id + 1 + static_cast<ImGuiID>(index); }
 
-// A series' marker at p, r pixels in radius (chart::marker_shape: the SVG draws the same polygon).
-void draw_marker(ImDrawList* dl, ImVec2 p, float r, sv::chart::Marker m, ImU32 c) {
+// A series' marker at p, r pixels in radius (chart::marker_shape: the SVG draws the same polygon);
+// `hollow` outlines it whatever its shape (a series drawn over an equal one).
+void draw_marker(ImDrawList* dl, ImVec2 p, float r, sv::chart::Marker m, ImU32 c, bool hollow = false) {
   const sv::chart::MarkerShape shape = sv::chart::marker_shape(m);
+  if (hollow && !shape.hollow) r *= sv::chart::kHollowScale;
   ImVec2 pts[24];
   const int n = static_cast<int>(std::min<std::size_t>(shape.outline.size(), 24));
   for (int i = 0; i < n; ++i) pts[i] = ImVec2(p.x + shape.outline[i].first * r, p.y + shape.outline[i].second * r);
-  if (shape.hollow) dl->AddPolyline(pts, n, c, ImDrawFlags_Closed, 1.5f);
+  if (shape.hollow || hollow) dl->AddPolyline(pts, n, c, ImDrawFlags_Closed, 1.5f);
   else  // a fan from the centre: every shape is star-shaped around it (ImGui 1.86 fills convex polygons only)
     for (int i = 0; i < n; ++i) dl->AddTriangleFilled(p, pts[i], pts[(i + 1) % n], c);
 }
@@ -132,7 +134,7 @@ void PlotSeries(const sv::chart::Series& s, int index) {
                     ImVec2(p.x + (q.x - p.x) * t1 / len, p.y + (q.y - p.y) * t1 / len), color(s.color, 0.8f), 1.5f);
       }
     } else if (!s.line) {
-      draw_marker(dl, p, 0.3f * em, s.marker, color(s.color));
+      draw_marker(dl, p, 0.3f * em, s.marker, color(s.color), s.hollow);
     }
     const float d = std::hypot(mouse.x - p.x, mouse.y - p.y);
     if (inside && d < g.best_distance) {
@@ -174,7 +176,7 @@ void EndChart() {
     if (s.line)
       dl->AddLine(ImVec2(at.x, mid.y), ImVec2(at.x + 0.7f * em, mid.y), color(s.color, off ? 0.25f : 1), 1.5f);
     else
-      draw_marker(dl, mid, 0.3f * em, s.marker, color(s.color, off ? 0.25f : 1));
+      draw_marker(dl, mid, 0.3f * em, s.marker, color(s.color, off ? 0.25f : 1), s.hollow);
     const std::string label = s.note.empty() ? s.name : s.name + " (" + s.note + ")";
     dl->AddText(ImVec2(at.x + em, at.y), ImGui::GetColorU32(off ? ImGuiCol_TextDisabled : ImGuiCol_Text), label.c_str());
     at.y += 1.3f * em;

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "algorithms.hpp"
 #include "emulator/record.hpp"
 #include "gui/model/diagram_model.hpp"
 #include "trace/trace.hpp"
@@ -14,7 +15,7 @@ namespace sv::gui {
 
 // What the lesson panel's controls say: a plain value, copied to the thread that records it.
 struct LessonControls {
-  int algorithm = 2;  // index into block_algorithms(): kogge-stone-double-buffer
+  int algorithm = static_cast<int>(block_algorithm_index(kDefaultBlockAlgorithm));  // into block_algorithms()
   int n = 8;
   int block = 0;
   int warp = 4;  // warp width of the warp-level algorithms (Merrill and Garland's Fig. 2 uses 4)
