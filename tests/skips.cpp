@@ -2,10 +2,17 @@
 #include "skips.hpp"
 
 #include <iostream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+// doctest's registry of test cases (defined with its implementation, declared only there).
+namespace doctest::detail {
+std::set<TestCase>& getRegisteredTests();
+}
 
 namespace sv_test {
 
@@ -42,11 +49,40 @@ struct SkipListener : doctest::IReporter {
   void test_case_skipped(const doctest::TestCaseData&) override {}
 };
 
+// The conditional test cases, by name, as skip_unless noted them.
+struct Conditional {
+  bool (*can_run)();
+  const char* reason;
+};
+std::map<std::string, Conditional>& conditionals() {
+  static std::map<std::string, Conditional> c;
+  return c;
+}
+
+// Asks each condition once and marks the test cases whose condition fails as skipped. A set's
+// elements are reached as const; m_skip and m_description are not part of its order.
+void decide_skips() {
+  std::map<bool (*)(), bool> answers;
+  for (const doctest::detail::TestCase& tc : doctest::detail::getRegisteredTests()) {
+    const auto it = conditionals().find(tc.m_name);
+    if (it == conditionals().end()) continue;
+    const auto [answer, fresh] = answers.try_emplace(it->second.can_run, false);
+    if (fresh) answer->second = it->second.can_run();
+    if (answer->second) continue;
+    auto& state = const_cast<doctest::detail::TestCase&>(tc);
+    state.m_skip = true;
+    state.m_description = it->second.reason;
+  }
+}
+
 }  // namespace
+
+void skip_unless::fill(doctest::detail::TestCase& state) const { conditionals()[state.m_name] = {can_run, reason}; }
 
 REGISTER_LISTENER("skips", 1, SkipListener);
 
 int run_tests(int argc, char** argv) {
+  decide_skips();
   {  // The skipped test cases these arguments' filters match: a silent listing that keeps them.
     std::vector<const char*> args(argv, argv + argc);
     args.push_back("--dt-list-test-cases");  // a flag: setOption cannot set it

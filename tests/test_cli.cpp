@@ -224,7 +224,7 @@ TEST_CASE("cli: a bad SCANVIZ_BENCH_PHASES or SCANVIZ_BENCH_HOLDS is one line an
 }
 
 TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error and auto uses the emulator" *
-          sv_test::skip_unless(!sv::probe_gpu().usable, "a usable CUDA device is here: the no-device behaviour is not checked")) {
+          sv_test::skip_unless([] { return !sv::probe_gpu().usable; }, "a usable CUDA device is here: the no-device behaviour is not checked")) {
   TempDir d;
   Run r = scanviz("trace --algo kogge-stone --executor gpu --out t.json", d.path);
   CHECK(r.code == 2);

@@ -142,7 +142,7 @@ void check_pipelined_trace(const Trace& t, int stages, int max_blocks) {
 
 }  // namespace
 
-TEST_CASE("gpu device trace: the pipelined kernel, every tile through every warp role in order" * sv_test::skip_unless(runs_pipelined(), kNoPipelined)) {
+TEST_CASE("gpu device trace: the pipelined kernel, every tile through every warp role in order" * sv_test::skip_unless(runs_pipelined, kNoPipelined)) {
   // Full tiles, a partial last tile, a single tile, and a capped grid that makes each block take
   // several rounds of its stages; 4- and 8-byte values.
   struct Case {
@@ -165,7 +165,7 @@ TEST_CASE("gpu device trace: the pipelined kernel, every tile through every warp
   }
 }
 
-TEST_CASE("gpu device trace: pipelined=on refuses what its kernel does not scan" * sv_test::skip_unless(runs_pipelined(), kNoPipelined)) {
+TEST_CASE("gpu device trace: pipelined=on refuses what its kernel does not scan" * sv_test::skip_unless(runs_pipelined, kNoPipelined)) {
   BlockRunConfig c = sv_test::config("decoupled-lookback", 10000, OpKind::Max, ValueType::I32, "in-order", false, 1);
   c.options["pipelined"] = "on";
   CHECK_THROWS_WITH_AS(record_device_scan_gpu(c), doctest::Contains("traces the sum"), std::invalid_argument);

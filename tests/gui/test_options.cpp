@@ -59,7 +59,7 @@ TEST_CASE("gui: the GPU lesson and measuring options are refused in one line whe
 }
 
 TEST_CASE("gui: without a usable GPU, the GPU lesson and measuring are refused in one line" *
-          sv_test::skip_unless(!probe_gpu().usable, "a usable GPU is here: --executor gpu and --measure run "
+          sv_test::skip_unless([] { return !probe_gpu().usable; }, "a usable GPU is here: --executor gpu and --measure run "
                                                     "(scripts/gpu-check.sh gui shows them)")) {
   std::string out;
   CHECK(run_under_xvfb("gui --executor gpu --frames 2", &out) == 2);

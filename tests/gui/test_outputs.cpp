@@ -138,7 +138,7 @@ bool runs_as_user() {
 }  // namespace
 
 TEST_CASE("outputs: the window's settings file: a read-only folder is left alone" *
-          sv_test::skip_unless(runs_as_user(), "running as root, and the user nobody cannot run " SCANVIZ_EXE)) {
+          sv_test::skip_unless(runs_as_user, "running as root, and the user nobody cannot run " SCANVIZ_EXE)) {
   const VirtualDisplay display;
   TempDir config;
   const fs::path folder = config.path / "scanviz";
