@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/limits.hpp"
 #include "core/values.hpp"
+#include "trace/strict_json.hpp"
 
 namespace sv {
 
@@ -41,9 +43,15 @@ bool is_bench_json(const std::string& text) {
 }
 
 BenchResult bench_from_json(const std::string& text) {
-  const auto j = nlohmann::json::parse(text, nullptr, false);
   auto fail = [](const std::string& what) -> void { throw std::runtime_error(what); };
-  if (j.is_discarded()) fail("not JSON");
+  nlohmann::json j;
+  try {
+    j = parse_strict_json(text, kMaxJsonDepth);
+  } catch (const StrictJsonError& e) {
+    fail(e.what());
+  } catch (const nlohmann::json::exception&) {
+    fail("not JSON");
+  }
   if (!j.is_object() || j.value("format", "") != "scanviz-bench") fail("format: not a scanviz bench file");
   if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != 1)
     fail("version: this scanviz reads version 1");

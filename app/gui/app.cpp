@@ -1,7 +1,7 @@
 // The scanviz window: lesson controls, the diagram canvas (gui/canvas.cpp), timeline, kernel
-// source and narration, the frame loop and its keys. Offscreen rendering is in gui/render.cpp.
+// source and narration, the frame loop and its keys. Offscreen rendering is in gui/render.cpp, the
+// settings file in gui/settings.cpp.
 //
-// [SECTION] settings kept between runs
 // [SECTION] the lesson (controls -> a new trace)
 // [SECTION] panels
 // [SECTION] the window's frame loop
@@ -26,12 +26,12 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
 #include "algorithms.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "analysis/application.hpp"
 #include "core/segments.hpp"
 #include "core/values.hpp"
@@ -58,6 +58,7 @@
 #include "gui/gl_diagram.hpp"
 #include "gui/glsl_version.hpp"
 #include "gui/layout_report.hpp"
+#include "gui/settings.hpp"
 #include "trace/trace_json.hpp"
 #ifdef __EMSCRIPTEN__
 #include "web/browser.hpp"
@@ -69,50 +70,7 @@ namespace sv::gui {
 
 namespace fs = std::filesystem;
 
-// ============================================================================================
-// [SECTION] settings kept between runs
-// ============================================================================================
-
 namespace {
-
-struct Settings {
-  std::string theme = "light";
-  float font_scale = 1.0f;
-  float speed = 1.0f;  // steps per second when playing
-};
-
-fs::path settings_path() {
-  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return fs::path(xdg) / "scanviz" / "settings.json";
-  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".config" / "scanviz" / "settings.json";
-  return {};
-}
-
-Settings load_settings() {
-  Settings s;
-  const fs::path p = settings_path();
-  std::ifstream in(p);
-  if (!in) return s;
-  const auto j = nlohmann::json::parse(in, nullptr, false);
-  if (!j.is_object()) return s;
-  // A theme name this version does not know keeps the default.
-  if (j.contains("theme") && j["theme"].is_string() && is_theme(j["theme"].get<std::string>())) s.theme = j["theme"].get<std::string>();
-  if (j.contains("font_scale") && j["font_scale"].is_number()) s.font_scale = std::clamp(j["font_scale"].get<float>(), 1.0f, 3.0f);
-  if (j.contains("speed") && j["speed"].is_number()) s.speed = std::clamp(j["speed"].get<float>(), 0.25f, 8.0f);
-  return s;
-}
-
-void save_settings(const Settings& s) {
-  const fs::path p = settings_path();
-  if (p.empty()) return;
-  std::error_code ec;
-  fs::create_directories(p.parent_path(), ec);
-  const nlohmann::json j = {{"theme", s.theme}, {"font_scale", s.font_scale}, {"speed", s.speed}};
-  try {
-    write_file_atomically(p, j.dump(2) + "\n");
-  } catch (const std::exception&) {  // settings are a convenience: an unwritable home keeps the defaults
-  }
-}
-
 
 // ============================================================================================
 // [SECTION] the lesson
@@ -209,6 +167,8 @@ void swap_in_recording(Ui& ui, LessonRecording&& r) {
 bool controls_panel(Ui& ui) {
   Lesson& l = ui.lesson;
   bool changed = false;
+  // Widgets leave their labels whole: ImGui's default (65% of the panel) cut "block (0 = fit n)".
+  ImGui::PushItemWidth(-(ImGui::CalcTextSize("block (0 = fit n)").x + ImGui::GetStyle().ItemInnerSpacing.x));
   if (!ui.recorded_from_controls && l.view) {
     const TraceMeta& m = l.view->trace.meta;
     ImGui::PushTextWrapPos(0);
@@ -225,6 +185,7 @@ bool controls_panel(Ui& ui) {
   // A device-wide trace file names its own algorithm until a block algorithm is picked.
   const bool foreign = !ui.recorded_from_controls && l.view && !find_algorithm(l.view->trace.meta.algorithm);
   const std::string shown(foreign ? l.view->trace.meta.algorithm : std::string(algos[l.algorithm].name));
+  ImGui::SetNextItemWidth(-FLT_MIN);  // no label: the whole name ("kogge-stone-double-buffer")
   if (ImGui::BeginCombo("##algo", shown.c_str())) {
     for (int i = 0; i < static_cast<int>(algos.size()); ++i)
       if (ImGui::Selectable(std::string(algos[i].name).c_str(), i == l.algorithm)) l.algorithm = i, changed = true;
@@ -347,6 +308,7 @@ bool controls_panel(Ui& ui) {
     ImGui::TextColored(correct ? ImVec4(0.17f, 0.54f, 0.24f, 1) : ImVec4(0.88f, 0.19f, 0.19f, 1), "%s",
                        correct ? "correct" : "WRONG");
   }
+  ImGui::PopItemWidth();
   return changed;
 }
 
@@ -373,9 +335,11 @@ void timeline_panel(Ui& ui) {
   ImGui::SameLine();
   int step = ui.step;
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1),
-                       steps ? ("step %d: " + ui.lesson.view->trace.steps[std::clamp(step, 0, steps - 1)].label()).c_str() : "no trace"))
-    set_step(ui, step);
+  // "step 2: stride = 1" where it fits the slider, else "step 2" ("step 2: stri" was cut).
+  std::string shown = steps ? "step %d: " + ui.lesson.view->trace.steps[std::clamp(step, 0, steps - 1)].label() : "no trace";
+  const float room = ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().FramePadding.x;
+  if (steps && ImGui::CalcTextSize(shown.c_str()).x > room) shown = "step %d";
+  if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1), shown.c_str())) set_step(ui, step);
   tip(ui, "step_slider", "drag to a step; the diagram shows every row up to it");
 }
 
@@ -435,11 +399,15 @@ std::optional<std::string> link_query(const Ui& ui) {
 // told apart by the table's "format"; `name` is what the status line calls it. Throws what the
 // readers throw, naming the problem.
 void open_file(Ui& ui, const std::string& path, const std::string& name) {
-  const std::optional<std::string> text = read_whole_file(path);
-  if (!text) throw std::runtime_error(name + ": cannot open it");
-  if (is_bench_json(*text)) {
+  std::string text;
+  try {
+    text = read_whole_file(path, kMaxTraceFileBytes, "a trace or bench table");
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(name + ": " + e.what());
+  }
+  if (is_bench_json(text)) {
     try {
-      ui.timing.table = bench_from_json(*text);  // a table from another machine replaces the shown one
+      ui.timing.table = bench_from_json(text);  // a table from another machine replaces the shown one
       ui.bench_link.clear();
     } catch (const std::exception& e) {
       throw std::runtime_error(name + ": " + e.what());
@@ -450,7 +418,7 @@ void open_file(Ui& ui, const std::string& path, const std::string& name) {
   }
   ui.recorder.cancel();  // the file, opened last, wins over a recording still on its way
   try {
-    ui.lesson.view = std::make_unique<TraceView>(make_trace_view(trace_from_json(*text)));
+    ui.lesson.view = std::make_unique<TraceView>(make_trace_view(trace_from_json(text)));
   } catch (const std::exception& e) {
     throw std::runtime_error(name + ": " + e.what());
   }
@@ -574,9 +542,7 @@ int run_gui(const GuiOptions& opt) {
   BenchResult bench;  // read before any window opens, so a bad file is one line and exit 2
   if (!opt.bench_json.empty()) {
     try {
-      const std::optional<std::string> text = read_whole_file(opt.bench_json);
-      if (!text) throw std::runtime_error("cannot open it");
-      bench = bench_from_json(*text);
+      bench = bench_from_json(read_whole_file(opt.bench_json, kMaxBenchFileBytes, "a bench table"));
     } catch (const std::exception& e) {
       std::cerr << "scanviz: --bench " << opt.bench_json << ": " << e.what() << "\n";
       return 2;
@@ -611,7 +577,9 @@ int run_gui(const GuiOptions& opt) {
   ImGui_ImplOpenGL3_Init(kGlslVersion);
 
   Ui ui;
-  ui.settings = load_settings();
+  std::string settings_problem;
+  ui.settings = load_settings(settings_problem);
+  if (!settings_problem.empty()) say(ui, settings_problem, true);
   if (!opt.theme.empty()) ui.settings.theme = opt.theme;
   if (opt.font_scale > 0) ui.settings.font_scale = std::clamp(opt.font_scale, 1.0f, 3.0f);
   ui.pending_font_scale = ui.settings.font_scale;
@@ -780,6 +748,9 @@ int run_gui(const GuiOptions& opt) {
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
       if (mouse_x >= 0) ImGui::GetIO().MousePos = ImVec2(mouse_x, mouse_y);  // after the backend's own
+      // A counted run (a screenshot under Xvfb) ignores where the pointer happens to rest (the
+      // screen's centre): no tooltip the picture did not ask for.
+      else if (opt.frames > 0) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
       ImGui::NewFrame();
       frame_draws.clear();
       ui.chrome.clear();

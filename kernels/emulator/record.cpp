@@ -7,11 +7,13 @@
 #include <stdexcept>
 
 #include "algorithms.hpp"
+#include "core/limits.hpp"
 #include "core/segmented.hpp"
 #include "core/segments.hpp"
 #include "core/values.hpp"
 #include "device/all.hpp"
 #include "device/device_options.hpp"
+#include "device/trace_plan.hpp"
 #include "emulator/block_emulator.hpp"
 #include "emulator/device_emulator.hpp"
 #include "emulator/emulated_block.hpp"
@@ -75,6 +77,20 @@ std::vector<Payload> kernel_input(const TraceMeta& m) {
   return m.flags.empty() ? m.input : pack_segmented(m.type, m.input, m.flags);
 }
 
+namespace {
+
+// Refuses, before it runs, a device-wide run whose trace would hold more than kMaxTraceCells.
+void check_trace_budget(const std::string& algorithm, const DeviceConfig& c) {
+  const TracePlan plan = plan_device_trace(algorithm, c.block_algorithm, c.params);
+  if (plan.cells() <= kMaxTraceCells) return;
+  throw std::invalid_argument("a trace of " + algorithm + " at n = " + std::to_string(c.params.n) + " would hold " +
+                              std::to_string(plan.cells()) + " cells (" + std::to_string(plan.steps) + (plan.steps == 1 ? " launch x " : " launches x ") +
+                              std::to_string(plan.buffer_cells) + " buffer cells, and its tiles' events), over the " +
+                              std::to_string(kMaxTraceCells) + " a trace may hold: lower --n, or raise --block or items");
+}
+
+}  // namespace
+
 DeviceConfig prepare_device_trace(const BlockRunConfig& config, Trace& trace, bool on_gpu) {
   check_op_type(config.op, config.type);
   if (config.n < 0 || config.n > kMaxTracedDeviceN)
@@ -84,6 +100,7 @@ DeviceConfig prepare_device_trace(const BlockRunConfig& config, Trace& trace, bo
   DeviceConfig c =
       parse_device_config(config.algorithm, config.options, config.type, config.block, on_gpu, !config.flags.empty());
   c.params = level_params(c.params, config.n, config.exclusive);
+  check_trace_budget(config.algorithm, c);
   TraceMeta& m = trace.meta;
   fill_common_meta(config, m);
   m.options = c.options;

@@ -1,0 +1,70 @@
+// What the page's and the README's audits found in the window: a lesson warp wider than a small
+// block, the look-back view's preset on opening, look-back values too wide for their cells, and the
+// screenshot a machine without a display makes (no tooltip where the pointer happens to rest).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "emulator/record.hpp"
+#include "gui/lesson.hpp"
+#include "gui/lookback_lesson.hpp"
+#include "run_command.hpp"
+
+using namespace sv;
+using namespace sv_test;
+
+TEST_CASE("audit: the lesson's warp of 4 narrows to a block of 2 (?algo=warp-raking&n=2 stopped the page)") {
+  for (const char* algo : {"warp-raking", "warp-brent-kung", "warp-sklansky"}) {
+    CAPTURE(algo);
+    gui::LessonControls l;
+    l.n = 2;
+    REQUIRE(l.warp == 4);
+    Trace t;
+    REQUIRE_NOTHROW(t = record_block_scan(gui::lesson_config(l, algo)));
+    CHECK(t.meta.warp_width() == 2);
+    CHECK(t.result.outcome == Outcome::Correct);
+    l.n = 16;  // where the block holds the warp, the lesson's warp stays
+    CHECK(record_block_scan(gui::lesson_config(l, algo)).meta.warp_width() == 4);
+  }
+}
+
+TEST_CASE("audit: the look-back view opens on the default preset, not '(changed)'") {
+  gui::LookbackUi ui;
+  CHECK(ui.preset == "default");
+  gui::LookbackLesson preset;
+  REQUIRE(gui::lookback_preset("default", preset));
+  CHECK(preset.tiles == ui.lesson.tiles);  // the default preset is what the view starts with
+  CHECK(preset.window == ui.lesson.window);
+  CHECK(preset.input.size() == ui.lesson.input.size());
+}
+
+TEST_CASE("audit: a look-back value too wide for its cell is abbreviated, not left blank") {
+  TempDir d;
+  // Three tiles of int64 values near 10^13: aggregates of 17 digits, wider than a cell.
+  {
+    std::ofstream in(d.path / "big.txt");
+    for (int i = 0; i < 3 * 256 * 12; ++i) in << 9876543210123LL + i << "\n";
+  }
+  REQUIRE(scanviz("trace --algo decoupled-lookback --type int64 --input @big.txt --out t.json", d.path).code == 0);
+  REQUIRE(scanviz("render t.json --lookback --out t.svg", d.path).code == 0);
+  const std::string svg = slurp(d.path / "t.svg");
+  // The first tile's aggregate, 3072 values from 9876543210123 on: 30340740746214912, shown as 3.0e16.
+  CHECK(svg.find(">3.0e16<") != std::string::npos);
+}
+
+TEST_CASE("audit: a screenshot under Xvfb shows no tooltip where the pointer rests (the screen's centre)") {
+  TempDir d;
+  // The README's picture: the window at scripts/run.sh's size, the pointer over the diagram.
+  const std::string cmd = "XDG_CONFIG_HOME='" + d.path.string() + "' xvfb-run -a -s '-screen 0 1920x1080x24' " + scanviz_exe() +
+                          " gui --frames 3 --step 2 --report-layout layout.json";
+  const Run r = run_shell(cmd, d.path);
+  REQUIRE(r.code == 0);
+  const auto report = nlohmann::json::parse(slurp(d.path / "layout.json"));
+  CHECK(report["tooltip"] == "");
+}
