@@ -3,6 +3,7 @@
 // screenshot a machine without a display makes (no tooltip where the pointer happens to rest).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,8 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "emulator/record.hpp"
+#include "gui/diagram_model.hpp"
 #include "gui/lesson.hpp"
 #include "gui/lookback_lesson.hpp"
+#include "image.hpp"
 #include "run_command.hpp"
 
 using namespace sv;
@@ -67,4 +70,60 @@ TEST_CASE("audit: a screenshot under Xvfb shows no tooltip where the pointer res
   REQUIRE(r.code == 0);
   const auto report = nlohmann::json::parse(slurp(d.path / "layout.json"));
   CHECK(report["tooltip"] == "");
+}
+
+namespace {
+
+// The window under Xvfb with its layout report and screenshot in `d`.
+nlohmann::json window_report(const TempDir& d, const std::string& args) {
+  const std::string cmd = "XDG_CONFIG_HOME='" + d.path.string() + "' xvfb-run -a -s '-screen 0 1920x1080x24' " + scanviz_exe() +
+                          " gui --frames 3 " + args + " --report-layout layout.json --screenshot shot.png";
+  REQUIRE(run_shell(cmd, d.path).code == 0);
+  return nlohmann::json::parse(slurp(d.path / "layout.json"));
+}
+
+}  // namespace
+
+TEST_CASE("audit: in lecture mode every wrapped band keeps the lower edge of its last row") {
+  TempDir d;
+  const auto report = window_report(d, "--lecture --size 1280x720 --n 32 --step 99");
+  const Image shot = load_png(d.path / "shot.png");
+  const auto& canvas = report["canvases"][0];
+  REQUIRE(canvas["bands"].get<int>() >= 2);
+  for (int band = 0; band < canvas["bands"].get<int>(); ++band) {
+    CAPTURE(band);
+    int last_row = -1;
+    for (const auto& c : canvas["cells"])
+      if (c["band"] == band) last_row = std::max(last_row, c["row"].get<int>());
+    int edges = 0, cells = 0;
+    for (const auto& c : canvas["cells"]) {
+      if (c["band"] != band || c["row"] != last_row) continue;
+      ++cells;
+      const int x = static_cast<int>(c["x"].get<double>() + c["w"].get<double>() / 2);
+      const int bottom = static_cast<int>(c["y"].get<double>() + c["h"].get<double>());
+      bool edge = false;  // the border's colour on the cell's lower edge, within a pixel of it
+      for (int y = bottom - 2; y <= bottom + 1 && y < shot.h; ++y) edge |= near(shot.at(x, y), gui::palette_light().border, 40);
+      edges += edge;
+    }
+    CHECK(cells > 0);
+    CHECK(edges == cells);
+  }
+}
+
+TEST_CASE("audit: at 800x600 the controls keep their labels and the step slider its place") {
+  TempDir d;
+  const auto report = window_report(d, "--size 800x600 --step 2");
+  const auto& chrome = report["chrome"];
+  // The algorithm's whole name ("kogge-stone-double-buffer", about 13 em) fits its combo.
+  CHECK(chrome["algorithm"]["w"].get<double>() >= 13 * 16);
+  REQUIRE(chrome.contains("step_slider"));
+  CHECK(chrome["step_slider"]["w"].get<double>() >= 6 * 16);
+  CHECK(chrome["step_slider"]["x"].get<double>() + chrome["step_slider"]["w"].get<double>() <= 800);
+  // The widgets leave room for their labels ("block (0 = fit n)" was cut to "block (0 ="): the
+  // widget and its label end inside the panel, whose width the algorithm's combo takes.
+  const double panel_right = chrome["algorithm"]["x"].get<double>() + chrome["algorithm"]["w"].get<double>();
+  for (const char* name : {"block", "n", "operator", "schedule"}) {
+    CAPTURE(name);
+    CHECK(chrome[name]["x"].get<double>() + chrome[name]["w"].get<double>() <= panel_right + 1);
+  }
 }

@@ -502,7 +502,7 @@ TEST_CASE("trace json: buffers and steps") {
   CHECK(starts_with(error_after([](J& j) { j["buffers"][0]["space"] = "local"; }),
                     "buffers[0].space: expected one of global, shared"));
   CHECK(error_after([](J& j) { j["buffers"][0]["length"] = -4; }) ==
-        "buffers[0].length: -4 is out of range (0..9223372036854775807)");
+        "buffers[0].length: -4 is out of range (0..4)");
   CHECK(starts_with(error_after([](J& j) { j["buffers"] = J::array_t(300); }), "buffers: 300 buffers, at most 255"));
   CHECK(starts_with(error_after([](J& j) { j["event_fields"][2] = "blk"; }), "event_fields[2]: expected \"block\""));
   CHECK(starts_with(error_after([](J& j) { j["steps"][1]["phase"] = "sideways"; }),

@@ -288,8 +288,11 @@ bool controls_panel(Ui& ui) {
     l.schedule_seed = std::max(0, l.schedule_seed);
   }
   const bool racy_lesson = algos[l.algorithm].name == "kogge-stone-racy";
-  changed |= ImGui::Checkbox(racy_lesson ? "side by side with the double-buffered kernel" : "side by side with the single-buffer kernel",
-                             &ui.side_by_side);
+  // The whole label where the panel holds it, else its first words (a narrow window cut it).
+  std::string side_label = racy_lesson ? "side by side with the double-buffered kernel" : "side by side with the single-buffer kernel";
+  const float side_room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - ImGui::GetStyle().ItemInnerSpacing.x;
+  if (ImGui::CalcTextSize(side_label.c_str()).x > side_room) side_label = "side by side";
+  changed |= ImGui::Checkbox((side_label + "###side_by_side").c_str(), &ui.side_by_side);
   tip(ui, "side_by_side", "the racy kernel beside the double-buffered one on the same input: the cells that differ are marked");
   ImGui::Separator();
   if (!l.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", l.error.c_str());
@@ -297,7 +300,7 @@ bool controls_panel(Ui& ui) {
     const Trace& t = l.view->trace;
     const bool correct = l.view->outcome == Outcome::Correct;
     if (ui.recorder.pending()) ImGui::TextDisabled("recording the changed lesson...");
-    else if (ui.recorded_from_controls) ImGui::Text("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
+    else if (ui.recorded_from_controls) ImGui::TextWrapped("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
     else ImGui::Text("%zu events", t.events.size());
     // Depth counts the steps that apply the operator; the timeline's steps also load and store.
     ImGui::TextWrapped("depth %lld operator steps (the timeline's %zu also load and store), work %lld operations",
@@ -329,8 +332,9 @@ void timeline_panel(Ui& ui) {
   if (ImGui::Button(">|")) set_step(ui, steps - 1);
   tip(ui, "last_step", "the last step (End)");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  ImGui::SliderFloat("steps/s", &ui.settings.speed, 0.25f, 8.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+  // The unit inside the slider and the slider narrower in a narrow window, so the step slider keeps room.
+  ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, 0.3f * ImGui::GetContentRegionAvail().x));
+  ImGui::SliderFloat("##speed", &ui.settings.speed, 0.25f, 8.0f, "%.2f steps/s", ImGuiSliderFlags_AlwaysClamp);
   tip(ui, "speed", "steps a second when playing");
   ImGui::SameLine();
   int step = ui.step;
@@ -857,7 +861,9 @@ int run_gui(const GuiOptions& opt) {
       }
       const float W = io.DisplaySize.x, H = io.DisplaySize.y, em = ImGui::GetFontSize();
       // Side panels never take more than about half the width between them: the diagram comes first.
-      const float left_w = ui.lecture ? 0 : std::min(22 * em, 0.24f * W), right_w = ui.lecture ? 0 : std::min(28 * em, 0.3f * W);
+      // The lesson panel keeps 16 em (its labels and a widget beside each) down to an 800-pixel window.
+      const float left_w = ui.lecture ? 0 : std::max(std::min(22 * em, 0.24f * W), std::min(16 * em, 0.32f * W));
+      const float right_w = ui.lecture ? 0 : std::min(28 * em, 0.3f * W);
       // Lecture mode's narration is as tall as its text (two to six lines): the rest is the diagram's.
       float narration_h = 0;
       if (ui.lecture && ui.lesson.view) {
