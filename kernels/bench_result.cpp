@@ -38,12 +38,18 @@ std::string bench_to_json(const BenchResult& r) {
 bool is_bench_json(const std::string& text) {
   // A trace (megabytes, parsed again by its reader) has no such string: it is not parsed here.
   if (text.find("\"scanviz-bench\"") == std::string::npos) return false;
-  const auto j = nlohmann::json::parse(text, nullptr, false);
-  return j.is_object() && j.value("format", "") == "scanviz-bench";
+  if (text.size() > kMaxBenchFileBytes) return true;  // bench_from_json says it is too large, unparsed
+  try {
+    const auto j = parse_strict_json(text, kMaxJsonDepth);
+    return j.is_object() && j.value("format", "") == "scanviz-bench";
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 BenchResult bench_from_json(const std::string& text) {
   auto fail = [](const std::string& what) -> void { throw std::runtime_error(what); };
+  if (text.size() > kMaxBenchFileBytes) fail("larger than " + size_text(kMaxBenchFileBytes) + ", the limit for a bench table");
   nlohmann::json j;
   try {
     j = parse_strict_json(text, kMaxJsonDepth);

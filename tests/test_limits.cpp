@@ -51,6 +51,10 @@ TEST_CASE("limits: the readers' limits in their messages, and bench tables refus
   CHECK_THROWS_WITH(sv::bench_from_json(R"({"format": "scanviz-bench", "version": 1, "version": 2})"),
                     "version: duplicate key (a key appears once in an object)");
   CHECK_THROWS_WITH(sv::bench_from_json(std::string(1000, '[')), doctest::Contains("nested deeper than 16 levels"));
+  CHECK_THROWS_WITH(sv::bench_from_json("{\"format\": \"scanviz-bench\"}" + std::string(17 << 20, ' ')),
+                    "larger than 16 MiB, the limit for a bench table");
+  CHECK(sv::is_bench_json("{\"format\": \"scanviz-bench\"}" + std::string(17 << 20, ' ')));  // then refused, unparsed
+  CHECK_FALSE(sv::is_bench_json("{\"format\": \"scanviz-bench\"" + std::string(100, '[')));
 }
 
 TEST_CASE("limits: --input @FILE stops at its limit") {

@@ -333,8 +333,10 @@ void timeline_panel(Ui& ui) {
   tip(ui, "last_step", "the last step (End)");
   ImGui::SameLine();
   // The unit inside the slider and the slider narrower in a narrow window, so the step slider keeps room.
-  ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, 0.3f * ImGui::GetContentRegionAvail().x));
-  ImGui::SliderFloat("##speed", &ui.settings.speed, 0.25f, 8.0f, "%.2f steps/s", ImGuiSliderFlags_AlwaysClamp);
+  const float speed_w = std::min(ImGui::GetFontSize() * 8, 0.3f * ImGui::GetContentRegionAvail().x);
+  const bool unit_fits = ImGui::CalcTextSize("8.00 steps/s").x + 2 * ImGui::GetStyle().FramePadding.x <= speed_w;
+  ImGui::SetNextItemWidth(speed_w);
+  ImGui::SliderFloat("##speed", &ui.settings.speed, 0.25f, 8.0f, unit_fits ? "%.2f steps/s" : "%.2f", ImGuiSliderFlags_AlwaysClamp);
   tip(ui, "speed", "steps a second when playing");
   ImGui::SameLine();
   int step = ui.step;
