@@ -64,9 +64,10 @@ TEST_CASE("audit: a look-back value too wide for its cell is abbreviated, not le
 
 TEST_CASE("audit: a screenshot under Xvfb shows no tooltip where the pointer rests (the screen's centre)") {
   TempDir d;
-  // The README's picture: the window at scripts/run.sh's size, the pointer over the diagram.
+  // scripts/run.sh's window.png: under xvfb-run the pointer rests at the screen's centre, here over
+  // the kernel source pane of a 1280x720 window.
   const std::string cmd = "XDG_CONFIG_HOME='" + d.path.string() + "' xvfb-run -a -s '-screen 0 1920x1080x24' " + scanviz_exe() +
-                          " gui --frames 3 --step 2 --report-layout layout.json";
+                          " gui --frames 3 --step 2 --size 1280x720 --report-layout layout.json";
   const Run r = run_shell(cmd, d.path);
   REQUIRE(r.code == 0);
   const auto report = nlohmann::json::parse(slurp(d.path / "layout.json"));
