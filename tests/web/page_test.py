@@ -240,6 +240,9 @@ def main():
             copied_shot = screenshot(browser)
             # A link that names a lesson and a step opens there.
             linked, _ = load(browser, url + "?algo=kogge-stone-double-buffer&n=8&step=2")
+            # A warp-level lesson on a block narrower than its warp of 4: the warp narrows to the
+            # block (this link stopped the page: "warp width 4 exceeds the block").
+            load(browser, url + "?algo=warp-raking&n=2")
             # The race, side by side with the double-buffered kernel, and the look-back view.
             race, _ = load(browser, url + "?algo=kogge-stone-racy&n=40&side=1&step=3")
             lookback, _ = load(browser, url + "?lookback=fig6")
