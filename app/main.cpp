@@ -28,6 +28,7 @@
 #include "core/segments.hpp"
 #include "chart.hpp"
 #include "run_flags.hpp"
+#include "standard_output.hpp"
 #include "text_view.hpp"
 #ifdef SCANVIZ_HAVE_GUI
 #include "gui/app.hpp"
@@ -120,7 +121,11 @@ int cmd_algos() {
 }
 
 // Where a command's own messages go: stderr when its output is standard output, which stays clean.
-std::ostream& messages_for(const std::string& out) { return stream_named(out) == 1 ? std::cerr : std::cout; }
+std::ostream& messages_for(const std::string& out) {
+  if (stream_named(out) == 1) return std::cerr;
+  mark_status_only();
+  return std::cout;
+}
 
 // An output's format: --format when given, else the extension of --out. "-" and names without one
 // of `formats` as extension (/dev/null, a FIFO) need --format; an extension that disagrees is refused.
@@ -292,14 +297,6 @@ int cmd_chart(const std::string& kind, const std::string& out, const std::string
   }
   messages_for(out) << "wrote " << output_name(out) << ": " << points.size() << " measured points\n";
   return 0;
-}
-
-// The command's exit code, or 2 when what it printed did not reach standard output (stats > /dev/full).
-int checked_stdout(int code) {
-  errno = 0;
-  if (std::cout.flush() && std::fflush(stdout) == 0) return code;
-  std::cerr << "scanviz: cannot write standard output: " << (errno ? std::strerror(errno) : "write error") << "\n";
-  return 2;
 }
 
 int cmd_demo() {
@@ -584,6 +581,7 @@ int run_command_line(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  sv::ignore_sigpipe();
   const int code = run_command_line(argc, argv);
-  return code == 0 ? checked_stdout(code) : code;
+  return code == 0 ? sv::checked_stdout(code) : code;
 }

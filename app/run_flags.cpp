@@ -1,7 +1,11 @@
 // The run request's flags (run_flags.hpp).
 #include "run_flags.hpp"
 
-#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/files.hpp"
+#include "core/limits.hpp"
 
 namespace sv::cli {
 
@@ -9,8 +13,12 @@ namespace {
 
 // "@FILE": its values separated by commas or newlines; lines starting with # are comments.
 std::string input_file_values(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw RequestError("input", "{input}: cannot read " + path);
+  std::istringstream file;
+  try {
+    file.str(read_whole_file(path, kMaxInputListBytes, "an --input file"));
+  } catch (const std::runtime_error& e) {
+    throw RequestError("input", "{input} @" + path + ": " + e.what());
+  }
   std::string text;
   for (std::string line; std::getline(file, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF files

@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/limits.hpp"
 #include "core/values.hpp"
+#include "trace/strict_json.hpp"
 
 namespace sv {
 
@@ -102,8 +104,13 @@ std::string bench_table_text(const BenchResult& r) {
 bool is_bench_json(const std::string& text) {
   // A trace (megabytes, parsed again by its reader) has no such string: it is not parsed here.
   if (text.find("\"scanviz-bench\"") == std::string::npos) return false;
-  const auto j = nlohmann::json::parse(text, nullptr, false);
-  return j.is_object() && j.value("format", "") == "scanviz-bench";
+  if (text.size() > kMaxBenchFileBytes) return true;  // bench_from_json says it is too large, unparsed
+  try {
+    const auto j = parse_strict_json(text, kMaxJsonDepth);
+    return j.is_object() && j.value("format", "") == "scanviz-bench";
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 namespace {
@@ -128,8 +135,15 @@ BenchSpread read_spread(const nlohmann::json& o, const std::string& at) {
 }  // namespace
 
 BenchResult bench_from_json(const std::string& text) {
-  const auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded()) fail("not JSON");
+  if (text.size() > kMaxBenchFileBytes) fail("larger than " + size_text(kMaxBenchFileBytes) + ", the limit for a bench table");
+  nlohmann::json j;
+  try {
+    j = parse_strict_json(text, kMaxJsonDepth);
+  } catch (const StrictJsonError& e) {
+    fail(e.what());
+  } catch (const nlohmann::json::exception&) {
+    fail("not JSON");
+  }
   if (!j.is_object() || j.value("format", "") != "scanviz-bench") fail("format: not a scanviz bench file");
   if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != 1)
     fail("version: this scanviz reads version 1");

@@ -1,8 +1,9 @@
-// Reading a whole file; writing a whole output: regular files by temporary file and rename,
+// Reading a whole file, up to a limit; writing a whole output: regular files by temporary file and rename,
 // everything else in place.
 #include "core/files.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -21,15 +22,57 @@
 #include <string>
 #include <system_error>
 
+#include "core/limits.hpp"
+
 namespace sv {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> read_whole_file(const fs::path& path) {
-  std::error_code ec;
-  std::ifstream in(path, std::ios::binary);
-  if (!in || fs::is_directory(path, ec)) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+namespace {
+
+// Reads fd to its end, at most `limit` bytes; closes it unless it is standard input.
+std::string read_open_file(int fd, std::uint64_t limit, std::string_view what, bool regular_only) {
+  struct stat st {};
+  const bool known = ::fstat(fd, &st) == 0;
+  const bool regular = known && S_ISREG(st.st_mode);
+  std::string text;
+  int err = 0;
+  if (known && S_ISDIR(st.st_mode)) err = EISDIR;
+  else if (regular_only && !regular) err = EINVAL;
+  else if (regular && static_cast<std::uint64_t>(st.st_size) > limit) err = EFBIG;
+  if (!err && regular) text.reserve(static_cast<std::size_t>(st.st_size));
+  for (char chunk[1 << 16]; !err;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) err = errno;
+    if (n <= 0) break;
+    if (text.size() + static_cast<std::uint64_t>(n) > limit) err = EFBIG;
+    else text.append(chunk, static_cast<std::size_t>(n));
+  }
+  if (fd != 0) ::close(fd);
+  if (err == EFBIG) throw std::runtime_error("larger than " + size_text(limit) + ", the limit for " + std::string(what));
+  if (err == EISDIR) throw std::runtime_error("is a directory");
+  if (err == EINVAL) throw std::runtime_error("is not a regular file");
+  if (err) throw std::runtime_error("cannot read: " + std::generic_category().message(err));
+  return text;
+}
+
+int open_for_reading(const fs::path& path, int flags) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | flags);
+  if (fd < 0) throw std::runtime_error("cannot open: " + std::generic_category().message(errno));
+  return fd;
+}
+
+}  // namespace
+
+std::string read_whole_file(const fs::path& path, std::uint64_t limit, std::string_view what) {
+  const int fd = is_standard_stream(path) ? 0 : open_for_reading(path, 0);
+  return read_open_file(fd, limit, what, false);
+}
+
+std::string read_regular_file(const fs::path& path, std::uint64_t limit, std::string_view what) {
+  // Opened without waiting: a FIFO with no writer would block the open itself.
+  return read_open_file(open_for_reading(path, O_NONBLOCK), limit, what, true);
 }
 
 namespace {
@@ -54,6 +97,61 @@ class SigpipeIgnored {
 
  private:
   struct sigaction previous_ {};
+};
+
+// While alive, SIGINT, SIGTERM and SIGHUP remove the temporary file being written before they end
+// the process as they would have (the handler restores the default action and raises the signal
+// again), so an interrupted write leaves neither a half-written file nor a temporary one. One write
+// at a time holds the slot; the path is copied into static storage, as a handler may only read that.
+class TemporaryFileGuard {
+ public:
+  static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+  TemporaryFileGuard() {
+    struct sigaction remove {};
+    remove.sa_handler = on_signal;
+    sigemptyset(&remove.sa_mask);
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) {
+      ::sigaction(kSignals[i], nullptr, &previous_[i]);
+      if (previous_[i].sa_handler != SIG_IGN) ::sigaction(kSignals[i], &remove, nullptr);  // nohup's SIG_IGN stays
+    }
+  }
+  ~TemporaryFileGuard() {
+    release();
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) ::sigaction(kSignals[i], &previous_[i], nullptr);
+  }
+  TemporaryFileGuard(const TemporaryFileGuard&) = delete;
+  TemporaryFileGuard& operator=(const TemporaryFileGuard&) = delete;
+
+  // Creates the file (O_EXCL) with the signals held back, so that none comes between its creation
+  // and the handler knowing its name. Returns the descriptor, or -1 with errno set.
+  int create(const fs::path& tmp) {
+    sigset_t held, before;
+    sigemptyset(&held);
+    for (int sig : kSignals) sigaddset(&held, sig);
+    ::pthread_sigmask(SIG_BLOCK, &held, &before);
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);  // 0666: the umask decides
+    const int err = errno;
+    if (fd >= 0 && tmp.native().size() < sizeof path_) {
+      std::memcpy(path_, tmp.c_str(), tmp.native().size() + 1);
+      armed_ = 1;
+    }
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    errno = err;
+    return fd;
+  }
+  // The file was renamed or removed: nothing is left to remove.
+  void release() { armed_ = 0; }
+
+ private:
+  static void on_signal(int sig) {
+    if (armed_) ::unlink(path_);
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+  }
+  static inline char path_[4096] = {};
+  static inline volatile std::sig_atomic_t armed_ = 0;
+  struct sigaction previous_[std::size(kSignals)] {};
 };
 
 // Returns 0, or the errno of the write that failed.
@@ -127,9 +225,10 @@ void write_by_rename(const std::string& name, const fs::path& target, std::strin
   const std::string stem = target.filename().string().substr(0, 200);  // room for the suffix in NAME_MAX
   fs::path tmp;
   int fd = -1;
+  TemporaryFileGuard guard;
   for (int attempt = 0; fd < 0; ++attempt) {
     tmp = folder / (stem + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial++));
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);  // 0666: the umask decides
+    fd = guard.create(tmp);
     if (fd < 0 && (errno != EEXIST || attempt == 100)) fail(name, errno);
   }
   int err = write_all(fd, bytes);
@@ -137,10 +236,9 @@ void write_by_rename(const std::string& name, const fs::path& target, std::strin
   if (!err && ::fsync(fd) != 0) err = errno;
   if (::close(fd) != 0 && !err) err = errno;
   if (!err && ::rename(tmp.c_str(), target.c_str()) != 0) err = errno;
-  if (err) {
-    ::unlink(tmp.c_str());
-    fail(name, err);
-  }
+  if (err) ::unlink(tmp.c_str());
+  guard.release();
+  if (err) fail(name, err);
   sync_folder(folder);
 }
 

@@ -3,6 +3,7 @@
 // written, never replaced.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -11,9 +12,16 @@
 
 namespace sv {
 
-// The whole file at PATH as bytes; nothing when it cannot be opened or is a directory (the caller
-// says so in its own words).
-std::optional<std::string> read_whole_file(const std::filesystem::path& path);
+// The whole of PATH ("-": standard input) as bytes, at most `limit` of them (core/limits.hpp);
+// `what` names the kind of file in the refusal ("a trace"). Throws std::runtime_error with the
+// reason alone, for the caller to put after the file's name: "cannot open: No such file or
+// directory", "is a directory", "larger than 256 MiB, the limit for a trace". A FIFO or a pipe is
+// read as a stream: it waits for its writer, as cat does; /dev/zero stops at the limit.
+std::string read_whole_file(const std::filesystem::path& path, std::uint64_t limit, std::string_view what);
+
+// The same for a file that must be a regular one (the window's settings): never waits on a FIFO or a
+// device, and refuses them ("is not a regular file").
+std::string read_regular_file(const std::filesystem::path& path, std::uint64_t limit, std::string_view what);
 
 // "-" as a FILE argument: standard output for an output, standard input for an input.
 inline bool is_standard_stream(const std::filesystem::path& path) { return path.native() == "-"; }

@@ -1,7 +1,7 @@
 // The device-wide scans as sequences of launches, written once over a launcher L that the GPU
 // executor and the CPU emulator each provide:
 //
-//   Buf l.alloc(const char* name, std::int64_t length)      a global buffer of scan values
+//   Buf l.alloc(std::string name, std::int64_t length)      a global buffer of scan values
 //   DeviceBuffers l.single_pass_state(const DeviceParams&)  descriptors (all X) and the tile counter
 //   l.launch<Pass>(Phase, level, op, params, grid, buffers) one kernel launch, `grid` blocks
 //   l.block_scan(algo, op, params, in, out, level)          hierarchical launch 1: the block-level
@@ -27,18 +27,24 @@ inline DeviceParams level_params(DeviceParams p, std::int64_t n, bool exclusive)
   return p;
 }
 
+// The buffers of recursion level `level` (0: the data's tiles): the phases' labels say "tile-sums
+// level 1", so the buffers say "tile sums level 1"; a trace's buffer names are unique.
+inline std::string level_buffer_name(const char* name, int level) {
+  return level == 0 ? std::string(name) : std::string(name) + " level " + std::to_string(level);
+}
+
 template <class L, class Op>
 void drive_hierarchical(L& l, std::string_view block_algo, Op op, const DeviceParams& p, Buf in, Buf out, int level) {
   if (p.n == 0) return;
-  const Buf local = p.exclusive ? l.alloc(level ? "tile scans (sums)" : "tile scans", p.n) : out;
+  const Buf local = p.exclusive ? l.alloc(level_buffer_name("tile scans", level), p.n) : out;
   l.block_scan(block_algo, op, p, in, local, level);
   if (p.tiles == 1 && !p.exclusive) return;
   DeviceBuffers b;
   b.in = local;
   b.out = out;
   if (p.tiles > 1) {
-    b.sums = l.alloc("tile sums", p.tiles);
-    b.scanned = l.alloc("scanned sums", p.tiles);
+    b.sums = l.alloc(level_buffer_name("tile sums", level), p.tiles);
+    b.scanned = l.alloc(level_buffer_name("scanned sums", level), p.tiles);
     l.template launch<Hierarchical::TileSums>(Phase::TileSums, level, op, p, p.tiles, b);
     drive_hierarchical(l, block_algo, op, level_params(p, p.tiles, false), b.sums, b.scanned, level + 1);
   }
@@ -52,8 +58,8 @@ void drive_reduce_then_scan(L& l, Op op, const DeviceParams& p, Buf in, Buf out,
   b.in = in;
   b.out = out;
   if (p.tiles > 1) {
-    b.sums = l.alloc("tile sums", p.tiles);
-    b.scanned = l.alloc("scanned sums", p.tiles);
+    b.sums = l.alloc(level_buffer_name("tile sums", level), p.tiles);
+    b.scanned = l.alloc(level_buffer_name("scanned sums", level), p.tiles);
     l.template launch<ReduceThenScan::ReduceTiles>(Phase::ReduceTiles, level, op, p, p.tiles, b);
     drive_reduce_then_scan(l, op, level_params(p, p.tiles, false), b.sums, b.scanned, level + 1);
   }

@@ -6,6 +6,8 @@
 #include <numeric>
 #include <random>
 
+#include "core/limits.hpp"
+
 namespace sv {
 
 
@@ -159,9 +161,9 @@ DeviceEmulator::DeviceEmulator(Trace& trace, const EmuMachine& machine, const st
 
 DeviceEmulator::~DeviceEmulator() = default;
 
-Buf DeviceEmulator::alloc(const char* name, std::int64_t length) {
+Buf DeviceEmulator::alloc(std::string name, std::int64_t length) {
   if (trace_.buffers.size() >= 250) throw EmulationError("more than 250 global buffers");
-  trace_.buffers.push_back({name, Space::Global, length});
+  trace_.buffers.push_back({std::move(name), Space::Global, length});
   values_.emplace_back(static_cast<std::size_t>(length));
   defined_.emplace_back(static_cast<std::size_t>(length), 0);
   return {nullptr, static_cast<int>(values_.size() - 1), length};
@@ -195,6 +197,9 @@ std::uint64_t DeviceEmulator::stall_cycles(std::int64_t tile, TileStall::At at) 
 
 TileEvent& DeviceEmulator::record(int slot, TileEventKind kind, std::int64_t target) {
   const Block& b = slots_[slot];
+  if (trace_.tile_events.size() >= kMaxTileEvents)
+    throw EmulationError("more than " + std::to_string(kMaxTileEvents) +
+                         " tile events, the most a trace holds: lower --n, or raise --block or items");
   TileEvent& e = trace_.tile_events.emplace_back();
   e.time = b.clock;
   e.tile = b.tile;

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -188,7 +189,7 @@ class DeviceEmulator {
   const std::vector<Payload>& buffer_values(int buffer) const { return values_.at(buffer); }
 
   // The launcher (device/all.hpp).
-  Buf alloc(const char* name, std::int64_t length);
+  Buf alloc(std::string name, std::int64_t length);
   DeviceBuffers single_pass_state(const DeviceParams& p);
   template <class Pass, class Op>
   void launch(Phase phase, int level, Op op, DeviceParams p, std::int64_t grid, const DeviceBuffers& b) {

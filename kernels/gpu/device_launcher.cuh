@@ -174,11 +174,11 @@ class Launcher {
       : scratch_(scratch), state_(state), book_(book), algorithm_(algorithm), knobs_(knobs),
         reuse_descriptors_(reuse_descriptors) {}
 
-  Buf alloc(const char* name, std::int64_t length) {
+  Buf alloc(std::string name, std::int64_t length) {
     Buf b{scratch_.take(static_cast<std::size_t>(length) * sizeof(T)), -1, length};
     if (book_) {
       b.id = static_cast<int>(book_->buffers.size());
-      book_->buffers.push_back({name, static_cast<const T*>(b.ptr), length, std::vector<std::uint8_t>(length, 0)});
+      book_->buffers.push_back({std::move(name), static_cast<const T*>(b.ptr), length, std::vector<std::uint8_t>(length, 0)});
     }
     return b;
   }

@@ -7,11 +7,13 @@
 #include <stdexcept>
 
 #include "algorithms.hpp"
+#include "core/limits.hpp"
 #include "core/segmented.hpp"
 #include "core/segments.hpp"
 #include "core/values.hpp"
 #include "device/all.hpp"
 #include "device/device_options.hpp"
+#include "device/trace_plan.hpp"
 
 namespace sv {
 
@@ -64,6 +66,16 @@ void strip_segment_flags(Trace& trace) {
   for (TileEvent& e : trace.tile_events) strip(e.value);
 }
 
+// Refuses, before it runs, a device-wide run whose trace would hold more than kMaxTraceCells.
+void check_trace_budget(const std::string& algorithm, const DeviceConfig& c) {
+  const TracePlan plan = plan_device_trace(algorithm, c.block_algorithm, c.params);
+  if (plan.cells() <= kMaxTraceCells) return;
+  throw std::invalid_argument("a trace of " + algorithm + " at n = " + std::to_string(c.params.n) + " would hold " +
+                              std::to_string(plan.cells()) + " cells (" + std::to_string(plan.steps) + (plan.steps == 1 ? " launch x " : " launches x ") +
+                              std::to_string(plan.buffer_cells) + " buffer cells, and its tiles' events), over the " +
+                              std::to_string(kMaxTraceCells) + " a trace may hold: lower --n, or raise --block or items");
+}
+
 }  // namespace
 
 bool is_device_algorithm(std::string_view name) { return find_device_algorithm(name) != nullptr; }
@@ -87,6 +99,7 @@ DeviceConfig prepare_device_trace(const BlockRunConfig& config, Trace& trace, bo
     throw std::invalid_argument("block: a tile of " + std::to_string(c.params.tile_items()) + " element never reduces n = " +
                                 std::to_string(config.n) + " (hierarchical scans the tile sums until one tile holds them): " +
                                 "give block 2 or more, or items 2 or more");
+  check_trace_budget(config.algorithm, c);
   TraceMeta& m = trace.meta;
   fill_common_meta(config, m);
   m.options = c.options;

@@ -296,7 +296,9 @@ RunRequest request_from_meta(const TraceMeta& m) {
   r.exclusive = m.exclusive && m.application.kind.empty();
   for (const auto& [key, value] : m.options) {  // the switches that differ from their defaults
     const auto& all = device_switches();
-    const auto s = std::find_if(all.begin(), all.end(), [&](const SwitchInfo& i) { return i.key == key; });
+    // (a lambda names the key through a reference: clang before 16, Emscripten's, captures no binding)
+    const std::string& name = key;
+    const auto s = std::find_if(all.begin(), all.end(), [&](const SwitchInfo& i) { return i.key == name; });
     if (s == all.end() || s->fallback != value) r.options[key] = value;
   }
   if (const auto w = r.options.find("warp"); w != r.options.end()) {

@@ -7,9 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <initializer_list>
-#include <iostream>
 #include <limits>
 #include <optional>
 #include <ostream>
@@ -20,9 +18,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "algorithms.hpp"
 #include "core/charconv.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
+#include "device/device_options.hpp"
 #include "core/values.hpp"
+#include "trace/strict_json.hpp"
 #include "trace/trace_json_schema.hpp"
 
 namespace sv {
@@ -255,6 +257,29 @@ Executor read_executor(const json& j, const Path& p) {
   return x;
 }
 
+// The counts that size what readers allocate (tiles, a block's cells) agree with one another and
+// with n, which the input array holds: a trace cannot claim ten million tiles for eight elements.
+void check_shape(const TraceMeta& m, const AlgorithmInfo* block_algo, const Path& p) {
+  constexpr std::int32_t kMaxBlockItems = 64;
+  if (block_algo) {
+    if (m.items_per_thread > kMaxBlockItems)
+      fail(p.at("items_per_thread"), std::to_string(m.items_per_thread) + " is out of range (1.." +
+                                         std::to_string(kMaxBlockItems) + " for a block-level scan)");
+    const std::int64_t most = std::int64_t{m.block} * m.items_per_thread;
+    if (m.capacity < m.n || m.capacity > most)
+      fail(p.at("capacity"), std::to_string(m.capacity) + " is outside meta.n.." + std::to_string(most) +
+                                 " (meta.block x meta.items_per_thread)");
+    if (m.grid != 1) fail(p.at("grid"), std::to_string(m.grid) + " is not 1 (a block-level scan runs one block)");
+    return;
+  }
+  if (m.capacity != std::int64_t{m.block} * m.items_per_thread)
+    fail(p.at("capacity"), std::to_string(m.capacity) + " is not meta.block x meta.items_per_thread (" +
+                               std::to_string(std::int64_t{m.block} * m.items_per_thread) + ")");
+  const std::int64_t tiles = (m.n + m.capacity - 1) / m.capacity;
+  if (m.grid != tiles)
+    fail(p.at("grid"), std::to_string(m.grid) + " is not " + std::to_string(tiles) + " (meta.n in tiles of meta.capacity)");
+}
+
 TraceMeta read_meta(const json& j, const Path& p) {
   expect_object(j, p, {"algorithm", "options", "n", "block", "items_per_thread", "capacity", "grid", "op", "type",
                        "exclusive", "input_seed", "executor", "input"},
@@ -262,6 +287,10 @@ TraceMeta read_meta(const json& j, const Path& p) {
   const auto field = [&](std::string_view key) -> const json& { return member(j, key); };
   TraceMeta m;
   m.algorithm = read_string(field("algorithm"), p.at("algorithm"));
+  const AlgorithmInfo* block_algo = find_algorithm(m.algorithm);
+  const bool device_algo = find_device_algorithm(m.algorithm) != nullptr;
+  if (!block_algo && !device_algo)
+    fail(p.at("algorithm"), "unknown algorithm " + json_quoted(m.algorithm) + " (scanviz algos lists them)");
 
   const Path options = p.at("options");
   if (!field("options").is_object()) fail(options, "expected an object, got " + describe(field("options")));
@@ -289,6 +318,7 @@ TraceMeta read_meta(const json& j, const Path& p) {
   m.input_seed = read_int<std::uint64_t>(field("input_seed"), p.at("input_seed"));
   m.executor = read_executor(field("executor"), p.at("executor"));
   m.input = read_values(field("input"), p.at("input"), m.type, static_cast<std::size_t>(m.n), "values (meta.n)");
+  check_shape(m, block_algo, p);  // n is now what the input holds
   try {
     check_op_values(m.op, m.type, m.input);
   } catch (const std::invalid_argument& e) {
@@ -314,7 +344,9 @@ TraceMeta read_meta(const json& j, const Path& p) {
   return m;
 }
 
-std::vector<BufferInfo> read_buffers(const json& j, const Path& p) {
+// A buffer holds at most max(meta.n, meta.capacity) cells: the data, its padded block, or the tile
+// sums of fewer tiles.
+std::vector<BufferInfo> read_buffers(const json& j, const Path& p, std::int64_t max_length) {
   const auto& a = read_array(j, p);
   if (a.size() > kMaxBuffers)
     fail(p, std::to_string(a.size()) + " buffers, at most " + std::to_string(kMaxBuffers) + " are allowed");
@@ -329,7 +361,7 @@ std::vector<BufferInfo> read_buffers(const json& j, const Path& p) {
     for (const auto& earlier : out)
       if (earlier.name == b.name) fail(bp.at("name"), "duplicate buffer name " + json_quoted(b.name));
     b.space = read_enum<Space>(member(a[i], "space"), bp.at("space"), 2, space_name);
-    b.length = read_int<std::int64_t>(member(a[i], "length"), bp.at("length"), 0);
+    b.length = read_int<std::int64_t>(member(a[i], "length"), bp.at("length"), 0, max_length);
     out.push_back(std::move(b));
   }
   return out;
@@ -547,7 +579,9 @@ std::vector<TileEvent> read_tile_events(const json& fields, const json& j, const
 
 json parse_json(const std::string& text) {
   try {
-    return json::parse(text);
+    return parse_strict_json(text, kMaxJsonDepth);
+  } catch (const StrictJsonError& e) {
+    throw TraceError(e.what());
   } catch (const json::parse_error& e) {
     const std::size_t offset = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
     const std::string_view before(text.data(), offset);
@@ -591,7 +625,7 @@ Trace trace_from_json(const std::string& text) {
                   {"format", "version", "meta", "buffers", "steps", "event_fields", "events", "snapshots", "result"});
   Trace t;
   t.meta = read_meta(member(root, "meta"), top.at("meta"));
-  t.buffers = read_buffers(member(root, "buffers"), top.at("buffers"));
+  t.buffers = read_buffers(member(root, "buffers"), top.at("buffers"), std::max(t.meta.n, t.meta.capacity));
   read_event_fields(member(root, "event_fields"), top.at("event_fields"));
   t.events = read_events(member(root, "events"), top.at("events"), t.meta, t.buffers);
   t.steps = read_steps(member(root, "steps"), top.at("steps"), t.events.size());
@@ -604,19 +638,13 @@ Trace trace_from_json(const std::string& text) {
 }
 
 Trace load_trace(const std::filesystem::path& path) {
-  const bool from_stdin = is_standard_stream(path);
-  const std::string name = from_stdin ? "standard input" : path.string();
-  std::error_code ec;
-  if (!from_stdin && std::filesystem::is_directory(path, ec)) throw TraceError(name + ": cannot open: is a directory");
-  errno = 0;
-  std::ifstream file;
-  if (!from_stdin) file.open(path, std::ios::binary);
-  std::istream& in = from_stdin ? std::cin : file;
-  if (!in) throw TraceError(name + ": cannot open: " + errno_reason(errno, "open failed"));
+  const std::string name = is_standard_stream(path) ? "standard input" : path.string();
   std::string text;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) text.append(chunk, static_cast<std::size_t>(in.gcount()));
-  if (in.bad()) throw TraceError(name + ": cannot read: " + errno_reason(errno, "read failed"));
+  try {
+    text = read_whole_file(path, kMaxTraceFileBytes, "a trace");
+  } catch (const std::runtime_error& e) {
+    throw TraceError(name + ": " + e.what());
+  }
   try {
     return trace_from_json(text);
   } catch (const TraceError& e) {

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "core/values.hpp"
 #include "trace/trace_json_schema.hpp"
 
@@ -492,8 +493,12 @@ std::string trace_to_json(const Trace& trace) {
 }
 
 void save_trace(const std::filesystem::path& path, const Trace& trace) {
+  const std::string text = trace_to_json(trace);
+  if (text.size() > kMaxTraceFileBytes)  // every trace written reads back
+    throw TraceError("cannot write " + output_name(path) + ": the trace is " + size_text(text.size()) + ", over the " +
+                     size_text(kMaxTraceFileBytes) + " a trace may be (what its readers take): lower --n");
   try {
-    write_file_atomically(path, trace_to_json(trace));
+    write_file_atomically(path, text);
   } catch (const std::runtime_error& e) {
     throw TraceError(e.what());
   }

@@ -1,5 +1,6 @@
 // Where render's SVG, PNG and GIF, chart's PNG, the window's screenshot and its settings go:
-// devices, FIFOs, links, read-only folders and standard output, as in test_outputs.cpp.
+// devices, FIFOs, links, read-only folders and standard output, as in test_outputs.cpp; and what the
+// window does with a settings file it cannot use.
 #include <doctest/doctest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -7,7 +8,12 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <string>
+#include <tuple>
+#include <utility>
+
+#include <nlohmann/json.hpp>
 
 #include "output_targets.hpp"
 #include "run_command.hpp"
@@ -149,4 +155,41 @@ TEST_CASE("outputs: the window's settings file: a read-only folder is left alone
                   config.path)
             .code == 0);
   CHECK(fs::is_empty(folder));
+}
+
+TEST_CASE("outputs: a settings file that is a FIFO, a folder or not JSON is named in the status line, ignored and left as it is") {
+  const VirtualDisplay display;
+  TempDir home;  // HOME, with no XDG_CONFIG_HOME: ~/.config/scanviz/settings.json
+  const fs::path folder = home.path / ".config" / "scanviz", settings = folder / "settings.json";
+  fs::create_directories(folder);
+  const auto window = [&] {
+    const fs::path report = home.path / "layout.json";
+    fs::remove(report);
+    // timeout: a window that waits on the FIFO would otherwise hang the suite
+    const Run r = run_shell("env -u XDG_CONFIG_HOME HOME='" + home.path.string() + "' " + display.launcher() +
+                                " timeout 60 " + scanviz_exe() + " gui --frames 2 --size 400x300 --theme dark --report-layout '" +
+                                report.string() + "'",
+                            home.path);
+    const std::string text = slurp(report);
+    return std::pair{r.code, text.empty() ? nlohmann::json() : nlohmann::json::parse(text)};
+  };
+  REQUIRE(::mkfifo(settings.c_str(), 0600) == 0);
+  auto [code, report] = window();
+  CHECK(code == 0);
+  CHECK(report.value("status", "") == settings.string() + ": is not a regular file (the default settings are used)");
+  CHECK(fs::is_fifo(settings));  // not written over at exit either
+  fs::remove(settings);
+
+  fs::create_directories(settings / "inner");
+  std::tie(code, report) = window();
+  CHECK(code == 0);
+  CHECK(report.value("status", "") == settings.string() + ": is a directory (the default settings are used)");
+  CHECK(fs::is_directory(settings / "inner"));
+  fs::remove_all(settings);
+
+  std::ofstream(settings) << "{\"theme\": ";
+  std::tie(code, report) = window();
+  CHECK(code == 0);
+  CHECK(report.value("status", "") == settings.string() + ": not a JSON object (the default settings are used)");
+  CHECK(slurp(settings).find("\"theme\": \"dark\"") != std::string::npos);  // a regular file is saved over
 }

@@ -193,7 +193,7 @@ TEST_CASE("window: a bench table or a trace dropped on the window opens, and a b
   CHECK(top_row_cells(old) == 8);
   const std::string empty = dropped("drop:" + (dir.path / "empty.json").string(), {})["status"];
   CHECK(empty.rfind("empty.json: format", 0) == 0);
-  CHECK(dropped("drop:" + (dir.path / "missing.json").string(), {})["status"] == "missing.json: cannot open it");
+  CHECK(dropped("drop:" + (dir.path / "missing.json").string(), {})["status"] == "missing.json: cannot open: No such file or directory");
   // Two at once open in order: the trace, then the table.
   const auto both = dropped("drop:" + (dir.path / "bk16.json").string() + " drop:" + (dir.path / "bench.json").string(), {});
   CHECK(top_row_cells(both) == 16);

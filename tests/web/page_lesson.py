@@ -85,7 +85,8 @@ def timeline(browser, url, out, shot, deadline):
 
 
 def lesson_links(browser, url):
-    """Links naming the lesson's type, exclusive scan, input and scan kind: the address names them back."""
+    """Links naming the lesson's type, exclusive scan, input and scan kind: the address names them back;
+    a warp-level lesson on a block narrower than its warp opens."""
     lesson_searches = []
     for query in ("?algo=brent-kung&op=max&type=int64&exclusive=1&input=5,1,4,2",
                   "?scan=segmented:0.5&input=random:3", "?bench=examples/bench-h200.json&divergence=1"):
@@ -98,6 +99,10 @@ def lesson_links(browser, url):
             fail(f"a link naming {', '.join(keys)} leaves the address '{search}': the window did not take them all")
     print(f"page_test: links with the type, exclusive scan, input and scan open that lesson ({lesson_searches[0]}); "
           f"the bench table and divergence window stay in the address ({lesson_searches[2]})")
+    # A warp-level lesson on a block narrower than its warp of 4: the warp narrows to the block
+    # (this link stopped the page: "warp width 4 exceeds the block"); load fails if the page stops.
+    load(browser, url + "?algo=warp-raking&n=2")
+    print("page_test: ?algo=warp-raking&n=2 opens (its warp narrows to the block)")
 
 
 def bad_links(browser, url):

@@ -516,7 +516,8 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
     band.view.offset_x -= static_cast<float>(band.first_column) * DL.cell_w * fit.scale_x;
     band.view.offset_y += static_cast<float>(b) * band_pitch;
     band.top = fit.bands == 1 ? pos.y : pos.y + static_cast<float>(b) * band_pitch;
-    band.bottom = fit.bands == 1 ? pos.y + size.y : band.top + fit.band_px;
+    // Half the gap under a wrapped band is still its own: the last row's lower edge is drawn there.
+    band.bottom = fit.bands == 1 ? pos.y + size.y : band.top + fit.band_px + 0.5f * DL.row_gap * fit.scale_y;
     cs.bands.push_back(band);
   }
 

@@ -17,6 +17,7 @@
 #include <stdexcept>
 
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "core/values.hpp"
 #include "gui/draw/canvas.hpp"
 #include "gui/draw/glsl_version.hpp"
@@ -317,6 +318,19 @@ void render_charts_png(const std::vector<chart::Chart>& charts, const std::strin
 
 namespace {
 
+// An SVG draws every cell of every buffer (or every tile of the look-back view): refused up front
+// past kMaxSvgCells, before the text takes gigabytes.
+std::uint64_t svg_cells(const Trace& trace) {
+  std::uint64_t cells = 0;
+  for (const BufferInfo& b : trace.buffers) cells += static_cast<std::uint64_t>(b.length);
+  return cells;
+}
+void check_svg_cells(std::uint64_t cells, const char* what) {
+  if (cells > kMaxSvgCells)
+    throw std::runtime_error("an SVG of this trace would draw " + std::to_string(cells) + " " + what + ", over the " +
+                             std::to_string(kMaxSvgCells) + " an SVG may hold: record the trace with a smaller --n");
+}
+
 // "png", "svg" or "gif" (or what else the name ends in): the options' format, else the extension of `out`.
 std::string format_of(const std::string& out, const RenderOptions& o) {
   if (!o.format.empty()) return o.format;
@@ -347,6 +361,7 @@ void render_lookback(const Trace& trace, const std::string& out, const RenderOpt
   const LookbackScene scene = build_lookback_scene(run, time, pal, so);
   const std::string format = format_of(out, o);
   if (format == "svg") {
+    check_svg_cells(static_cast<std::uint64_t>(run.tiles), "tiles");
     write_file_atomically(out, lookback_scene_svg(scene, pal, so.em));
     return;
   }
@@ -391,6 +406,7 @@ void render_to_file(const Trace& trace, const std::string& out, const RenderOpti
   const TraceView tv = make_trace_view(trace);
   const std::string format = format_of(out, o);
   if (format == "svg") {
+    check_svg_cells(svg_cells(trace), "cells");
     const Diagram d = build_diagram(tv, step, palette_named(o.theme));
     const std::string title = trace.meta.algorithm + ", n = " + std::to_string(trace.meta.n) + ": step " +
                               std::to_string(step) + ", " + trace.steps[step].label();

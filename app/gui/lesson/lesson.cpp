@@ -52,6 +52,10 @@ BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorit
   const auto schedule = Schedule::parse(schedule_text(l));
   if (!schedule) throw std::invalid_argument("the schedule seed must be a non-negative number");
   c.schedule = *schedule;
+  // The lesson's warp (4, as Fig. 2 draws it) narrowed to a block smaller than it (n = 2), where a
+  // command line's --warp 4 is refused.
+  if (const AlgorithmInfo* info = find_algorithm(algorithm); info && info->warp_level && c.warp > 0 && c.n > 0)
+    if (c.warp > block_shape(*info, c.n, c.block).capacity) c.warp = 0;  // 0: the block's own width
   return c;
 }
 

@@ -52,7 +52,7 @@ std::uint64_t fig6_snapshot_time(const LookbackRun& run);
 // The window: controls, the time slider, and one scene per algorithm, stacked, on one time axis.
 struct LookbackUi {
   LookbackLesson lesson;
-  std::string preset;             // the last preset applied ("" when the controls were changed since)
+  std::string preset = "default";  // the last preset applied ("" when the controls were changed since)
   std::vector<LookbackRun> runs;  // one per shown algorithm
   std::vector<std::uint64_t> moments;  // every tile event's time, of every run, sorted, once
   std::string error;

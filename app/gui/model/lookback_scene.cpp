@@ -15,6 +15,7 @@
 
 #include "core/values.hpp"
 #include "gui/draw/canvas.hpp"
+#include "gui/model/canvas_fit.hpp"
 #include "svg.hpp"
 
 namespace sv::gui {
@@ -87,6 +88,21 @@ void add_lane_marks(LookbackScene& s, std::vector<SceneRect>& marks, bool fold) 
     i = j;
   }
   marks.clear();
+}
+
+// A label that fits `width`: the value, else abbreviated as the diagram's cells abbreviate it (1.2e7),
+// else cut with ".." at its end: its leading characters say more than a blank cell; "" when not even
+// one fits. `text_width` measures a string as it will be drawn.
+template <class Measure>
+std::string fitted_label(const std::string& label, float width, Measure text_width) {
+  if (text_width(label) <= width) return label;
+  const std::string shorter = abbreviate_value(label);
+  if (text_width(shorter) <= width) return shorter;
+  for (std::size_t keep = shorter.size(); keep-- > 1;) {
+    std::string cut = shorter.substr(0, keep) + "..";
+    if (text_width(cut) <= width) return cut;
+  }
+  return "";
 }
 
 }  // namespace
@@ -321,10 +337,12 @@ void draw_lookback_scene(const LookbackScene& s, float origin_x, float origin_y,
       dl->AddRectFilled(a, b, im_color(r.fill));
       if (r.border) dl->AddRect(a, b, im_color(r.border), 0, 0, r.border_w);
     }
-    if (!r.label.empty()) {
-      const ImVec2 ts = ImGui::CalcTextSize(r.label.c_str());
-      if (ts.x <= r.w - 2 && ts.y <= r.h + 2)
-        dl->AddText(ImVec2(a.x + (r.w - ts.x) / 2, a.y + (r.h - ts.y) / 2), im_color(r.label_color), r.label.c_str());
+    if (!r.label.empty() && ImGui::GetFontSize() <= r.h + 2) {
+      const std::string label =
+          fitted_label(r.label, r.w - 2, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+      const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+      if (!label.empty())
+        dl->AddText(ImVec2(a.x + (r.w - ts.x) / 2, a.y + (r.h - ts.y) / 2), im_color(r.label_color), label.c_str());
     }
   }
   for (const SceneText& t : s.texts) {
@@ -359,11 +377,14 @@ std::string lookback_scene_svg(const LookbackScene& s, const LookbackPalette& pa
       out += buf;
     }
     out += "/>\n";
-    // A label where it fits (about 0.6 em per character), as the window draws it.
-    if (!r.label.empty() && 0.6f * font_px * static_cast<float>(r.label.size()) <= r.w - 2 && font_px <= r.h + 2) {
+    // A label cut to its cell (about 0.6 em per character), as the window draws it.
+    const std::string label = r.label.empty() || font_px > r.h + 2 ? std::string() : fitted_label(r.label, r.w - 2, [&](const std::string& t) {
+      return 0.6f * font_px * static_cast<float>(t.size());
+    });
+    if (!label.empty()) {
       std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" text-anchor=\"middle\" dominant-baseline=\"central\">", r.x + r.w / 2,
                     r.y + r.h / 2, svg::color(r.label_color).c_str());
-      out += buf + svg::escape(r.label) + "</text>\n";
+      out += buf + svg::escape(label) + "</text>\n";
     }
   }
   for (const SceneText& t : s.texts) {

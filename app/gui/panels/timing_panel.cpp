@@ -10,6 +10,7 @@
 
 #include "chart.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "device/device_options.hpp"
 #include "gui/draw/canvas.hpp"
 #include "gui/draw/plot.hpp"
@@ -105,10 +106,9 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
   ImGui::SameLine();
   if (ImGui::Button("Load")) {
     try {
-      const std::optional<std::string> text = read_whole_file(t.path);
-      if (!text) throw std::runtime_error(std::string("cannot open ") + t.path);
+      const std::string text = read_whole_file(t.path, kMaxBenchFileBytes, "a bench table");
       t.table = {};
-      merge_rows(t.table, bench_from_json(*text));
+      merge_rows(t.table, bench_from_json(text));
       t.status = std::string("loaded ") + t.path;
     } catch (const std::exception& e) {
       t.status = std::string(t.path) + ": " + e.what();

@@ -20,6 +20,8 @@ constexpr const char* kTypes[] = {"int32", "int64", "float", "double"};
 bool controls_panel(Ui& ui) {
   Lesson& l = ui.lesson;
   bool changed = false;
+  // Widgets leave their labels whole: ImGui's default (65% of the panel) cut "block (0 = fit n)".
+  ImGui::PushItemWidth(-(ImGui::CalcTextSize("block (0 = fit n)").x + ImGui::GetStyle().ItemInnerSpacing.x));
   if (!ui.recorded_from_controls && l.view) {
     const TraceMeta& m = l.view->trace.meta;
     ImGui::PushTextWrapPos(0);
@@ -36,6 +38,7 @@ bool controls_panel(Ui& ui) {
   // A device-wide trace file names its own algorithm until a block algorithm is picked.
   const bool foreign = !ui.recorded_from_controls && l.view && !find_algorithm(l.view->trace.meta.algorithm);
   const std::string shown(foreign ? l.view->trace.meta.algorithm : std::string(algos[l.algorithm].name));
+  ImGui::SetNextItemWidth(-FLT_MIN);  // no label: the whole name ("kogge-stone-double-buffer")
   if (ImGui::BeginCombo("##algo", shown.c_str())) {
     for (int i = 0; i < static_cast<int>(algos.size()); ++i)
       if (ImGui::Selectable(std::string(algos[i].name).c_str(), i == l.algorithm)) l.algorithm = i, changed = true;
@@ -138,8 +141,11 @@ bool controls_panel(Ui& ui) {
     l.schedule_seed = std::max(0, l.schedule_seed);
   }
   const bool racy_lesson = algos[l.algorithm].name == "kogge-stone-racy";
-  changed |= ImGui::Checkbox(racy_lesson ? "side by side with the double-buffered kernel" : "side by side with the single-buffer kernel",
-                             &ui.side_by_side);
+  // The whole label where the panel holds it, else its first words (a narrow window cut it).
+  std::string side_label = racy_lesson ? "side by side with the double-buffered kernel" : "side by side with the single-buffer kernel";
+  const float side_room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - ImGui::GetStyle().ItemInnerSpacing.x;
+  if (ImGui::CalcTextSize(side_label.c_str()).x > side_room) side_label = "side by side";
+  changed |= ImGui::Checkbox((side_label + "###side_by_side").c_str(), &ui.side_by_side);
   tip(ui, "side_by_side", "the racy kernel beside the double-buffered one on the same input: the cells that differ are marked");
   ImGui::Separator();
   if (!l.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", l.error.c_str());
@@ -147,7 +153,7 @@ bool controls_panel(Ui& ui) {
     const Trace& t = l.view->trace;
     const bool correct = l.view->outcome == Outcome::Correct;
     if (ui.recorder.pending()) ImGui::TextDisabled("recording the changed lesson...");
-    else if (ui.recorded_from_controls) ImGui::Text("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
+    else if (ui.recorded_from_controls) ImGui::TextWrapped("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
     else ImGui::Text("%zu events", t.events.size());
     // Depth counts the steps that apply the operator; the timeline's steps also load and store.
     ImGui::TextWrapped("depth %lld operator steps (the timeline's %zu also load and store), work %lld operations",
@@ -158,6 +164,7 @@ bool controls_panel(Ui& ui) {
     ImGui::TextColored(correct ? ImVec4(0.17f, 0.54f, 0.24f, 1) : ImVec4(0.88f, 0.19f, 0.19f, 1), "%s",
                        correct ? "correct" : "WRONG");
   }
+  ImGui::PopItemWidth();
   return changed;
 }
 
@@ -178,15 +185,20 @@ void timeline_panel(Ui& ui) {
   if (ImGui::Button(">|")) set_step(ui, steps - 1);
   tip(ui, "last_step", "the last step (End)");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  ImGui::SliderFloat("steps/s", &ui.settings.speed, 0.25f, 8.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+  // The unit inside the slider and the slider narrower in a narrow window, so the step slider keeps room.
+  const float speed_w = std::min(ImGui::GetFontSize() * 8, 0.3f * ImGui::GetContentRegionAvail().x);
+  const bool unit_fits = ImGui::CalcTextSize("8.00 steps/s").x + 2 * ImGui::GetStyle().FramePadding.x <= speed_w;
+  ImGui::SetNextItemWidth(speed_w);
+  ImGui::SliderFloat("##speed", &ui.settings.speed, 0.25f, 8.0f, unit_fits ? "%.2f steps/s" : "%.2f", ImGuiSliderFlags_AlwaysClamp);
   tip(ui, "speed", "steps a second when playing");
   ImGui::SameLine();
   int step = ui.step;
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1),
-                       steps ? ("step %d: " + ui.lesson.view->trace.steps[std::clamp(step, 0, steps - 1)].label()).c_str() : "no trace"))
-    set_step(ui, step);
+  // "step 2: stride = 1" where it fits the slider, else "step 2" ("step 2: stri" was cut).
+  std::string shown = steps ? "step %d: " + ui.lesson.view->trace.steps[std::clamp(step, 0, steps - 1)].label() : "no trace";
+  const float room = ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().FramePadding.x;
+  if (steps && ImGui::CalcTextSize(shown.c_str()).x > room) shown = "step %d";
+  if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1), shown.c_str())) set_step(ui, step);
   tip(ui, "step_slider", "drag to a step; the diagram shows every row up to it");
 }
 

@@ -10,6 +10,7 @@
 
 #include "bench_result.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "gui/draw/render.hpp"
 #include "gui/platform/dropped_files.hpp"
 #include "trace/trace_json.hpp"
@@ -24,11 +25,15 @@ namespace {
 // told apart by the table's "format"; `name` is what the status line calls it. Throws what the
 // readers throw, naming the problem.
 void open_file(Ui& ui, const std::string& path, const std::string& name) {
-  const std::optional<std::string> text = read_whole_file(path);
-  if (!text) throw std::runtime_error(name + ": cannot open it");
-  if (is_bench_json(*text)) {
+  std::string text;
+  try {
+    text = read_whole_file(path, kMaxTraceFileBytes, "a trace or bench table");
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(name + ": " + e.what());
+  }
+  if (is_bench_json(text)) {
     try {
-      ui.timing.table = bench_from_json(*text);  // a table from another machine replaces the shown one
+      ui.timing.table = bench_from_json(text);  // a table from another machine replaces the shown one
       ui.bench_link.clear();
     } catch (const std::exception& e) {
       throw std::runtime_error(name + ": " + e.what());
@@ -39,7 +44,7 @@ void open_file(Ui& ui, const std::string& path, const std::string& name) {
   }
   ui.recorder.cancel();  // the file, opened last, wins over a recording still on its way
   try {
-    ui.lesson.view = std::make_unique<TraceView>(make_trace_view(trace_from_json(*text)));
+    ui.lesson.view = std::make_unique<TraceView>(make_trace_view(trace_from_json(text)));
   } catch (const std::exception& e) {
     throw std::runtime_error(name + ": " + e.what());
   }

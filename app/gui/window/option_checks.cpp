@@ -11,6 +11,7 @@
 #include "algorithms.hpp"
 #include "bench_result.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "core/values.hpp"
 #include "trace/trace_json.hpp"
 
@@ -20,15 +21,15 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
   BenchResult bench;  // read before any window opens, so a bad file is one line and exit 2
   if (!opt.bench_json.empty()) {
     try {
-      const std::optional<std::string> text = read_whole_file(opt.bench_json);
-      if (!text) throw std::runtime_error("cannot open it");
-      bench = bench_from_json(*text);
+      bench = bench_from_json(read_whole_file(opt.bench_json, kMaxBenchFileBytes, "a bench table"));
     } catch (const std::exception& e) {
       std::cerr << "scanviz: --bench " << opt.bench_json << ": " << e.what() << "\n";
       return 2;
     }
   }
-  ui.settings = load_settings();
+  std::string settings_problem;
+  ui.settings = load_settings(settings_problem);
+  if (!settings_problem.empty()) say(ui, settings_problem, true);
   if (!opt.theme.empty()) ui.settings.theme = opt.theme;
   if (opt.font_scale > 0) ui.settings.font_scale = std::clamp(opt.font_scale, 1.0f, 3.0f);
   ui.pending_font_scale = ui.settings.font_scale;

@@ -72,7 +72,9 @@ bool tiled_panels(Ui& ui, float menu_h, GlDiagram& gl, std::vector<std::unique_p
   const ImGuiIO& io = ImGui::GetIO();
   const float W = io.DisplaySize.x, H = io.DisplaySize.y, em = ImGui::GetFontSize();
   // Side panels never take more than about half the width between them: the diagram comes first.
-  const float left_w = ui.lecture ? 0 : std::min(22 * em, 0.24f * W), right_w = ui.lecture ? 0 : std::min(28 * em, 0.3f * W);
+  // The lesson panel keeps 16 em (its labels and a widget beside each) down to an 800-pixel window.
+  const float left_w = ui.lecture ? 0 : std::max(std::min(22 * em, 0.24f * W), std::min(16 * em, 0.32f * W));
+  const float right_w = ui.lecture ? 0 : std::min(28 * em, 0.3f * W);
   // Lecture mode's narration is as tall as its text (two to six lines): the rest is the diagram's.
   float narration_h = 0;
   if (ui.lecture && ui.lesson.view) {
