@@ -26,6 +26,7 @@
 #include "analysis/work_steps.hpp"
 #include "core/segments.hpp"
 #include "chart.hpp"
+#include "cmd_kernel.hpp"
 #include "text_view.hpp"
 #ifdef SCANVIZ_HAVE_GUI
 #include "gui/app.hpp"
@@ -485,7 +486,9 @@ int cmd_demo() {
 
 // The command line's work; main adds the check of standard output.
 int run_command_line(int argc, char** argv) {
+  if (const std::optional<int> code = run_kernel_command(argc, argv)) return *code;  // trace --kernel, check
   CLI::App app{"scanviz: GPU parallel prefix sum (scan), made visible"};
+  app.footer("A kernel of your own: scanviz trace --kernel FILE.cu --out t.json; scanviz check FILE.cu (docs/cli.md)");
   app.require_subcommand(0, 1);
 
   auto* algos = app.add_subcommand("algos", "list the algorithms and their switches");

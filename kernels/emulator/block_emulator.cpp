@@ -46,7 +46,16 @@ BlockEmulator::BlockEmulator(Trace& trace, Schedule schedule, int threads, int b
   defined_ = {std::vector<std::uint8_t>(input.size(), 1), std::vector<std::uint8_t>(output_length, 0)};
 }
 
-BlockEmulator::~BlockEmulator() = default;  // unfinished threads are dropped by their coroutines' destructors
+BlockEmulator::~BlockEmulator() = default;
+
+int BlockEmulator::add_global(const std::string& name, std::int64_t length) {
+  if (trace_.buffers.size() != static_cast<std::size_t>(first_shared_) || first_shared_ >= 16)
+    throw std::logic_error("add_global after the run started, or too many global buffers");
+  trace_.buffers.push_back({name, Space::Global, length});
+  values_.emplace_back(static_cast<std::size_t>(length));
+  defined_.emplace_back(static_cast<std::size_t>(length), 0);
+  return first_shared_++;
+}  // unfinished threads are dropped by their coroutines' destructors
 
 // ---- lane side ----
 
@@ -56,8 +65,8 @@ void BlockEmulator::yield(int lane, LaneState wait_for) {
   l.thread.suspend();
 }
 
-void BlockEmulator::fail(int lane, const std::string& what) const {
-  throw EmulationError("thread " + std::to_string(lane) + ": " + what);
+void BlockEmulator::fail(int lane, const std::string& what, const char* kind, unsigned line) const {
+  throw EmulationError("thread " + std::to_string(lane) + ": " + what, kind, line);
 }
 
 void BlockEmulator::check_cell(int lane, int buffer, std::int64_t index, unsigned line, const char* what) const {
@@ -65,7 +74,8 @@ void BlockEmulator::check_cell(int lane, int buffer, std::int64_t index, unsigne
   const auto length = static_cast<std::int64_t>(values_[buffer].size());
   if (index < 0 || index >= length)
     fail(lane, std::string(what) + " " + trace_.buffers[buffer].name + "[" + std::to_string(index) +
-                   "] is out of bounds (length " + std::to_string(length) + ") at line " + std::to_string(line));
+                   "] is out of bounds (length " + std::to_string(length) + ") at line " + std::to_string(line),
+         "out-of-bounds", line);
 }
 
 Event& BlockEmulator::append(EventKind kind, int lane, unsigned line) {
@@ -84,7 +94,8 @@ Payload BlockEmulator::read(int lane, int buffer, std::int64_t index, unsigned l
   check_cell(lane, buffer, index, line, "read of");
   if (!defined_[buffer][index])
     fail(lane, "read " + trace_.buffers[buffer].name + "[" + std::to_string(index) +
-                   "] before anything was written to it, at line " + std::to_string(line));
+                   "] before anything was written to it, at line " + std::to_string(line),
+         "uninitialized-read", line);
   Event& e = append(EventKind::Read, lane, line);
   e.buffer = static_cast<std::uint8_t>(buffer);
   e.index = index;
@@ -165,7 +176,7 @@ void BlockEmulator::close_step() {
 
 int BlockEmulator::declare_shared(int lane, const char* name, std::int64_t length) {
   const int k = lanes_[lane].shared_declared++;
-  const int buffer = 2 + k;  // after input and output
+  const int buffer = first_shared_ + k;  // after input, output and the added global buffers
   if (buffer < static_cast<int>(trace_.buffers.size())) {
     const BufferInfo& b = trace_.buffers[buffer];
     if (b.name != name || b.length != length)
@@ -186,7 +197,10 @@ void BlockEmulator::resume(int lane) {
   try {
     lanes_[lane].thread.resume();
   } catch (const std::exception& e) {  // the thread is over; the run stops with the first error
-    if (error_.empty()) error_ = e.what();
+    if (error_.empty()) {
+      error_ = e.what();
+      first_error_ = std::current_exception();
+    }
     lanes_[lane].state = LaneState::Done;
   }
 }
@@ -268,7 +282,15 @@ void BlockEmulator::run(const Body& body) {
     }
     issue_warp_instruction(picker_.pick(runnable));
   }
-  if (!error_.empty()) throw EmulationError(error_);
+  if (!error_.empty()) {
+    try {
+      std::rethrow_exception(first_error_);
+    } catch (const EmulationError&) {
+      throw;
+    } catch (...) {
+      throw EmulationError(error_);
+    }
+  }
   if (step_open_) close_step();
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -30,9 +31,16 @@
 namespace sv {
 
 // A kernel did something the emulator cannot continue from (out-of-bounds access, reading a cell
-// never written). The message names the thread, buffer, index and source line.
+// never written). The message names the thread, buffer, index and source line; `kind`
+// ("out-of-bounds", "uninitialized-read", ...; empty when unclassified), `line` and `column` say it
+// for tools (the report card of a student's kernel).
 struct EmulationError : std::runtime_error {
   using std::runtime_error::runtime_error;
+  EmulationError(const std::string& what, std::string kind_, unsigned line_, unsigned column_ = 0)
+      : std::runtime_error(what), kind(std::move(kind_)), line(line_), column(column_) {}
+  std::string kind;
+  unsigned line = 0;
+  unsigned column = 0;
 };
 
 class BlockEmulator;
@@ -182,10 +190,14 @@ class BlockEmulator {
   BlockEmulator(const BlockEmulator&) = delete;
   BlockEmulator& operator=(const BlockEmulator&) = delete;
 
+  // Another global buffer after input and output (a kernel's partial sums), before run(); its index.
+  int add_global(const std::string& name, std::int64_t length);
+
   // Runs `body` on every thread to completion. Throws EmulationError.
   void run(const Body& body);
 
   const std::vector<Payload>& buffer_values(int buffer) const { return values_.at(buffer); }
+  const std::vector<std::uint8_t>& buffer_defined(int buffer) const { return defined_.at(buffer); }
 
  private:
   friend class EmuExec;
@@ -220,7 +232,7 @@ class BlockEmulator {
   void close_step();
   Event& append(EventKind kind, int lane, unsigned line);
   void check_cell(int lane, int buffer, std::int64_t index, unsigned line, const char* what) const;
-  [[noreturn]] void fail(int lane, const std::string& what) const;
+  [[noreturn]] void fail(int lane, const std::string& what, const char* kind = "", unsigned line = 0) const;
 
   Trace& trace_;
   WarpPicker picker_;
@@ -232,8 +244,10 @@ class BlockEmulator {
   std::vector<std::vector<std::uint8_t>> defined_;  // per buffer
   std::uint64_t clock_ = 0;
   bool record_ = true;
+  int first_shared_ = 2;  // the shared buffers follow input, output and any add_global()
   Event scratch_;  // what append() hands out when not recording
   std::string error_;
+  std::exception_ptr first_error_;  // rethrown as it was when it is an EmulationError
   bool step_open_ = false;
 };
 
