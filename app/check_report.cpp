@@ -43,7 +43,8 @@ nlohmann::json report_json(const cuda::CheckReport& r) {
   j["errors"] = nlohmann::json::array();
   for (const cuda::CheckError& e : r.errors)
     j["errors"].push_back({{"kind", e.kind}, {"line", e.line}, {"column", e.column}, {"message", e.message}});
-  j["diagnoses"] = r.diagnoses;
+  j["diagnoses"] = nlohmann::json::array();
+  for (const cuda::CheckError& d : r.diagnoses) j["diagnoses"].push_back({{"line", d.line}, {"message", d.message}});
   j["work"] = r.work ? nlohmann::json(*r.work) : nlohmann::json(nullptr);
   j["steps"] = r.steps ? nlohmann::json(*r.steps) : nlohmann::json(nullptr);
   j["work_n"] = r.work_n;
@@ -77,7 +78,7 @@ void print_report(std::ostream& out, const cuda::CheckReport& r) {
         << (h.kind == "RAW" ? h.line_read : h.line_second) << ") with no __syncthreads() between (n = " << h.n << ", schedule "
         << h.schedule << ", warp " << h.warp << ")\n";
   }
-  for (const std::string& d : r.diagnoses) out << "why: " << d << "\n";
+  for (const cuda::CheckError& d : r.diagnoses) out << "why" << (d.line ? " (line " + std::to_string(d.line) + ")" : "") << ": " << d.message << "\n";
   if (r.work && r.steps) {
     out << "work and steps at n = " << r.work_n << ": " << *r.work << " operations, " << *r.steps << " steps";
     out << (r.matches ? "; matches " + *r.matches + "'s closed forms" : "; matches no known algorithm's closed forms") << "\n";

@@ -182,6 +182,7 @@ class Checker {
   }
 
   void one_case(std::int64_t n, const char* schedule, std::int32_t warp, bool floats) {
+    if (out_of_budget_) return;  // an endless loop is said once; the other cases would only repeat it
     KernelRunConfig c = base_;
     c.n = n;
     c.warp = warp;
@@ -201,6 +202,7 @@ class Checker {
       cc.outcome = "error";
       cc.detail = e.what();
       add_error(e.kind.empty() ? "runtime" : e.kind, e.line, e.column, e.what());
+      out_of_budget_ |= e.kind == "budget";
     }
     r_.cases.push_back(std::move(cc));
   }
@@ -236,39 +238,61 @@ class Checker {
     }
   }
 
+  // Where the value written to output[i] was last computed: the line of the operation its origin
+  // chain ends in (through the cells it was copied from), else the store's line.
+  static std::uint32_t computed_at(const Trace& t, std::int64_t index) {
+    std::uint64_t at = t.events.size();
+    for (std::uint64_t s = 0; s < t.events.size(); ++s)
+      if (t.events[s].kind == EventKind::Write && t.events[s].buffer == 1 && t.events[s].index == index) at = s;
+    if (at == t.events.size()) return 0;
+    for (int hops = 0; hops < 64 && t.events[at].a.kind == Origin::Cell; ++hops) {  // back through copies
+      const Origin o = t.events[at].a;
+      std::uint64_t w = at;
+      while (w-- > 0)
+        if (t.events[w].kind == EventKind::Write && t.events[w].buffer == o.buffer && t.events[w].index == o.index) break;
+      if (w >= at) break;  // a cell nothing wrote: the input
+      at = w;
+    }
+    const Origin o = t.events[at].a;
+    if (o.kind == Origin::OpResult && o.index >= 0 && static_cast<std::uint64_t>(o.index) < t.events.size())
+      return t.events[static_cast<std::uint64_t>(o.index)].line;
+    return t.events[at].line;
+  }
+
   // A wrong output, explained by the same run on symbolic values: the first operation that combined
-  // ranges that do not meet, or the range the wrong cell holds and the line that stored it.
+  // ranges that do not meet, or the range the wrong cell holds and the line that computed it.
   void diagnose(KernelRunConfig c, std::int64_t wrong) {
     if (!symbolic_ok_ || r_.diagnoses.size() >= 8) return;
     c.symbolic = true;
     c.input = random_input(OpKind::Interval, ValueType::Interval, static_cast<std::size_t>(c.n), 1);
-    std::string text;
+    CheckError d{"wrong-value", 0, 0, ""};
+    const std::string where = "n = " + std::to_string(c.n) + ", " + c.schedule.name() + ", warp " + std::to_string(c.warp) + ": ";
     try {
       const Outcome o = run_launch(c, ValueType::Interval, capacity_);
       const Trace& t = o.traces[static_cast<std::size_t>(wrong / capacity_)];
       for (const Event& e : t.events)
         if (e.kind == EventKind::Op && e.value.as<Interval>().is_invalid()) {
-          text = "line " + std::to_string(e.line) + ": thread " + std::to_string(e.thread) + " combines " +
-                 format_value(ValueType::Interval, e.value) + " (ranges that do not meet: a value read too early or twice)";
+          d.line = e.line;
+          d.message = where + "thread " + std::to_string(e.thread) + " combines " + format_value(ValueType::Interval, e.value) +
+                      ": ranges that do not meet (a value read before it was ready, or twice)";
           break;
         }
-      if (text.empty()) {
-        std::uint32_t line = 0;
-        for (const Event& e : t.events)
-          if (e.kind == EventKind::Write && e.buffer == 1 && e.index == wrong) line = e.line;
+      if (d.message.empty()) {
         const std::vector<Payload> expected = expected_output(c, ValueType::Interval, capacity_);
-        const Payload got = wrong < static_cast<std::int64_t>(t.result.output.size()) ? t.result.output[static_cast<std::size_t>(wrong)] : Payload{};
-        text = line ? "line " + std::to_string(line) + ": output[" + std::to_string(wrong) + "] gets " + format_value(ValueType::Interval, got) +
-                          ", expected " + format_value(ValueType::Interval, expected[static_cast<std::size_t>(wrong)])
-                    : "output[" + std::to_string(wrong) + "] is never written";
+        const auto w = static_cast<std::size_t>(wrong);
+        d.line = computed_at(t, wrong);
+        d.message = where + (d.line ? "output[" + std::to_string(wrong) + "] gets " + format_value(ValueType::Interval, t.result.output[w]) +
+                                          " where " + format_value(ValueType::Interval, expected[w]) + " belongs"
+                                    : "output[" + std::to_string(wrong) + "] is never written");
       }
     } catch (const EmulationError& e) {
-      text = e.what();
+      d.line = e.line;
+      d.column = e.column;
+      d.message = where + e.what();
     }
-    text = "n = " + std::to_string(c.n) + ", " + c.schedule.name() + ", warp " + std::to_string(c.warp) + ": " + text;
-    for (const std::string& d : r_.diagnoses)
-      if (d.substr(d.find(": ") ) == text.substr(text.find(": "))) return;
-    r_.diagnoses.push_back(text);
+    for (const CheckError& seen : r_.diagnoses)
+      if (seen.line == d.line) return;
+    r_.diagnoses.push_back(std::move(d));
   }
 
   CheckOptions opt_;
@@ -276,6 +300,7 @@ class Checker {
   KernelRunConfig base_;
   ValueType type_ = ValueType::F32;
   bool symbolic_ok_ = false;
+  bool out_of_budget_ = false;
   std::int64_t capacity_ = 1;
 };
 

@@ -51,7 +51,7 @@ struct CheckReport {
   std::vector<CheckCase> cases;
   std::vector<CheckHazard> hazards;
   std::vector<CheckError> errors;      // faults and source errors (kind syntax/unsupported: nothing ran)
-  std::vector<std::string> diagnoses;  // for wrong outputs: what the symbolic run shows, with lines
+  std::vector<CheckError> diagnoses;  // for wrong outputs: what the symbolic run shows (kind "wrong-value"), with lines
   std::optional<std::int64_t> work, steps;
   std::int64_t work_n = 0;            // the n work and steps were measured at
   std::optional<std::string> matches;  // the known algorithm whose closed forms equal them at work_n

@@ -102,10 +102,13 @@ class Thread {
 
   bool sym(Base base) const { return b_.symbolic && is_floating(base); }
 
-  void tick(SrcPos at) {
+  // Statements count everywhere; only a loop's next iteration checks the budget, so the fault names
+  // the loop (straight-line code between two checks is bounded by the kernel's size).
+  void tick() { ++b_.statements; }
+  void loop_tick(SrcPos loop) {
     if (++b_.statements > b_.budget.statements)
-      b_.fault("budget", at, "the kernel ran more than " + std::to_string(b_.budget.statements) +
-                                 " statements (all threads together): an endless loop? (stopped here)");
+      b_.fault("budget", loop, "the kernel ran more than " + std::to_string(b_.budget.statements) +
+                                   " statements (all threads together): does this loop end?");
   }
 
   // ---- memory ----
@@ -232,13 +235,15 @@ class Thread {
 
   Value binary(BinOp op, Base t, const Value& a, const Value& b, SrcPos at, Base result_base) {
     Value r;
-    if (op == BinOp::Add && result_base == k_.element.base &&
-        (a.origin.kind != Origin::None || b.origin.kind != Origin::None))
-      return apply_operator(a, b, t, at);
+    // Work is the operator applied to two values from the input; adding a constant passes the other on.
+    const bool a_data = a.origin.kind != Origin::None, b_data = b.origin.kind != Origin::None;
+    if (op == BinOp::Add && result_base == k_.element.base && a_data && b_data) return apply_operator(a, b, t, at);
+    if (op == BinOp::Add && result_base == k_.element.base && (a_data || b_data))
+      r.origin = a_data ? a.origin : b.origin;
     if (sym(t)) {
       if (op == BinOp::Add) {
         r.iv = EitherOrderInterval{}(a.iv, b.iv);
-        return r;
+        return r;  // with the origin set above
       }
       if (op == BinOp::Eq || op == BinOp::Ne) {
         r.i = (a.iv == b.iv) == (op == BinOp::Eq);
@@ -261,7 +266,7 @@ class Thread {
         default: b_.fault("runtime", at, "integer operator on floating values");
       }
       r.f = z;
-      return r;
+      return r;  // with the origin set above
     }
     const std::int64_t x = a.i, y = b.i;
     switch (op) {
@@ -335,107 +340,106 @@ class Thread {
 
   bool truth(const Expr& e) { return eval(e).i != 0; }  // conditions are converted to bool by the parser
 
+  // One function a kind of node, so a deep expression's recursion keeps small frames (the fibers'
+  // stacks are small, and debug builds give every local of a big switch its own slot).
   Value eval(const Expr& e) {
     switch (e.kind) {
-      case EK::IntLit: {
-        Value v;
-        v.i = e.ival;
-        return v;
-      }
-      case EK::FloatLit: {
-        Value v;
-        if (b_.symbolic) {
-          if (e.fval != 0) b_.fault("runtime", e.pos, "the constant " + std::to_string(e.fval) + " cannot be a symbolic value (--op interval): only 0, the identity, can");
-          return v;
-        }
-        v.f = e.fval;
-        return v;
-      }
-      case EK::Local:
-        return get(Place{Place::Local, e.ival}, e);
-      case EK::Shared: {
-        Value v;
-        v.buf = b_.shared_buffer[static_cast<std::size_t>(e.ival)];
-        return v;
-      }
+      case EK::IntLit: return integer(e.ival);
+      case EK::FloatLit: return floating(e);
+      case EK::Local: return get(Place{Place::Local, e.ival}, e);
+      case EK::Shared: return shared_array(e);
       case EK::SharedScalar:
-      case EK::Index:
-        return get(place(e), e);
-      case EK::Builtin: {
-        Value v;
-        switch (static_cast<Builtin>(e.ival)) {
-          case Builtin::ThreadIdx: v.i = x_.thread(); break;
-          case Builtin::BlockIdx: v.i = b_.bind.block_id; break;
-          case Builtin::BlockDim: v.i = b_.bind.threads; break;
-          case Builtin::GridDim: v.i = b_.bind.grid; break;
-          case Builtin::WarpSize: v.i = 32; break;
-          case Builtin::LaneId: v.i = x_.thread() % 32; break;
-        }
-        return v;
-      }
-      case EK::Unary: {
-        Value a = eval(*e.a);
-        const auto op = static_cast<UnOp>(e.op);
-        if (op == UnOp::Plus) return a;
-        if (op == UnOp::Not) {
-          a.i = !a.i;
-          a.origin = Origin::none();
-          return a;
-        }
-        if (sym(e.type.base)) b_.fault("runtime", e.pos, "only + (the scan's operator) applies to symbolic values (--op interval)");
-        Value r;
-        if (op == UnOp::BitNot) r.i = wrap(e.type.base, ~a.i);
-        else if (is_floating(e.type.base)) r.f = -a.f;
-        else r.i = wrap(e.type.base, -a.i);
-        return r;
-      }
-      case EK::Binary: {
-        const Value a = eval(*e.a);
-        const Value b = eval(*e.b);
-        return binary(static_cast<BinOp>(e.op), e.a->type.base, a, b, e.pos, e.type.pointer ? Base::Void : e.type.base);
-      }
-      case EK::And: {
-        Value v;
-        v.i = truth(*e.a) && truth(*e.b);
-        return v;
-      }
-      case EK::Or: {
-        Value v;
-        v.i = truth(*e.a) || truth(*e.b);
-        return v;
-      }
-      case EK::Cond:
-        return truth(*e.a) ? eval(*e.b) : eval(*e.c);
-      case EK::Cast:
-        return convert(eval(*e.a), e.a->type, e.type, e.pos);
-      case EK::Assign: {
-        const Place p = place(*e.a);
-        Value rhs = eval(*e.b);
-        const auto op = static_cast<BinOp>(e.op);
-        if (op != BinOp::None) {
-          const Type common = e.b->type;  // the parser converted the right side to the common type
-          const Value old = convert(get(p, *e.a), e.a->type, common, e.pos);
-          rhs = convert(binary(op, common.base, old, rhs, e.pos, common.base), common, e.a->type, e.pos);
-        }
-        set(p, rhs, *e.a);
-        return rhs;
-      }
-      case EK::IncDec: {
-        const Place p = place(*e.a);
-        const Value old = get(p, *e.a);
-        if (sym(e.type.base)) b_.fault("runtime", e.pos, "++ and -- do not apply to symbolic values (--op interval)");
-        Value now;
-        if (is_floating(e.type.base)) now.f = old.f + (e.op ? -1 : 1);
-        else now.i = wrap(e.type.base, old.i + (e.op ? -1 : 1));
-        set(p, now, *e.a);
-        return e.prefix ? now : old;
-      }
-      case EK::Shfl:
-        return shuffle(e);
-      case EK::AtomicAdd:
-        b_.fault("unsupported", e.pos, "atomicAdd does not run on the block emulator yet");
+      case EK::Index: return get(place(e), e);
+      case EK::Builtin: return builtin(e);
+      case EK::Unary: return unary(e);
+      case EK::Binary: return binary_node(e);
+      case EK::And: return integer(truth(*e.a) && truth(*e.b));
+      case EK::Or: return integer(truth(*e.a) || truth(*e.b));
+      case EK::Cond: return truth(*e.a) ? eval(*e.b) : eval(*e.c);
+      case EK::Cast: return convert(eval(*e.a), e.a->type, e.type, e.pos);
+      case EK::Assign: return assign(e);
+      case EK::IncDec: return incdec(e);
+      case EK::Shfl: return shuffle(e);
+      case EK::AtomicAdd: b_.fault("unsupported", e.pos, "atomicAdd does not run on the block emulator yet");
     }
     return {};
+  }
+
+  static Value integer(std::int64_t i) {
+    Value v;
+    v.i = i;
+    return v;
+  }
+
+  Value floating(const Expr& e) const {
+    Value v;
+    if (b_.symbolic) {
+      if (e.fval != 0) b_.fault("runtime", e.pos, "the constant " + std::to_string(e.fval) + " cannot be a symbolic value (--op interval): only 0, the identity, can");
+      return v;
+    }
+    v.f = e.fval;
+    return v;
+  }
+
+  Value shared_array(const Expr& e) const {
+    Value v;
+    v.buf = b_.shared_buffer[static_cast<std::size_t>(e.ival)];
+    return v;
+  }
+
+  Value builtin(const Expr& e) const {
+    switch (static_cast<Builtin>(e.ival)) {
+      case Builtin::ThreadIdx: return integer(x_.thread());
+      case Builtin::BlockIdx: return integer(b_.bind.block_id);
+      case Builtin::BlockDim: return integer(b_.bind.threads);
+      case Builtin::GridDim: return integer(b_.bind.grid);
+      case Builtin::WarpSize: return integer(32);
+      case Builtin::LaneId: return integer(x_.thread() % 32);
+    }
+    return {};
+  }
+
+  Value unary(const Expr& e) {
+    Value a = eval(*e.a);
+    const auto op = static_cast<UnOp>(e.op);
+    if (op == UnOp::Plus) return a;
+    if (op == UnOp::Not) return integer(!a.i);
+    if (sym(e.type.base)) b_.fault("runtime", e.pos, "only + (the scan's operator) applies to symbolic values (--op interval)");
+    Value r;
+    if (op == UnOp::BitNot) r.i = wrap(e.type.base, ~a.i);
+    else if (is_floating(e.type.base)) r.f = -a.f;
+    else r.i = wrap(e.type.base, -a.i);
+    return r;
+  }
+
+  Value binary_node(const Expr& e) {
+    const Value a = eval(*e.a);
+    const Value b = eval(*e.b);
+    return binary(static_cast<BinOp>(e.op), e.a->type.base, a, b, e.pos, e.type.pointer ? Base::Void : e.type.base);
+  }
+
+  Value assign(const Expr& e) {
+    const Place p = place(*e.a);
+    Value rhs = eval(*e.b);
+    const auto op = static_cast<BinOp>(e.op);
+    if (op != BinOp::None) {
+      const Type common = e.b->type;  // the parser converted the right side to the common type
+      const Value old = convert(get(p, *e.a), e.a->type, common, e.pos);
+      rhs = convert(binary(op, common.base, old, rhs, e.pos, common.base), common, e.a->type, e.pos);
+    }
+    set(p, rhs, *e.a);
+    return rhs;
+  }
+
+  Value incdec(const Expr& e) {
+    const Place p = place(*e.a);
+    const Value old = get(p, *e.a);
+    if (sym(e.type.base)) b_.fault("runtime", e.pos, "++ and -- do not apply to symbolic values (--op interval)");
+    Value now;
+    if (is_floating(e.type.base)) now.f = old.f + (e.op ? -1 : 1);
+    else now.i = wrap(e.type.base, old.i + (e.op ? -1 : 1));
+    set(p, now, *e.a);
+    return e.prefix ? now : old;
   }
 
   Value shuffle(const Expr& e) {
@@ -474,14 +478,15 @@ class Thread {
                                                 std::to_string(b_.barrier_line[k]) + ": a barrier not every thread of the block reaches");
     if (k == b_.barrier_line.size()) b_.barrier_line.push_back(s.pos.line);
     if (static_cast<std::int64_t>(k) + 1 >= b_.budget.steps)
-      b_.fault("budget", s.pos, "more than " + std::to_string(b_.budget.steps) + " barriers (each is a step the trace keeps)");
+      b_.fault("budget", loop_ ? loop_->pos : s.pos, "more than " + std::to_string(b_.budget.steps) +
+                                                     " barriers (each is a step the trace keeps): does this loop end?");
     x_.sync(s.pos.line);
     ++b_.passed[t];
     x_.step(Phase::Interval, static_cast<std::int64_t>(k) + 1, s.pos.line);
   }
 
   Flow exec(const Stmt& s) {
-    tick(s.pos);
+    tick();
     switch (s.kind) {
       case SK::Block:
         for (const StmtP& c : s.body)
@@ -504,31 +509,14 @@ class Thread {
         if (truth(*s.cond)) return exec(*s.then);
         return s.otherwise ? exec(*s.otherwise) : Flow::Normal;
       case SK::For:
-        if (s.init) exec(*s.init);
-        while (!s.cond || truth(*s.cond)) {
-          const Flow f = exec(*s.then);
-          if (f == Flow::Break) break;
-          if (f == Flow::Return) return f;
-          if (s.step) eval(*s.step);
-          tick(s.pos);
-        }
-        return Flow::Normal;
       case SK::While:
-        while (truth(*s.cond)) {
-          const Flow f = exec(*s.then);
-          if (f == Flow::Break) break;
-          if (f == Flow::Return) return f;
-          tick(s.pos);
-        }
-        return Flow::Normal;
-      case SK::DoWhile:
-        do {
-          const Flow f = exec(*s.then);
-          if (f == Flow::Break) break;
-          if (f == Flow::Return) return f;
-          tick(s.pos);
-        } while (truth(*s.cond));
-        return Flow::Normal;
+      case SK::DoWhile: {
+        const Stmt* outer = loop_;
+        loop_ = &s;
+        const Flow f = loop(s);
+        loop_ = outer;
+        return f;
+      }
       case SK::Break: return Flow::Break;
       case SK::Continue: return Flow::Continue;
       case SK::Return: return Flow::Return;
@@ -543,11 +531,45 @@ class Thread {
     return Flow::Normal;
   }
 
+  Flow loop(const Stmt& s) {
+    switch (s.kind) {
+      case SK::For:
+        if (s.init) exec(*s.init);
+        while (!s.cond || truth(*s.cond)) {
+          const Flow f = exec(*s.then);
+          if (f == Flow::Break) break;
+          if (f == Flow::Return) return f;
+          if (s.step) eval(*s.step);
+          loop_tick(s.pos);
+        }
+        return Flow::Normal;
+      case SK::While:
+        while (truth(*s.cond)) {
+          const Flow f = exec(*s.then);
+          if (f == Flow::Break) break;
+          if (f == Flow::Return) return f;
+          loop_tick(s.pos);
+        }
+        return Flow::Normal;
+      case SK::DoWhile:
+        do {
+          const Flow f = exec(*s.then);
+          if (f == Flow::Break) break;
+          if (f == Flow::Return) return f;
+          loop_tick(s.pos);
+        } while (truth(*s.cond));
+        return Flow::Normal;
+      default:
+        return Flow::Normal;
+    }
+  }
+
   Block& b_;
   const Kernel& k_;
   EmuExec& x_;
   std::vector<Value> frame_;
   std::vector<std::uint8_t> defined_;
+  const Stmt* loop_ = nullptr;  // the innermost loop running (budget faults name it)
 };
 
 }  // namespace
@@ -578,8 +600,8 @@ void interpret(BlockEmulator& emu, const Kernel& k, const Binding& bind, const T
       else ++reached;
     }
     blk.fault("barrier-divergence", SrcPos{line, 1},
-              "the __syncthreads() on this line is reached by " + std::to_string(reached) + " threads of the block but not by " +
-                  std::to_string(missing) + " (thread " + std::to_string(lo - blk.passed.begin()) +
+              "the __syncthreads() on this line is reached by " + std::to_string(reached) + (reached == 1 ? " thread" : " threads") +
+                  " of the block but not by " + std::to_string(missing) + " (thread " + std::to_string(lo - blk.passed.begin()) +
                   " never reaches it): a barrier not every thread reaches");
   }
 }

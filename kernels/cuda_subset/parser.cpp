@@ -2,6 +2,7 @@
 // slots and shared buffers as they are read, and every expression gets its C type.
 #include "cuda_subset/parser.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "cuda_subset/lexer.hpp"
@@ -86,14 +87,32 @@ class Parser {
   }
   [[noreturn]] void fail(const char* kind, SrcPos at, const std::string& what) const { throw KernelError(kind, file_, at, what); }
 
+  // Bounds the parser's recursion (`statements`: the statements nesting, else the expressions').
   struct Depth {
-    Depth(Parser& p, SrcPos at) : p_(p) {
-      if (++p_.depth_ > kMaxNesting)
-        p_.fail("limit", at, "nesting deeper than " + std::to_string(kMaxNesting) + " expressions and statements");
+    Depth(Parser& p, SrcPos at, bool statement = false) : p_(p), statement_(statement) {
+      if (++p_.depth_ > kMaxParseDepth)
+        p_.fail("limit", at, "nesting deeper than " + std::to_string(kMaxParseDepth) + " levels of expressions and statements");
+      if (statement_ && ++p_.statements_ > kMaxStatementNesting)
+        p_.fail("limit", at, "statements nested deeper than " + std::to_string(kMaxStatementNesting));
     }
-    ~Depth() { --p_.depth_; }
+    ~Depth() {
+      --p_.depth_;
+      if (statement_) --p_.statements_;
+    }
     Parser& p_;
+    bool statement_;
   };
+
+  // Sets e's depth from its children's; refuses a tree deeper than the interpreter may recurse.
+  ExprP seal(ExprP e) const {
+    int d = 0;
+    for (const ExprP* c : {&e->a, &e->b, &e->c, &e->d})
+      if (*c) d = std::max<int>(d, (*c)->depth);
+    if (d + 1 > kMaxExpressionDepth)
+      fail("limit", e->pos, "an expression nested deeper than " + std::to_string(kMaxExpressionDepth) + " levels: split it into statements");
+    e->depth = static_cast<std::uint16_t>(d + 1);
+    return e;
+  }
 
   // ---- types ----
   static bool is_type_word(std::string_view s) {
@@ -278,7 +297,7 @@ class Parser {
 
   StmtP statement() {
     const SrcPos at = cur().pos;
-    Depth depth(*this, at);
+    Depth depth(*this, at, true);
     if (at_is("{")) return block();
     if (accept(";")) return simple(SK::Empty, at);
     if (cur().kind == Tok::Ident) {
@@ -428,7 +447,7 @@ class Parser {
       e->op = static_cast<std::uint8_t>(op);
       e->a = std::move(lhs);
       e->b = std::move(rhs);
-      return e;
+      return seal(std::move(e));
     }
     return lhs;
   }
@@ -454,7 +473,7 @@ class Parser {
     e->a = to_bool(std::move(c));
     e->b = convert(std::move(a), t, "choose");
     e->c = convert(std::move(b), t, "choose");
-    return e;
+    return seal(std::move(e));
   }
 
   struct BinInfo {
@@ -510,7 +529,7 @@ class Parser {
         auto e = node(info->logical_and ? EK::And : EK::Or, at, {Base::Bool, false});
         e->a = to_bool(std::move(lhs));
         e->b = to_bool(std::move(rhs));
-        lhs = std::move(e);
+        lhs = seal(std::move(e));
         continue;
       }
       check_binary(info->op, *lhs, *rhs, at);
@@ -523,7 +542,7 @@ class Parser {
       e->a = convert(std::move(lhs), operand, "compute");
       e->b = (info->op == BinOp::Shl || info->op == BinOp::Shr) ? convert(std::move(rhs), {Base::Int, false}, "shift")
                                                                 : convert(std::move(rhs), common, "compute");
-      lhs = std::move(e);
+      lhs = seal(std::move(e));
     }
     return lhs;
   }
@@ -542,7 +561,7 @@ class Parser {
     if (e->type.base == Base::Void) fail("syntax", e->pos, "a void value in an expression");
     auto c = node(EK::Cast, e->pos, to);
     c->a = std::move(e);
-    return c;
+    return seal(std::move(c));
   }
 
   ExprP unary() {
@@ -560,7 +579,7 @@ class Parser {
         auto e = node(EK::Unary, at, t);
         e->op = static_cast<std::uint8_t>(op);
         e->a = convert(std::move(a), t.base == Base::Bool ? Type{Base::Bool, false} : t, "negate");
-        return e;
+        return seal(std::move(e));
       }
     if (at_is("++") || at_is("--")) {
       const bool dec = at_is("--");
@@ -582,7 +601,7 @@ class Parser {
       }
       auto e = node(EK::Cast, at, t);
       e->a = std::move(a);
-      return e;
+      return seal(std::move(e));
     }
     return postfix();
   }
@@ -596,7 +615,7 @@ class Parser {
     e->op = dec ? 1 : 0;
     e->prefix = prefix;
     e->a = std::move(a);
-    return e;
+    return seal(std::move(e));
   }
 
   ExprP postfix() {
@@ -613,7 +632,7 @@ class Parser {
         ix->a = std::move(e);
         ix->b = std::move(index);
         mark_access(*ix, false);
-        e = std::move(ix);
+        e = seal(std::move(ix));
       } else if (at_is("++") || at_is("--")) {
         const bool dec = at_is("--");
         ++i_;
@@ -675,7 +694,7 @@ class Parser {
       e->c = convert(std::move(args[2]), {Base::Int, false}, "shuffle by");
       if (args.size() == 4) e->d = convert(std::move(args[3]), {Base::Int, false}, "shuffle within");
       k_.uses_warp_intrinsics = true;
-      return e;
+      return seal(std::move(e));
     }
     if (name == "atomicAdd") {
       const SrcPos aat = cur().pos;
@@ -692,7 +711,7 @@ class Parser {
       auto e = node(EK::AtomicAdd, at, target->type);
       e->b = convert(std::move(v), target->type, "add");
       e->a = std::move(target);
-      return e;
+      return seal(std::move(e));
     }
     if (name == "__syncthreads" || name == "__syncwarp" || name == "__threadfence")
       fail("unsupported", at, name + "() inside an expression: write it as a statement of its own");
@@ -752,6 +771,7 @@ class Parser {
   Kernel k_;
   std::vector<std::map<std::string, Symbol>> scopes_;
   int depth_ = 0;
+  int statements_ = 0;
   int loops_ = 0;
 };
 

@@ -10,9 +10,11 @@
 
 namespace sv::cuda {
 
-// Deepest nesting of expressions and statements a kernel may have (the interpreter recurses on the
-// emulator's fiber stacks, which are small).
-inline constexpr int kMaxNesting = 48;
+// Deepest nesting a kernel may have: statements inside statements, and an expression's tree (the
+// interpreter recurses on the emulator's fiber stacks, which are small); and the parser's own recursion.
+inline constexpr int kMaxStatementNesting = 16;
+inline constexpr int kMaxExpressionDepth = 24;
+inline constexpr int kMaxParseDepth = 200;
 
 // Parses `source` (named `file` in messages); `overrides` replaces #define bodies (BLOCK_DIM=8).
 // Throws KernelError: kind "syntax", "unsupported" or "limit".

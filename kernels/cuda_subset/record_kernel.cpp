@@ -14,6 +14,13 @@ namespace sv::cuda {
 namespace {
 
 constexpr std::int64_t kMaxSharedBytes = 48 * 1024;  // a block's static shared memory on every CUDA GPU
+// Each thread's stack: the interpreter's recursion at the parser's nesting limits, with room for the
+// frames of a debug build with AddressSanitizer.
+#ifdef __EMSCRIPTEN__
+constexpr std::size_t kInterpreterStack = 96 * 1024;  // the page's stacks are real memory: 96 MiB for 1024 threads
+#else
+constexpr std::size_t kInterpreterStack = 256 * 1024;  // reserved, not committed: untouched pages cost nothing
+#endif
 
 std::map<std::string, std::string> block_override(const KernelRunConfig& c, std::int32_t threads) {
   const std::string macro = block_macro(c.source, c.file);
@@ -169,7 +176,7 @@ KernelRun run_kernel(const KernelRunConfig& c) {
   bind.block_id = c.block_id;
   bind.warp = c.warp;
   m.grid = c.grid;
-  BlockEmulator emu(trace, c.schedule, threads, c.block_id, m.input, c.n, true, c.warp);
+  BlockEmulator emu(trace, c.schedule, threads, c.block_id, m.input, c.n, true, c.warp, kInterpreterStack);
   for (std::size_t p = 0; p < k.params.size(); ++p)
     if (bind.param_buffer[p] == 2) emu.add_global(k.params[p].name, c.grid);  // partial sums: one a block
   interpret(emu, k, bind, trace, c.budget);

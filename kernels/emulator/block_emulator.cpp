@@ -35,9 +35,10 @@ std::int64_t EmuExec::record_op(const Payload& result, Origin a, Origin b, unsig
 // ---- construction ----
 
 BlockEmulator::BlockEmulator(Trace& trace, Schedule schedule, int threads, int block_id,
-                             const std::vector<Payload>& input, std::int64_t output_length, bool record, int warp_width)
+                             const std::vector<Payload>& input, std::int64_t output_length, bool record, int warp_width,
+                             std::size_t stack_bytes)
     : trace_(trace), picker_(schedule), block_id_(block_id), warp_width_(warp_width),
-      stacks_(static_cast<std::size_t>(std::max(threads, 0)), kFiberStack), lanes_(static_cast<std::size_t>(threads)), record_(record) {
+      stacks_(static_cast<std::size_t>(std::max(threads, 0)), stack_bytes ? stack_bytes : kFiberStack), lanes_(static_cast<std::size_t>(threads)), record_(record) {
   if (warp_width < 1 || warp_width > 32 || (warp_width & (warp_width - 1)) != 0)
     throw std::invalid_argument("warp width " + std::to_string(warp_width) + " is not a power of two from 1 to 32");
   trace_.buffers = {{"input", Space::Global, static_cast<std::int64_t>(input.size())},

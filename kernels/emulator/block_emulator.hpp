@@ -183,9 +183,11 @@ class BlockEmulator {
   // Appends buffers, steps, events and snapshots to `trace`. Buffer 0 is the global input (holding
   // `input`), buffer 1 the global output (length n, undefined until written).
   // With record = false nothing is appended but the steps (a block scan inside a device-wide one).
-  // warp_width: lanes that advance in lockstep (a power of two from 1 to 32).
+  // warp_width: lanes that advance in lockstep (a power of two from 1 to 32). stack_bytes: each thread's
+  // stack (0: 64 KiB; an interpreted kernel recurses deeper than the built-in ones).
   BlockEmulator(Trace& trace, Schedule schedule, int threads, int block_id, const std::vector<Payload>& input,
-                std::int64_t output_length, bool record = true, int warp_width = 32);
+                std::int64_t output_length, bool record = true, int warp_width = 32,
+                std::size_t stack_bytes = 0);
   ~BlockEmulator();
   BlockEmulator(const BlockEmulator&) = delete;
   BlockEmulator& operator=(const BlockEmulator&) = delete;
