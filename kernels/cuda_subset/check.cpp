@@ -94,11 +94,10 @@ class Checker {
     r_.file = file;
     base_.file = file;
     base_.source = source;
-    base_.block = opt.block ? opt.block : 8;
+    base_.block = opt.block;
   }
 
   CheckReport run() {
-    r_.block = base_.block;
     try {
       prepare();
       sweep();
@@ -114,6 +113,10 @@ class Checker {
 
  private:
   void prepare() {
+    // Blocks of 8 threads, small enough to try every schedule; two warps for a kernel with warp intrinsics.
+    warp_level_ = parse_kernel(base_.source, base_.file).uses_warp_intrinsics;
+    if (!base_.block) base_.block = warp_level_ ? 64 : 8;
+    r_.block = base_.block;
     const std::string macro = block_macro(base_.source, base_.file);
     std::map<std::string, std::string> over;
     if (!macro.empty()) over[macro] = std::to_string(base_.block);
@@ -150,12 +153,12 @@ class Checker {
       const Outcome o = run_launch(c, type_, capacity_);
       const Metrics m = compute_metrics(o.traces.front());
       r_.work = m.operations;
-      r_.steps = m.steps;
+      r_.steps = operation_depth(o.traces.front());  // the dataflow's depth, whatever the barriers
       r_.work_n = capacity_;
       for (const AlgorithmInfo& a : block_algorithms()) {
         if (a.racy) continue;
         const auto form = closed_form(a.name, capacity_, r_.exclusive, a.warp_level ? std::min<std::int64_t>(32, capacity_) : 0);
-        if (form && form->operations == m.operations && form->steps == m.steps) {
+        if (form && form->operations == *r_.work && form->steps == *r_.steps) {
           r_.matches = std::string(a.name == "kogge-stone-double-buffer" ? "kogge-stone" : a.name);
           break;
         }
@@ -175,7 +178,8 @@ class Checker {
   void sweep() {
     for (std::int64_t n : sizes()) {
       for (const char* schedule : kSchedules)
-        for (std::int32_t warp : kWarps) one_case(n, schedule, warp, false);
+        for (std::int32_t warp : kWarps)
+          if (warp == 32 || !warp_level_) one_case(n, schedule, warp, false);  // shuffles need the warp of 32
       if (type_ != ValueType::I32)
         for (std::int32_t warp : {32, 1}) one_case(n, "in-order", warp, true);
     }
@@ -301,6 +305,7 @@ class Checker {
   ValueType type_ = ValueType::F32;
   bool symbolic_ok_ = false;
   bool out_of_budget_ = false;
+  bool warp_level_ = false;
   std::int64_t capacity_ = 1;
 };
 

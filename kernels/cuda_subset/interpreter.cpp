@@ -445,24 +445,29 @@ class Thread {
   Value shuffle(const Expr& e) {
     (void)eval(*e.a);  // the mask: every lane of the warp takes part
     Value v = eval(*e.b);
-    const Value delta = eval(*e.c);
+    const Value lane = eval(*e.c);
     const std::int64_t width = e.d ? eval(*e.d).i : 32;
-    if (static_cast<ShflKind>(e.op) != ShflKind::Up)
-      b_.fault("unsupported", e.pos, "only __shfl_up_sync runs on the block emulator");
-    if (width < b_.bind.warp) b_.fault("unsupported", e.pos, "a shuffle narrower (" + std::to_string(width) + " lanes) than the emulated warp (" + std::to_string(b_.bind.warp) + ")");
-    if (delta.i < 0 || delta.i >= b_.bind.warp)
-      b_.fault("runtime", e.pos, "shuffle offset " + std::to_string(delta.i) + " outside 0.." + std::to_string(b_.bind.warp - 1));
-    const int d = static_cast<int>(delta.i);
+    const std::int32_t warp = b_.bind.warp;
+    if (width < warp) b_.fault("unsupported", e.pos, "a shuffle narrower (" + std::to_string(width) + " lanes) than the emulated warp (" + std::to_string(warp) + ")");
+    const auto kind = static_cast<ShflKind>(e.op);
+    std::int64_t d = lane.i;
+    if (kind == ShflKind::Idx) d = ((d % width) + width) % width;  // CUDA takes the source lane modulo the width
+    if (d < 0 || d >= warp)
+      b_.fault("runtime", e.pos, std::string(kind == ShflKind::Idx ? "shuffle from lane " : "shuffle offset ") + std::to_string(d) +
+                                     " outside the emulated warp of " + std::to_string(warp) + " lanes (--warp)");
+    static constexpr ShuffleKind kinds[] = {ShuffleKind::Up, ShuffleKind::Down, ShuffleKind::Index, ShuffleKind::Xor};
+    const ShuffleKind k = kinds[e.op];
+    const int delta = static_cast<int>(d);
     if (sym(e.type.base)) {
-      const EmuVal<Interval> r = x_.shfl_up(EmuVal<Interval>{v.iv, v.origin}, d, b_.bind.warp, e.pos.line);
+      const EmuVal<Interval> r = x_.shfl(k, EmuVal<Interval>{v.iv, v.origin}, delta, warp, e.pos.line);
       v.iv = r.v;
       v.origin = r.origin;
     } else if (is_floating(e.type.base)) {
-      const EmuVal<double> r = x_.shfl_up(EmuVal<double>{v.f, v.origin}, d, b_.bind.warp, e.pos.line);
+      const EmuVal<double> r = x_.shfl(k, EmuVal<double>{v.f, v.origin}, delta, warp, e.pos.line);
       v.f = r.v;
       v.origin = r.origin;
     } else {
-      const EmuVal<std::int64_t> r = x_.shfl_up(EmuVal<std::int64_t>{v.i, v.origin}, d, b_.bind.warp, e.pos.line);
+      const EmuVal<std::int64_t> r = x_.shfl(k, EmuVal<std::int64_t>{v.i, v.origin}, delta, warp, e.pos.line);
       v.i = r.v;
       v.origin = r.origin;
     }

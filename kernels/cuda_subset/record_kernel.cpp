@@ -127,9 +127,13 @@ std::int32_t infer_block(const KernelRunConfig& c) {
     throw KernelError("unsupported", c.file, k.pos, "cannot infer the block size: #define BLOCK_DIM (or BLOCK_SIZE, SECTION_SIZE) or give --block");
   }
   for (std::int32_t threads = 1; threads <= 1024; threads *= 2) {
-    const Kernel k = parse_kernel(c.source, c.file, {{macro, std::to_string(threads)}});
-    const std::int64_t capacity = shared_capacity(k);
-    if ((capacity ? capacity : threads) >= c.n) return threads;
+    try {
+      const Kernel k = parse_kernel(c.source, c.file, {{macro, std::to_string(threads)}});
+      const std::int64_t capacity = shared_capacity(k);
+      if ((capacity ? capacity : threads) >= c.n) return threads;
+    } catch (const KernelError&) {  // WARPS = BLOCK_DIM/32 is 0 below 32 threads: try a larger block
+      if (threads == 1024) throw;
+    }
   }
   throw std::invalid_argument("n = " + std::to_string(c.n) + " does not fit one block of at most 1024 threads of this kernel");
 }

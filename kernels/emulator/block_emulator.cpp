@@ -20,8 +20,8 @@ void EmuExec::unsynced_step(Phase phase, std::int64_t param, unsigned line) {
   emu_->align(lane_);
   emu_->step(lane_, phase, param, line);
 }
-Payload EmuExec::shuffle(const Payload& value, Origin& origin, int delta, int width, unsigned line) {
-  return emu_->shuffle(lane_, value, origin, delta, width, line);
+Payload EmuExec::shuffle(ShuffleKind kind, const Payload& value, Origin& origin, int delta, int width, unsigned line) {
+  return emu_->shuffle(lane_, kind, value, origin, delta, width, line);
 }
 Payload EmuExec::read(int buffer, std::int64_t index, unsigned line) { return emu_->read(lane_, buffer, index, line); }
 void EmuExec::write(int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line) {
@@ -132,7 +132,8 @@ void BlockEmulator::barrier(int lane, unsigned line) {
 // A barrier that records nothing: the thread waits with the others (the kernel has no barrier here).
 void BlockEmulator::align(int lane) { yield(lane, LaneState::Barrier); }
 
-Payload BlockEmulator::shuffle(int lane, const Payload& value, Origin& origin, int delta, int width, unsigned line) {
+Payload BlockEmulator::shuffle(int lane, ShuffleKind kind, const Payload& value, Origin& origin, int delta, int width,
+                               unsigned line) {
   if (width != warp_width_)
     fail(lane, "shuffle of width " + std::to_string(width) + " at line " + std::to_string(line) +
                    " in a block emulated with warps of " + std::to_string(warp_width_) + " lanes");
@@ -143,6 +144,7 @@ Payload BlockEmulator::shuffle(int lane, const Payload& value, Origin& origin, i
   l.shuffle_out = value;
   l.shuffle_out_origin = origin;
   l.shuffle_delta = delta;
+  l.shuffle_kind = kind;
   l.shuffle_line = line;
   yield(lane, LaneState::Shuffle);
   origin = l.shuffle_in_origin;
@@ -235,7 +237,15 @@ void BlockEmulator::issue_warp_instruction(int warp) {
     for (int i = first; i < last; ++i) {
       Lane& l = lanes_[i];
       if (l.state != LaneState::Shuffle) continue;
-      const int source = i - first >= l.shuffle_delta ? i - l.shuffle_delta : i;
+      const int lane = i - first, d = l.shuffle_delta;
+      int from = lane;  // the source lane: outside the warp, the lane keeps its own value
+      switch (l.shuffle_kind) {
+        case ShuffleKind::Up: from = lane >= d ? lane - d : lane; break;
+        case ShuffleKind::Down: from = lane + d < warp_width_ ? lane + d : lane; break;
+        case ShuffleKind::Index: from = d; break;
+        case ShuffleKind::Xor: from = lane ^ d; break;
+      }
+      const int source = first + from < last && lanes_[first + from].state == LaneState::Shuffle ? first + from : i;
       l.shuffle_in = lanes_[source].shuffle_out;
       l.shuffle_in_origin = lanes_[source].shuffle_out_origin;
     }

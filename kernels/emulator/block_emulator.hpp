@@ -46,6 +46,10 @@ struct EmulationError : std::runtime_error {
 class BlockEmulator;
 class EmuExec;
 
+// Which lane a shuffle reads: l - d (__shfl_up_sync), l + d (__shfl_down_sync), lane d
+// (__shfl_sync) or l ^ d (__shfl_xor_sync); a lane whose source is outside its warp keeps its own value.
+enum class ShuffleKind : std::uint8_t { Up, Down, Index, Xor };
+
 // ============================================================================================
 // [SECTION] values and accessors
 // ============================================================================================
@@ -111,8 +115,12 @@ class EmuExec {
   // keeps its own when l - delta is below the warp. Not an event: the value's origin carries the arrow.
   template <class T>
   EmuVal<T> shfl_up(const EmuVal<T>& v, int delta, int width, unsigned line = SV_CALLER_LINE) {
+    return shfl(ShuffleKind::Up, v, delta, width, line);
+  }
+  template <class T>
+  EmuVal<T> shfl(ShuffleKind kind, const EmuVal<T>& v, int delta, int width, unsigned line = SV_CALLER_LINE) {
     Origin origin = v.origin;
-    const Payload got = shuffle(Payload::of(v.v), origin, delta, width, line);
+    const Payload got = shuffle(kind, Payload::of(v.v), origin, delta, width, line);
     return {got.template as<T>(), origin};
   }
 
@@ -151,7 +159,7 @@ class EmuExec {
 
  private:
   int declare_shared(const char* name, std::int64_t length);
-  Payload shuffle(const Payload& value, Origin& origin, int delta, int width, unsigned line);
+  Payload shuffle(ShuffleKind kind, const Payload& value, Origin& origin, int delta, int width, unsigned line);
   std::int64_t record_op(const Payload& result, Origin a, Origin b, unsigned line);
 
   BlockEmulator* emu_;
@@ -213,6 +221,7 @@ class BlockEmulator {
     Payload shuffle_out, shuffle_in;
     Origin shuffle_out_origin, shuffle_in_origin;
     int shuffle_delta = 0;
+    ShuffleKind shuffle_kind = ShuffleKind::Up;
     unsigned shuffle_line = 0;
   };
 
@@ -223,7 +232,7 @@ class BlockEmulator {
   std::int64_t record_op(int lane, const Payload& result, Origin a, Origin b, unsigned line);
   void barrier(int lane, unsigned line);
   void align(int lane);
-  Payload shuffle(int lane, const Payload& value, Origin& origin, int delta, int width, unsigned line);
+  Payload shuffle(int lane, ShuffleKind kind, const Payload& value, Origin& origin, int delta, int width, unsigned line);
   void step(int lane, Phase phase, std::int64_t param, unsigned line);
   int declare_shared(int lane, const char* name, std::int64_t length);
 
