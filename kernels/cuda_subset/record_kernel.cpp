@@ -180,6 +180,9 @@ KernelRun run_kernel(const KernelRunConfig& c) {
   bind.block_id = c.block_id;
   bind.warp = c.warp;
   m.grid = c.grid;
+  // Reserved, as record_block_scan does, so the events are not moved as they grow (pages reserved and
+  // never written cost nothing): the built-in kernels record up to about 60 events a thread.
+  trace.events.reserve(static_cast<std::size_t>(std::min<std::int64_t>(c.budget.events, std::int64_t{threads} * 128)));
   BlockEmulator emu(trace, c.schedule, threads, c.block_id, m.input, c.n, true, c.warp, kInterpreterStack);
   for (std::size_t p = 0; p < k.params.size(); ++p)
     if (bind.param_buffer[p] == 2) emu.add_global(k.params[p].name, c.grid);  // partial sums: one a block
