@@ -211,10 +211,14 @@ class Checker {
     r_.cases.push_back(std::move(cc));
   }
 
-  void add_error(const std::string& kind, std::uint32_t line, std::uint32_t column, const std::string& message) {
+  void add_error(const std::string& kind, std::uint32_t line, std::uint32_t column, std::string message) {
     for (const CheckError& e : r_.errors)
       if (e.kind == kind && e.line == line) return;
-    r_.errors.push_back({kind, line, column, message});
+    // The report names the kind and the line: keep the message after "FILE:LINE:COL: error: ".
+    const std::string prefix = r_.file + ":";
+    if (const auto at = message.find(": error: "); message.rfind(prefix, 0) == 0 && at != std::string::npos)
+      message = message.substr(at + 9);
+    r_.errors.push_back({kind, line, column, std::move(message)});
   }
 
   void collect_hazards(const Trace& t, const CheckCase& cc) {
