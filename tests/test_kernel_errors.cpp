@@ -140,6 +140,20 @@ TEST_CASE("endless loops, runaway writes and barriers not every thread reaches e
   CHECK(e.kind == "budget");
   CHECK(e.line == 3);
 
+  cuda::KernelRunConfig wide;  // a million cells of input and output, snapshotted at every barrier
+  wide.file = "k.cu";
+  wide.source = kernel_with("  for (int j = 0; j < 100; j++) __syncthreads();");
+  wide.n = 1 << 20;
+  wide.block = 8;
+  wide.budget.snapshot_cells = 4000000;
+  try {
+    (void)cuda::record_kernel_trace(wide);
+    FAIL("no fault");
+  } catch (const EmulationError& f) {
+    CHECK(std::string(f.kind) == "budget");
+    CHECK(std::string(f.what()).find("smaller n") != std::string::npos);
+  }
+
   e = run_fault(kernel_with("  if (threadIdx.x < 4) __syncthreads();\n  out[threadIdx.x] = in[threadIdx.x];"));
   CHECK(e.kind == "barrier-divergence");
   CHECK(e.line == 3);

@@ -485,6 +485,12 @@ class Thread {
     if (static_cast<std::int64_t>(k) + 1 >= b_.budget.steps)
       b_.fault("budget", loop_ ? loop_->pos : s.pos, "more than " + std::to_string(b_.budget.steps) +
                                                      " barriers (each is a step the trace keeps): does this loop end?");
+    std::int64_t cells = 0;
+    for (const std::int64_t length : b_.lengths) cells += length;
+    if ((static_cast<std::int64_t>(k) + 2) * cells > b_.budget.snapshot_cells)
+      b_.fault("budget", loop_ ? loop_->pos : s.pos, "the trace keeps every buffer (" + std::to_string(cells) + " cells) at each of " +
+                                                     std::to_string(k + 2) + " steps, more than " + std::to_string(b_.budget.snapshot_cells) +
+                                                     " cells: use fewer barriers or a smaller n");
     x_.sync(s.pos.line);
     ++b_.passed[t];
     x_.step(Phase::Interval, static_cast<std::int64_t>(k) + 1, s.pos.line);

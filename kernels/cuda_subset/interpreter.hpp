@@ -17,6 +17,7 @@ struct Budget {
   std::int64_t statements = 20'000'000;
   std::int64_t events = 4'000'000;  // about 400 MB of trace
   std::int64_t steps = 4096;        // barrier intervals (each snapshots every buffer)
+  std::int64_t snapshot_cells = 16'000'000;  // steps times the cells of all buffers: about 400 MB of snapshots
 };
 
 struct Binding {
