@@ -130,7 +130,7 @@ std::optional<int> run_kernel_command(int argc, char** argv) {
     app.add_option("FILE", o.kernel, "the kernel (.cu, the CUDA subset of docs/kernel-subset.md)")->required();
     app.add_flag("--json", o.json, "print the report as one JSON object");
     app.add_flag("--exclusive", o.exclusive, "judge it as an exclusive scan (default: told from its outputs)");
-    app.add_option("--block", o.block, "threads per block (default: the file's BLOCK_DIM / BLOCK_SIZE / SECTION_SIZE)");
+    app.add_option("--block", o.block, "threads per block, the value of its BLOCK_DIM (default 8; 64 for a kernel with warp shuffles)");
   } else {
     app.add_option("--kernel", o.kernel, "the kernel (.cu, the CUDA subset of docs/kernel-subset.md)")->required();
     app.add_option("--n", o.n, "number of elements (default 8, or the length of --input)");
