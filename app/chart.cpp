@@ -1,13 +1,14 @@
 // Charts as data and as SVG.
 #include "chart.hpp"
 
+#include "algorithms.hpp"
 #include "core/values.hpp"
+#include "device/device_options.hpp"
 #include "svg.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <sstream>
 
 namespace sv::chart {
@@ -60,28 +61,21 @@ std::vector<bool> thin_labels(const std::vector<float>& centers, const std::vect
 }
 
 namespace {
-struct Look {
-  std::uint32_t color;
-  Marker marker;
-};
-Look algorithm_look(const std::string& algorithm) {
-  static const std::map<std::string, Look> looks = {
-      {"kogge-stone", {0x0072B2FF, Marker::Circle}},        {"kogge-stone-double-buffer", {0x56B4E9FF, Marker::Ring}},
-      {"kogge-stone-racy", {0xD55E00FF, Marker::Cross}},    {"brent-kung", {0xE69F00FF, Marker::Triangle}},
-      {"blelloch", {0x009E73FF, Marker::Diamond}},          {"sklansky", {0xCC79A7FF, Marker::TriangleDown}},
-      {"warp-brent-kung", {0xAA3377FF, Marker::Square}},    {"warp-raking", {0xCCBB44FF, Marker::Star}},
-      {"warp-sklansky", {0x4477AAFF, Marker::Plus}},        {"copy", {0x999999FF, Marker::Square}},
-      {"cub", {0x228833FF, Marker::Diamond}},               {"decoupled-lookback", {0xEE6677FF, Marker::Circle}},
-      {"hierarchical", {0x332288FF, Marker::Triangle}},     {"reduce-then-scan", {0x882255FF, Marker::TriangleDown}},
-      {"chained", {0x44AA99FF, Marker::Cross}}};
+// An algorithm's look is a column of the algorithm table; the bench's two baselines are not
+// algorithms and look as this says.
+AlgorithmLook algorithm_look(const std::string& algorithm) {
   // A block-level kernel timed on its own ("block brent-kung") looks as its algorithm does.
   constexpr std::string_view kBlock = "block ";
-  auto it = looks.find(algorithm.rfind(kBlock, 0) == 0 ? algorithm.substr(kBlock.size()) : algorithm);
-  return it == looks.end() ? Look{0x868E96FF, Marker::Circle} : it->second;
+  const std::string_view name = std::string_view(algorithm).substr(algorithm.rfind(kBlock, 0) == 0 ? kBlock.size() : 0);
+  if (const AlgorithmInfo* block = find_algorithm(name)) return block->look;
+  if (const DeviceAlgorithmInfo* device = find_device_algorithm(name)) return device->look;
+  if (name == "copy") return {0x999999FF, Marker::Square};
+  if (name == "cub") return {0x228833FF, Marker::Diamond};
+  return {};
 }
 }  // namespace
 
-std::uint32_t algorithm_color(const std::string& algorithm) { return algorithm_look(algorithm).color; }
+std::uint32_t algorithm_color(const std::string& algorithm) { return algorithm_look(algorithm).colour; }
 Marker algorithm_marker(const std::string& algorithm) { return algorithm_look(algorithm).marker; }
 
 MarkerShape marker_shape(Marker m) {
@@ -99,6 +93,8 @@ MarkerShape marker_shape(Marker m) {
     case Marker::Square: ring(4, 1.2f, 1.2f, pi / 4); break;
     case Marker::Triangle: ring(3, 1.3f, 1.3f, 0); break;
     case Marker::TriangleDown: ring(3, 1.3f, 1.3f, pi); break;
+    case Marker::TriangleLeft: ring(3, 1.3f, 1.3f, -pi / 2); break;
+    case Marker::TriangleRight: ring(3, 1.3f, 1.3f, pi / 2); break;
     case Marker::Diamond: ring(4, 1.3f, 1.3f, 0); break;
     case Marker::Star: ring(10, 1.4f, 0.6f, 0); break;
     case Marker::Cross:
@@ -161,13 +157,15 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
     snir.y.push_back(static_cast<double>(snir_min_operations(depth_n, d)));
   }
   depth.series.insert(depth.series.begin(), snir);
-  // A series whose points are all an earlier one's says so: drawn on top of it, it would hide it.
+  // A series whose points are all an earlier one's says so, and is drawn hollow: filled on top of it,
+  // it would hide it.
   for (Chart* c : {&steps, &work, &depth})
     for (std::size_t i = 0; i < c->series.size(); ++i)
       for (std::size_t j = 0; j < i; ++j)
         if (!c->series[i].line && !c->series[j].line && c->series[i].x == c->series[j].x &&
             c->series[i].y == c->series[j].y) {
           c->series[i].note = "= " + c->series[j].name;
+          c->series[i].hollow = true;
           break;
         }
   return {steps, work, depth};
@@ -203,14 +201,16 @@ ChartGrid chart_grid(float w, float h, int n, float em, float gap) {
 }
 
 namespace {
-// A marker's points and paint as SVG attributes, at (x, y), `r` pixels in radius.
-std::string marker_svg(Marker m, std::uint32_t color, double x, double y, double r) {
+// A marker's points and paint as SVG attributes, at (x, y), `r` pixels in radius; `hollow` outlines it
+// whatever its shape.
+std::string marker_svg(Marker m, bool hollow, std::uint32_t color, double x, double y, double r) {
   const MarkerShape shape = marker_shape(m);
+  if (hollow && !shape.hollow) r *= kHollowScale;
   std::ostringstream s;
   s << "points=\"";
   for (const auto& [dx, dy] : shape.outline) s << x + dx * r << ',' << y + dy * r << ' ';
   s << "\" ";
-  if (shape.hollow) s << "fill=\"none\" stroke=\"" << svg::color(color) << "\" stroke-width=\"1.5\"";
+  if (shape.hollow || hollow) s << "fill=\"none\" stroke=\"" << svg::color(color) << "\" stroke-width=\"1.5\"";
   else s << "fill=\"" << svg::color(color) << "\"";
   return s.str();
 }
@@ -254,7 +254,7 @@ std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_he
       } else {
         for (std::size_t i = 0; i < ser.x.size(); ++i)
           s << "<polygon class=\"point\" data-series=\"" << svg::escape(ser.name) << "\" data-x=\"" << ser.x[i] << "\" data-y=\""
-            << ser.y[i] << "\" " << marker_svg(ser.marker, ser.color, px(ser.x[i]), py(ser.y[i]), 4) << "><title>"
+            << ser.y[i] << "\" " << marker_svg(ser.marker, ser.hollow, ser.color, px(ser.x[i]), py(ser.y[i]), 4) << "><title>"
             << svg::escape(ser.name) << ": " << c.x_label << " = " << ser.x[i] << ", " << c.y_label << " = " << ser.y[i]
             << "</title></polygon>\n";
       }
@@ -264,7 +264,7 @@ std::string charts_svg(const std::vector<Chart>& charts, int width, int chart_he
           s << "<line x1=\"" << right + 10 << "\" y1=\"" << ly - 3 << "\" x2=\"" << right + 24 << "\" y2=\"" << ly - 3
             << "\" stroke=\"" << svg::color(ser.color) << "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>";
         else
-          s << "<polygon " << marker_svg(ser.marker, ser.color, right + 17, ly - 3, 5) << "/>";
+          s << "<polygon " << marker_svg(ser.marker, ser.hollow, ser.color, right + 17, ly - 3, 5) << "/>";
         s << "<text x=\"" << right + 28 << "\" y=\"" << ly + 1 << "\">" << svg::escape(ser.name)
           << (ser.note.empty() ? "" : " (" + svg::escape(ser.note) + ")") << "</text>\n";
       }

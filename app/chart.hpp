@@ -1,11 +1,12 @@
 // Charts as data (series of points and lines on linear or log2 axes) and as SVG; the GUI draws the
-// same Chart with its ImGui widget (gui/plot.hpp). Today: the work-vs-steps charts.
+// same Chart with its ImGui widget (gui/draw/plot.hpp). Today: the work-vs-steps charts.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "algorithms.hpp"
 #include "analysis/work_steps.hpp"
 #include "bench_result.hpp"
 
@@ -14,12 +15,14 @@ namespace sv::chart {
 // A measured point's mark. Colour is never the only cue: each algorithm has its own shape too, and
 // the hollow ones leave a point drawn under them visible (kogge-stone's points and its double-buffered
 // variant's are the same).
-enum class Marker : std::uint8_t { Circle, Ring, Square, Triangle, Diamond, TriangleDown, Cross, Plus, Star };
+using sv::Marker;  // the algorithm table's marker column (algorithms.hpp)
 struct MarkerShape {
   std::vector<std::pair<float, float>> outline;  // a polygon around (0, 0), radius about 1, y down
   bool hollow = false;                            // drawn as an outline only
 };
 MarkerShape marker_shape(Marker m);
+// A filled shape drawn hollow (Series::hollow) is drawn this much larger, so the point under it shows.
+inline constexpr float kHollowScale = 1.35f;
 
 struct Series {
   std::string name;
@@ -29,6 +32,7 @@ struct Series {
   bool legend = true;
   Marker marker = Marker::Circle;
   std::string note;  // said after the name in legends and tooltips ("= kogge-stone": drawn over it)
+  bool hollow = false;  // markers drawn as outlines whatever their shape: its points are all an earlier series'
 };
 
 struct Chart {

@@ -10,6 +10,7 @@
 #include "check_report.hpp"
 #include "core/files.hpp"
 #include "core/values.hpp"
+#include "core/ops.hpp"
 #include "cuda_subset/lexer.hpp"
 #include "cuda_subset/parser.hpp"
 #include "cuda_subset/record_kernel.hpp"
@@ -33,62 +34,54 @@ std::string read_kernel_source(const std::string& path) {
   return text;
 }
 
-std::vector<Payload> parse_kernel_input(const std::string& arg, ValueType type) {
-  std::string text = arg;
-  if (!arg.empty() && arg.front() == '@') {
-    const std::optional<std::string> file = read_whole_file(arg.substr(1));
-    if (!file) throw std::invalid_argument("--input: cannot read " + arg.substr(1));
-    text.clear();
-    std::istringstream lines(*file);
-    for (std::string line; std::getline(lines, line);) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (!line.empty() && line.front() != '#') text += (text.empty() ? "" : ",") + line;
-    }
-  }
-  try {
-    return parse_value_list(text, type);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("--input: ") + e.what());
-  }
+// A request field a kernel of your own cannot honour: set means refused, naming the field as a flag.
+void refuse_built_in_fields(const RunRequest& r) {
+  const RunRequest d;
+  const auto refuse = [](const std::string& flag, const std::string& why) {
+    throw std::invalid_argument("--kernel with " + flag + ": " + why);
+  };
+  if (!r.algorithm.empty()) refuse("--algo", "choose one (a built-in algorithm or a kernel of your own)");
+  if (!r.options.empty()) refuse("--option", "switches belong to the built-in device-wide algorithms");
+  if (!r.flags.empty() || !r.app.empty() || !r.predicate.empty())
+    refuse(!r.flags.empty() ? "--flags" : !r.app.empty() ? "--app" : "--predicate",
+           "segmented scans and applications run the built-in algorithms");
+  if (r.executor == "gpu") refuse("--executor gpu", "a kernel of your own runs on the CPU emulator only");
+  if (r.amplify != d.amplify) refuse("--amplify", "the race amplifier is the GPU executor's");
+  if (r.input == "slides") refuse("--input slides", "give the values (--input 3,1,7,0,4,1,6,3)");
 }
 
-struct KernelOptions {
-  std::string kernel, out, op = "sum", type, input, schedule = "in-order";
-  std::int64_t n = 8;
-  std::int32_t block = 0, warp = 32, grid = 1;
-  std::uint64_t seed = 1;
-  bool exclusive = false, json = false;
-};
-
-cuda::KernelRunConfig kernel_config(const KernelOptions& o, bool n_given) {
+// The request (its flags already checked by set_field) as a run of the kernel in `file`.
+cuda::KernelRunConfig kernel_config(const std::string& file, const RunRequest& r) {
+  refuse_built_in_fields(r);
   cuda::KernelRunConfig c;
-  c.file = o.kernel;
-  c.source = read_kernel_source(o.kernel);
-  if (o.op != "sum" && o.op != "interval")
-    throw std::invalid_argument("--op " + o.op + ": a kernel of your own scans with its + (sum), or runs symbolically (interval)");
-  c.symbolic = o.op == "interval";
-  c.exclusive = o.exclusive;
-  c.block = o.block;
-  c.warp = o.warp;
-  if (o.warp < 1 || o.warp > 32 || (o.warp & (o.warp - 1)) != 0)
-    throw std::invalid_argument("--warp " + std::to_string(o.warp) + " is not a power of two from 1 to 32");
-  if (o.grid != 1) throw std::invalid_argument("--grid " + std::to_string(o.grid) + ": kernels of your own run one block for now");
-  const auto schedule = Schedule::parse(o.schedule, o.seed);
-  if (!schedule) throw std::invalid_argument("--schedule: unknown schedule '" + o.schedule + "' (in-order, reverse, round-robin, random[:SEED])");
-  c.schedule = *schedule;
-  c.input_seed = o.seed;
-  c.n = o.n;
-  if (!o.input.empty()) {
-    const cuda::Kernel k = cuda::parse_kernel(c.source, c.file);
-    const ValueType type = cuda::run_type_of(k, c.symbolic);
-    c.input = parse_kernel_input(o.input, type);
-    if (!n_given) c.n = static_cast<std::int64_t>(c.input.size());
-  }
-  if (!o.type.empty()) {
-    const cuda::Kernel k = cuda::parse_kernel(c.source, c.file);
-    const std::string kernel_type(type_name(cuda::run_type_of(k, c.symbolic)));
-    if (o.type != kernel_type)
-      throw std::invalid_argument("--type " + o.type + ": this kernel scans " + kernel_type + " (the type its pointer parameters point to)");
+  c.file = file;
+  c.source = read_kernel_source(file);
+  const OpKind op = r.op.value_or(OpKind::Sum);
+  if (op != OpKind::Sum && op != OpKind::Interval)
+    throw std::invalid_argument("--op " + std::string(op_name(op)) +
+                                ": a kernel of your own scans with its + (sum), or runs symbolically (interval)");
+  c.symbolic = op == OpKind::Interval;
+  c.exclusive = r.exclusive;
+  c.block = r.block;
+  c.warp = r.warp.value_or(32);
+  if (c.warp < 1 || c.warp > 32 || (c.warp & (c.warp - 1)) != 0)
+    throw std::invalid_argument("--warp " + std::to_string(c.warp) + " is not a power of two from 1 to 32");
+  c.schedule = *Schedule::parse(r.schedule.empty() ? "in-order" : r.schedule, r.seed);
+  c.input_seed = r.seed;
+  c.n = r.n.value_or(8);
+  if (!r.input.empty() || r.type) {
+    const ValueType type = cuda::run_type_of(cuda::parse_kernel(c.source, c.file), c.symbolic);
+    if (r.type && *r.type != type)
+      throw std::invalid_argument("--type " + std::string(type_name(*r.type)) + ": this kernel scans " +
+                                  std::string(type_name(type)) + " (the type its pointer parameters point to)");
+    if (!r.input.empty()) {
+      try {
+        c.input = parse_value_list(r.input, type);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("--input: ") + e.what());
+      }
+      if (!r.n) c.n = static_cast<std::int64_t>(c.input.size());
+    }
   }
   return c;
 }
@@ -101,71 +94,51 @@ std::string fault_line(const EmulationError& e, const std::string& file) {
   return file + ":" + std::to_string(e.line) + ":1: error: " + what;
 }
 
-int cmd_trace_kernel(const KernelOptions& o, bool n_given) {
-  const cuda::KernelRunConfig c = kernel_config(o, n_given);
-  const Trace trace = cuda::record_kernel_trace(c);
-  save_trace(o.out, trace);
-  std::ostream& say = stream_named(o.out) == 1 ? std::cerr : std::cout;
-  say << "wrote " << output_name(o.out) << ": " << trace.meta.algorithm << " from " << o.kernel << ", n = " << trace.meta.n
-      << ", block " << trace.meta.block << ", CPU emulator (schedule " << c.schedule.name() << "), " << trace.events.size()
-      << " events, " << trace.steps.size() << " steps, outcome " << outcome_name(trace.result.outcome) << "\n";
-  return 0;
-}
-
-}  // namespace
-
-std::optional<int> run_kernel_command(int argc, char** argv) {
-  if (argc < 2) return std::nullopt;
-  const std::string command = argv[1];
-  bool kernel_given = false;
-  for (int i = 2; i < argc; ++i)
-    if (std::string(argv[i]) == "--kernel" || std::string(argv[i]).rfind("--kernel=", 0) == 0) kernel_given = true;
-  if (!(command == "check" || (command == "trace" && kernel_given))) return std::nullopt;
-
-  KernelOptions o;
-  CLI::App app{command == "check" ? "scanviz check: the report card of a scan kernel of your own"
-                                  : "scanviz trace --kernel: record a scan kernel of your own on the emulator"};
-  app.name("scanviz " + command);
-  if (command == "check") {
-    app.add_option("FILE", o.kernel, "the kernel (.cu, the CUDA subset of docs/kernel-subset.md)")->required();
-    app.add_flag("--json", o.json, "print the report as one JSON object");
-    app.add_flag("--exclusive", o.exclusive, "judge it as an exclusive scan (default: told from its outputs)");
-    app.add_option("--block", o.block, "threads per block, the value of its BLOCK_DIM (default 8; 64 for a kernel with warp shuffles)");
-  } else {
-    app.add_option("--kernel", o.kernel, "the kernel (.cu, the CUDA subset of docs/kernel-subset.md)")->required();
-    app.add_option("--n", o.n, "number of elements (default 8, or the length of --input)");
-    app.add_option("--block", o.block, "threads per block (default: the smallest power of two whose BLOCK_DIM holds n)");
-    app.add_option("--grid", o.grid, "blocks (1)");
-    app.add_option("--input", o.input, "comma-separated values or @FILE (default: seeded random)");
-    app.add_option("--op", o.op, "sum (the kernel's +) or interval (symbolic x0..x3 values)");
-    app.add_option("--type", o.type, "the kernel's element type (float, double or int32), said only to check it");
-    app.add_flag("--exclusive", o.exclusive, "judge the output as an exclusive scan");
-    app.add_option("--schedule", o.schedule, "warp schedule: in-order, reverse, round-robin, random[:SEED]");
-    app.add_option("--seed", o.seed, "seed of the random input and of a random schedule");
-    app.add_option("--warp", o.warp, "threads the emulator runs in lockstep: 1 to 32 (default 32)");
-    app.add_option("--out", o.out, "trace file to write (JSON); - for standard output")->required();
-  }
+// Runs one of the commands, its errors as one line: exit 2 for the source or the request, 1 for a
+// fault of the kernel as it runs.
+template <class F>
+int kernel_command(const std::string& file, F&& f) {
   try {
-    app.parse(argc - 1, argv + 1);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "scanviz: " << e.what() << " (scanviz " << command << " --help for usage)\n";
-    return 2;
-  }
-  try {
-    if (command == "check") return check_command(o.kernel, read_kernel_source(o.kernel), o.block, o.exclusive, o.json);
-    return cmd_trace_kernel(o, app.count("--n") > 0);
+    return f();
   } catch (const cuda::KernelError& e) {
     std::cerr << e.what() << "\n";
     return 2;
   } catch (const EmulationError& e) {
-    std::cerr << fault_line(e, o.kernel) << "\n";
+    std::cerr << fault_line(e, file) << "\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "scanviz: " << e.what() << "\n";
     return 2;
   }
+}
+
+}  // namespace
+
+int trace_kernel(const std::string& file, const RunRequest& request, const std::string& out) {
+  return kernel_command(file, [&] {
+    const cuda::KernelRunConfig c = kernel_config(file, request);
+    const Trace trace = cuda::record_kernel_trace(c);
+    save_trace(out, trace);
+    std::ostream& say = stream_named(out) == 1 ? std::cerr : std::cout;
+    say << "wrote " << output_name(out) << ": " << trace.meta.algorithm << " from " << file << ", n = " << trace.meta.n
+        << ", block " << trace.meta.block << ", CPU emulator (schedule " << c.schedule.name() << "), "
+        << trace.events.size() << " events, " << trace.steps.size() << " steps, outcome "
+        << outcome_name(trace.result.outcome) << "\n";
+    return 0;
+  });
+}
+
+CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
+  auto* check = app.add_subcommand("check", "the report card of a scan kernel of your own (.cu)");
+  check->add_option("FILE", o.kernel, "the kernel (.cu, the CUDA subset of docs/kernel-subset.md)")->required();
+  check->add_flag("--json", o.json, "print the report as one JSON object");
+  check->add_flag("--exclusive", o.exclusive, "judge it as an exclusive scan (default: told from its outputs)");
+  check->add_option("--block", o.block, "threads per block, the value of its BLOCK_DIM (default 8; 64 for a kernel with warp shuffles)");
+  return check;
+}
+
+int check_kernel(const CheckOptions& o) {
+  return kernel_command(o.kernel, [&] { return check_command(o.kernel, read_kernel_source(o.kernel), o.block, o.exclusive, o.json); });
 }
 
 }  // namespace sv

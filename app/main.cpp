@@ -20,16 +20,20 @@
 #include "device/device_options.hpp"
 #include "emulator/block_emulator.hpp"
 #include "emulator/record.hpp"
+#include "run/request.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
 #include "analysis/application.hpp"
-#include "analysis/work_steps.hpp"
+#include "work_steps_runs.hpp"
 #include "core/segments.hpp"
 #include "chart.hpp"
 #include "cmd_kernel.hpp"
+#include "run_flags.hpp"
 #include "text_view.hpp"
 #ifdef SCANVIZ_HAVE_GUI
 #include "gui/app.hpp"
+#include "gui/draw/render.hpp"
+#include "gui/platform/desktop.hpp"
 #endif
 #include "trace/trace_json.hpp"
 
@@ -41,31 +45,12 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// trace and race: the run request's flags, and what only the command line adds.
 struct TraceOptions {
-  std::string algo;
-  std::int64_t n = 0;
-  bool n_given = false;
-  std::string op = "sum";
-  std::string type;
-  bool exclusive = false;
-  std::string input;
-  bool input_given = false;
-  std::int32_t block = 0;
-  std::int32_t warp = 0;
-  bool warp_given = false;
-  std::string executor = "auto";
-  std::string schedule = "in-order";
-  bool schedule_given = false;
-  std::uint64_t trace_capacity = GpuOptions{}.trace_capacity;
-  std::uint64_t amplify = 0;
-  int runs = 1000;
-  std::uint64_t seed = 1;
+  cli::RunFlags flags;
   std::string out;
-  std::vector<std::string> options;  // --option key=value
-  std::string flags;                 // --flags: segment heads, "1,0,0,1" or "random:P"
-  std::string app;                   // --app compact|allocate
-  std::string predicate;             // --predicate, with --app compact
-  bool op_given = false;
+  std::uint64_t trace_capacity = GpuOptions{}.trace_capacity;
+  int runs = 1000;
 };
 
 // "a,b,c" -> {"a", "b", "c"} (an empty string: none).
@@ -74,132 +59,6 @@ std::vector<std::string> comma_list(const std::string& text) {
   std::istringstream in(text);
   for (std::string item; std::getline(in, item, ',');) out.push_back(item);
   return out;
-}
-
-// "3,6,7" or "@FILE": values separated by commas or newlines; lines starting with # are comments.
-std::vector<Payload> parse_input_list(const std::string& arg, ValueType type) {
-  std::string text = arg;
-  if (!arg.empty() && arg.front() == '@') {
-    std::ifstream file(arg.substr(1));
-    if (!file) throw UsageError("--input: cannot read " + arg.substr(1));
-    text.clear();
-    for (std::string line; std::getline(file, line);) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF files
-      if (!line.empty() && line.front() != '#') text += (text.empty() ? "" : ",") + line;
-    }
-  }
-  try {
-    return parse_value_list(text, type);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--input: ") + e.what());
-  }
-}
-
-// --app compact|allocate: the scan becomes the exclusive sum of the predicate or of the requests.
-void set_application(const TraceOptions& o, BlockRunConfig& c) {
-  if (o.app != "compact" && o.app != "allocate")
-    throw UsageError("--app: unknown application '" + o.app + "' (compact or allocate)");
-  if (!o.flags.empty()) throw UsageError("--app: an application's scan is not segmented (drop --flags)");
-  if (o.op_given && c.op != OpKind::Sum) throw UsageError("--app " + o.app + " scans with sum, not " + o.op);
-  if (c.type != ValueType::I32 && c.type != ValueType::I64)
-    throw UsageError("--app " + o.app + " scans integer counts: --type int32 or int64");
-  c.op = OpKind::Sum;
-  c.exclusive = true;
-  std::vector<Payload> values = c.input.empty() ? random_input(OpKind::Sum, c.type, static_cast<std::size_t>(c.n), o.seed) : c.input;
-  c.application.kind = o.app;
-  if (o.app == "compact") {
-    if (o.predicate.empty()) throw UsageError("--app compact needs --predicate, e.g. --predicate \"x > 0\"");
-    try {
-      const Predicate predicate = Predicate::parse(o.predicate);
-      c.input = compaction_flags(predicate, c.type, values);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--predicate: ") + e.what());
-    }
-    c.application.predicate = o.predicate;
-    c.application.values = std::move(values);
-  } else {
-    if (c.input.empty())  // random requests: the sizes 0..9
-      for (Payload& v : values)
-        v = c.type == ValueType::I64 ? Payload::of(std::int64_t{(v.as<std::int64_t>() % 10 + 10) % 10})
-                                     : Payload::of((v.as<std::int32_t>() % 10 + 10) % 10);
-    try {
-      check_requests(c.type, values);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--input: ") + e.what());
-    }
-    c.input = std::move(values);
-  }
-}
-
-BlockRunConfig run_config(const TraceOptions& o) {
-  BlockRunConfig c;
-  c.algorithm = o.algo;
-  const bool device = is_device_algorithm(o.algo);
-  if (!find_algorithm(o.algo) && !device)
-    throw UsageError("--algo: unknown algorithm '" + o.algo + "' (scanviz algos lists them)");
-  for (const std::string& kv : o.options) {
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError("--option " + kv + ": expected key=value");
-    if (!c.options.emplace(kv.substr(0, eq), kv.substr(eq + 1)).second)
-      throw UsageError("--option " + kv.substr(0, eq) + " is given twice");
-  }
-  auto op = parse_op_name(o.op);
-  if (!op) throw UsageError("--op: unknown operator '" + o.op + "' (" + op_names_text() + ")");
-  c.op = *op;
-  if (o.type.empty()) {
-    c.type = default_type_for(c.op);
-  } else {
-    auto type = parse_type_name(o.type);
-    if (!type) throw UsageError("--type: unknown type '" + o.type + "' (int32, int64, float, double or interval)");
-    c.type = *type;
-  }
-  try {
-    check_op_type(c.op, c.type);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--type: ") + e.what());
-  }
-  c.exclusive = o.exclusive;
-  if (o.input_given) {
-    c.input = parse_input_list(o.input, c.type);
-    try {
-      check_op_values(c.op, c.type, c.input);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--input: ") + e.what());
-    }
-    if (o.n_given && o.n != static_cast<std::int64_t>(c.input.size()))
-      throw UsageError("--n " + std::to_string(o.n) + " does not match the " + std::to_string(c.input.size()) +
-                       " values of --input");
-  }
-  if (o.n_given && o.n < (device ? 0 : 1))
-    throw UsageError("--n must be at least " + std::string(device ? "0" : "1") + ", not " + std::to_string(o.n));
-  c.n = !c.input.empty() ? static_cast<std::int64_t>(c.input.size()) : (o.n_given ? o.n : 8);
-  if (o.n_given && o.n > (std::int64_t{1} << 31)) throw UsageError("--n " + std::to_string(o.n) + " is too large");
-  if (o.seed == 0) throw UsageError("--seed must be at least 1 (0 marks input typed by hand in a trace)");
-  c.block = o.block;
-  if (o.warp_given) {
-    if (device) throw UsageError("--warp applies to the block algorithms, not " + o.algo);
-    const bool warp_level = find_algorithm(o.algo)->warp_level;
-    const int lowest = warp_level ? 2 : 1;
-    if (o.warp < lowest || o.warp > kMaxWarpWidth || !std::has_single_bit(static_cast<std::uint32_t>(o.warp)))
-      throw UsageError("--warp: " + std::string(warp_level ? "warp width " : "threads in lockstep ") +
-                       std::to_string(o.warp) + " is not a power of two from " + std::to_string(lowest) + " to 32");
-    c.warp = o.warp;
-  }
-  c.input_seed = o.seed;
-  auto schedule = Schedule::parse(o.schedule, o.seed);
-  if (!schedule)
-    throw UsageError("--schedule: unknown schedule '" + o.schedule + "' (in-order, reverse, round-robin, random[:SEED])");
-  c.schedule = *schedule;
-  if (!o.flags.empty()) {
-    try {
-      c.flags = flags_from_option(o.flags, static_cast<std::size_t>(c.n), o.seed);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--flags: ") + e.what());
-    }
-  }
-  if (!o.predicate.empty() && o.app != "compact") throw UsageError("--predicate goes with --app compact");
-  if (!o.app.empty()) set_application(o, c);
-  return c;
 }
 
 int cmd_algos() {
@@ -291,24 +150,20 @@ void refuse_binary_on_terminal(const std::string& option, const std::string& out
 
 enum class Where { Emulator, Gpu };
 
-// --executor auto picks the GPU when one is usable, unless an emulator-only option (--schedule, or
-// --warp narrowing a block algorithm's lockstep) asks for the emulator; an explicit gpu without a
-// usable device is an error naming the CUDA error.
-Where choose_executor(const TraceOptions& o, std::string& why) {
-  if (o.executor == "emulator") return Where::Emulator;
-  const AlgorithmInfo* info = find_algorithm(o.algo);
-  const bool narrowed = o.warp_given && info && !info->warp_level;
-  if (o.executor == "gpu") {
-    if (o.schedule_given) throw UsageError("--schedule applies to the emulator only (--executor emulator)");
-    if (narrowed)
-      throw UsageError("--warp narrows " + o.algo + "'s lockstep on the emulator; a GPU's warps are 32 lanes (--executor emulator)");
+// --executor auto picks the GPU when one is usable, unless an emulator-only field (a schedule, or a
+// warp narrowing a block algorithm's lockstep) asks for the emulator; an explicit gpu without a usable
+// device is an error naming the CUDA error. What the GPU cannot run is refused by validate_request.
+Where choose_executor(const RunRequest& r, std::string& why) {
+  if (r.executor == "emulator") return Where::Emulator;
+  const AlgorithmInfo* info = find_algorithm(r.algorithm);
+  const bool narrowed = r.warp && info && !info->warp_level;
+  if (r.executor == "gpu") {
     const GpuStatus gpu = probe_gpu();
     if (!gpu.usable) throw UsageError("--executor gpu: no usable CUDA device (" + gpu.error + "); use --executor emulator");
     return Where::Gpu;
   }
-  if (o.executor != "auto") throw UsageError("--executor: unknown executor '" + o.executor + "' (auto, gpu or emulator)");
-  if (o.schedule_given || narrowed) {
-    why = o.schedule_given ? "--schedule given" : "--warp given";
+  if (!r.schedule.empty() || narrowed) {
+    why = !r.schedule.empty() ? "--schedule given" : "--warp given";
     return Where::Emulator;
   }
   const GpuStatus gpu = probe_gpu();
@@ -317,15 +172,13 @@ Where choose_executor(const TraceOptions& o, std::string& why) {
   return Where::Emulator;
 }
 
-int cmd_trace(const TraceOptions& o) {
-  const BlockRunConfig config = run_config(o);
+int cmd_trace(const TraceOptions& o, const RunRequest& request) {
+  const BlockRunConfig config = run_config(request);
   std::string why;
-  const Where where = choose_executor(o, why);
-  if (where == Where::Emulator && o.amplify) throw UsageError("--amplify applies to the GPU executor only");
+  const Where where = choose_executor(request, why);
+  if (where == Where::Emulator && request.amplify) throw UsageError("--amplify applies to the GPU executor only");
   const bool device = is_device_algorithm(config.algorithm);
-  if (device && o.schedule_given)
-    throw UsageError("--schedule is the warp schedule of the block algorithms; device-wide ones take --option launch=ORDER");
-  const GpuOptions gpu_options{o.trace_capacity, o.amplify};
+  const GpuOptions gpu_options{o.trace_capacity, request.amplify};
   const Trace trace = where == Where::Gpu ? (device ? record_device_scan_gpu(config, gpu_options)
                                                     : record_block_scan_gpu(config, gpu_options))
                                           : record_scan(config);
@@ -354,14 +207,14 @@ int cmd_trace(const TraceOptions& o) {
 }
 
 // Counts wrong outputs over repeated untraced GPU runs, without and with the race amplifier.
-int cmd_race(const TraceOptions& o) {
-  const BlockRunConfig config = run_config(o);
+int cmd_race(const TraceOptions& o, const RunRequest& request) {
+  const BlockRunConfig config = run_config(request);
   if (o.runs < 1) throw UsageError("--runs must be at least 1");
   const GpuStatus gpu = probe_gpu();
   if (!gpu.usable) throw UsageError("race needs a CUDA device (" + gpu.error + ")");
   std::cout << config.algorithm << ", n = " << config.n << ", " << op_name(config.op) << " (" << type_name(config.type)
             << "), untraced on " << gpu.name << ", " << o.runs << " runs each\n";
-  for (std::uint64_t seed : {std::uint64_t{0}, o.amplify ? o.amplify : std::uint64_t{1}}) {
+  for (std::uint64_t seed : {std::uint64_t{0}, request.amplify ? request.amplify : std::uint64_t{1}}) {
     const WrongCount c = count_wrong_outputs_gpu(config, o.runs, seed);
     std::cout << (seed ? "amplifier on (seed " + std::to_string(seed) + "+run)" : std::string("amplifier off")) << ": "
               << c.wrong << " of " << c.runs << " outputs wrong (" << 100.0 * c.wrong / c.runs
@@ -387,7 +240,7 @@ std::vector<std::int64_t> parse_sizes(const std::string& text) {
   return sizes;
 }
 
-int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, const std::string& algorithms,
+int cmd_bench(const std::string& sizes, int runs, int rounds, const std::string& json_path, const std::string& algorithms,
               const std::string& type) {
   BenchOptions options;
   const auto parsed_type = parse_type_name(type);
@@ -397,28 +250,15 @@ int cmd_bench(const std::string& sizes, int runs, const std::string& json_path, 
   if (!sizes.empty()) options.sizes = parse_sizes(sizes);
   if (runs < 1) throw UsageError("--runs must be at least 1");
   options.runs = runs;
+  if (rounds < 1 || rounds > 100) throw UsageError("--rounds must be from 1 to 100");
+  options.rounds = rounds;
   options.algorithms = comma_list(algorithms);
   check_bench_options(options);  // before the device: a bad name is reported the same with or without one
   const GpuStatus gpu = probe_gpu();
   if (!gpu.usable) throw UsageError("bench needs a usable CUDA device (" + gpu.error + ")");
   const BenchResult r = run_bench(options, [](const std::string& line) { std::cerr << line << "\n"; });
   std::FILE* table = stream_named(json_path) == 1 ? stderr : stdout;  // --json -: the JSON alone on stdout
-  std::fprintf(table, "%s inclusive sum on %s; median of %d timed runs after warm-up; inputs rotated over 256 MiB (at most 64 buffer pairs)\n",
-               std::string(type_name(r.type)).c_str(), r.device.c_str(), options.runs);
-  if (peak_dram_bytes_per_s(r) > 0)
-    std::fprintf(table, "peak DRAM %.0f GB/s = 2 x %d MHz x %d bits; %% peak is a row's read + write bytes/s over it\n",
-                 peak_dram_bytes_per_s(r) / 1e9, r.memory_clock_khz / 1000, r.memory_bus_bits);
-  int width = 10;  // the longest algorithm's name, so the columns line up
-  for (const BenchRow& row : r.rows) width = std::max(width, static_cast<int>(row.algorithm.size()));
-  std::fprintf(table, "%-*s %12s %10s %12s %10s %8s %10s %8s %s\n", width, "algorithm", "n", "ms", "G items/s", "GB/s",
-               "% peak", "% copy", "vs CUB", "verified");
-  for (const BenchRow& row : r.rows) {
-    char peak[16] = "-";  // a device that does not report its memory clock
-    if (peak_dram_bytes_per_s(r) > 0) std::snprintf(peak, sizeof peak, "%.1f", percent_of_peak_dram(r, row));
-    std::fprintf(table, "%-*s %12lld %10.4f %12.2f %10.1f %8s %10.1f %8.2f %s\n", width, row.algorithm.c_str(),
-                 static_cast<long long>(row.n), row.median_ms, row.items_per_s / 1e9, row.bytes_per_s / 1e9, peak,
-                 row.percent_of_copy, row.vs_cub, row.verified ? "yes" : "NO");
-  }
+  std::fputs(bench_table_text(r).c_str(), table);
   if (!json_path.empty()) write_file_atomically(json_path, bench_to_json(r));
   for (const BenchRow& row : r.rows)
     if (!row.verified) return 1;
@@ -486,9 +326,7 @@ int cmd_demo() {
 
 // The command line's work; main adds the check of standard output.
 int run_command_line(int argc, char** argv) {
-  if (const std::optional<int> code = run_kernel_command(argc, argv)) return *code;  // trace --kernel, check
   CLI::App app{"scanviz: GPU parallel prefix sum (scan), made visible"};
-  app.footer("A kernel of your own: scanviz trace --kernel FILE.cu --out t.json; scanviz check FILE.cu (docs/cli.md)");
   app.require_subcommand(0, 1);
 
   auto* algos = app.add_subcommand("algos", "list the algorithms and their switches");
@@ -496,52 +334,57 @@ int run_command_line(int argc, char** argv) {
 
   TraceOptions to;
   auto* trace = app.add_subcommand("trace", "run a scan (GPU when usable, else the CPU emulator) and record its trace");
-  trace->add_option("--algo", to.algo, "algorithm (scanviz algos lists them)")->required();
-  trace->add_option("--n", to.n, "number of elements (default 8, or the length of --input)");
-  trace->add_option("--op", to.op, op_names_text());
-  trace->add_option("--type", to.type, "int32, int64, float or double (interval for --op interval; and, or, bit*: int32 or int64)");
-  trace->add_flag("--exclusive", to.exclusive, "exclusive scan (default inclusive)");
-  trace->add_option("--input", to.input, "comma-separated values (\"3,6,7,4\", \"x0,x1\") or @FILE");
-  trace->add_option("--block", to.block,
-                    "threads per block (default: the smallest that holds n; for device-wide algorithms the tile's 256)");
-  trace->add_option("--warp", to.warp,
-                    "warp width of the warp-level algorithms (warp-*): a power of two from 2 to 32, at most the block "
-                    "(default 32, or the block when smaller; Merrill and Garland's Fig. 2 uses 4); for the other "
-                    "block algorithms the threads the emulator runs in lockstep, 1 to 32 (1: each thread on its own, "
-                    "as the slides draw it; default 32, a GPU's warp)");
-  trace->add_option("--executor", to.executor, "auto (the GPU when usable), gpu or emulator");
-  trace->add_option("--schedule", to.schedule, "emulator warp schedule: in-order, reverse, round-robin, random[:SEED]");
-  trace->add_option("--seed", to.seed, "seed of the random input and of a random schedule without its own");
+  cli::add_run_flags(*trace, to.flags, {
+      {"algo", "algorithm (scanviz algos lists them)"},
+      {"n", "number of elements (default 8, or the length of --input)"},
+      {"op", op_names_text()},
+      {"type", "int32, int64, float or double (interval for --op interval; and, or, bit*: int32 or int64)"},
+      {"exclusive", "exclusive scan (default inclusive)"},
+      {"input", "comma-separated values (\"3,6,7,4\", \"x0,x1\"), slides (the slides' values) or @FILE"},
+      {"block", "threads per block (default: the smallest that holds n; for device-wide algorithms the tile's 256)"},
+      {"warp", "warp width of the warp-level algorithms (warp-*): a power of two from 2 to 32, at most the block "
+               "(default 32, or the block when smaller; Merrill and Garland's Fig. 2 uses 4); for the other "
+               "block algorithms the threads the emulator runs in lockstep, 1 to 32 (1: each thread on its own, "
+               "as the slides draw it; default 32, a GPU's warp)"},
+      {"executor", "auto (the GPU when usable), gpu or emulator"},
+      {"schedule", "emulator warp schedule: in-order, reverse, round-robin, random[:SEED]"},
+      {"seed", "seed of the random input and of a random schedule without its own (1 or more)"},
+      {"amplify", "GPU: race amplifier seed (warps sleep seeded delays each step)"},
+      {"option", "device-wide algorithms: a switch key=value, repeatable (scanviz algos lists them)"},
+      {"flags", "segmented scan: segment heads, one 0 or 1 per element (\"1,0,0,1,0\"), or random:P (each a head "
+                "with probability P, seeded by --seed)"},
+      {"app", "an application of the scan: compact (keep the elements passing --predicate) or allocate (offsets "
+              "of the requests in --input); the scan is then the exclusive sum"},
+      {"predicate", "with --app compact: e.g. \"x > 0\", \"x % 2 == 0\", \"x > 0 && x < 5\""},
+  });
+  std::string trace_kernel_file;  // not a request field: the page's links and a trace's meta have no file to read
+  trace->add_option("--kernel", trace_kernel_file, "a scan kernel of your own (.cu, docs/kernel-subset.md) instead of --algo; "
+                                                   "it runs on the emulator");
   trace->add_option("--trace-capacity", to.trace_capacity, "GPU: events the device trace buffer holds");
-  trace->add_option("--amplify", to.amplify, "GPU: race amplifier seed (warps sleep seeded delays each step)");
-  trace->add_option("--option", to.options, "device-wide algorithms: a switch key=value, repeatable (scanviz algos lists them)");
-  trace->add_option("--flags", to.flags,
-                    "segmented scan: segment heads, one 0 or 1 per element (\"1,0,0,1,0\"), or random:P (each a head "
-                    "with probability P, seeded by --seed)");
-  trace->add_option("--app", to.app,
-                    "an application of the scan: compact (keep the elements passing --predicate) or allocate (offsets "
-                    "of the requests in --input); the scan is then the exclusive sum");
-  trace->add_option("--predicate", to.predicate, "with --app compact: e.g. \"x > 0\", \"x % 2 == 0\", \"x > 0 && x < 5\"");
   trace->add_option("--out", to.out, "trace file to write (JSON); - for standard output")->required();
 
+  CheckOptions co;
+  auto* check = add_check_command(app, co);
+
   TraceOptions ro;
-  ro.algo = "kogge-stone-racy";
-  ro.n = 1024;
   auto* race = app.add_subcommand("race", "GPU: count wrong outputs over repeated untraced runs, without and with the amplifier");
-  race->add_option("--algo", ro.algo, "algorithm (default kogge-stone-racy)");
-  race->add_option("--n", ro.n, "number of elements (default 1024)");
-  race->add_option("--op", ro.op, "operator (default sum)");
-  race->add_option("--type", ro.type, "value type");
+  cli::add_run_flags(*race, ro.flags, {
+      {"algo", "algorithm (default kogge-stone-racy)"},
+      {"n", "number of elements (default 1024)"},
+      {"op", "operator (default sum)"},
+      {"type", "value type"},
+      {"amplify", "amplifier seed (default 1)"},
+      {"seed", "seed of the random input"},
+  });
   race->add_option("--runs", ro.runs, "runs in each mode (default 1000)");
-  race->add_option("--amplify", ro.amplify, "amplifier seed (default 1)");
-  race->add_option("--seed", ro.seed, "seed of the random input");
 
   std::string bench_sizes, bench_json, bench_algorithms, bench_type = "int32";
-  int bench_runs = 20;
+  int bench_runs = 20, bench_rounds = 3;
   auto* bench = app.add_subcommand("bench", "GPU: time device-wide scans and block-level kernels against CUB and a copy");
   bench->add_option("--sizes", bench_sizes, "comma-separated sizes, e.g. 2^20,2^24 (default 2^10..2^28, even powers)");
   bench->add_option("--type", bench_type, "the sum's type: int32 (default), int64, float or double");
-  bench->add_option("--runs", bench_runs, "timed runs per measurement (default 20; the median is reported)");
+  bench->add_option("--runs", bench_runs, "timed single launches a round (default 20; the round's median is its latency)");
+  bench->add_option("--rounds", bench_rounds, "rounds of both measures, for the spread min/median/max (default 3)");
   bench->add_option("--json", bench_json, "also write the table as JSON to FILE (-: standard output, the table then on stderr)");
   bench->add_option("--algorithms", bench_algorithms,
                     "comma-separated algorithms to time, e.g. decoupled-lookback,warp-raking: device-wide ones, and "
@@ -608,7 +451,7 @@ int run_command_line(int argc, char** argv) {
                       "torn (a 16-byte descriptor read in halves), stall, 10000-tiles or pipelined (how a scan reaches "
                       "the copy: the pipelined kernel's warp roles, a trace recorded on a GPU)");
   gui_cmd->add_option("--size", size, "window size WxH");
-  gui_cmd->add_option("--frames", go.frames, "run this many frames and exit");
+  gui_cmd->add_option("--frames", go.frames, "run this many frames and exit (0, the default: until the window is closed)");
   gui_cmd->add_option("--screenshot", go.screenshot, "with --frames: save the last frame as PNG (- for standard output)");
   gui_cmd->add_flag("--report-frames", go.report_frames, "print frame times and GL object counts");
   gui_cmd->add_flag("--report-source", go.report_source,
@@ -648,12 +491,6 @@ int run_command_line(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-    to.n_given = trace->count("--n") > 0;
-    to.schedule_given = trace->count("--schedule") > 0;
-    to.input_given = trace->count("--input") > 0;
-    to.warp_given = trace->count("--warp") > 0;
-    to.op_given = trace->count("--op") > 0;
-    ro.n_given = true;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -665,9 +502,19 @@ int run_command_line(int argc, char** argv) {
 
   try {
     if (*algos) return cmd_algos();
-    if (*trace) return cmd_trace(to);
-    if (*race) return cmd_race(ro);
-    if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_json, bench_algorithms, bench_type);
+    if (*trace) {
+      if (trace_kernel_file.empty() && !trace->count("--algo")) throw UsageError("trace: --algo or --kernel is required");
+      if (!trace_kernel_file.empty()) return trace_kernel(trace_kernel_file, cli::request_of(*trace, to.flags), to.out);
+      return cmd_trace(to, cli::request_of(*trace, to.flags));
+    }
+    if (*check) return check_kernel(co);
+    if (*race) {
+      RunRequest defaults;
+      defaults.algorithm = "kogge-stone-racy";
+      defaults.n = 1024;
+      return cmd_race(ro, cli::request_of(*race, ro.flags, defaults));
+    }
+    if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_rounds, bench_json, bench_algorithms, bench_type);
     if (*chart_cmd) return cmd_chart(chart_kind, chart_out, chart_format, chart_n, chart_algos, chart_log);
     if (*show) {
       print_steps(std::cout, load_trace(file));
@@ -693,10 +540,16 @@ int run_command_line(int argc, char** argv) {
       if (std::sscanf(size.c_str(), "%dx%d", &go.width, &go.height) != 2 || go.width < 320 || go.height < 240 ||
           go.width > 8192 || go.height > 8192)
         throw UsageError("--size must be WxH between 320x240 and 8192x8192, not '" + size + "'");
-      if (go.frames < 0) throw UsageError("--frames must not be negative");
+      if (go.frames < 0) throw UsageError("--frames must not be negative (0, the default, runs until the window is closed)");
+      if (gui_cmd->count("--step") && go.step < 0)
+        throw UsageError("--step must be 0 or more (0 is the first step), not " + std::to_string(go.step));
+      if (gui_cmd->count("--algo")) {  // the request's check of the name: an empty one is refused
+        RunRequest lesson;
+        set_field(lesson, "algo", go.algorithm);
+      }
       if (gui_cmd->count("--n") && go.n < 1) throw UsageError("--n must be at least 1, not " + std::to_string(go.n));
       if (gui_cmd->count("--warp")) {
-        const AlgorithmInfo* info = find_algorithm(go.algorithm.empty() ? "kogge-stone-double-buffer" : go.algorithm);
+        const AlgorithmInfo* info = find_algorithm(go.algorithm.empty() ? kDefaultBlockAlgorithm : std::string_view(go.algorithm));
         if (!info) throw UsageError("--warp applies to the block algorithms (--algo NAME)");
         if (go.warp < 1) throw UsageError("--warp " + std::to_string(go.warp) + " is not a power of two from 1 to 32");
         warp_width_for(*info, block_shape(*info, go.n > 0 ? go.n : 8, 0).capacity, go.warp);  // one line, exit 2
@@ -722,13 +575,17 @@ int run_command_line(int argc, char** argv) {
         throw UsageError("--lookback and --trace: choose one (a device-wide trace opens in the look-back view by itself)");
       if (!go.report_layout.empty() && go.frames == 0) throw UsageError("--report-layout comes with --frames");
       if (!go.screenshot.empty()) refuse_binary_on_terminal("--screenshot", go.screenshot, "png");
-      return gui::run_gui(go);
+      gui::DesktopPlatform desktop(go.width, go.height);
+      return gui::run_gui(go, desktop);
     }
 #endif
     return cmd_demo();  // a build without the GUI prints the terminal demo
   } catch (const EmulationError& e) {
     std::cerr << "scanviz: the kernel failed in the emulator: " << e.what() << "\n";
     return 1;
+  } catch (const RequestError& e) {  // a run request's field, said as its flag
+    std::cerr << "scanviz: " << cli::flag_text(e) << "\n";
+    return 2;
   } catch (const std::exception& e) {  // bad arguments (UsageError, invalid_argument) and files (TraceError)
     std::cerr << "scanviz: " << e.what() << "\n";
     return 2;

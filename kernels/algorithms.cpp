@@ -1,4 +1,4 @@
-// The algorithm registry.
+// The block-level algorithms from the algorithm table (algorithms.def): their shapes and closed forms.
 #include "algorithms.hpp"
 
 #include <algorithm>
@@ -10,34 +10,76 @@
 namespace sv {
 
 namespace {
-constexpr std::array<AlgorithmInfo, 9> kBlockAlgorithms = {{
-    {"kogge-stone-racy", "Kogge-Stone, one shared buffer, one barrier a step (PMPP's \"Incorrect!\" kernel): races",
-     1, false, true, "log2 n", "n*log2(n) - (n-1)"},
-    {"kogge-stone", "Kogge-Stone, one shared buffer, two barriers a step (read, barrier, write, barrier)", 1, false,
-     false, "log2 n", "n*log2(n) - (n-1)"},
-    {"kogge-stone-double-buffer", "Kogge-Stone reading one buffer and writing the other, one barrier a step", 1,
-     false, false, "log2 n", "n*log2(n) - (n-1)"},
-    {"brent-kung", "Brent-Kung: reduction tree then distribution tree, two elements per thread", 2, true, false,
-     "2*log2(n) - 1", "2n - log2(n) - 2"},
-    {"blelloch", "Blelloch: up-sweep, clear root, down-sweep; exclusive by nature, two elements per thread", 2, true,
-     false, "2*log2(n) (+1 inclusive)", "2(n-1) (+1 inclusive)"},
-    {"sklansky", "Sklansky: divide and conquer, each upper half adds its lower half's last element", 2, true, false,
-     "log2 n", "(n/2)*log2(n)"},
-    {"warp-brent-kung",
-     "Merrill-Garland Fig. 2a: radix-W Brent-Kung, Kogge-Stone warp scans (shuffles), a warp scans the warps' totals, "
-     "propagation fans",
-     1, true, false, "log2(n) + ceil(log_W n) - 1",
-     "per level of L cells (L/W)(W*log2(W) - W + 1) + (L - W); the root's L <= W cells L*log2(L) - L + 1", true},
-    {"warp-raking",
-     "Merrill-Garland Fig. 2b: raking reduce-then-scan, one warp: serial reductions of n/W cells a lane, a Kogge-Stone "
-     "warp scan at the root, serial scans",
-     1, true, false, "2n/W - 1 + log2(W)", "2n - n/W - 2W + 1 + W*log2(W)", true},
-    {"warp-sklansky",
-     "Merrill-Garland Fig. 2c: Sklansky, Kogge-Stone warp scans (shuffles), then fans at spans W, 2W, ..., n/2", 1, true,
-     false, "log2 n", "(n/W)(W*log2(W) - W + 1) + (n/2)*log2(n/W)", true},
-}};
 
 std::int64_t log2_exact(std::int64_t n) { return std::countr_zero(static_cast<std::uint64_t>(n)); }
+
+// Kogge-Stone over c lanes: c*log2(c) - (c - 1) operator applications.
+std::int64_t kogge_stone_work(std::int64_t c) { return c * log2_exact(c) - (c - 1); }
+
+// warp-brent-kung, level by level (see kernels/block/warp_brent_kung.hpp).
+ClosedForm warp_brent_kung_form(std::int64_t n, std::int64_t w) {
+  ClosedForm f{0, 0};
+  std::int64_t levels = 0;
+  for (std::int64_t cells = n; cells > 1; cells /= w) {
+    const std::int64_t count = std::min(cells, w);
+    f.steps += log2_exact(count);
+    f.operations += cells / count * kogge_stone_work(count);
+    if (cells > w) f.operations += cells - w;  // this level's fan
+    ++levels;
+    if (cells <= w) break;
+  }
+  f.steps += levels - 1;  // one fan a level below the root
+  return f;
+}
+
+// The table's columns as AlgorithmInfo's fields; each row's formulas become a function of n, k, w, m
+// and exclusive.
+#define SCANVIZ_BLOCK_ALGORITHM(name_, Type, kind_, hazards_, items_, capacity_, colour_, marker_, cuda_form_,    \
+                                steps_, steps_formula, work_, work_formula, summary_)                             \
+  AlgorithmInfo{.name = name_,                                                                                    \
+                .summary = summary_,                                                                              \
+                .items_per_thread = items_,                                                                       \
+                .power_of_two = std::string_view(#capacity_) == "PowerOfTwo",                                     \
+                .racy = std::string_view(#hazards_) == "Racy",                                                    \
+                .steps = steps_,                                                                                  \
+                .work = work_,                                                                                    \
+                .warp_level = std::string_view(#kind_) == "WarpLevel",                                            \
+                .cuda_form_exclusive = std::string_view(#cuda_form_) == "Exclusive",                              \
+                .look = {colour_, Marker::marker_},                                                               \
+                .formulas = [](const ClosedFormArgs& a) {                                                         \
+                  [[maybe_unused]] const auto [n, k, w, m, exclusive] = a;                                        \
+                  return ClosedForm{steps_formula, work_formula};                                                 \
+                }},
+#define SCANVIZ_DEVICE_ALGORITHM(...)
+constexpr AlgorithmInfo kBlockAlgorithms[] = {
+#include "algorithms.def"
+};
+#undef SCANVIZ_BLOCK_ALGORITHM
+#undef SCANVIZ_DEVICE_ALGORITHM
+
+// A column's word outside its choices would silently read as the other choice: refuse it here.
+#define SCANVIZ_BLOCK_ALGORITHM(name_, Type, kind_, hazards_, items_, capacity_, colour_, marker_, cuda_form_, ...) \
+  static_assert(std::string_view(#kind_) == "Block" || std::string_view(#kind_) == "WarpLevel", name_);             \
+  static_assert(std::string_view(#hazards_) == "RaceFree" || std::string_view(#hazards_) == "Racy", name_);         \
+  static_assert(std::string_view(#capacity_) == "AnyN" || std::string_view(#capacity_) == "PowerOfTwo", name_);     \
+  static_assert(std::string_view(#cuda_form_) == "Inclusive" || std::string_view(#cuda_form_) == "Exclusive", name_); \
+  static_assert(items_ == 1 || items_ == 2, name_);
+#define SCANVIZ_DEVICE_ALGORITHM(...)
+#include "algorithms.def"
+#undef SCANVIZ_BLOCK_ALGORITHM
+#undef SCANVIZ_DEVICE_ALGORITHM
+
+constexpr bool names_unique_and_default_present() {
+  bool found_default = false;
+  for (const AlgorithmInfo& a : kBlockAlgorithms) {
+    found_default |= a.name == kDefaultBlockAlgorithm;
+    for (const AlgorithmInfo& b : kBlockAlgorithms)
+      if (&a != &b && a.name == b.name) return false;
+  }
+  return found_default;
+}
+static_assert(names_unique_and_default_present(), "algorithms.def: a name twice, or no row for kDefaultBlockAlgorithm");
+
 }  // namespace
 
 std::span<const AlgorithmInfo> block_algorithms() { return kBlockAlgorithms; }
@@ -46,6 +88,12 @@ const AlgorithmInfo* find_algorithm(std::string_view name) {
   for (const auto& a : kBlockAlgorithms)
     if (a.name == name) return &a;
   return nullptr;
+}
+
+std::size_t block_algorithm_index(std::string_view name) {
+  const AlgorithmInfo* info = find_algorithm(name);
+  if (!info) throw std::invalid_argument("unknown block-level algorithm '" + std::string(name) + "'");
+  return static_cast<std::size_t>(info - kBlockAlgorithms);
 }
 
 BlockShape block_shape(const AlgorithmInfo& algo, std::int64_t n, std::int32_t requested_threads) {
@@ -95,46 +143,16 @@ std::int32_t warp_width_for(const AlgorithmInfo& algo, std::int32_t capacity, st
   return requested;
 }
 
-namespace {
-
-// Kogge-Stone over c lanes: c*log2(c) - (c - 1) operator applications.
-std::int64_t kogge_stone_work(std::int64_t c) { return c * log2_exact(c) - (c - 1); }
-
-// warp-brent-kung, level by level (see kernels/block/warp_brent_kung.hpp).
-ClosedForm warp_brent_kung_form(std::int64_t n, std::int64_t w) {
-  ClosedForm f{0, 0};
-  std::int64_t levels = 0;
-  for (std::int64_t cells = n; cells > 1; cells /= w) {
-    const std::int64_t count = std::min(cells, w);
-    f.steps += log2_exact(count);
-    f.operations += cells / count * kogge_stone_work(count);
-    if (cells > w) f.operations += cells - w;  // this level's fan
-    ++levels;
-    if (cells <= w) break;
-  }
-  f.steps += levels - 1;  // one fan a level below the root
-  return f;
-}
-
-}  // namespace
-
 std::optional<ClosedForm> closed_form(std::string_view algorithm, std::int64_t n, bool exclusive, std::int32_t warp) {
-  if (n < 2 || !std::has_single_bit(static_cast<std::uint64_t>(n))) return std::nullopt;
-  const std::int64_t k = log2_exact(n);
-  if (algorithm.rfind("warp-", 0) == 0) {
-    const std::int64_t w = warp ? warp : std::min<std::int64_t>(kMaxWarpWidth, n);
-    if (w < 2 || w > n || !std::has_single_bit(static_cast<std::uint64_t>(w))) return std::nullopt;
-    const std::int64_t m = n / w;
-    if (algorithm == "warp-brent-kung") return warp_brent_kung_form(n, w);
-    if (algorithm == "warp-raking") return ClosedForm{2 * m - 1 + log2_exact(w), 2 * n - m - 2 * w + 1 + w * log2_exact(w)};
-    if (algorithm == "warp-sklansky") return ClosedForm{k, m * kogge_stone_work(w) + n / 2 * log2_exact(m)};
+  const AlgorithmInfo* info = find_algorithm(algorithm);
+  if (!info || n < 2 || !std::has_single_bit(static_cast<std::uint64_t>(n))) return std::nullopt;
+  ClosedFormArgs args{n, log2_exact(n), 0, 0, exclusive};
+  if (info->warp_level) {
+    args.w = warp ? warp : std::min<std::int64_t>(kMaxWarpWidth, n);
+    if (args.w < 2 || args.w > n || !std::has_single_bit(static_cast<std::uint64_t>(args.w))) return std::nullopt;
+    args.m = n / args.w;
   }
-  if (algorithm == "kogge-stone" || algorithm == "kogge-stone-double-buffer" || algorithm == "kogge-stone-racy")
-    return ClosedForm{k, n * k - (n - 1)};
-  if (algorithm == "brent-kung") return ClosedForm{2 * k - 1, 2 * n - k - 2};
-  if (algorithm == "blelloch") return exclusive ? ClosedForm{2 * k, 2 * (n - 1)} : ClosedForm{2 * k + 1, 2 * n - 1};
-  if (algorithm == "sklansky") return ClosedForm{k, n / 2 * k};
-  return std::nullopt;
+  return info->formulas(args);
 }
 
 }  // namespace sv

@@ -1,13 +1,35 @@
-// The algorithm registry: names, what `scanviz algos` prints, block shapes, and the closed forms of
-// steps and work that the metrics must match.
+// The block-level algorithms as the algorithm table (algorithms.def) describes them: names, what
+// `scanviz algos` prints, their look in charts, block shapes, and the closed forms of steps and work
+// that the metrics must match.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
 
 namespace sv {
+
+// How a chart draws an algorithm's series: its colour and marker, a column of the algorithm table.
+enum class Marker : std::uint8_t {
+  Circle, Ring, Square, Triangle, Diamond, TriangleDown, Cross, Plus, Star, TriangleLeft, TriangleRight
+};
+struct AlgorithmLook {
+  std::uint32_t colour = 0x868E96FF;  // 0xRRGGBBAA
+  Marker marker = Marker::Circle;
+};
+
+// Closed forms for n a power of two >= 2 (what the metrics must equal on race-free schedules).
+struct ClosedForm {
+  std::int64_t steps;
+  std::int64_t operations;
+};
+// What a row's formulas are evaluated at: n = 2^k, and for warp-level kernels w and m = n / w.
+struct ClosedFormArgs {
+  std::int64_t n, k, w, m;
+  bool exclusive;
+};
 
 struct AlgorithmInfo {
   std::string_view name;
@@ -17,11 +39,21 @@ struct AlgorithmInfo {
   bool racy;                 // has a data race by design
   std::string_view steps;    // closed form of the depth, n = capacity = 2^k
   std::string_view work;     // closed form of the operator applications
-  bool warp_level = false;   // a warp-level hybrid (Merrill and Garland, Fig. 2): takes a warp width
+  bool warp_level;           // a warp-level hybrid (Merrill and Garland, Fig. 2): takes a warp width
+  bool cuda_form_exclusive;  // the CUDA form (block/cuda/NAME.cu) computes an exclusive scan as written
+  AlgorithmLook look;
+  ClosedForm (*formulas)(const ClosedFormArgs&);  // the closed forms; closed_form() checks n and w first
 };
 
+// The table's block-level rows, in its order.
 std::span<const AlgorithmInfo> block_algorithms();
 const AlgorithmInfo* find_algorithm(std::string_view name);
+
+// The algorithm the window's lesson and the hierarchical scan's tiles start with: a name, so a row
+// added to the table before it changes nothing.
+inline constexpr std::string_view kDefaultBlockAlgorithm = "kogge-stone-double-buffer";
+// The position of `name` in block_algorithms(); throws std::invalid_argument for an unknown name.
+std::size_t block_algorithm_index(std::string_view name);
 
 struct BlockShape {
   std::int32_t threads = 0;
@@ -43,12 +75,8 @@ std::int32_t warp_width_for(const AlgorithmInfo& algo, std::int32_t capacity, st
 // Throws std::invalid_argument with a one-line reason (n too large, block not allowed...).
 BlockShape block_shape(const AlgorithmInfo& algo, std::int64_t n, std::int32_t requested_threads);
 
-// Closed forms for n a power of two >= 2 (what the metrics must equal on race-free schedules).
-struct ClosedForm {
-  std::int64_t steps;
-  std::int64_t operations;
-};
-// warp: the warp-level algorithms' warp width (0: their default for n, as warp_width_for).
+// The closed forms of `algorithm` at n, or nothing where n is not a power of two >= 2 (or the warp
+// width does not fit). warp: the warp-level algorithms' warp width (0: their default for n, as warp_width_for).
 std::optional<ClosedForm> closed_form(std::string_view algorithm, std::int64_t n, bool exclusive, std::int32_t warp = 0);
 
 }  // namespace sv

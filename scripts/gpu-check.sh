@@ -13,13 +13,15 @@
 #   tests              every GPU test case (scanviz_gpu_tests)
 #   device             the device-wide scans: their GPU tests (unless `tests` runs too), scanviz bench
 #                      (default sizes, table and JSON) and the tile kernels' SASS
-#   device-sanitizers  compute-sanitizer memcheck, racecheck and synccheck on the small-n device tests
+#   device-sanitizers  compute-sanitizer memcheck, racecheck and synccheck on the small-n device tests,
+#                      and memcheck on bench (its single launches and graphs) at 2^16 and 2^22
 #   policies           decoupled look-back under the other tile policies at 2^24..2^28, twice (the
 #                      run-to-run spread of one binary)
 #   sweep              scanviz bench of decoupled look-back against CUB and the copy at every power of two
-#                      from 2^16 to 2^30 (SCANVIZ_SWEEP_SIZES: others), twice (SCANVIZ_SWEEP_ROUNDS:
-#                      other counts; the run-to-run spread), for each type in SCANVIZ_SWEEP_TYPES
-#                      (default int32); tables and JSON, and scripts/bench-table.py's table of them
+#                      from 2^16 to 2^30 (SCANVIZ_SWEEP_SIZES: others), both measures in 3 rounds each
+#                      (SCANVIZ_BENCH_ROUNDS: other counts; the spread), once (SCANVIZ_SWEEP_ROUNDS: more
+#                      processes, one after the other), for each type in SCANVIZ_SWEEP_TYPES (default
+#                      int32); tables and JSON, and scripts/bench-table.py's tables of them
 #   profile            Nsight Compute on decoupled look-back's kernel (default policy) and CUB's at 2^28
 #                      (SCANVIZ_PROFILE_FULL=1: --set full, the reports and per-SASS stall samples)
 #                      (SCANVIZ_PROFILE_SIZES=2^22,2^28: those sizes)
@@ -220,7 +222,7 @@ IFS=, read -ra sweep_types <<<"${SCANVIZ_SWEEP_TYPES:-int32}"
 sizes=${SCANVIZ_SWEEP_SIZES:-$(seq -s, -f '2^%g' 16 30)}
 # SCANVIZ_SWEEP_DEADLINE=S: start no round once the script has run S seconds (the device tool's
 # calls end at 10 minutes, and a call cut off brings no logs back).
-for round in $(seq 1 "${SCANVIZ_SWEEP_ROUNDS:-2}"); do
+for round in $(seq 1 "${SCANVIZ_SWEEP_ROUNDS:-1}"); do
   for type in "${sweep_types[@]}"; do
     if [[ -n ${SCANVIZ_SWEEP_DEADLINE:-} ]] && (( SECONDS > SCANVIZ_SWEEP_DEADLINE )); then
       echo "sweep: $type round $round skipped (the script has run $SECONDS s)"
@@ -230,7 +232,7 @@ for round in $(seq 1 "${SCANVIZ_SWEEP_ROUNDS:-2}"); do
     type_opt=()
     [[ $type == int32 ]] || type_opt=(--type "$type")
     start=$(date +%s.%N)
-    timeout 280 "$sv" bench --sizes "$sizes" --algorithms decoupled-lookback "${type_opt[@]}" \
+    timeout 280 "$sv" bench --sizes "$sizes" --algorithms decoupled-lookback "${type_opt[@]}" --rounds "${SCANVIZ_BENCH_ROUNDS:-3}" \
       --json "$out/sweep-$type-$round.json" >"$out/sweep-$type-$round.txt" 2>"$out/sweep-$type-$round.err"
     echo "exit $? after $(since "$start") s"
     cat "$out/sweep-$type-$round.txt"
@@ -329,6 +331,12 @@ for tool in memcheck racecheck synccheck; do
     >"$out/device-$tool.txt" 2>&1
   printf '%-10s exit %s  %s\n' "$tool" "$?" "$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases:" "$out/device-$tool.txt" | tr '\n' ' ')"
 done | tee "$out/device-sanitizers.txt"
+# bench's graphs: the scans captured on a stream and replayed (int32 and double, 2^16 and 2^22).
+for type in int32 double; do
+  timeout 200 compute-sanitizer --tool memcheck "$sv" bench --type "$type" --sizes 2^16,2^22 --runs 2 --rounds 1 \
+    --algorithms decoupled-lookback >"$out/bench-memcheck-$type.txt" 2>&1
+  printf 'bench %-6s memcheck exit %s  %s\n' "$type" "$?" "$(grep -E "ERROR SUMMARY" "$out/bench-memcheck-$type.txt")"
+done | tee -a "$out/device-sanitizers.txt"
 fi
 
 if want racy; then
@@ -381,7 +389,9 @@ fi
 
 if want sanitizers; then
 say "compute-sanitizer on the race-free kernels (untraced n=1000, traced n=256)"
-for algo in kogge-stone kogge-stone-double-buffer brent-kung blelloch sklansky warp-brent-kung warp-raking warp-sklansky; do
+# The race-free rows of the algorithm table (kernels/algorithms.def: a row's first line names it).
+race_free=$(sed -n 's/^SCANVIZ_BLOCK_ALGORITHM("\([a-z0-9-]*\)", [A-Za-z0-9_]*, [A-Za-z]*, RaceFree,.*/\1/p' kernels/algorithms.def)
+for algo in $race_free; do
   for tool in memcheck synccheck racecheck; do
     u=$(timeout 120 compute-sanitizer --tool "$tool" "$sv" race --algo "$algo" --n 1000 --runs 1 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')
     t=$(timeout 180 compute-sanitizer --tool "$tool" "$sv" trace --executor gpu --algo "$algo" --n 256 --out /tmp/sv.json 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')

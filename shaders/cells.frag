@@ -1,7 +1,7 @@
 #version 330 core
 // Fill with a one-pixel border; cells narrower than 3 px are drawn as a plain fill. A heat row's
 // pixel takes its bin's colour and border as if the bin were a cell of its own. Marks that do not
-// rest on colour alone (gui/legend.hpp): a race cell's fill, or a heat bin's with a race, is hatched,
+// rest on colour alone (gui/draw/legend.hpp): a race cell's fill, or a heat bin's with a race, is hatched,
 // stripes 8 px apart and 3 px wide in u_hatch; of a wrong cell's corner quad only the triangle in its
 // top-right corner is drawn, in the border's colour, its legs half the cell's height and at most a
 // third of its width.

@@ -1,10 +1,13 @@
 // Shared test helpers: every operator/type pair, and recording a block scan in one call.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "algorithms.hpp"
 #include "core/values.hpp"
 #include "emulator/record.hpp"
 
@@ -18,6 +21,16 @@ inline std::vector<std::pair<sv::OpKind, sv::ValueType>> all_ops() {
   out.push_back({sv::OpKind::Interval, sv::ValueType::Interval});
   for (auto op : {sv::OpKind::And, sv::OpKind::Or, sv::OpKind::BitAnd, sv::OpKind::BitOr, sv::OpKind::BitXor})
     for (auto t : {sv::ValueType::I32, sv::ValueType::I64}) out.push_back({op, t});
+  return out;
+}
+
+// The algorithm table's block-level rows of a kind, by name, in the table's order: the lists the
+// tests loop over, so a new row is tested without a test to edit.
+enum class Rows { RaceFree, RaceFreeBlock, WarpLevel };
+inline std::vector<std::string> algorithms(Rows rows) {
+  std::vector<std::string> out;
+  for (const sv::AlgorithmInfo& a : sv::block_algorithms())
+    if (!a.racy && (rows == Rows::RaceFree || a.warp_level == (rows == Rows::WarpLevel))) out.emplace_back(a.name);
   return out;
 }
 
@@ -49,6 +62,23 @@ inline sv::Trace record(const std::string& algo, std::int64_t n, sv::OpKind op, 
 
 inline sv::Trace record_interval(const std::string& algo, std::int64_t n, const std::string& schedule = "in-order") {
   return record(algo, n, sv::OpKind::Interval, sv::ValueType::Interval, schedule);
+}
+
+// Two traces of the same run: the same algorithm, sizes, operator, input, output and application.
+inline void check_same_run(const sv::Trace& a, const sv::Trace& b) {
+  CHECK(a.meta.algorithm == b.meta.algorithm);
+  CHECK(a.meta.n == b.meta.n);
+  CHECK(a.meta.block == b.meta.block);
+  CHECK(a.meta.warp_width() == b.meta.warp_width());
+  CHECK(a.meta.op == b.meta.op);
+  CHECK(a.meta.type == b.meta.type);
+  CHECK(a.meta.exclusive == b.meta.exclusive);
+  REQUIRE(a.meta.input.size() == b.meta.input.size());
+  for (std::size_t i = 0; i < a.meta.input.size(); ++i) CHECK(a.meta.input[i] == b.meta.input[i]);
+  REQUIRE(a.result.output.size() == b.result.output.size());
+  for (std::size_t i = 0; i < a.result.output.size(); ++i) CHECK(a.result.output[i] == b.result.output[i]);
+  CHECK(a.meta.application.kind == b.meta.application.kind);
+  CHECK(a.meta.application.predicate == b.meta.application.predicate);
 }
 
 }  // namespace sv_test

@@ -45,19 +45,32 @@ void check_algorithm(const std::string& algo, bool exclusive) {
 
 }  // namespace
 
-TEST_CASE("kogge-stone matches the reference (inclusive)") { check_algorithm("kogge-stone", false); }
-TEST_CASE("kogge-stone matches the reference (exclusive)") { check_algorithm("kogge-stone", true); }
-TEST_CASE("kogge-stone-double-buffer matches the reference (inclusive)") { check_algorithm("kogge-stone-double-buffer", false); }
-TEST_CASE("kogge-stone-double-buffer matches the reference (exclusive)") { check_algorithm("kogge-stone-double-buffer", true); }
-TEST_CASE("brent-kung matches the reference (inclusive)") { check_algorithm("brent-kung", false); }
-TEST_CASE("brent-kung matches the reference (exclusive)") { check_algorithm("brent-kung", true); }
-TEST_CASE("blelloch matches the reference (inclusive)") { check_algorithm("blelloch", false); }
-TEST_CASE("blelloch matches the reference (exclusive)") { check_algorithm("blelloch", true); }
-TEST_CASE("sklansky matches the reference (inclusive)") { check_algorithm("sklansky", false); }
-TEST_CASE("sklansky matches the reference (exclusive)") { check_algorithm("sklansky", true); }
+// A test case each for every race-free block-level row of the algorithm table, inclusive and
+// exclusive (the warp-level rows: test_warp_scans.cpp, at every warp width).
+#define REFERENCE_TESTS_Block_RaceFree(name)                                                  \
+  TEST_CASE(name " matches the reference (inclusive)") { check_algorithm(name, false); } \
+  TEST_CASE(name " matches the reference (exclusive)") { check_algorithm(name, true); }
+#define REFERENCE_TESTS_Block_Racy(name)
+#define REFERENCE_TESTS_WarpLevel_RaceFree(name)
+#define REFERENCE_TESTS(name, kind, hazards) REFERENCE_TESTS_##kind##_##hazards(name)
+#define SCANVIZ_BLOCK_ALGORITHM(name, Type, kind, hazards, ...) REFERENCE_TESTS(name, kind, hazards)
+#define SCANVIZ_DEVICE_ALGORITHM(...)
+#include "algorithms.def"
+#undef SCANVIZ_BLOCK_ALGORITHM
+#undef SCANVIZ_DEVICE_ALGORITHM
+
+TEST_CASE("the algorithm table: the default algorithm is a name, found wherever its row stands") {
+  const std::size_t i = block_algorithm_index(kDefaultBlockAlgorithm);
+  REQUIRE(i < block_algorithms().size());
+  CHECK(block_algorithms()[i].name == kDefaultBlockAlgorithm);
+  CHECK(block_algorithm_index(block_algorithms().back().name) == block_algorithms().size() - 1);
+  CHECK_THROWS_WITH_AS(block_algorithm_index("no-such-scan"), doctest::Contains("no-such-scan"), std::invalid_argument);
+}
 
 TEST_CASE("two-element algorithms scan a full 2048-element block") {
-  for (const char* algo : {"brent-kung", "blelloch", "sklansky"}) {
+  for (const AlgorithmInfo& info : block_algorithms()) {
+    if (info.items_per_thread != 2 || info.racy) continue;
+    const std::string algo(info.name);
     CAPTURE(algo);
     check_against_reference(sv_test::record(algo, 2048, OpKind::Sum, ValueType::I64, "random:3"));
     check_against_reference(sv_test::record(algo, 1500, OpKind::Interval, ValueType::Interval, "round-robin", true));

@@ -2,12 +2,15 @@
 // SVG carry exactly those numbers, and Snir's bound holds for every algorithm.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <regex>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "analysis/analysis.hpp"
-#include "analysis/work_steps.hpp"
+#include "work_steps_runs.hpp"
 #include "bench_result.hpp"
 #include "chart.hpp"
 #include "helpers.hpp"
@@ -31,8 +34,12 @@ TEST_CASE("work-steps: every point equals the metrics of a trace recorded under 
     // Snir: depth + size >= 2n - 2 for every prefix network.
     CHECK(p.steps + p.operations >= 2 * p.n - 2);
   }
-  CHECK(algorithms.size() == 8);  // every race-free block algorithm (5 of one element a thread)
-  CHECK(points.size() == 5 * 10 + 3 * 11);  // 2..1024 for one element per thread, 2..2048 for two
+  // Every race-free row of the algorithm table at 2..1024 for one element per thread, 2..2048 for two.
+  std::size_t race_free = 0, expected_points = 0;
+  for (const AlgorithmInfo& a : block_algorithms())
+    if (!a.racy) ++race_free, expected_points += a.items_per_thread == 1 ? 10 : 11;
+  CHECK(algorithms.size() == race_free);
+  CHECK(points.size() == expected_points);
 }
 
 TEST_CASE("work-steps: the CSV holds exactly the measured points") {
@@ -188,6 +195,72 @@ TEST_CASE("bench tables: the DRAM's peak from the memory clock and bus width, ke
   }
 }
 
+TEST_CASE("bench tables: both measures with their spreads round-trip, and files without them still load") {
+  BenchResult r;
+  r.device = "NVIDIA H200";
+  r.runs = 20;
+  r.rounds = 3;
+  BenchRow copy{"copy", 1 << 16, 0.0071, 9.23e9, 73.8e9, 100.0, 2.1, true};
+  copy.latency_ms = {0.0069, 0.0071, 0.0085};
+  copy.graph_launches = 256;
+  copy.graph_ms = {0.00138, 0.0014, 0.00145};
+  copy.graph_percent_of_copy = 100.0;
+  copy.graph_vs_cub = 3.0;
+  BenchRow block{"block brent-kung", 1 << 16, 0.009, 7.3e9, 58.3e9, 78.9, 1.7, true};
+  block.latency_ms = {0.0088, 0.009, 0.0093};  // latency only: no graph
+  r.rows = {copy, block};
+  const std::string text = bench_to_json(r);
+  const BenchResult back = bench_from_json(text);
+  CHECK(back.rounds == 3);
+  REQUIRE(back.rows.size() == 2);
+  CHECK(back.rows[0].latency_ms == copy.latency_ms);
+  CHECK(back.rows[0].graph_launches == 256);
+  CHECK(back.rows[0].graph_ms == copy.graph_ms);
+  CHECK(back.rows[0].graph_percent_of_copy == doctest::Approx(100.0));
+  CHECK(back.rows[0].graph_vs_cub == doctest::Approx(3.0));
+  // 2^16 items in 1.4 us: 46.8 G items/s.
+  CHECK(back.rows[0].graph_items_per_s() == doctest::Approx(65536 / 1.4e-6));
+  CHECK(back.rows[1].has_latency_spread());
+  CHECK_FALSE(back.rows[1].has_graph());
+  CHECK(text.find("\"back_to_back\"") == text.rfind("\"back_to_back\""));  // the copy's only
+  CHECK(bench_to_json(back) == text);
+  // The table names both measures and prints each spread in microseconds.
+  const std::string table = bench_table_text(back);
+  CHECK(table.find("over 3 rounds") != std::string::npos);
+  CHECK(table.find("6.90/7.10/8.50") != std::string::npos);
+  CHECK(table.find("1.38/1.40/1.45") != std::string::npos);
+  CHECK(table.find("8.80/9.00/9.30") != std::string::npos);
+  // A file from before the two measures (no rounds, no spreads, no graph) still loads, as one round
+  // with latency alone, and its table shows the median where the spread would be.
+  nlohmann::json old = nlohmann::json::parse(text);
+  old.erase("rounds");
+  for (auto& row : old["rows"]) {
+    row.erase("latency_ms");
+    row.erase("back_to_back");
+  }
+  const BenchResult before = bench_from_json(old.dump(2));
+  CHECK(before.rounds == 1);
+  CHECK_FALSE(before.rows[0].has_graph());
+  CHECK_FALSE(before.rows[0].has_latency_spread());
+  CHECK(before.rows[0].median_ms == doctest::Approx(0.0071));
+  CHECK(bench_table_text(before).find(" 7.10 ") != std::string::npos);
+  // Bad spreads and graphs are named.
+  const auto rejects = [](std::string t, const std::string& from, const std::string& to, const std::string& field) {
+    t.replace(t.find(from), from.size(), to);
+    try {
+      bench_from_json(t);
+      return false;
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what()).find(field) == 0;
+    }
+  };
+  CHECK(rejects(text, "\"launches\": 256", "\"launches\": 0", "rows[0].back_to_back.launches"));
+  CHECK(rejects(text, "\"rounds\": 3", "\"rounds\": 0", "rounds"));
+  CHECK(rejects(text, "\"min\": 0.0069", "\"min\": 0.0099", "rows[0].latency_ms: expected min <= median"));
+  CHECK(rejects(text, "\"max\": 0.00145", "\"max\": \"slow\"", "rows[0].back_to_back.ms.max"));
+  CHECK(rejects(text, "\"min\": 0.00138", "\"min\": 0", "rows[0].back_to_back.ms: expected positive"));
+}
+
 TEST_CASE("charts: the three fit the window at a lecture's font, side by side when stacked they would not") {
   // The charts window at 1280 x 720 in lecture mode (a 26 px font): 870 x 470 px under its boxes.
   const chart::ChartGrid lecture = chart::chart_grid(870, 470, 3, 26, 8);
@@ -211,10 +284,9 @@ TEST_CASE("throughput chart: the device-wide scans or the block-level kernels, e
   r.device = "NVIDIA H200";
   r.type = ValueType::I64;
   const std::vector<std::string> device = {"copy", "cub", "hierarchical", "reduce-then-scan", "chained", "decoupled-lookback"};
-  const std::vector<std::string> block = {"block kogge-stone", "block kogge-stone-double-buffer", "block brent-kung",
-                                          "block blelloch", "block sklansky", "block warp-brent-kung", "block warp-raking",
-                                          "block warp-sklansky"};
-  for (const auto* names : {&device, &block})
+  std::vector<std::string> block;  // every race-free row of the algorithm table, timed as bench names it
+  for (const std::string& a : sv_test::algorithms(sv_test::Rows::RaceFree)) block.push_back("block " + a);
+  for (const std::vector<std::string>* names : {&device, &std::as_const(block)})
     for (const std::string& a : *names)
       for (int k : {20, 24}) r.rows.push_back({a, std::int64_t{1} << k, 1.0, 1e9, 8e9, 50, 1.0, true});
   for (const bool block_level : {false, true}) {
@@ -243,8 +315,9 @@ TEST_CASE("throughput chart: the device-wide scans or the block-level kernels, e
 }
 
 TEST_CASE("charts: every algorithm its own colour and marker, and a series hiding under another says so") {
-  const std::vector<std::string> algos = {"kogge-stone", "kogge-stone-double-buffer", "kogge-stone-racy", "brent-kung",
-                                          "blelloch", "sklansky", "warp-brent-kung", "warp-raking", "warp-sklansky"};
+  std::vector<std::string> algos;  // every row of the algorithm table
+  for (const AlgorithmInfo& a : block_algorithms()) algos.emplace_back(a.name);
+  REQUIRE(algos.size() >= 9);
   std::set<std::uint32_t> colors;
   std::set<chart::Marker> markers;
   for (const std::string& a : algos) {
@@ -265,4 +338,21 @@ TEST_CASE("charts: every algorithm its own colour and marker, and a series hidin
   const std::string svg = chart::charts_svg(charts, 900, 300);
   CHECK(svg.find("<polygon class=\"point\" data-series=\"kogge-stone\"") != std::string::npos);
   CHECK(svg.find("fill=\"none\" stroke=") != std::string::npos);  // the hollow ring
+  // Any series equal to an earlier one is drawn hollow, whatever its marker: a row added to the
+  // algorithm table with another's work at every n does not hide that one's points.
+  std::vector<WorkStepsPoint> same;
+  for (const char* a : {"brent-kung", "sklansky"})
+    for (std::int64_t n : {8, 64}) same.push_back({a, n, 2 * n, 3 * n, std::nullopt});
+  const auto equal = chart::work_steps_charts(same, 64, {"brent-kung", "sklansky"});
+  for (const chart::Series& s : equal[1].series) {
+    CAPTURE(s.name);
+    CHECK(s.hollow == (s.name == "sklansky"));
+    CHECK((s.note == "= brent-kung") == (s.name == "sklansky"));
+  }
+  const std::string equal_svg = chart::charts_svg(equal, 900, 300);
+  const std::size_t sklansky_point = equal_svg.find("<polygon class=\"point\" data-series=\"sklansky\"");
+  REQUIRE(sklansky_point != std::string::npos);
+  const std::string tag = equal_svg.substr(sklansky_point, equal_svg.find('>', sklansky_point) - sklansky_point);
+  CHECK(tag.find("fill=\"none\"") != std::string::npos);
+  CHECK(!chart::marker_shape(chart::algorithm_marker("sklansky")).hollow);
 }

@@ -10,8 +10,11 @@
 #include <sstream>
 #include <tuple>
 
+#include "algorithms.hpp"
+#include "device/device_options.hpp"
 #include "gpu/executor.hpp"
 #include "run_command.hpp"
+#include "skips.hpp"
 
 namespace fs = std::filesystem;
 using sv_test::lines;
@@ -135,6 +138,8 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"bench --sizes 1000,x", "--sizes"},
       {"bench --type interval", "--type: 'interval' is not a type bench times"},
       {"bench --type int8 --json b.json", "--type: 'int8'"},
+      {"bench --rounds 0 --json b.json", "--rounds must be from 1 to 100"},
+      {"bench --rounds 101", "--rounds must be from 1 to 100"},
       // Checked before the device is probed: the name, not "no CUDA device", with or without a GPU.
       {"bench --algorithms decoupled-lookback,no-such-scan --json b.json", "'no-such-scan'"},
       {"stats no-such-file.json", "no-such-file.json"},
@@ -169,6 +174,18 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr and leave no file")
       {"trace --algo kogge-stone-racy --warp 1 --executor gpu --out t.json",
        "--warp narrows kogge-stone-racy's lockstep on the emulator; a GPU's warps are 32 lanes"},
       {"trace --algo hierarchical --warp 4 --out t.json", "--warp applies to the block algorithms, not hierarchical"},
+      // A tile of one element never reduces n: refused up front, naming n, not after 250 buffers.
+      {"trace --algo hierarchical --n 10000 --block 1 --executor emulator --out t.json", "never reduces n = 10000"},
+      // The tile's block is named as the block, not as an n the user never gave.
+      {"trace --algo hierarchical --n 100 --block 2000 --executor emulator --out t.json", "block size 2000 is outside 1..1024"},
+      {"trace --algo hierarchical --n 100 --block 48 --option block-algo=brent-kung --executor emulator --out t.json",
+       "block 48: each tile of the hierarchical scan is one block of brent-kung (brent-kung needs a power-of-two"},
+      // A seed is a whole number from 1: -1 is refused, not taken as 2^64 - 1.
+      {"trace --algo kogge-stone --seed -1 --out t.json", "--seed: '-1' is not a whole number from 1"},
+      {"race --seed -1", "--seed: '-1' is not a whole number from 1"},
+      // The window's options: an empty algorithm and a negative step are refused before a window opens.
+      {"gui --algo '' --frames 1", "--algo: no algorithm named"},
+      {"gui --step -5 --frames 1", "--step must be 0 or more"},
       // A theme this version does not have is refused, not accepted and saved.
       {"render t.json --theme blue --out t.svg", "--theme: blue not in"},
       {"gui --theme blue --frames 1", "--theme: blue not in"},
@@ -206,12 +223,8 @@ TEST_CASE("cli: a bad SCANVIZ_BENCH_PHASES or SCANVIZ_BENCH_HOLDS is one line an
   }
 }
 
-TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error and auto uses the emulator") {
-  const sv::GpuStatus gpu = sv::probe_gpu();
-  if (gpu.usable) {
-    MESSAGE("a CUDA device is present (" << gpu.name << "): the no-device behaviour is not checked here");
-    return;
-  }
+TEST_CASE("cli: without a usable GPU, --executor gpu fails with the CUDA error and auto uses the emulator" *
+          sv_test::skip_unless(!sv::probe_gpu().usable, "a usable CUDA device is here: the no-device behaviour is not checked")) {
   TempDir d;
   Run r = scanviz("trace --algo kogge-stone --executor gpu --out t.json", d.path);
   CHECK(r.code == 2);
@@ -316,9 +329,13 @@ TEST_CASE("cli: algos lists every algorithm and says which pad to a power of two
   TempDir d;
   const Run r = scanviz("algos", d.path);
   CHECK(r.code == 0);
-  for (const char* name : {"kogge-stone-racy", "kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky",
-                           "warp-brent-kung", "warp-raking", "warp-sklansky"})
-    CHECK(r.out.find(name) != std::string::npos);
+  for (const sv::AlgorithmInfo& a : sv::block_algorithms()) {  // every row of the algorithm table, with its forms
+    CAPTURE(a.name);
+    CHECK(r.out.find("  " + std::string(a.name) + "\n      " + std::string(a.summary)) != std::string::npos);
+    CHECK(r.out.find("steps " + std::string(a.steps) + ", operations " + std::string(a.work)) != std::string::npos);
+  }
+  for (const sv::DeviceAlgorithmInfo& a : sv::device_algorithms())
+    CHECK(r.out.find("  " + std::string(a.name) + "\n      " + std::string(a.summary)) != std::string::npos);
   // The figure's numbers, and how operators are counted.
   for (const char* line : {"Fig. 2 (n = 16, --warp 4): 5 levels, 37 operators", "Fig. 2 (n = 16, --warp 4): 9 levels, 29 operators",
                            "Fig. 2 (n = 16, --warp 4): 4 levels, 36 operators", "an operator is one application of"})

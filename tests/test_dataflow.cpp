@@ -47,8 +47,7 @@ TEST_CASE("kogge-stone (two barriers): the operand read before the barrier still
 }
 
 TEST_CASE("every operator application yields exactly one left and one right arrow into the cell it wrote") {
-  for (const char* algo : {"kogge-stone", "brent-kung", "blelloch", "sklansky", "warp-brent-kung", "warp-raking",
-                           "warp-sklansky"}) {
+  for (const std::string& algo : sv_test::algorithms(sv_test::Rows::RaceFree)) {
     CAPTURE(algo);
     const Trace t = sv_test::record(algo, 32, OpKind::Sum, ValueType::I32, "random:2");
     const auto edges = dataflow_edges(t);

@@ -100,8 +100,7 @@ TEST_CASE("device scans: every algorithm, operator and size against the referenc
 }
 
 TEST_CASE("device scans: hierarchical with every race-free block algorithm and block size") {
-  for (std::string block : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky",
-                            "warp-brent-kung", "warp-raking", "warp-sklansky"})
+  for (const std::string& block : sv_test::algorithms(sv_test::Rows::RaceFree))
     for (std::int32_t threads : {32, 128})
       for (bool exclusive : {false, true}) {
         CAPTURE(block);
@@ -326,7 +325,7 @@ TEST_CASE("device scans: the pipelined kernel's switches: GPU only, its own tile
   CHECK_THROWS_WITH_AS(gpu({{"pipelined", "on"}, {"stages", "3"}}), doctest::Contains("4 to 9"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(gpu({{"stages", "6"}}), doctest::Contains("needs pipelined=on"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(gpu({{"pipelined", "on"}, {"fence", "off"}}), doctest::Contains("fence"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(gpu({{"pipelined", "on"}}, ValueType::I32, 256), doctest::Contains("--block"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(gpu({{"pipelined", "on"}}, ValueType::I32, 256), doctest::Contains("drop block"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(gpu({{"pipelined", "on"}}, ValueType::Interval), doctest::Contains("intervals"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(gpu({{"pipelined", "yes"}}), doctest::Contains("on or off"), std::invalid_argument);
   // The emulator has no bulk copies or mbarriers: it refuses, and lists none of the three.

@@ -1,5 +1,5 @@
 // Where the command line's outputs go: devices, FIFOs, links, read-only folders and standard output
-// ("-"), and "-" as the trace to read; the PNG and GIF writers are in test_gui_outputs.cpp.
+// ("-"), and "-" as the trace to read; the PNG and GIF writers are in gui/test_outputs.cpp.
 #include <doctest/doctest.h>
 #include <unistd.h>
 

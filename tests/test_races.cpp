@@ -128,8 +128,7 @@ TEST_CASE("kogge-stone-racy: a RAW hazard names the reader, the writer and the v
 }
 
 TEST_CASE("kogge-stone and kogge-stone-double-buffer: no hazard and correct under every schedule") {
-  for (const char* algo : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky",
-                           "warp-brent-kung", "warp-raking", "warp-sklansky"}) {
+  for (const std::string& algo : sv_test::algorithms(sv_test::Rows::RaceFree)) {
     for (std::int64_t n : {8, 64, 100, 1024}) {
       for (const auto& schedule : sv_test::schedules()) {
         CAPTURE(algo);

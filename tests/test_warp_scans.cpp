@@ -18,7 +18,7 @@ using namespace sv;
 
 namespace {
 
-const char* const kWarpAlgorithms[] = {"warp-brent-kung", "warp-raking", "warp-sklansky"};
+const std::vector<std::string> kWarpAlgorithms = sv_test::algorithms(sv_test::Rows::WarpLevel);
 
 Trace record_warp(const std::string& algo, std::int64_t n, std::int32_t warp, OpKind op = OpKind::Interval,
                   ValueType type = ValueType::Interval, const std::string& schedule = "in-order", bool exclusive = false,
@@ -123,7 +123,7 @@ TEST_CASE("warp-level counts at other sizes and widths, worked out by hand") {
 
 TEST_CASE("warp-level scans match the reference: every operator, sizes, schedules, inclusive and exclusive") {
   const std::vector<std::int64_t> sizes = {1, 2, 3, 16, 17, 31, 32, 33, 100, 1000, 1024};
-  for (const char* algo : kWarpAlgorithms)
+  for (const std::string& algo : kWarpAlgorithms)
     for (bool exclusive : {false, true})
       for (auto [op, type] : sv_test::all_ops())
         for (std::int64_t n : sizes)
@@ -143,7 +143,7 @@ TEST_CASE("warp-level scans match the reference at every warp width") {
                                               {OpKind::Interval, ValueType::Interval},
                                               {OpKind::Min, ValueType::F64},
                                               {OpKind::BitXor, ValueType::I64}};
-  for (const char* algo : kWarpAlgorithms)
+  for (const std::string& algo : kWarpAlgorithms)
     for (std::int32_t warp : {2, 4, 8, 16, 32})
       for (std::int64_t n : {16, 17, 64, 100, 513, 1024})
         for (auto [op, type] : ops)
@@ -249,7 +249,7 @@ TEST_CASE("predict: the warp-scan questions name the shuffled operand and its va
 }
 
 TEST_CASE("bad warp widths are refused with a reason") {
-  for (const char* algo : kWarpAlgorithms) {
+  for (const std::string& algo : kWarpAlgorithms) {
     CAPTURE(algo);
     CHECK_THROWS_WITH_AS(record_warp(algo, 16, 3), doctest::Contains("not a power of two"), std::invalid_argument);
     CHECK_THROWS_WITH_AS(record_warp(algo, 16, 1), doctest::Contains("not a power of two from 2 to 32"), std::invalid_argument);
@@ -263,7 +263,7 @@ TEST_CASE("bad warp widths are refused with a reason") {
 }
 
 TEST_CASE("the hierarchical scan takes the warp-level block scans (warps of 32)") {
-  for (const char* algo : kWarpAlgorithms) {
+  for (const std::string& algo : kWarpAlgorithms) {
     CAPTURE(algo);
     BlockRunConfig c = sv_test::config("hierarchical", 5000, OpKind::Sum, ValueType::I64);
     c.options = {{"block-algo", algo}};

@@ -41,7 +41,7 @@ add_library(imgui_system STATIC
 target_include_directories(imgui_system PUBLIC "${imgui}" "${imgui}/backends" "${host_include}/stb")
 target_compile_options(imgui_system PUBLIC -sUSE_GLFW=3)
 target_link_options(imgui_system PUBLIC -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2)
-# giflib's encoder and quantizer, for the GIF export (gui/render.cpp), from Debian's source package.
+# giflib's encoder and quantizer, for the GIF export (gui/draw/render.cpp), from Debian's source package.
 enable_language(C)
 set(giflib "${SCANVIZ_GIFLIB_SOURCE_DIR}")
 add_library(giflib STATIC "${giflib}/egif_lib.c" "${giflib}/gif_hash.c" "${giflib}/gifalloc.c" "${giflib}/gif_err.c"

@@ -7,6 +7,7 @@
 #include "gui/app.hpp"
 #include "web/browser.hpp"
 #include "web/fetch.hpp"
+#include "web/page_platform.hpp"
 #include "web/url_options.hpp"
 
 int main() {
@@ -34,7 +35,8 @@ int main() {
     *url = file;
   }
   try {
-    return sv::gui::run_gui(options);
+    sv::web::PagePlatform page;
+    return sv::gui::run_gui(options, page);
   } catch (const std::exception& e) {
     std::cerr << "scanviz: " << e.what() << "\n";
     return 1;

@@ -59,7 +59,7 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
     else if (key == "op") o.op = value;
     else if (key == "theme") o.theme = value;
     else if (key == "lookback") o.lookback = value;
-    else if (key == "schedule") o.schedule = value;  // these four are checked where the window sets them (run_gui)
+    else if (key == "schedule") o.schedule = value;  // these four are checked where the window sets them (window/option_checks.cpp)
     else if (key == "type") o.type = value;
     else if (key == "input") o.input = value;
     else if (key == "scan") o.scan = value;

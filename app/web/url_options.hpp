@@ -1,12 +1,14 @@
 // A link that opens a lesson: the page's query string (?algo=brent-kung&n=16&step=3) as the window's
-// options, and the window's state as such a string, the same names as `scanviz gui`'s options. Values are checked where the command line's
-// are (run_gui), so a bad one is the same one-line message, shown on the page.
+// options, and the window's state as such a string, the same names as `scanviz gui`'s options. Values
+// are checked where the command line's are (gui/window/option_checks.cpp), so a bad one is the same
+// one-line message, shown on the page. The page is a front end of the window, as the command line is:
+// it depends on the window's options type (gui/options.hpp), and nothing under app/gui knows the page.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include "gui/app.hpp"
+#include "gui/options.hpp"
 
 namespace sv::web {
 

@@ -1,10 +1,9 @@
-// Work against steps, measured from emulator traces.
+// Work against steps, read from traces.
 #include "analysis/work_steps.hpp"
 
 #include <sstream>
 
 #include "analysis/analysis.hpp"
-#include "emulator/record.hpp"
 
 namespace sv {
 
@@ -14,20 +13,9 @@ std::vector<std::int64_t> default_work_steps_sizes() {
   return sizes;
 }
 
-std::vector<WorkStepsPoint> measure_work_steps(const std::vector<std::int64_t>& sizes) {
-  std::vector<WorkStepsPoint> points;
-  for (const AlgorithmInfo& a : block_algorithms()) {
-    if (a.racy) continue;
-    for (std::int64_t n : sizes) {
-      if (n < 1 || n > static_cast<std::int64_t>(kMaxBlockThreads) * a.items_per_thread) continue;
-      BlockRunConfig c;
-      c.algorithm = std::string(a.name);
-      c.n = n;
-      const Metrics m = compute_metrics(record_block_scan(c));
-      points.push_back({c.algorithm, n, m.steps, m.operations, closed_form(a.name, n, false)});
-    }
-  }
-  return points;
+WorkStepsPoint work_steps_point(const Trace& trace) {
+  const Metrics m = compute_metrics(trace);
+  return {trace.meta.algorithm, trace.meta.n, m.steps, m.operations, closed_form(trace.meta.algorithm, trace.meta.n, false)};
 }
 
 std::string work_steps_csv(const std::vector<WorkStepsPoint>& points) {

@@ -1,6 +1,6 @@
-// Work against steps for every algorithm: the steps (depth) and operator applications (work)
-// measured from emulator traces at each n, next to the closed forms. The data of `scanviz chart
-// work-steps` and of the GUI's charts.
+// Work against steps for every algorithm: the steps (depth) and operator applications (work) of a
+// trace next to the closed forms. The data of `scanviz chart work-steps` and of the window's charts;
+// the traces are recorded above this layer (app/work_steps_runs.hpp).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms.hpp"
+#include "trace/trace.hpp"
 
 namespace sv {
 
@@ -23,9 +24,9 @@ struct WorkStepsPoint {
 // Powers of two from 2 up to each algorithm's block capacity (1024 or 2048).
 std::vector<std::int64_t> default_work_steps_sizes();
 
-// One emulator trace per (race-free block algorithm, n): int32 inclusive sum, in-order schedule.
-// Sizes an algorithm cannot hold in one block are skipped.
-std::vector<WorkStepsPoint> measure_work_steps(const std::vector<std::int64_t>& sizes = default_work_steps_sizes());
+// A block algorithm's trace as one point: its measured steps and operations, and the closed form at
+// its n (inclusive).
+WorkStepsPoint work_steps_point(const Trace& trace);
 
 // algorithm,n,steps,operations,closed_steps,closed_operations (closed_* empty without a closed form)
 std::string work_steps_csv(const std::vector<WorkStepsPoint>& points);

@@ -1,7 +1,8 @@
-// The block-level algorithms' registry: the dispatch from a registry name to the algorithm's kernel
-// type. The types are only declared here, so a file that dispatches by name does not compile every
-// algorithm's source; cmake/block_units.cmake reads the lines below and generates each algorithm's
-// compilation units, which include its header (KoggeStoneDoubleBuffer: kogge_stone_double_buffer.hpp).
+// The block-level algorithms' dispatch from a name to the algorithm's kernel type, both read from the
+// algorithm table (algorithms.def). The types are only declared here, so a file that dispatches by
+// name does not compile every algorithm's source; cmake/block_units.cmake reads the same rows and
+// generates each algorithm's compilation units, which include its header (KoggeStoneDoubleBuffer:
+// block/kogge_stone_double_buffer.hpp).
 #pragma once
 
 #include <stdexcept>
@@ -10,15 +11,11 @@
 
 namespace sv {
 
-struct Blelloch;
-struct BrentKung;
-struct KoggeStone;
-struct KoggeStoneDoubleBuffer;
-struct KoggeStoneRacy;
-struct Sklansky;
-struct WarpBrentKung;
-struct WarpRaking;
-struct WarpSklansky;
+#define SCANVIZ_BLOCK_ALGORITHM(name, Type, ...) struct Type;
+#define SCANVIZ_DEVICE_ALGORITHM(...)
+#include "algorithms.def"
+#undef SCANVIZ_BLOCK_ALGORITHM
+#undef SCANVIZ_DEVICE_ALGORITHM
 
 // What with_block_algorithm hands its callback: `type` is the algorithm's kernel type.
 template <class Algo>
@@ -27,19 +24,19 @@ struct BlockAlgorithmTag {
 };
 
 // Calls f(BlockAlgorithmTag<Algo>{}) for the algorithm named `name`; throws std::invalid_argument
-// for an unknown name. The algorithms' names, switches and closed forms are in algorithms.cpp.
+// for an unknown name. The algorithms' switches and closed forms are in algorithms.hpp.
 template <class F>
 void with_block_algorithm(std::string_view name, F&& f) {
-  if (name == "kogge-stone-racy") f(BlockAlgorithmTag<KoggeStoneRacy>{});
-  else if (name == "kogge-stone") f(BlockAlgorithmTag<KoggeStone>{});
-  else if (name == "kogge-stone-double-buffer") f(BlockAlgorithmTag<KoggeStoneDoubleBuffer>{});
-  else if (name == "brent-kung") f(BlockAlgorithmTag<BrentKung>{});
-  else if (name == "blelloch") f(BlockAlgorithmTag<Blelloch>{});
-  else if (name == "sklansky") f(BlockAlgorithmTag<Sklansky>{});
-  else if (name == "warp-brent-kung") f(BlockAlgorithmTag<WarpBrentKung>{});
-  else if (name == "warp-raking") f(BlockAlgorithmTag<WarpRaking>{});
-  else if (name == "warp-sklansky") f(BlockAlgorithmTag<WarpSklansky>{});
-  else throw std::invalid_argument("unknown algorithm '" + std::string(name) + "' (scanviz algos lists them)");
+#define SCANVIZ_BLOCK_ALGORITHM(name_, Type, ...) \
+  if (name == name_) {                            \
+    f(BlockAlgorithmTag<Type>{});                 \
+    return;                                       \
+  }
+#define SCANVIZ_DEVICE_ALGORITHM(...)
+#include "algorithms.def"
+#undef SCANVIZ_BLOCK_ALGORITHM
+#undef SCANVIZ_DEVICE_ALGORITHM
+  throw std::invalid_argument("algorithm: unknown block algorithm '" + std::string(name) + "'");
 }
 
 }  // namespace sv

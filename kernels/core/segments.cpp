@@ -76,8 +76,8 @@ std::vector<Payload> unpack_segmented(ValueType type, const std::vector<Payload>
 }
 
 std::string segmented_gpu_type_error(ValueType type) {
-  return "--flags: the GPU's segmented kernels are built for int32 (every operator) and interval values, not " +
-         std::string(type_name(type)) + " (--executor emulator runs every type)";
+  return "flags: the GPU's segmented kernels are built for int32 (every operator) and interval values, not " +
+         std::string(type_name(type)) + " (executor emulator runs every type)";
 }
 
 bool segment_flag(ValueType type, const Payload& pair) {

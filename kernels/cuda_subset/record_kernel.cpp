@@ -8,6 +8,7 @@
 #include "cuda_subset/parser.hpp"
 #include "emulator/block_emulator.hpp"
 #include "emulator/record.hpp"
+#include "run/prepare.hpp"
 
 namespace sv::cuda {
 

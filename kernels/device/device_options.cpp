@@ -1,4 +1,4 @@
-// The device-wide algorithms' registry and the parsing of their switches.
+// The device-wide algorithms' rows of the algorithm table, and the parsing of their switches.
 #include "device/device_options.hpp"
 
 #include <array>
@@ -11,21 +11,21 @@ namespace sv {
 
 namespace {
 
-constexpr std::array<DeviceAlgorithmInfo, 4> kDeviceAlgorithms = {{
-    {"hierarchical", "scan-then-propagate: a block algorithm scans each tile, the tile sums are scanned (recursively), "
-                     "each tile adds the sums before it; 3 launches a level"},
-    {"reduce-then-scan", "reduce each tile to the tile sums, scan the sums (recursively), scan each tile again seeded "
-                         "with them; ~3n memory traffic"},
-    {"chained", "single pass: each tile waits for its predecessor's inclusive prefix (flag P), then publishes its own"},
-    {"decoupled-lookback", "single pass (Merrill and Garland): publish the tile's aggregate (A), look back over a window "
-                           "of predecessors to the nearest inclusive prefix (P), publish P; dynamic tile ids"},
-}};
+// The algorithm table's device-wide rows (algorithms.def).
+#define SCANVIZ_BLOCK_ALGORITHM(...)
+#define SCANVIZ_DEVICE_ALGORITHM(name_, colour_, marker_, summary_) \
+  DeviceAlgorithmInfo{.name = name_, .summary = summary_, .look = {colour_, Marker::marker_}},
+constexpr DeviceAlgorithmInfo kDeviceAlgorithms[] = {
+#include "algorithms.def"
+};
+#undef SCANVIZ_BLOCK_ALGORITHM
+#undef SCANVIZ_DEVICE_ALGORITHM
 
 constexpr std::array<SwitchInfo, 15> kSwitches = {{
-    {"block-algo", "kogge-stone-double-buffer", "hierarchical", false,
+    {"block-algo", kDefaultBlockAlgorithm, "hierarchical", false,
      "the block algorithm that scans each tile (any block-level algorithm but the racy one)"},
     {"items", "by type", "reduce-then-scan chained decoupled-lookback", false,
-     "elements per thread (tile = --block threads x items; default 24 for 32-bit values, 12 for 64-bit, 4 for interval)"},
+     "elements per thread (tile = block threads x items; default 24 for 32-bit values, 12 for 64-bit, 4 for interval)"},
     {"tile-ids", "dynamic", "chained decoupled-lookback", false,
      "dynamic (from an atomic counter, in the order blocks start) or static (the block index: can deadlock)"},
     {"fence", "on", "chained decoupled-lookback", false,
@@ -46,7 +46,7 @@ constexpr std::array<SwitchInfo, 15> kSwitches = {{
      "so a reader can see the flag half before the value half (the torn read the GPU kernels assume never happens; "
      "int64 or double, fence=on)"},
     {"pipelined", "off", "decoupled-lookback", false,
-     "on (GPU only, compute capability 9.0 on, --op sum, int32, float, int64 or double): the pipelined kernel that "
+     "on (GPU only, compute capability 9.0 on, op sum, int32, float, int64 or double): the pipelined kernel that "
      "scanviz bench runs on large inputs, one block a multiprocessor whose warps keep one role each (load, reduce, "
      "look-back, store), 24 KB tiles in shared-memory stages; traced per warp role",
      true},
@@ -79,7 +79,7 @@ std::int64_t parse_int(const std::string& key, const std::string& text, std::int
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, v);
   if (ec != std::errc() || ptr != end || v < lo || v > hi)
-    throw std::invalid_argument("--option " + key + "=" + text + ": expected an integer from " + std::to_string(lo) +
+    throw std::invalid_argument("option " + key + "=" + text + ": expected an integer from " + std::to_string(lo) +
                                 " to " + std::to_string(hi));
   return v;
 }
@@ -88,24 +88,24 @@ std::int64_t parse_int(const std::string& key, const std::string& text, std::int
 void parse_pipelined(std::map<std::string, std::string>& v, const std::map<std::string, std::string>& given,
                      ValueType type, std::int32_t requested_threads, bool segmented, DeviceConfig& c) {
   const std::string& on = v["pipelined"];
-  if (on != "on" && on != "off") throw std::invalid_argument("--option pipelined=" + on + ": expected on or off");
+  if (on != "on" && on != "off") throw std::invalid_argument("option pipelined=" + on + ": expected on or off");
   PipelinedRun& r = c.pipelined;
   r.on = on == "on";
   if (!r.on) {
     for (const char* key : {"stages", "blocks"})
-      if (given.count(key)) throw std::invalid_argument(std::string("--option ") + key + " needs pipelined=on");
+      if (given.count(key)) throw std::invalid_argument(std::string("option ") + key + " needs pipelined=on");
     return;
   }
   if (segmented || type == ValueType::Interval)
-    throw std::invalid_argument("--option pipelined=on scans int32, float, int64 or double values, not segmented pairs "
+    throw std::invalid_argument("option pipelined=on scans int32, float, int64 or double values, not segmented pairs "
                                 "or intervals");
   if (requested_threads != 0 || given.count("items"))
-    throw std::invalid_argument("--option pipelined=on has its own tile (128 threads x 24 KB): drop --block and items");
+    throw std::invalid_argument("option pipelined=on has its own tile (128 threads x 24 KB): drop block and items");
   if (!c.params.dynamic_ids || !c.params.fence)
-    throw std::invalid_argument("--option pipelined=on takes tile ids from the counter and keeps the fence: drop "
+    throw std::invalid_argument("option pipelined=on takes tile ids from the counter and keeps the fence: drop "
                                 "tile-ids=static and fence=off");
   if (c.params.share || c.params.window != 32 || c.params.stall_tile >= 0)
-    throw std::invalid_argument("--option pipelined=on polls its own windows (160 descriptors): drop share, window and stall");
+    throw std::invalid_argument("option pipelined=on polls its own windows (160 descriptors): drop share, window and stall");
   r.stages = static_cast<std::int32_t>(parse_int("stages", v["stages"], 4, 9));  // gpu/pipeline_exec.cuh kPipeMinStages
   if (v["blocks"] != "all") r.blocks = static_cast<std::int32_t>(parse_int("blocks", v["blocks"], 1, 1024));
   c.params.threads = 128;
@@ -154,13 +154,13 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
     const SwitchInfo* s = nullptr;
     for (const SwitchInfo& k : kSwitches)
       if (k.key == key) s = &k;
-    if (!s) throw std::invalid_argument("--option " + key + ": unknown switch (scanviz algos lists them)");
-    if (!applies(*s, algorithm)) throw std::invalid_argument("--option " + key + " does not apply to " + who);
+    if (!s) throw std::invalid_argument("option " + key + ": unknown switch");
+    if (!applies(*s, algorithm)) throw std::invalid_argument("option " + key + " does not apply to " + who);
     if (on_gpu && s->emulator_only)
-      throw std::invalid_argument("--option " + key + " models the emulator's machine; it does not apply to the GPU");
+      throw std::invalid_argument("option " + key + " models the emulator's machine; it does not apply to the GPU");
     if (!on_gpu && s->gpu_only)
-      throw std::invalid_argument("--option " + key + " is the GPU's pipelined kernel (bulk copies and mbarriers), "
-                                  "which the emulator cannot run: use --executor gpu on a GPU of compute capability 9.0 or later");
+      throw std::invalid_argument("option " + key + " is the GPU's pipelined kernel (bulk copies and mbarriers), "
+                                  "which the emulator cannot run: use executor gpu on a GPU of compute capability 9.0 or later");
     v[key] = value;
   }
 
@@ -170,11 +170,19 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
     c.block_algorithm = v["block-algo"];
     const AlgorithmInfo* block = find_algorithm(c.block_algorithm);
     if (!block || block->racy)
-      throw std::invalid_argument("--option block-algo=" + c.block_algorithm +
-                                  ": expected a race-free block-level algorithm (scanviz algos lists them)");
+      throw std::invalid_argument("option block-algo=" + c.block_algorithm +
+                                  ": expected a race-free block-level algorithm");
+    if (requested_threads < 0 || requested_threads > kMaxBlockThreads)
+      throw std::invalid_argument("block size " + std::to_string(requested_threads) + " is outside 1..1024");
     const std::int32_t threads = requested_threads ? requested_threads : 1024 / block->items_per_thread;
-    const BlockShape shape = block_shape(*block, static_cast<std::int64_t>(threads) * block->items_per_thread, threads);
-    if (block->warp_level) warp_width_for(*block, shape.capacity, kMaxWarpWidth);  // its tiles run warps of 32
+    BlockShape shape;
+    try {  // a full tile of the block algorithm: its errors speak of that tile's n, which is not the scan's
+      shape = block_shape(*block, static_cast<std::int64_t>(threads) * block->items_per_thread, threads);
+      if (block->warp_level) warp_width_for(*block, shape.capacity, kMaxWarpWidth);  // its tiles run warps of 32
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("block " + std::to_string(threads) + ": each tile of the hierarchical scan is one block of " +
+                                  c.block_algorithm + " (" + e.what() + ")");
+    }
     p.threads = shape.threads;
     p.items = block->items_per_thread;
   } else {
@@ -185,32 +193,32 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
     if (v["items"] == "by type") v["items"] = std::to_string(fallback);
     p.items = static_cast<std::int32_t>(parse_int("items", v["items"], 1, 64));
     if (on_gpu && p.items != fallback)
-      throw std::invalid_argument("--option items=" + v["items"] + ": the GPU kernels are built for " +
+      throw std::invalid_argument("option items=" + v["items"] + ": the GPU kernels are built for " +
                                   std::to_string(fallback) + " items per thread with this type");
     if (on_gpu && p.threads % 32 != 0)
       throw std::invalid_argument("block size " + std::to_string(p.threads) + ": the GPU tile kernels need a multiple of 32");
   }
   if (v.count("tile-ids")) {
     if (v["tile-ids"] != "dynamic" && v["tile-ids"] != "static")
-      throw std::invalid_argument("--option tile-ids=" + v["tile-ids"] + ": expected dynamic or static");
+      throw std::invalid_argument("option tile-ids=" + v["tile-ids"] + ": expected dynamic or static");
     p.dynamic_ids = v["tile-ids"] == "dynamic";
   }
   if (v.count("fence")) {
     if (v["fence"] != "on" && v["fence"] != "off")
-      throw std::invalid_argument("--option fence=" + v["fence"] + ": expected on or off");
+      throw std::invalid_argument("option fence=" + v["fence"] + ": expected on or off");
     p.fence = v["fence"] == "on";
   }
   if (v.count("torn")) {
     if (v["torn"] != "on" && v["torn"] != "off")
-      throw std::invalid_argument("--option torn=" + v["torn"] + ": expected on or off");
+      throw std::invalid_argument("option torn=" + v["torn"] + ": expected on or off");
     c.machine.torn = v["torn"] == "on";
     if (c.machine.torn && (segmented || (type != ValueType::I64 && type != ValueType::F64) || !p.fence))
-      throw std::invalid_argument("--option torn=on: only 64-bit values (--type int64 or double) with fence=on have "
+      throw std::invalid_argument("option torn=on: only 64-bit values (type int64 or double) with fence=on have "
                                   "16-byte descriptors that could tear");
   }
   if (v.count("share")) {
     if (v["share"] != "on" && v["share"] != "off")
-      throw std::invalid_argument("--option share=" + v["share"] + ": expected on or off");
+      throw std::invalid_argument("option share=" + v["share"] + ": expected on or off");
     p.share = v["share"] == "on";
   }
   if (v.count("window")) p.window = static_cast<std::int32_t>(parse_int("window", v["window"], 1, 32));
@@ -223,7 +231,7 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
       pos = end + 1;
       const auto colon = s.find(':');
       if (colon == std::string::npos)
-        throw std::invalid_argument("--option stall=" + all + ": expected TILE:CYCLES[:look-back][,...]");
+        throw std::invalid_argument("option stall=" + all + ": expected TILE:CYCLES[:look-back][,...]");
       const auto second = s.find(':', colon + 1);
       TileStall st;
       st.tile = parse_int("stall", s.substr(0, colon), 0, std::int64_t{1} << 30);
@@ -232,16 +240,16 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
       if (second != std::string::npos) {
         const std::string at = s.substr(second + 1);
         if (at != "start" && at != "look-back")
-          throw std::invalid_argument("--option stall=" + all + ": '" + at + "' is not start or look-back");
+          throw std::invalid_argument("option stall=" + all + ": '" + at + "' is not start or look-back");
         st.at = at == "start" ? TileStall::At::Start : TileStall::At::LookBack;
       }
       if (st.tile == 0 && st.at == TileStall::At::LookBack)
-        throw std::invalid_argument("--option stall=" + all + ": tile 0 never looks back (it has no predecessor)");
+        throw std::invalid_argument("option stall=" + all + ": tile 0 never looks back (it has no predecessor)");
       c.machine.stalls.push_back(st);
     }
     if (on_gpu) {
       if (c.machine.stalls.size() != 1 || c.machine.stalls[0].at != TileStall::At::Start)
-        throw std::invalid_argument("--option stall=" + all + ": the GPU takes one TILE:CYCLES (at the start)");
+        throw std::invalid_argument("option stall=" + all + ": the GPU takes one TILE:CYCLES (at the start)");
       p.stall_tile = c.machine.stalls[0].tile;
       p.stall_cycles = c.machine.stalls[0].cycles;
     }
@@ -253,7 +261,7 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
   if (v.count("launch")) {
     auto order = Schedule::parse(v["launch"]);
     if (!order || order->kind == Schedule::Kind::RoundRobin)
-      throw std::invalid_argument("--option launch=" + v["launch"] + ": expected in-order, reverse or random:SEED");
+      throw std::invalid_argument("option launch=" + v["launch"] + ": expected in-order, reverse or random:SEED");
     c.machine.launch = *order;
     v["launch"] = order->name();
   }

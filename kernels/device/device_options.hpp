@@ -1,5 +1,6 @@
-// The device-wide algorithms' registry and their switches (`--option key=value`, listed by
-// `scanviz algos`), parsed into what the kernels and the emulator's machine model need.
+// The device-wide algorithms (the algorithm table's device-wide rows, algorithms.def) and their
+// switches (`--option key=value`, listed by `scanviz algos`), parsed into what the kernels and the
+// emulator's machine model need.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "algorithms.hpp"
 #include "core/ops.hpp"
 #include "device/device_params.hpp"
 #include "core/schedule.hpp"
@@ -18,6 +20,7 @@ namespace sv {
 struct DeviceAlgorithmInfo {
   std::string_view name;
   std::string_view summary;
+  AlgorithmLook look;
 };
 std::span<const DeviceAlgorithmInfo> device_algorithms();
 const DeviceAlgorithmInfo* find_device_algorithm(std::string_view name);

@@ -1,6 +1,6 @@
 // One block-level algorithm run on the CPU emulator with an operator chosen at run time. Each
 // algorithm is instantiated in a compilation unit of its own (cmake/block_units.cmake generates them
-// from the registry in block/registry.hpp, with emulated_block_impl.hpp), so they compile in parallel.
+// from the algorithm table, algorithms.def, with emulated_block_impl.hpp), so they compile in parallel.
 #pragma once
 
 #include <string_view>

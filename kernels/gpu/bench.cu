@@ -12,7 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "analysis/lookback.hpp"
+#include "tile_times.hpp"
 #include "block/block_params.hpp"
 #include "device/device_options.hpp"
 #include "gpu/bench.hpp"
@@ -22,20 +22,92 @@ namespace sv {
 
 namespace {
 
-// Per size: input and output buffer pairs holding this much together (> 2x the largest L2, the
-// H200's 60 MB), at most kMaxPairs of them, so small sizes run largely from L2.
+// Per size: input and output buffer pairs holding this much together (over 4x the largest L2, the
+// H200's 60 MB), so that a graph's launches, each on the next pair, find their inputs in DRAM as an
+// application's would from 2^16 up (256 launches of 2^16 int32 values span 128 MiB).
 constexpr std::size_t kRotationBytes = 256u << 20;
-constexpr std::size_t kMaxPairs = 64;
+// Back to back: a round's graph holds enough launches to move about this many bytes (read + write),
+// from kMinGraphLaunches (the largest sizes) to kMaxGraphLaunches (small sizes, whose launches
+// then span over 100 MB of inputs and outputs from 2^16 up).
+constexpr double kGraphBytes = 8.0 * (1u << 30);
+constexpr int kMinGraphLaunches = 8, kMaxGraphLaunches = 256;
+// The largest piece of a copy in a graph (see the copy's row below).
+constexpr std::size_t kGraphCopyBytes = 128u << 20;
 
-// One measured algorithm: runs on (d_in, d_out, n) on the default stream; check (optional) throws
-// GpuError for a failure the launch itself does not report (a look-back wait that ran out).
+// One measured algorithm: runs on (d_in, d_out, n) on a stream (0: the default stream); check
+// (optional) throws GpuError for a failure the launch itself does not report (a look-back wait that
+// ran out). graph: its runs can be captured into a CUDA graph (every launch on the stream given).
 template <class Item>
 struct Candidate {
   std::string name;
-  std::function<void(const Item*, Item*, std::int64_t)> run;
+  std::function<void(const Item*, Item*, std::int64_t, cudaStream_t)> run;
   std::function<void()> check;
-  bool alone = false;  // the tiles-alone baseline: each tile's own scan
+  std::int64_t alone_tile = 0;  // the tiles-alone baseline: each tile's own scan, of this many values
+  bool graph = false;
 };
+
+// The input and output pairs of one size in two allocations: pair r at r x stride elements, each
+// pair's start 256-byte aligned; the inputs generated (fill_input), every pair's different.
+template <class Item>
+struct BufferPairs {
+  explicit BufferPairs(std::int64_t n)
+      : stride((static_cast<std::int64_t>(sizeof(Item)) * n + 255) / 256 * 256 / static_cast<std::int64_t>(sizeof(Item))),
+        count(static_cast<int>(std::clamp<std::size_t>(kRotationBytes / (2 * sizeof(Item) * stride), 1, 1 << 16))),
+        in(static_cast<std::size_t>(stride) * count),
+        out(static_cast<std::size_t>(stride) * count) {}
+  const Item* input(int r) const { return in.get() + static_cast<std::int64_t>(r % count) * stride; }
+  Item* output(int r) const { return out.get() + static_cast<std::int64_t>(r % count) * stride; }
+  std::int64_t stride;
+  int count;
+  cuda::DeviceArray<Item> in, out;
+};
+
+// A CUDA stream, graph and executable graph owned by a scope.
+struct Stream {
+  Stream() { SV_CUDA(cudaStreamCreate(&s)); }
+  ~Stream() { cudaStreamDestroy(s); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t s{};
+};
+struct Graph {
+  ~Graph() {
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+  }
+  cudaGraph_t graph{};
+  cudaGraphExec_t exec{};
+};
+
+// Back to back: `launches` runs of c (run i on pair i) captured on `stream` into one graph, launched
+// once between two events on that stream after its upload; the graph's time over its launches, in
+// ms. A single-pass scan's runs keep their epochs and tile bases in the graph, so every round
+// captures afresh and launches its graph once (gpu/single_pass_state.cuh).
+template <class Item>
+double graph_ms(const Candidate<Item>& c, const BufferPairs<Item>& pairs, std::int64_t n, int launches,
+                cudaStream_t stream, cuda::DeviceEvents& events) {
+  Graph g;
+  SV_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+  try {
+    for (int i = 0; i < launches; ++i) c.run(pairs.input(i), pairs.output(i), n, stream);
+  } catch (...) {
+    cudaStreamEndCapture(stream, &g.graph);  // ends the capture; the run's own error is the one reported
+    throw;
+  }
+  SV_CUDA(cudaStreamEndCapture(stream, &g.graph));
+  SV_CUDA(cudaGraphInstantiate(&g.exec, g.graph, 0));
+  SV_CUDA(cudaGraphUpload(g.exec, stream));
+  SV_CUDA(cudaStreamSynchronize(stream));
+  SV_CUDA(cudaEventRecord(events.start, stream));
+  SV_CUDA(cudaGraphLaunch(g.exec, stream));
+  SV_CUDA(cudaEventRecord(events.stop, stream));
+  SV_CUDA(cudaEventSynchronize(events.stop));
+  float ms = 0;
+  SV_CUDA(cudaEventElapsedTime(&ms, events.start, events.stop));
+  cuda::check_launch(c.name.c_str());
+  if (c.check) c.check();
+  return ms / launches;
+}
 
 // The device-wide algorithms asked for (all four when none is named), int32 inclusive sum with their
 // default switches (hierarchical with its default block algorithm), in the registry's order.
@@ -119,9 +191,13 @@ std::string describe_phases(std::int64_t n, const TilePhaseStats& s, const std::
   return line;
 }
 
-double median(std::vector<float> v) {
+// The upper of the two middle values for an even count, as bench has always reported.
+double median(std::vector<double> v) {
   std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
   return v[v.size() / 2];
+}
+BenchSpread spread_of(const std::vector<double>& v) {
+  return {*std::min_element(v.begin(), v.end()), median(v), *std::max_element(v.begin(), v.end())};
 }
 
 }  // namespace
@@ -148,34 +224,41 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
   const std::vector<std::string>& wanted = options.algorithms;
   if (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end()) {
     const std::int64_t from = gpu::pipelined_from(options.type);
-    const std::string runs = "bench: decoupled-lookback runs " + gpu::default_policy(options.type).name();
+    const std::string runs = "bench: decoupled-lookback runs " + gpu::default_policy(options.type).name() +
+                             " (in 128 threads a block where 256 would make fewer tiles than an eighth of the multiprocessors)";
     progress(from == INT64_MAX
                  ? runs + " at every n (the pipelined kernel needs sm_90 code and 9 x 24 KB of shared memory a block)"
                  : runs + " below n = " + std::to_string(from) + ", " + gpu::pipelined_default(options.type).name() +
                        " from there up");
   }
+  Stream stream;  // the graphs' (a blocking stream: ordered with the default stream's work)
+  cuda::DeviceEvents events;
   for (std::int64_t n : sizes) {
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(Item);
-    const int buffers = static_cast<int>(std::clamp<std::size_t>(kRotationBytes / (2 * bytes), 1, kMaxPairs));
-    std::vector<std::unique_ptr<cuda::DeviceArray<Item>>> d_in, d_out;
-    for (int b = 0; b < buffers; ++b) {
-      d_in.push_back(std::make_unique<cuda::DeviceArray<Item>>(n));
-      d_out.push_back(std::make_unique<cuda::DeviceArray<Item>>(n));
-      fill_input<Item><<<1024, 256>>>(d_in.back()->get(), n, 0x9e3779b9u * (b + 1));
-    }
+    const BufferPairs<Item> pairs(n);
+    fill_input<Item><<<1024, 256>>>(pairs.in.get(), pairs.stride * pairs.count, 0x9e3779b9u);
     cuda::check_launch("fill_input");
+    const int launches = static_cast<int>(std::clamp(kGraphBytes / (2.0 * static_cast<double>(bytes)),
+                                                     static_cast<double>(kMinGraphLaunches), static_cast<double>(kMaxGraphLaunches)));
 
     std::size_t temp_bytes = 0;
-    SV_CUDA(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, d_in[0]->get(), d_out[0]->get(), n));
+    SV_CUDA(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, pairs.input(0), pairs.output(0), n));
     cuda::DeviceArray<unsigned char> d_temp(std::max<std::size_t>(temp_bytes, 1));
     std::vector<Candidate<Item>> candidates = {
-        {"copy", [&](const Item* in, Item* out, std::int64_t m) {
-           SV_CUDA(cudaMemcpyAsync(out, in, static_cast<std::size_t>(m) * sizeof(Item), cudaMemcpyDeviceToDevice));
-         }, {}},
-        {"cub", [&](const Item* in, Item* out, std::int64_t m) {
+        {"copy", [&](const Item* in, Item* out, std::int64_t m, cudaStream_t st) {
+           // In a graph, copies of 512 MiB and more ran at 56% of the DRAM peak on the H200 where the
+           // same copy on the stream ran 87% (a different copy path for a large memcpy node): a
+           // graph copies in pieces of kGraphCopyBytes, each at the stream copy's speed.
+           const std::size_t all = static_cast<std::size_t>(m) * sizeof(Item);
+           const std::size_t piece = st ? kGraphCopyBytes : all;
+           for (std::size_t at = 0; at < all; at += piece)
+             SV_CUDA(cudaMemcpyAsync(reinterpret_cast<char*>(out) + at, reinterpret_cast<const char*>(in) + at,
+                                     std::min(piece, all - at), cudaMemcpyDeviceToDevice, st));
+         }, {}, 0, true},
+        {"cub", [&](const Item* in, Item* out, std::int64_t m, cudaStream_t st) {
            std::size_t t = temp_bytes;
-           SV_CUDA(cub::DeviceScan::InclusiveSum(d_temp.get(), t, in, out, m));
-         }, {}},
+           SV_CUDA(cub::DeviceScan::InclusiveSum(d_temp.get(), t, in, out, m, st));
+         }, {}, 0, true},
     };
     // Each keeps its scratch (tile sums, descriptors) between runs; a timed run is its launches (the
     // single-pass scans keep their descriptors under a new epoch rather than zeroing them).
@@ -183,11 +266,18 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     for (const DeviceCandidate& d : device_candidates(options.algorithms, options.type)) {
       scanners.push_back(std::make_unique<gpu::DeviceScanSum>(d.algorithm, d.options, options.type, d.policy));
       gpu::DeviceScanSum* s = scanners.back().get();
-      candidates.push_back({d.name, [s](const Item* in, Item* out, std::int64_t m) { s->run(in, out, m); },
-                            [s] { s->check(); }, d.algorithm == "tiles-alone"});
+      const gpu::TilePolicy at = s->policy_at(n);
+      candidates.push_back({d.name,
+                            [s](const Item* in, Item* out, std::int64_t m, cudaStream_t st) {
+                              s->set_stream(st);
+                              s->run(in, out, m);
+                            },
+                            [s] { s->check(); }, d.algorithm == "tiles-alone" ? std::int64_t{at.threads} * at.items : 0,
+                            d.algorithm != "hierarchical"});
     }
 
-    // Block-level kernels: each block scans its tile of kBenchTile elements.
+    // Block-level kernels: each block scans its tile of kBenchTile elements (on the default stream:
+    // latency only).
     std::vector<std::string> block_rows;
     for (const std::string& name : block_candidates(options.algorithms)) {
       const AlgorithmInfo& info = *find_algorithm(name);
@@ -195,70 +285,105 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
       const BlockParams p{n, kBenchTile, false, info.warp_level ? kMaxWarpWidth : 32};
       const std::int64_t grid = (n + kBenchTile - 1) / kBenchTile;
       block_rows.push_back("block " + name);
-      candidates.push_back({block_rows.back(), [name, p, grid, threads](const Item* in, Item* out, std::int64_t) {
+      candidates.push_back({block_rows.back(), [name, p, grid, threads](const Item* in, Item* out, std::int64_t, cudaStream_t) {
                               gpu::launch_block_scan(name, OpKind::Sum, value_type_of<Item>(), in, out, p, grid, threads);
                             }, {}});
     }
 
-    // The reference of buffer 0's input, to check every algorithm's last output against (the block
-    // kernels against each tile's own scan).
-    std::vector<Item> h_in(n), h_out(n), reference(n), tile_reference(n), alone_reference(n);
-    d_in[0]->download(h_in.data(), n);
-    const std::int64_t dl_tile =
-        parse_device_config("decoupled-lookback", {}, options.type, 0, true).params.tile_items();
-    Item acc = 0, tile_acc = 0, alone_acc = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-      reference[i] = acc += h_in[i];
-      tile_reference[i] = tile_acc = (i % kBenchTile == 0 ? 0 : tile_acc) + h_in[i];
-      alone_reference[i] = alone_acc = (i % dl_tile == 0 ? 0 : alone_acc) + h_in[i];
-    }
+    // What pair r's output must be: its input (the copy), its scan, each tile's own scan (the block
+    // kernels; tiles alone, per its tile). Pair 0 checks the single launch, the graph's last pair
+    // the graph (the same pair at large n).
+    struct Expected {
+      std::vector<Item> in, scan, tile;
+    };
+    const auto tile_scans = [&](const std::vector<Item>& in, std::vector<Item>& out, std::int64_t tile) {
+      Item acc = 0;
+      for (std::int64_t i = 0; i < n; ++i) out[i] = acc = (i % tile == 0 ? 0 : acc) + in[i];
+    };
+    const auto expected_of = [&](int r) {
+      Expected e{std::vector<Item>(n), std::vector<Item>(n), std::vector<Item>(n)};
+      SV_CUDA(cudaMemcpy(e.in.data(), pairs.input(r), bytes, cudaMemcpyDeviceToHost));
+      tile_scans(e.in, e.scan, n);
+      tile_scans(e.in, e.tile, kBenchTile);
+      return e;
+    };
+    const int graph_pair = (launches - 1) % pairs.count;
+    const Expected first = expected_of(0);
+    const std::unique_ptr<const Expected> last_storage =
+        graph_pair == 0 ? nullptr : std::make_unique<const Expected>(expected_of(graph_pair));
+    const Expected& last = graph_pair == 0 ? first : *last_storage;
+    std::vector<Item> h_out(n), alone;
+    // Whether pair r's output is what candidate c must write there.
+    const auto output_right = [&](const Candidate<Item>& c, int r, const Expected& e) {
+      SV_CUDA(cudaMemcpy(h_out.data(), pairs.output(r), bytes, cudaMemcpyDeviceToHost));
+      const bool block_row = std::find(block_rows.begin(), block_rows.end(), c.name) != block_rows.end();
+      if (c.alone_tile == 0) return h_out == (c.name == "copy" ? e.in : block_row ? e.tile : e.scan);
+      alone.resize(n);
+      tile_scans(e.in, alone, c.alone_tile);
+      return h_out == alone;
+    };
 
-    double copy_rate = 0, cub_rate = 0;
-    cuda::DeviceEvents events;
+    double copy_rate = 0, cub_rate = 0, copy_graph = 0, cub_graph = 0;
     for (const Candidate<Item>& c : candidates) {
-      for (int r = 0; r < options.warmup; ++r) c.run(d_in[r % buffers]->get(), d_out[r % buffers]->get(), n);
-      std::vector<float> times;
-      for (int r = 0; r < options.runs; ++r) {
-        const int b = r % buffers;
-        SV_CUDA(cudaEventRecord(events.start));
-        c.run(d_in[b]->get(), d_out[b]->get(), n);
-        SV_CUDA(cudaEventRecord(events.stop));
-        SV_CUDA(cudaEventSynchronize(events.stop));
-        float ms = 0;
-        SV_CUDA(cudaEventElapsedTime(&ms, events.start, events.stop));
-        times.push_back(ms);
+      for (int r = 0; r < options.warmup; ++r) c.run(pairs.input(r), pairs.output(r), n, nullptr);
+      std::vector<double> latency, graph;
+      bool graph_right = true;
+      for (int round = 0; round < options.rounds; ++round) {
+        std::vector<double> times;
+        for (int r = 0; r < options.runs; ++r) {
+          const int b = round * options.runs + r;
+          SV_CUDA(cudaEventRecord(events.start));
+          c.run(pairs.input(b), pairs.output(b), n, nullptr);
+          SV_CUDA(cudaEventRecord(events.stop));
+          SV_CUDA(cudaEventSynchronize(events.stop));
+          float ms = 0;
+          SV_CUDA(cudaEventElapsedTime(&ms, events.start, events.stop));
+          times.push_back(ms);
+        }
+        latency.push_back(median(times));
+        if (!c.graph) continue;
+        // The last round's graph writes over a poisoned output of its last pair, checked after it.
+        const bool last_round = round + 1 == options.rounds;
+        if (last_round) SV_CUDA(cudaMemset(pairs.output(graph_pair), 0xA5, bytes));
+        graph.push_back(graph_ms(c, pairs, n, launches, stream.s, events));
+        if (last_round) graph_right = output_right(c, graph_pair, last);
       }
       // The checked run writes over a poisoned output, so no earlier algorithm's result can pass for it.
-      SV_CUDA(cudaMemset(d_out[0]->get(), 0xA5, bytes));
-      c.run(d_in[0]->get(), d_out[0]->get(), n);
+      SV_CUDA(cudaMemset(pairs.output(0), 0xA5, bytes));
+      c.run(pairs.input(0), pairs.output(0), n, nullptr);
       cuda::check_launch(c.name.c_str());
       if (c.check) c.check();
-      d_out[0]->download(h_out.data(), n);
       BenchRow row;
       row.algorithm = c.name;
       row.n = n;
-      row.median_ms = median(times);
+      row.latency_ms = spread_of(latency);
+      row.median_ms = row.latency_ms.median;
       row.items_per_s = static_cast<double>(n) / (row.median_ms * 1e-3);
       row.bytes_per_s = 2.0 * static_cast<double>(bytes) / (row.median_ms * 1e-3);
-      const bool block_row = std::find(block_rows.begin(), block_rows.end(), c.name) != block_rows.end();
-      row.verified = c.name == "copy"            ? h_out == h_in
-                     : c.alone                  ? h_out == alone_reference
-                                                : h_out == (block_row ? tile_reference : reference);
-      if (c.name == "copy") copy_rate = row.items_per_s;
-      if (c.name == "cub") cub_rate = row.items_per_s;
+      row.verified = output_right(c, 0, first) && graph_right;
+      if (c.graph) {
+        row.graph_launches = launches;
+        row.graph_ms = spread_of(graph);
+      }
+      if (c.name == "copy") copy_rate = row.items_per_s, copy_graph = row.graph_items_per_s();
+      if (c.name == "cub") cub_rate = row.items_per_s, cub_graph = row.graph_items_per_s();
       row.percent_of_copy = copy_rate > 0 ? 100.0 * row.items_per_s / copy_rate : 0;
-      row.vs_cub = cub_rate > 0 ? row.items_per_s / cub_rate : 0;
+      row.graph_percent_of_copy = copy_graph > 0 ? 100.0 * row.graph_items_per_s() / copy_graph : 0;
       result.rows.push_back(row);
       const int log2n = static_cast<int>(std::log2(static_cast<double>(n)));
       const std::string size = n == std::int64_t{1} << log2n ? "2^" + std::to_string(log2n) : std::to_string(n);
-      char line[200];
-      std::snprintf(line, sizeof line, "bench: %-26s n = %-4s %9.4f ms  %8.2f G items/s%s", c.name.c_str(), size.c_str(),
-                    row.median_ms, row.items_per_s / 1e9, row.verified ? "" : "  OUTPUT WRONG");
+      char line[240];
+      std::snprintf(line, sizeof line, "bench: %-26s n = %-4s latency %9.4f ms %8.2f G items/s; in graph %9.4f ms %8.2f G items/s%s",
+                    c.name.c_str(), size.c_str(), row.median_ms, row.items_per_s / 1e9, row.graph_ms.median,
+                    row.graph_items_per_s() / 1e9, row.verified ? "" : "  OUTPUT WRONG");
       progress(line);
     }
-    // CUB's ratio for the rows measured before it (the copy).
+    // CUB's ratios, also for the rows measured before it (the copy).
     for (BenchRow& row : result.rows)
-      if (row.n == n && cub_rate > 0) row.vs_cub = row.items_per_s / cub_rate;
+      if (row.n == n) {
+        row.vs_cub = cub_rate > 0 ? row.items_per_s / cub_rate : 0;
+        row.graph_vs_cub = cub_graph > 0 ? row.graph_items_per_s() / cub_graph : 0;
+      }
     if (phases) {
       const ClockedRun run = clock_decoupled_lookback_gpu(n, 0x9e3779b9u, 5, phase_switches);
       if (run.check.mismatches)
@@ -280,6 +405,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   BenchResult result;
   result.device = gpu.name;
   result.runs = options.runs;
+  result.rounds = options.rounds;
   result.memory_clock_khz = gpu.memory_clock_khz;
   result.memory_bus_bits = gpu.memory_bus_bits;
   result.type = options.type;

@@ -3,9 +3,11 @@
 // header; the build without CUDA reports that there is no GPU support.
 //
 // Method: inclusive sum of the chosen type (int32 unless asked); per size, inputs rotated over
-// buffer pairs holding 256 MiB together (at most 64 pairs, so small sizes run largely from L2),
-// warm-up runs, then CUDA-event timing of each run and the median; every algorithm's output checked
-// against the sequential reference. docs/performance.md says more.
+// buffer pairs holding 256 MiB together (past the largest L2), warm-up runs, then in each round two
+// measures: the latency (one launch between CUDA events on an idle GPU, the median of the round's
+// runs) and back to back (many launches captured in one CUDA graph, its time over the launches);
+// the spread of each over the rounds. Every algorithm's output checked against the sequential
+// reference, after a single launch and after a graph. docs/performance.md says more.
 #pragma once
 
 #include <algorithm>
@@ -26,7 +28,8 @@ namespace sv {
 
 struct BenchOptions {
   std::vector<std::int64_t> sizes;      // empty: 2^10 .. 2^28, every even power (see default_bench_sizes)
-  int runs = 20;                        // timed runs per algorithm and size (median reported)
+  int runs = 20;                        // timed single launches a round (the round's median is its latency)
+  int rounds = 3;                       // rounds of both measures (latency, back to back in a graph): the spread
   int warmup = 3;
   std::vector<std::string> algorithms;  // algorithms to time (empty: every device-wide one and every race-free
                                         // block-level one); the copy and CUB always run, the % copy and vs CUB
@@ -127,14 +130,15 @@ inline void check_bench_options(const BenchOptions& options) {
   for (std::int64_t n : options.sizes)
     if (n < 1 || n > (std::int64_t{1} << 30)) throw std::invalid_argument("bench size " + std::to_string(n) + " is outside 1..2^30");
   if (options.runs < 1 || options.warmup < 0) throw std::invalid_argument("bench needs at least one timed run");
-  if (options.type == ValueType::Interval) throw std::invalid_argument("bench times sums: --type int32, int64, float or double");
+  if (options.rounds < 1 || options.rounds > 100) throw std::invalid_argument("bench takes 1 to 100 rounds");
+  if (options.type == ValueType::Interval) throw std::invalid_argument("type: bench times sums: int32, int64, float or double");
   for (const std::string& a : options.algorithms) {
     if (find_device_algorithm(a)) continue;
     if (const AlgorithmInfo* b = find_algorithm(a); b && !b->racy) continue;
     std::string known;
     for (const DeviceAlgorithmInfo& d : device_algorithms()) known += (known.empty() ? "" : ", ") + std::string(d.name);
     throw std::invalid_argument("bench: unknown algorithm '" + a + "' (device-wide: " + known +
-                                "; or a race-free block-level one, scanviz algos lists them)");
+                                "; or a race-free block-level one)");
   }
 }
 

@@ -18,7 +18,7 @@
 #include "core/segmented.hpp"
 #include "core/segments.hpp"
 #include "core/values.hpp"
-#include "emulator/record.hpp"
+#include "run/prepare.hpp"
 #include "gpu/block_runs.hpp"
 #include "gpu/block_trace_memory.cuh"
 #include "gpu/cuda_util.cuh"

@@ -1,7 +1,7 @@
 // The block-level kernels of one algorithm on the GPU, declared for the executor's dispatch and
 // defined in gpu/block_runs.cuh. Each algorithm's traced and untraced kernels are instantiated in
-// compilation units of their own, which kernels/CMakeLists.txt generates from the registry in
-// block/registry.hpp, so a build compiles them in parallel and a change to one algorithm recompiles it alone.
+// compilation units of their own, which kernels/CMakeLists.txt generates from the algorithm table
+// (algorithms.def), so a build compiles them in parallel and a change to one algorithm recompiles it alone.
 #pragma once
 
 #include <cstdint>

@@ -151,6 +151,13 @@ std::vector<TilePolicy> experimental_policies(ValueType type);
 // default-constructed TilePolicy stands for): TilePolicy{} for 4-byte values. On sm_90 on it runs
 // its tile kernel below pipelined_from(type) elements and pipelined_default(type) from there up.
 TilePolicy default_policy(ValueType type);
+// The default's block size at n: `threads` (of `items` each) halved where its tiles would be fewer
+// than one for every kNarrowShare multiprocessors of the `sms`, so a small input scans in twice as
+// many tiles: at 2^16 int32 values 22 tiles of 128 x 24 instead of 11 of 256 x 24 on 132
+// multiprocessors, 3.6 us a scan back to back on the H200 instead of 4.2. More, smaller tiles lost
+// from 2^17 up (docs/performance.md, "Narrow blocks at small n").
+inline constexpr int kNarrowShare = 8;
+std::int32_t narrow_threads(std::int64_t n, std::int32_t threads, std::int32_t items, int sms);
 // The pipelined policy the default hands large inputs to: 9 stages, the input's L2 lines marked evict-last.
 TilePolicy pipelined_default(ValueType type);
 // The n from which the default runs pipelined_default(type) on the current device: as many tiles
@@ -162,11 +169,11 @@ std::int64_t pipelined_from(ValueType type);
 // scratch buffers (tile sums, descriptors) between runs, so a run is its launches alone: the
 // single-pass scans' descriptors are kept under a new epoch (TileKnobs), not zeroed, unless the
 // policy says memset. Tile policies other than the default's kernel are built for int32 and int64.
-// run() is asynchronous on the default stream (d_in and d_out are arrays of the type); check()
-// synchronizes and throws GpuError if a spin wait ran out (naming the tile), a launch failed or the
+// run() is asynchronous on its stream (set_stream; the default stream unless set), d_in and d_out
+// arrays of the type; check() synchronizes and throws GpuError if a spin wait ran out (naming the tile), a launch failed or the
 // tile counter disagrees with the launches; the scanner then starts afresh (gpu/single_pass_state.cuh).
-// A scanner belongs to one host thread and the default stream: it must not be shared across
-// streams or threads.
+// A scanner belongs to one host thread and one stream at a time (set_stream): it must not be shared
+// across threads, nor run on two streams at once.
 // algorithm "tiles-alone" is the benchmark's baseline, not a scan: decoupled look-back's tiles each
 // scanned on its own (no look-back; from the default's switch up on the pipelined kernel, as the
 // default runs there), with the extra option hold=NS (each tile held NS nanoseconds before it is
@@ -180,8 +187,14 @@ class DeviceScanSum {
   DeviceScanSum& operator=(const DeviceScanSum&) = delete;
   void run(const void* d_in, void* d_out, std::int64_t n, bool exclusive = false);
   void check();
+  // The stream later runs go to (0, the default stream, until set). The hierarchical scan's
+  // block-level launch stays on the default stream, so only the other algorithms' runs can be
+  // captured into a CUDA graph; a captured run of a single-pass scan keeps its epoch in the graph,
+  // which must then be launched once (gpu/single_pass_state.cuh).
+  void set_stream(cudaStream_t stream);
   // The policy a run of n elements takes: the scanner's, except that the default's (its switches
-  // left alone, decoupled-lookback) is pipelined_default from pipelined_from elements up.
+  // left alone, decoupled-lookback or tiles-alone) is pipelined_default from pipelined_from elements
+  // up, and below that runs its tile kernel in narrow_threads(n, ...) threads a block.
   TilePolicy policy_at(std::int64_t n) const;
 
   // For tests of the single-pass state: the next run stalls `tile` for `ns` nanoseconds (as the

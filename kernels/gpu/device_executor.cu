@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/segments.hpp"
-#include "emulator/record.hpp"
+#include "run/prepare.hpp"
 #include "gpu/device_runs.cuh"
 
 namespace sv {
@@ -78,6 +78,15 @@ bool default_kernel(gpu::TilePolicy t, ValueType type) {
 // Whether `t` is built for decoupled look-back's sum of `type` (int32 and int64 have policy lists;
 
 }  // namespace
+
+namespace gpu {
+
+std::int32_t narrow_threads(std::int64_t n, std::int32_t threads, std::int32_t items, int sms) {
+  const std::int64_t tile = std::int64_t{threads} * items;
+  return threads % 64 == 0 && (n + tile - 1) / tile * kNarrowShare < sms ? threads / 2 : threads;
+}
+
+}  // namespace gpu
 
 // ============================================================================================
 // [SECTION] tile policies and DeviceScanSum
@@ -167,6 +176,8 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
   }
   if (type != ValueType::I32) return v;
   // threads items  cs   minb sleep staged prefetch
+  v.push_back({128, 24, false, 2, 256, true, true});   // the default's kernel in 128-thread blocks at every n
+  v.push_back({64, 16, false, 1, 256, true, true});    // 4 KB tiles
   v.push_back({256, 16, false, 1, 256, true, true});   // the default until 24 items: registers unbounded
   v.push_back({256, 16, false, 1, 256, true, false});  // ... without the prefetch
   v.push_back({256, 16, false, 1, 256, false, true});  // ... tiles in registers
@@ -210,6 +221,7 @@ struct DeviceScanSum::Impl {
   DeviceConfig config;
   TilePolicy policy;
   std::int64_t pipe_from = INT64_MAX;  // the default's: from this n, pipelined_default (policy_at)
+  int narrow_sms = 0;  // the default's: the multiprocessors narrow_threads weighs tiles against; 0: never narrows
   unsigned hold_ns = 0;  // tiles-alone
   Scratch scratch;
   SinglePassState state;
@@ -261,13 +273,20 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
     // tiles-alone follows the default's switch, to be its baseline at every n (not with a hold: the
     // pipelined kernel has none).
     const bool switches_kernel = algorithm == "decoupled-lookback" || (alone && impl_->hold_ns == 0);
-    if (switches_kernel && policy == default_policy(type) && default_switches(impl_->config.params))
+    if (switches_kernel && policy == default_policy(type) && default_switches(impl_->config.params)) {
       impl_->pipe_from = pipelined_from(type);
+      int device = 0;
+      cuda::check(cudaGetDevice(&device), "asking for the current device");
+      cuda::check(cudaDeviceGetAttribute(&impl_->narrow_sms, cudaDevAttrMultiProcessorCount, device), "counting multiprocessors");
+    }
   }
 }
 
 TilePolicy DeviceScanSum::policy_at(std::int64_t n) const {
-  return n >= impl_->pipe_from ? pipelined_default(impl_->type) : impl_->policy;
+  if (n >= impl_->pipe_from) return pipelined_default(impl_->type);
+  TilePolicy t = impl_->policy;
+  if (impl_->narrow_sms > 0) t.threads = narrow_threads(n, t.threads, t.items, impl_->narrow_sms);
+  return t;
 }
 
 DeviceScanSum::~DeviceScanSum() = default;
@@ -296,7 +315,9 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
     });
     return;
   }
-  if (m.algorithm == "decoupled-lookback" && !default_kernel(t, m.type)) {
+  TilePolicy kernel = t;  // narrowed blocks (policy_at) run the same kernel in fewer threads
+  kernel.threads = m.policy.threads;
+  if (m.algorithm == "decoupled-lookback" && !default_kernel(kernel, m.type)) {
     run_policy(t, m.type, m.scratch, m.state, p, knobs, d_in, d_out);
     return;
   }
@@ -315,6 +336,8 @@ void DeviceScanSum::check() {
   }
   impl_->state.check(impl_->algorithm);
 }
+
+void DeviceScanSum::set_stream(cudaStream_t stream) { impl_->state.set_stream(stream); }
 
 void DeviceScanSum::stall_next_run_for_test(std::int64_t tile, std::int64_t ns) {
   impl_->stall_tile = tile;

@@ -210,7 +210,8 @@ class Launcher {
                                                                     sizeof(T));
     if (persistent)
       grid = std::min<std::int64_t>(grid, resident_blocks<tile_pass_kernel<Pass, Op, Rec, C>>(p.threads, smem));
-    kernel<<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads), smem>>>(op, p, b, args, state_.diag(), knobs_);
+    kernel<<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads), smem, state_.stream()>>>(op, p, b, args,
+                                                                                                 state_.diag(), knobs_);
     check(cudaGetLastError(), "device-wide scan launch");
     // Each block takes one tile id; a persistent block its tiles and one past the end (TileExec).
     if (kSinglePass<Pass> && p.dynamic_ids) state_.taken(static_cast<unsigned long long>(grid + (persistent ? p.tiles : 0)));
@@ -240,7 +241,8 @@ class Launcher {
       if (max_blocks > 0) grid = std::min(grid, max_blocks);
       typename Rec::Args args = rec_args_;
       if constexpr (Rec::kTraced) args = {book_->d_state, static_cast<std::uint16_t>(book_->launches.size())};
-      kernel<<<static_cast<unsigned>(grid), kPipeThreads, smem>>>(op, p, b, args, state_.diag(), knobs_, stages);
+      kernel<<<static_cast<unsigned>(grid), kPipeThreads, smem, state_.stream()>>>(op, p, b, args, state_.diag(), knobs_,
+                                                                              stages);
       check(cudaGetLastError(), "pipelined decoupled look-back launch");
       state_.taken(static_cast<unsigned long long>(grid + p.tiles));
       if (book_) {

@@ -9,7 +9,7 @@
 
 #include "core/segmented.hpp"
 #include "core/segments.hpp"
-#include "emulator/record.hpp"
+#include "run/prepare.hpp"
 #include "gpu/device_runs.cuh"
 
 namespace sv::gpu {
@@ -26,15 +26,15 @@ void record_pipelined(L& launcher, const DeviceConfig& dc, Buf in, Buf out) {
   if constexpr (std::is_same_v<Op, SumOp<T>> && std::is_arithmetic_v<T>) {
     if (dc.params.n == 0) return;
     if (DeviceSums<T>::pipelined_capacity(dc.pipelined.stages) == 0)
-      throw GpuError("--option pipelined=on needs a GPU of compute capability 9.0 or later with " +
+      throw GpuError("option pipelined=on needs a GPU of compute capability 9.0 or later with " +
                      std::to_string(dc.pipelined.stages * 24) + " KB of shared memory a block, and code built for it");
     DeviceBuffers b = launcher.single_pass_state(dc.params);
     b.in = in;
     b.out = out;
     launcher.launch_pipelined(Op{}, dc.params, b, dc.pipelined.stages, dc.pipelined.blocks);
   } else {
-    throw std::invalid_argument("--option pipelined=on traces the sum of numbers (the kernel scanviz bench times): "
-                                "drop --op or use --op sum");
+    throw std::invalid_argument("option pipelined=on traces the sum of numbers (the kernel the benchmark times): "
+                                "op must be sum");
   }
 }
 
@@ -73,7 +73,7 @@ void record_traced(const std::string& algorithm, const DeviceConfig& dc, const G
   d_state.download(&h_state, 1);
   if (h_state.counter > h_state.capacity)
     throw GpuError("the trace buffer is too small: it holds " + std::to_string(h_state.capacity) +
-                   " events and the run needed " + std::to_string(h_state.counter) + " (use --trace-capacity " +
+                   " events and the run needed " + std::to_string(h_state.counter) + " (trace capacity " +
                    std::to_string(h_state.counter) + ")");
   trace.tile_events.resize(h_state.counter);
   if (h_state.counter) d_events.download(trace.tile_events.data(), h_state.counter);

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "block/registry.hpp"
-#include "emulator/record.hpp"
+#include "run/prepare.hpp"
 #include "gpu/block_runs.hpp"
 #include "gpu/block_trace_memory.cuh"
 #include "gpu/cuda_util.cuh"
@@ -75,7 +75,7 @@ void collect_block_trace(const TracedBlockMemory& m, Trace& trace) {
   if (h_state.fault != TraceFault::None) throw GpuError("the kernel failed on the GPU: " + fault_text(h_state, trace));
   if (h_state.counter > h_state.capacity)
     throw GpuError("the trace buffer is too small: it holds " + std::to_string(h_state.capacity) +
-                   " events and the run needed " + std::to_string(h_state.counter) + " (use --trace-capacity " +
+                   " events and the run needed " + std::to_string(h_state.counter) + " (trace capacity " +
                    std::to_string(h_state.counter) + ")");
 
   const std::uint64_t events = h_state.counter;
@@ -132,8 +132,8 @@ namespace {
 void refuse_narrowed_lockstep(const BlockRunConfig& config) {
   const AlgorithmInfo* info = find_algorithm(config.algorithm);
   if (info && !info->warp_level && config.warp != 0)
-    throw std::invalid_argument("--warp " + std::to_string(config.warp) + " narrows " + config.algorithm +
-                                "'s lockstep on the emulator; a GPU's warps are 32 lanes (--executor emulator)");
+    throw std::invalid_argument("warp " + std::to_string(config.warp) + " narrows " + config.algorithm +
+                                "'s lockstep on the emulator; a GPU's warps are 32 lanes (executor emulator)");
 }
 }  // namespace
 
@@ -152,7 +152,7 @@ WrongCount count_wrong_outputs_gpu(const BlockRunConfig& config, int runs, std::
   refuse_narrowed_lockstep(config);
   Trace scratch;
   const BlockShape shape = prepare_block_trace(config, scratch);
-  if (!config.flags.empty()) throw std::invalid_argument("segmented scans are traced on the GPU, not counted (scanviz trace)");
+  if (!config.flags.empty()) throw std::invalid_argument("segmented scans are traced on the GPU, not counted (record a trace)");
   cuda::require_gpu();
   WrongCount count;
   with_block_algorithm(config.algorithm, [&](auto algo) {

@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "analysis/lookback.hpp"
-#include "run_config.hpp"
+#include "tile_times.hpp"
+#include "run/config.hpp"
 #include "trace/trace.hpp"
 
 namespace sv {
@@ -95,7 +95,7 @@ std::vector<ScannerResult> run_scanner_gpu(const std::map<std::string, std::stri
 // GpuError as above, std::invalid_argument for the interval type, a bad n or offset.
 struct PolicyCheck {
   std::string policy;
-  std::string ran;  // the policy that ran at n: `policy`, or the pipelined one the default hands n to
+  std::string ran;  // the policy that ran at n: `policy`, or what the default takes there (DeviceScanSum::policy_at)
   std::int64_t n = 0;
   bool exclusive = false;
   std::int64_t mismatches = 0;
@@ -116,7 +116,7 @@ std::vector<DeviceCheck> stress_descriptors_gpu(ValueType type, std::int64_t n, 
 // `options` (its switches, e.g. window=16), run `runs` times in a row on one scratch (descriptors
 // kept under epochs, as the benchmark runs it), its blocks noting three times a tile
 // (gpu/tile_recorders.cuh TileClock): the last run's times in tile order (0 where a tile never got
-// there; analysis/lookback.hpp tile_phase_stats) and its output checked against the reference.
+// there; tile_times.hpp tile_phase_stats) and its output checked against the reference.
 // Throws GpuError as above, std::invalid_argument for a bad n, run count or switch.
 struct ClockedRun {
   std::vector<TileTimes> tiles;

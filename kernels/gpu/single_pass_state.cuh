@@ -14,8 +14,10 @@
 //     after a failure starts from a zeroed block.
 //  4. Epochs count up from 0 to kMaxEpoch (the 30 bits a flag word keeps); the run after that zeroes.
 //
-// A state belongs to one scanner, used from one host thread on the default stream, one run at a
-// time: it must not be shared across streams or threads (the counter and the epoch would interleave).
+// A state belongs to one scanner, used from one host thread on one stream at a time (the default
+// unless set_stream names another), one run at a time: runs on two streams at once would interleave
+// the counter and the epoch. A run captured into a CUDA graph bakes its epoch and tile base into the
+// graph: such a graph must be launched once, in capture order.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -62,7 +64,7 @@ class SinglePassState {
       zero = true;
     }
     if (zero) {
-      cuda::check(cudaMemsetAsync(block_->get(), 0, bytes), "zeroing the tile descriptors");
+      cuda::check(cudaMemsetAsync(block_->get(), 0, bytes, stream_), "zeroing the tile descriptors");
       epoch_ = 0;
       expected_ = 0;
     } else {
@@ -81,6 +83,11 @@ class SinglePassState {
   void taken(unsigned long long ids) { expected_ += ids; }
 
   TileDiag* diag() const { return diag_.get(); }
+
+  // The stream the runs' launches and memsets go to (0: the default stream). check() synchronizes
+  // with the device as a whole, so it sees every stream's runs.
+  void set_stream(cudaStream_t stream) { stream_ = stream; }
+  cudaStream_t stream() const { return stream_; }
 
   // After a run: throws GpuError when a tile's bounded wait ran out (naming it) or the counter is
   // not where the host's count says; either way the flag is cleared and the next run zeroes.
@@ -123,6 +130,7 @@ class SinglePassState {
   Layout layout_;
   long long epoch_ = -1;            // of the last run; -1: zero before the next
   unsigned long long expected_ = 0;  // tile ids taken since the last zeroing, by the host's count
+  cudaStream_t stream_ = nullptr;
 };
 
 }  // namespace sv::gpu

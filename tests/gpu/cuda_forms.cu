@@ -5,15 +5,8 @@
 
 #include <stdexcept>
 
-#include "block/cuda/blelloch.cu"
-#include "block/cuda/brent_kung.cu"
-#include "block/cuda/kogge_stone.cu"
-#include "block/cuda/kogge_stone_double_buffer.cu"
-#include "block/cuda/kogge_stone_racy.cu"
-#include "block/cuda/sklansky.cu"
-#include "block/cuda/warp_brent_kung.cu"
-#include "block/cuda/warp_raking.cu"
-#include "block/cuda/warp_sklansky.cu"
+#include "algorithms.hpp"
+#include "cuda_forms_list.cuh"  // generated from the algorithm table: every block/cuda/ALGO.cu
 
 namespace sv_test {
 
@@ -24,21 +17,11 @@ using Kernel = void (*)(float*, float*, unsigned int);
 struct Form {
   const char* name;
   Kernel kernel;
-  unsigned int section;
-  bool exclusive;
 };
 
-constexpr Form kForms[] = {
-    {"kogge-stone", kogge_stone_scan_kernel, BLOCK_DIM, false},
-    {"kogge-stone-racy", kogge_stone_racy_scan_kernel, BLOCK_DIM, false},
-    {"kogge-stone-double-buffer", kogge_stone_double_buffer_scan_kernel, BLOCK_DIM, false},
-    {"brent-kung", brent_kung_scan_kernel, SECTION_SIZE, false},
-    {"blelloch", blelloch_scan_kernel, SECTION_SIZE, true},
-    {"sklansky", sklansky_scan_kernel, SECTION_SIZE, false},
-    {"warp-brent-kung", warp_brent_kung_scan_kernel, BLOCK_DIM, false},
-    {"warp-raking", warp_raking_scan_kernel, BLOCK_DIM, false},
-    {"warp-sklansky", warp_sklansky_scan_kernel, BLOCK_DIM, false},
-};
+#define SCANVIZ_CUDA_FORM(name, kernel) {name, kernel},
+constexpr Form kForms[] = {SCANVIZ_CUDA_FORMS};
+#undef SCANVIZ_CUDA_FORM
 
 }  // namespace
 
@@ -46,12 +29,13 @@ CudaFormRun run_cuda_form(const std::string& algorithm, const std::vector<float>
   const Form* form = nullptr;
   for (const Form& f : kForms)
     if (algorithm == f.name) form = &f;
-  if (!form) throw std::invalid_argument("no CUDA form for '" + algorithm + "'");
+  const sv::AlgorithmInfo* info = sv::find_algorithm(algorithm);
+  if (!form || !info) throw std::invalid_argument("no CUDA form for '" + algorithm + "'");
   CudaFormRun run;
-  run.section = form->section;
-  run.exclusive = form->exclusive;
+  run.section = BLOCK_DIM * static_cast<unsigned int>(info->items_per_thread);  // the forms' SECTION_SIZE
+  run.exclusive = info->cuda_form_exclusive;
   const auto n = static_cast<unsigned int>(input.size());
-  const unsigned int blocks = (n + form->section - 1) / form->section;
+  const unsigned int blocks = (n + run.section - 1) / run.section;
   float *in = nullptr, *out = nullptr;
   cudaError_t e = cudaMalloc(&in, n * sizeof(float));
   if (e == cudaSuccess) e = cudaMalloc(&out, n * sizeof(float));

@@ -1,12 +1,14 @@
 // doctest's main for the GPU suites: without a CUDA device every test exits with 77, which CTest
 // reports as skipped, after one line saying why; a device the build has no code for fails them.
-// Listing the tests works everywhere.
+// Listing the tests works everywhere. Test cases this device cannot run skip with their reason
+// (../skips.hpp).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <iostream>
 
+#include "../skips.hpp"
 #include "gpu/executor.hpp"
 
 int main(int argc, char** argv) {
@@ -26,6 +28,5 @@ int main(int argc, char** argv) {
     std::cout << "GPU tests on " << gpu.name << " (sm_" << gpu.cc_major << gpu.cc_minor << ", " << gpu.sm_count
               << " SMs)\n";
   }
-  doctest::Context context(argc, argv);
-  return context.run();
+  return sv_test::run_tests(argc, argv);
 }

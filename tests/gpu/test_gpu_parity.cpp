@@ -138,26 +138,25 @@ void parity_at_widths(const std::string& algo) {
 
 }  // namespace
 
-TEST_CASE("gpu parity: kogge-stone") { parity_for("kogge-stone"); }
-TEST_CASE("gpu parity: kogge-stone-double-buffer") { parity_for("kogge-stone-double-buffer"); }
-TEST_CASE("gpu parity: brent-kung") { parity_for("brent-kung"); }
-TEST_CASE("gpu parity: blelloch") { parity_for("blelloch"); }
-TEST_CASE("gpu parity: sklansky") { parity_for("sklansky"); }
-// Merrill and Garland's Fig. 2: warps of 32 (the default, the kernels a GPU runs) and of 4 (the figure's).
-TEST_CASE("gpu parity: warp-brent-kung") {
-  parity_for("warp-brent-kung");
-  parity_for("warp-brent-kung", 4);
-}
-TEST_CASE("gpu parity: warp-raking") {
-  parity_for("warp-raking");
-  parity_for("warp-raking", 4);
-}
-TEST_CASE("gpu parity: warp-sklansky") {
-  parity_for("warp-sklansky");
-  parity_for("warp-sklansky", 4);
-}
+// A test case for every race-free row of the algorithm table; the warp-level ones also at warps of 4,
+// Merrill and Garland's Fig. 2 (their default is 32, the kernels a GPU runs).
+#define PARITY_TESTS_Block_RaceFree(name) \
+  TEST_CASE("gpu parity: " name) { parity_for(name); }
+#define PARITY_TESTS_Block_Racy(name)
+#define PARITY_TESTS_WarpLevel_RaceFree(name) \
+  TEST_CASE("gpu parity: " name) {            \
+    parity_for(name);                         \
+    parity_for(name, 4);                      \
+  }
+#define PARITY_TESTS(name, kind, hazards) PARITY_TESTS_##kind##_##hazards(name)
+#define SCANVIZ_BLOCK_ALGORITHM(name, Type, kind, hazards, ...) PARITY_TESTS(name, kind, hazards)
+#define SCANVIZ_DEVICE_ALGORITHM(...)
+#include "algorithms.def"
+#undef SCANVIZ_BLOCK_ALGORITHM
+#undef SCANVIZ_DEVICE_ALGORITHM
+
 TEST_CASE("gpu parity: the warp-level scans at warp widths 2, 8, 16 and 32") {
-  for (const char* algo : {"warp-brent-kung", "warp-raking", "warp-sklansky"}) parity_at_widths(algo);
+  for (const std::string& algo : sv_test::algorithms(sv_test::Rows::WarpLevel)) parity_at_widths(algo);
 }
 
 TEST_CASE("gpu: Fig. 2 counts at n = 16, warps of 4, from the GPU's trace") {
@@ -175,7 +174,7 @@ TEST_CASE("gpu: Fig. 2 counts at n = 16, warps of 4, from the GPU's trace") {
 }
 
 TEST_CASE("gpu: the warp-level kernels untraced (what bench times) are correct, also with the amplifier") {
-  for (const char* algo : {"warp-brent-kung", "warp-raking", "warp-sklansky"})
+  for (const std::string& algo : sv_test::algorithms(sv_test::Rows::WarpLevel))
     for (std::int32_t warp : {0, 4}) {
       BlockRunConfig c;
       c.algorithm = algo;
@@ -191,7 +190,7 @@ TEST_CASE("gpu: the warp-level kernels untraced (what bench times) are correct, 
 }
 
 TEST_CASE("gpu parity: segmented scans, every block algorithm, every operator on int32 and interval") {
-  for (const char* algo : {"kogge-stone", "kogge-stone-double-buffer", "brent-kung", "blelloch", "sklansky"})
+  for (const std::string& algo : sv_test::algorithms(sv_test::Rows::RaceFreeBlock))
     for (auto [op, type] : sv_test::all_ops()) {
       if (type != ValueType::I32 && type != ValueType::Interval) continue;
       for (std::int64_t n : {1, 17, 32, 100, 1024}) {

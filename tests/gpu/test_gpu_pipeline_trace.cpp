@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../helpers.hpp"
+#include "../skips.hpp"
 #include "core/values.hpp"
 #include "gpu/executor.hpp"
 #include "analysis/pipeline.hpp"
@@ -24,6 +25,7 @@ const GpuStatus& gpu() {
   return g;
 }
 bool runs_pipelined() { return gpu().cc_major >= 9 && gpu().shared_per_block >= 227 * 1024; }
+constexpr const char* kNoPipelined = "the pipelined kernel needs compute capability 9.0 and 227 KB of shared memory a block";
 
 Trace record_pipelined(std::int64_t n, ValueType type, const std::map<std::string, std::string>& extra, std::uint64_t seed) {
   BlockRunConfig c = sv_test::config("decoupled-lookback", n, OpKind::Sum, type, "in-order", false, seed);
@@ -140,11 +142,7 @@ void check_pipelined_trace(const Trace& t, int stages, int max_blocks) {
 
 }  // namespace
 
-TEST_CASE("gpu device trace: the pipelined kernel, every tile through every warp role in order") {
-  if (!runs_pipelined()) {
-    MESSAGE("skipped: the pipelined kernel needs compute capability 9.0 and 227 KB of shared memory a block");
-    return;
-  }
+TEST_CASE("gpu device trace: the pipelined kernel, every tile through every warp role in order" * sv_test::skip_unless(runs_pipelined(), kNoPipelined)) {
   // Full tiles, a partial last tile, a single tile, and a capped grid that makes each block take
   // several rounds of its stages; 4- and 8-byte values.
   struct Case {
@@ -167,11 +165,7 @@ TEST_CASE("gpu device trace: the pipelined kernel, every tile through every warp
   }
 }
 
-TEST_CASE("gpu device trace: pipelined=on refuses what its kernel does not scan") {
-  if (!runs_pipelined()) {
-    MESSAGE("skipped: the pipelined kernel needs compute capability 9.0 and 227 KB of shared memory a block");
-    return;
-  }
+TEST_CASE("gpu device trace: pipelined=on refuses what its kernel does not scan" * sv_test::skip_unless(runs_pipelined(), kNoPipelined)) {
   BlockRunConfig c = sv_test::config("decoupled-lookback", 10000, OpKind::Max, ValueType::I32, "in-order", false, 1);
   c.options["pipelined"] = "on";
   CHECK_THROWS_WITH_AS(record_device_scan_gpu(c), doctest::Contains("traces the sum"), std::invalid_argument);

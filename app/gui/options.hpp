@@ -1,0 +1,56 @@
+// What `scanviz gui` and a page's link ask the window for: the lesson, the views, the test hooks.
+// A plain value, so that the command line (app/main.cpp) and the page (app/web/url_options.hpp)
+// fill it in without knowing the window.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+namespace sv::gui {
+
+// The themes the window and the rendered pictures know.
+inline constexpr std::array<const char*, 3> kThemes = {"light", "dark", "high-contrast"};
+inline bool is_theme(const std::string& name) {
+  return std::find(kThemes.begin(), kThemes.end(), name) != kThemes.end();
+}
+
+struct GuiOptions {
+  std::string trace_path;      // open this trace instead of recording the default lesson
+  int frames = 0;              // > 0: run this many frames and exit (tests, benchmarks)
+  std::string screenshot;      // with frames: save the last frame as PNG
+  std::string report_layout;   // with frames: write the last frame's layout report (gui/model/layout_report.hpp) as JSON
+  int width = 1600, height = 900;
+  bool play = false;           // start the timeline playing
+  bool report_frames = false;  // print CPU and frame time (median, 99th percentile, slowest), GL objects, builds, the renderer
+  bool report_source = false;  // print the kernel source pane's file and lit lines as the last frame drew them
+  int step = -1;               // start at this step (-1: the first)
+  std::string theme;           // light, dark, high-contrast (default: the saved setting)
+  float font_scale = 0;        // 1..3 (0: the saved setting)
+  bool side_by_side = false;
+  bool lecture = false;        // start in lecture mode (fullscreen when a monitor allows it)
+  bool charts = false;         // open the work-against-steps charts
+  bool timing = false;         // open the GPU timing panel
+  bool divergence = false;     // open the warp divergence window
+  std::string bench_json;      // ... showing this `scanviz bench --json` table
+  std::string bench_link;      // the page: the URL that table came from, kept in the address while it shows
+  std::string lookback;        // open the look-back view with this preset (lookback_preset_names())
+  float mouse_x = -1, mouse_y = -1;  // >= 0: the mouse pointer held there (tests: tooltips)
+  std::string keys;            // scripted input (gui/platform/input_script.hpp), fed from the third frame on
+  bool predict = false;        // start in predict-the-next-step mode
+  int n = 0;                   // record the default lesson with this n instead
+  std::string algorithm;       // ... and this algorithm
+  int warp = 0;                // ... and this warp width (warp-level algorithms; 0: the lesson's 4)
+  std::string op;              // ... and this operator (sum, product, min, max, interval)
+  std::string schedule;        // ... and this emulator schedule (in-order, reverse, round-robin, random:SEED)
+  std::string type;            // ... and this value type (int32, int64, float, double; not with interval)
+  bool exclusive = false;      // ... as an exclusive scan
+  std::string input;           // ... on this input (slides, random:SEED, or values "3,6,7,4")
+  std::string scan;            // ... as this scan (plain, segmented[:DENSITY], compact[:PREDICATE], allocate)
+  bool gpu = false;            // ... recorded on the GPU executor (an error without a usable device)
+  int amplify_seed = 0;        // ... with this race amplifier seed (GPU)
+  std::vector<int> measure_log2_n;  // timing panel: measure these sizes at start (frames count from when done)
+};
+
+}  // namespace sv::gui

@@ -1,0 +1,30 @@
+// The desktop's Platform: GLFW's own windows and monitors, the reader's files by path, a worker
+// thread for the lesson.
+#pragma once
+
+#include "gui/platform/platform.hpp"
+
+namespace sv::gui {
+
+class DesktopPlatform : public Platform {
+ public:
+  // The window's size when it leaves fullscreen before it was ever windowed.
+  DesktopPlatform(int width, int height) : windowed_{100, 100, width, height} {}
+
+  bool display_available() const override;
+  bool has_threads() const override { return true; }
+  void begin_frame(GLFWwindow*) override {}
+  // Fullscreen on the primary monitor at its mode; back to the window's last place and size.
+  void follow_fullscreen(GLFWwindow* window, bool& on) override;
+  void end_frame(const std::function<std::optional<GuiOptions>()>&) override {}
+  bool has_own_files() const override { return true; }
+  std::string hand_over(const std::string& path) override;
+  void dropped_file_read(const std::string&) override {}
+  bool has_links() const override { return false; }
+  void copy_link(const std::optional<GuiOptions>&) override {}
+
+ private:
+  int windowed_[4];  // x, y, width, height
+};
+
+}  // namespace sv::gui

@@ -1,0 +1,50 @@
+// Where the window runs, as an interface: the desktop (GLFW's own windows, files by path, a worker
+// thread) fills it in here (gui/platform/desktop.hpp); the web page fills it in from app/web (the
+// browser's fullscreen, the address bar, downloads, no threads). The window asks only this, so no
+// part of app/gui knows which of the two it is drawn in.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "gui/options.hpp"
+
+struct GLFWwindow;
+
+namespace sv::gui {
+
+class Platform {
+ public:
+  virtual ~Platform() = default;
+
+  // True when a window can be opened (natively: an X11 or Wayland display is set).
+  virtual bool display_available() const = 0;
+  // True when the lesson may record on a worker thread (WebAssembly without shared memory has none).
+  virtual bool has_threads() const = 0;
+
+  // Before the frame's events are polled: the page gives the window its size when it changed.
+  virtual void begin_frame(GLFWwindow* window) = 0;
+  // Keeps the window's fullscreen and the switch `on` in step, once a frame; turns the switch off
+  // where the platform refused or left fullscreen.
+  virtual void follow_fullscreen(GLFWwindow* window, bool& on) = 0;
+  // After the frame was handed to the screen: the page puts the lesson `shown` names (when it names
+  // one) in its address, and waits for the browser's next frame.
+  virtual void end_frame(const std::function<std::optional<GuiOptions>()>& shown) = 0;
+
+  // True where the reader's files are reached by path (the File menu's path box); the page has none:
+  // files come in by dropping them and go out as downloads.
+  virtual bool has_own_files() const = 0;
+  // A file the window has written at `path` for the reader: returns what the status line says
+  // ("wrote /abs/path", or "downloaded NAME" after the browser took it).
+  virtual std::string hand_over(const std::string& path) = 0;
+  // A dropped file was read: the page frees its in-memory copy.
+  virtual void dropped_file_read(const std::string& path) = 0;
+
+  // True where the window has an address to share (File > Copy link).
+  virtual bool has_links() const = 0;
+  // Copies the link to `shown` (or, without one, to what the address says now).
+  virtual void copy_link(const std::optional<GuiOptions>& shown) = 0;
+};
+
+}  // namespace sv::gui

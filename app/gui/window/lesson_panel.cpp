@@ -1,0 +1,202 @@
+// The lesson's controls, the timeline and the narration, drawn with Dear ImGui into the panels the
+// frame lays out (gui/window/tiled_panels.cpp).
+#include "gui/window/lesson_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <bit>
+#include <string>
+
+#include "algorithms.hpp"
+#include "core/values.hpp"
+
+namespace sv::gui {
+
+namespace {
+constexpr const char* kTypes[] = {"int32", "int64", "float", "double"};
+}  // namespace
+
+bool controls_panel(Ui& ui) {
+  Lesson& l = ui.lesson;
+  bool changed = false;
+  if (!ui.recorded_from_controls && l.view) {
+    const TraceMeta& m = l.view->trace.meta;
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.85f, 1), "Showing a trace file: %s, n = %lld, %s, recorded on %s%s%s.",
+                       m.algorithm.c_str(), static_cast<long long>(m.n), std::string(op_name(m.op)).c_str(),
+                       m.executor.kind == "gpu" ? "the GPU " : "the emulator", m.executor.device.c_str(),
+                       m.executor.kind == "gpu" ? "" : (" (" + m.executor.schedule + ")").c_str());
+    ImGui::TextDisabled("Change a control below to record a new lesson.");
+    ImGui::PopTextWrapPos();
+    ImGui::Separator();
+  }
+  const auto algos = block_algorithms();
+  ImGui::TextDisabled("Algorithm");
+  // A device-wide trace file names its own algorithm until a block algorithm is picked.
+  const bool foreign = !ui.recorded_from_controls && l.view && !find_algorithm(l.view->trace.meta.algorithm);
+  const std::string shown(foreign ? l.view->trace.meta.algorithm : std::string(algos[l.algorithm].name));
+  if (ImGui::BeginCombo("##algo", shown.c_str())) {
+    for (int i = 0; i < static_cast<int>(algos.size()); ++i)
+      if (ImGui::Selectable(std::string(algos[i].name).c_str(), i == l.algorithm)) l.algorithm = i, changed = true;
+    ImGui::EndCombo();
+  }
+  tip(ui, "algorithm", "the block-level scan to record and draw (the summary below says what it does)");
+  // The lesson's switches for the Kogge-Stone family: double buffering, and barriers per step.
+  const std::string name(algos[l.algorithm].name);
+  if (name.rfind("kogge-stone", 0) == 0) {
+    bool double_buffer = name == "kogge-stone-double-buffer";
+    int barriers = name == "kogge-stone-racy" ? 1 : 2;
+    if (ImGui::Checkbox("double buffering", &double_buffer)) changed = true;
+    tip(ui, "double_buffering", "read one buffer and write the other each step (PMPP's double-buffered Kogge-Stone): no race");
+    if (!double_buffer) {
+      ImGui::SameLine();
+      changed |= ImGui::RadioButton("1 barrier", &barriers, 1);
+      tip(ui, "one_barrier", "one __syncthreads() a step: a thread may overwrite a cell before its neighbour reads it (the race)");
+      ImGui::SameLine();
+      changed |= ImGui::RadioButton("2", &barriers, 2);
+      tip(ui, "two_barriers", "a barrier between the reads and the writes of a step: everyone reads before anyone writes");
+    }
+    const char* chosen = double_buffer ? "kogge-stone-double-buffer" : barriers == 1 ? "kogge-stone-racy" : "kogge-stone";
+    for (int i = 0; i < static_cast<int>(algos.size()); ++i)
+      if (algos[i].name == chosen) l.algorithm = i;
+  }
+  ImGui::TextWrapped("%s", std::string(algos[l.algorithm].summary).c_str());
+  ImGui::Separator();
+  const int max_n = kMaxBlockThreads * algos[l.algorithm].items_per_thread;
+  if (l.input_mode != 2)
+  {
+    changed |= ImGui::SliderInt("n", &l.n, 1, max_n, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    tip(ui, "n", "elements to scan (Ctrl+click to type a value)");
+  }
+  changed |= ImGui::InputInt("block (0 = fit n)", &l.block, 32, 128);
+  tip(ui, "block", "threads in the block; 0 takes as many as n needs");
+  l.block = std::clamp(l.block, 0, kMaxBlockThreads);
+  if (algos[l.algorithm].warp_level) {
+    // Lanes of a warp: shuffles reach within one; Fig. 2 draws warps of 4.
+    const char* widths[] = {"2", "4", "8", "16", "32"};
+    int width_index = std::countr_zero(static_cast<unsigned>(l.warp)) - 1;
+    if (ImGui::Combo("warp width", &width_index, widths, 5)) l.warp = 2 << width_index, changed = true;
+    tip(ui, "warp_width", "lanes of a warp: shuffles reach within one (the paper's Fig. 2 draws warps of 4)");
+  } else if (!l.gpu) {
+    // Threads the emulator runs in lockstep: on their own (the slides' picture) up to a GPU's warp.
+    const char* lanes[] = {"auto", "1: each on its own", "2", "4", "8", "16", "32: a GPU's warp"};
+    int lanes_index = l.lanes ? 1 + std::countr_zero(static_cast<unsigned>(l.lanes)) : 0;
+    if (ImGui::Combo("lockstep", &lanes_index, lanes, 7)) l.lanes = lanes_index ? 1 << (lanes_index - 1) : 0, changed = true;
+    tip(ui, "lockstep",
+        "how many threads the emulator advances together, one instruction at a time:\n"
+        "on their own, a thread may overwrite a cell before its neighbour reads it (the slides' race);\n"
+        "in a warp of 32, all 32 read before any of them writes.\n"
+        "auto: on their own for the racy kernel, 32 for the others");
+  }
+  const char* ops[] = {"sum", "product", "min", "max", "interval", "and", "or", "bitand", "bitor", "bitxor"};
+  changed |= ImGui::Combo("operator", &l.op, ops, kOpKindCount);
+  tip(ui, "operator", "the associative operator the scan applies; interval shows which inputs each cell combines (x0..x3)");
+  const int types = static_cast<OpKind>(l.op) >= OpKind::And ? 2 : 4;  // and, or, bit*: int32 and int64 only
+  l.type = std::min(l.type, types - 1);
+  if (l.op != 4) {
+    changed |= ImGui::Combo("type", &l.type, kTypes, types);
+    tip(ui, "type", "the values' type");
+  }
+  changed |= ImGui::Checkbox("exclusive", &l.exclusive);
+  tip(ui, "exclusive", "each output leaves its own element out: y[i] = x0 + ... + x(i-1), the identity first");
+  const char* kinds[] = {"a plain scan", "segmented scan (random heads)", "stream compaction", "allocation"};
+  changed |= ImGui::Combo("scan", &l.scan_kind, kinds, 4);
+  tip(ui, "scan", "a plain scan, a segmented one (restarts at each head), or an application built on the exclusive sum");
+  if (l.scan_kind == 1)
+    changed |= ImGui::SliderFloat("heads", &l.segment_density, 0.0f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+  if (l.scan_kind == 2) changed |= ImGui::InputText("predicate", l.predicate, sizeof l.predicate);
+  if (l.scan_kind >= 2) ImGui::TextDisabled("the exclusive sum (operator sum, an integer type)");
+  const char* inputs[] = {"slides (3 6 7 4 8 2 1 9)", "seeded random", "typed"};
+  changed |= ImGui::Combo("input", &l.input_mode, inputs, 3);
+  tip(ui, "input", "the slides' eight values, seeded random values, or values you type");
+  if (l.input_mode == 1) changed |= ImGui::InputInt("input seed", &l.input_seed);
+  if (l.input_mode == 2) changed |= ImGui::InputText("values", l.typed, sizeof l.typed);
+  ImGui::Separator();
+  // Executor: the emulator (schedules), or the GPU when one is usable (the race amplifier).
+  const std::string gpu_label = ui.gpu.usable ? "GPU: " + ui.gpu.name : "GPU (none usable)";
+  if (ImGui::BeginCombo("executor", l.gpu ? gpu_label.c_str() : "CPU emulator")) {
+    if (ImGui::Selectable("CPU emulator", !l.gpu)) l.gpu = false, changed = true;
+    if (ImGui::Selectable(gpu_label.c_str(), l.gpu, ui.gpu.usable ? 0 : ImGuiSelectableFlags_Disabled)) l.gpu = true, changed = true;
+    ImGui::EndCombo();
+  }
+  tip(ui, "executor", ui.gpu.usable ? "where the kernel runs: the CPU emulator (any schedule) or the GPU (real timing)"
+                                    : ui.gpu.error.c_str());
+  if (l.gpu) {
+    changed |= ImGui::InputInt("race amplifier seed (0 = off)", &l.amplify_seed);
+    tip(ui, "amplifier", "on the GPU, threads wait a seeded random while before each step so that races show more often");
+    l.amplify_seed = std::max(0, l.amplify_seed);
+  } else {
+    const auto names = schedule_kind_names();
+    if (ImGui::BeginCombo("schedule", std::string(names[l.schedule]).c_str())) {
+      for (int i = 0; i < static_cast<int>(names.size()); ++i)
+        if (ImGui::Selectable(std::string(names[i]).c_str(), i == l.schedule)) l.schedule = i, changed = true;
+      ImGui::EndCombo();
+    }
+    tip(ui, "schedule", "the order the emulator runs the threads between barriers: a race's result depends on it");
+    if (l.schedule == 3) changed |= ImGui::InputInt("schedule seed", &l.schedule_seed);
+    l.schedule_seed = std::max(0, l.schedule_seed);
+  }
+  const bool racy_lesson = algos[l.algorithm].name == "kogge-stone-racy";
+  changed |= ImGui::Checkbox(racy_lesson ? "side by side with the double-buffered kernel" : "side by side with the single-buffer kernel",
+                             &ui.side_by_side);
+  tip(ui, "side_by_side", "the racy kernel beside the double-buffered one on the same input: the cells that differ are marked");
+  ImGui::Separator();
+  if (!l.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", l.error.c_str());
+  if (l.view) {
+    const Trace& t = l.view->trace;
+    const bool correct = l.view->outcome == Outcome::Correct;
+    if (ui.recorder.pending()) ImGui::TextDisabled("recording the changed lesson...");
+    else if (ui.recorded_from_controls) ImGui::Text("recorded in %.1f ms: %zu events", l.record_ms, t.events.size());
+    else ImGui::Text("%zu events", t.events.size());
+    // Depth counts the steps that apply the operator; the timeline's steps also load and store.
+    ImGui::TextWrapped("depth %lld operator steps (the timeline's %zu also load and store), work %lld operations",
+                       static_cast<long long>(l.view->metrics.steps), t.steps.size(),
+                       static_cast<long long>(l.view->metrics.operations));
+    ImGui::Text("hazards %zu, result ", l.view->hazards.size());
+    ImGui::SameLine(0, 0);
+    ImGui::TextColored(correct ? ImVec4(0.17f, 0.54f, 0.24f, 1) : ImVec4(0.88f, 0.19f, 0.19f, 1), "%s",
+                       correct ? "correct" : "WRONG");
+  }
+  return changed;
+}
+
+void timeline_panel(Ui& ui) {
+  const int steps = step_count(ui);
+  if (ImGui::Button("|<")) set_step(ui, 0);
+  tip(ui, "first_step", "the first step (Home)");
+  ImGui::SameLine();
+  if (ImGui::Button("<")) set_step(ui, ui.step - 1);
+  tip(ui, "previous_step", "the step before (Left)");
+  ImGui::SameLine();
+  if (ImGui::Button(ui.playing ? "pause" : "play")) ui.playing = !ui.playing;
+  tip(ui, "play", "play or pause the steps (Space)");
+  ImGui::SameLine();
+  if (ImGui::Button(">")) set_step(ui, ui.step + 1);
+  tip(ui, "next_step", "the next step (Right)");
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) set_step(ui, steps - 1);
+  tip(ui, "last_step", "the last step (End)");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderFloat("steps/s", &ui.settings.speed, 0.25f, 8.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+  tip(ui, "speed", "steps a second when playing");
+  ImGui::SameLine();
+  int step = ui.step;
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1),
+                       steps ? ("step %d: " + ui.lesson.view->trace.steps[std::clamp(step, 0, steps - 1)].label()).c_str() : "no trace"))
+    set_step(ui, step);
+  tip(ui, "step_slider", "drag to a step; the diagram shows every row up to it");
+}
+
+void narration_panel(Ui& ui) {
+  if (!ui.lesson.view) return;
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(narrate_step(*ui.lesson.view, ui.step).c_str());
+  ImGui::PopTextWrapPos();
+  ui.chrome.push_back({"narration_text", item_rect()});
+  ui.chrome.push_back({"narration", window_rect()});
+}
+
+}  // namespace sv::gui

@@ -1,0 +1,147 @@
+// The menu bar: File (open, save, export, and the page's link), View (themes, font scale, the views'
+// switches) and the status line; and opening a file, from the menu or dropped on the window.
+#include "gui/window/menu_bar.hpp"
+
+#include <imgui.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "bench_result.hpp"
+#include "core/files.hpp"
+#include "gui/draw/render.hpp"
+#include "gui/platform/dropped_files.hpp"
+#include "trace/trace_json.hpp"
+
+namespace sv::gui {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Opens a trace (into the lesson's place) or a `scanviz bench --json` table (into the timing window),
+// told apart by the table's "format"; `name` is what the status line calls it. Throws what the
+// readers throw, naming the problem.
+void open_file(Ui& ui, const std::string& path, const std::string& name) {
+  const std::optional<std::string> text = read_whole_file(path);
+  if (!text) throw std::runtime_error(name + ": cannot open it");
+  if (is_bench_json(*text)) {
+    try {
+      ui.timing.table = bench_from_json(*text);  // a table from another machine replaces the shown one
+      ui.bench_link.clear();
+    } catch (const std::exception& e) {
+      throw std::runtime_error(name + ": " + e.what());
+    }
+    ui.show_timing = true;
+    say(ui, "opened " + name + ": " + std::to_string(ui.timing.table.rows.size()) + " rows measured on " + ui.timing.table.device);
+    return;
+  }
+  ui.recorder.cancel();  // the file, opened last, wins over a recording still on its way
+  try {
+    ui.lesson.view = std::make_unique<TraceView>(make_trace_view(trace_from_json(*text)));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(name + ": " + e.what());
+  }
+  ui.lesson.racy.reset();
+  lesson_from_trace(ui.lesson, ui.lesson.view->trace.meta);
+  ui.show_lookback |= show_in_lookback(ui.lookback, ui.lesson.view->trace, name);
+  ui.recorded_from_controls = false;
+  set_step(ui, 0);
+  say(ui, "opened " + name);
+}
+
+}  // namespace
+
+void open_dropped_files(Ui& ui, Platform& platform) {
+  for (const std::string& path : take_dropped_files()) {
+    const std::string name = fs::path(path).filename().string();
+    try {
+      open_file(ui, path, name);
+    } catch (const std::exception& e) {
+      say(ui, e.what(), true);
+    }
+    platform.dropped_file_read(path);
+  }
+}
+
+namespace {
+
+void file_menu(Ui& ui, Platform& platform) {
+  if (!ImGui::BeginMenu("File")) return;
+  if (platform.has_links() && ImGui::MenuItem("Copy link")) {
+    platform.copy_link(shown_options(ui));
+    say(ui, "link to this step: on the clipboard, or in the box at the top");
+  }
+  try {
+    if (!platform.has_own_files()) {
+      // The page has no files of its own: the reader's come by dropping them, and what it saves is
+      // downloaded, named after the lesson.
+      ImGui::TextDisabled("Open: drop a trace or bench table on the page");
+      if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
+        const TraceMeta& m = ui.lesson.view->trace.meta;
+        const std::string name = m.algorithm + "-n" + std::to_string(m.n) + ".json";
+        save_trace(name, ui.lesson.view->trace);
+        say(ui, platform.hand_over(name));
+      }
+    } else {
+      ImGui::InputText("path", ui.path, sizeof ui.path);
+      if (ImGui::MenuItem("Open trace or bench table")) open_file(ui, ui.path, ui.path);
+      if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
+        save_trace(ui.path, ui.lesson.view->trace);
+        say(ui, std::string("saved ") + ui.path);
+      }
+    }
+    for (const char* ext : {".png", ".svg", ".gif"}) {
+      const std::string label = std::string("Export ") + (ext == std::string(".gif") ? "all steps as GIF" : std::string("step as ") + (ext + 1));
+      if (ImGui::MenuItem(label.c_str(), nullptr, false, ui.lesson.view != nullptr)) {
+        const std::string out = export_path(ui.lesson.view->trace, ui.step, ext, ui.path);
+        RenderOptions ro;
+        ro.step = ui.step;
+        ro.theme = ui.settings.theme;
+        render_to_file(ui.lesson.view->trace, out, ro);
+        say(ui, platform.hand_over(out));  // the page writes to memory: the browser saves the file
+      }
+    }
+  } catch (const std::exception& e) {
+    say(ui, e.what(), true);
+  }
+  ImGui::EndMenu();
+}
+
+void view_menu(Ui& ui) {
+  if (!ImGui::BeginMenu("View")) return;
+  for (const char* t : kThemes)
+    if (ImGui::MenuItem(t, nullptr, ui.settings.theme == t)) ui.settings.theme = t;
+  // Applied when released: each change rasterizes the fonts again.
+  ImGui::SliderFloat("font scale", &ui.pending_font_scale, 1.0f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+  if (ImGui::IsItemDeactivatedAfterEdit()) ui.settings.font_scale = ui.pending_font_scale;
+  ImGui::MenuItem("lecture mode (L)", nullptr, &ui.lecture);
+  ImGui::MenuItem("kernel source as the emulator runs it (C)", nullptr, &ui.source.emulator);
+  ImGui::MenuItem("fullscreen (F)", nullptr, &ui.fullscreen);
+  if (ImGui::MenuItem("fit the diagram (0)")) ui.canvas.fit = ui.canvas_racy.fit = true;
+  ImGui::MenuItem("work against steps (W)", nullptr, &ui.show_charts);
+  ImGui::MenuItem("GPU timing (T)", nullptr, &ui.show_timing);
+  ImGui::MenuItem("look-back view (B)", nullptr, &ui.show_lookback);
+  if (ImGui::MenuItem("predict the next step (P)", nullptr, &ui.predict.on)) ui.predict.focus = ui.predict.on;
+  ImGui::MenuItem("warp divergence (D)", nullptr, &ui.show_divergence);
+  ImGui::MenuItem("application rows: compaction, allocation (A)", nullptr, &ui.show_application);
+  ImGui::EndMenu();
+}
+
+}  // namespace
+
+float menu_bar(Ui& ui, Platform& platform) {
+  float menu_h = 0;
+  if (ImGui::BeginMainMenuBar()) {
+    file_menu(ui, platform);
+    view_menu(ui);
+    if (ui.status_is_error) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", ui.status.c_str());
+    else if (!ui.status.empty()) ImGui::TextDisabled("%s", ui.status.c_str());
+    menu_h = ImGui::GetWindowSize().y;
+    ImGui::EndMainMenuBar();
+  }
+  return menu_h;
+}
+
+}  // namespace sv::gui

@@ -1,0 +1,151 @@
+// Every option of `scanviz gui` (and of a page's link) checked and applied in one place.
+#include "gui/window/option_checks.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "algorithms.hpp"
+#include "bench_result.hpp"
+#include "core/files.hpp"
+#include "core/values.hpp"
+#include "trace/trace_json.hpp"
+
+namespace sv::gui {
+
+int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& script) {
+  BenchResult bench;  // read before any window opens, so a bad file is one line and exit 2
+  if (!opt.bench_json.empty()) {
+    try {
+      const std::optional<std::string> text = read_whole_file(opt.bench_json);
+      if (!text) throw std::runtime_error("cannot open it");
+      bench = bench_from_json(*text);
+    } catch (const std::exception& e) {
+      std::cerr << "scanviz: --bench " << opt.bench_json << ": " << e.what() << "\n";
+      return 2;
+    }
+  }
+  ui.settings = load_settings();
+  if (!opt.theme.empty()) ui.settings.theme = opt.theme;
+  if (opt.font_scale > 0) ui.settings.font_scale = std::clamp(opt.font_scale, 1.0f, 3.0f);
+  ui.pending_font_scale = ui.settings.font_scale;
+  ui.side_by_side = opt.side_by_side;
+  ui.lecture = opt.lecture;
+  ui.show_charts = opt.charts;
+  ui.show_divergence = opt.divergence;
+  ui.show_timing = opt.timing || !opt.bench_json.empty();
+  ui.bench_link = opt.bench_link;
+  if (!opt.bench_json.empty()) {
+    std::snprintf(ui.timing.path, sizeof ui.timing.path, "%s", opt.bench_json.c_str());
+    merge_rows(ui.timing.table, bench);
+  }
+  ui.fullscreen = opt.lecture && opt.frames == 0;  // a timed (test) run keeps its window size
+  if (!opt.lookback.empty()) {
+    if (!lookback_preset(opt.lookback, ui.lookback.lesson)) {
+      std::string names;
+      for (const std::string& n : lookback_preset_names()) names += (names.empty() ? "" : ", ") + n;
+      std::cerr << "scanviz: --lookback: unknown preset '" << opt.lookback << "' (" << names << ")\n";
+      return 2;
+    }
+    ui.lookback.preset = opt.lookback;
+    ui.show_lookback = true;
+  }
+
+  if (opt.n > 0) ui.lesson.n = opt.n;
+  if (opt.warp > 0) {
+    if (opt.warp >= 2) ui.lesson.warp = opt.warp;
+    ui.lesson.lanes = opt.warp;
+  }
+  if (!opt.algorithm.empty()) {
+    const AlgorithmInfo* info = find_algorithm(opt.algorithm);
+    if (!info && find_device_algorithm(opt.algorithm)) {
+      std::cerr << "scanviz: --algo: " << opt.algorithm
+                << " is a device-wide scan: the look-back view shows it (--lookback default; in a link, lookback=default)\n";
+      return 2;
+    }
+    if (!info) {
+      std::cerr << "scanviz: --algo: unknown algorithm '" << opt.algorithm << "' (scanviz algos lists them)\n";
+      return 2;
+    }
+    ui.lesson.algorithm = static_cast<int>(info - block_algorithms().data());
+  }
+  if (!opt.op.empty()) {
+    const auto op = parse_op_name(opt.op);
+    if (!op) {
+      std::cerr << "scanviz: --op: unknown operator '" << opt.op << "' (" << op_names_text() << ")\n";
+      return 2;
+    }
+    ui.lesson.op = static_cast<int>(*op);
+  }
+  if (!opt.type.empty()) {
+    const auto type = parse_type_name(opt.type);
+    if (!type || *type == ValueType::Interval) {
+      std::cerr << "scanviz: --type: unknown type '" << opt.type << "' (int32, int64, float, double)\n";
+      return 2;
+    }
+    ui.lesson.type = static_cast<int>(*type);
+  }
+  ui.lesson.exclusive |= opt.exclusive;
+  if (!opt.input.empty() && !set_input(ui.lesson, opt.input)) {
+    std::cerr << "scanviz: --input: '" << opt.input << "' is not slides, random:SEED (1 or more) or values such as 3,6,7,4\n";
+    return 2;
+  }
+  if (!opt.scan.empty() && !set_scan(ui.lesson, opt.scan)) {
+    std::cerr << "scanviz: --scan: '" << opt.scan
+              << "' is not plain, segmented[:DENSITY] (0 to 1), compact[:PREDICATE] (e.g. compact:x%2==0) or allocate\n";
+    return 2;
+  }
+  if (!opt.schedule.empty() && !set_schedule(ui.lesson, opt.schedule)) {
+    std::cerr << "scanviz: --schedule: unknown schedule '" << opt.schedule << "' (in-order, reverse, round-robin, random[:SEED])\n";
+    return 2;
+  }
+  if ((opt.gpu || !opt.measure_log2_n.empty()) && !ui.gpu.usable) {
+    std::cerr << "scanviz: " << (opt.gpu ? "--executor gpu" : "--measure") << ": no usable CUDA device (" << ui.gpu.error
+              << ")\n";
+    return 2;
+  }
+  ui.lesson.gpu = opt.gpu;
+  ui.lesson.amplify_seed = opt.amplify_seed;
+  ui.timing.queued_log2_n = opt.measure_log2_n;
+  ui.show_timing |= !opt.measure_log2_n.empty();
+  if (!opt.trace_path.empty()) {
+    try {
+      ui.lesson.view = std::make_unique<TraceView>(make_trace_view(load_trace(opt.trace_path)));
+      lesson_from_trace(ui.lesson, ui.lesson.view->trace.meta);
+      ui.recorded_from_controls = false;
+      ui.show_lookback |= show_in_lookback(ui.lookback, ui.lesson.view->trace, opt.trace_path);
+    } catch (const std::exception& e) {
+      std::cerr << "scanviz: " << e.what() << "\n";
+      return 2;
+    }
+  } else {
+    if (ui.lesson.n > 8 && opt.input.empty()) ui.lesson.input_mode = 1;  // the slides' input has 8 values
+    // Recorded on the worker and waited for, so the worker's fiber stacks are mapped before the
+    // controls ask for another lesson.
+    ui.recorder.request(ui.lesson, ui.side_by_side);
+    if (std::optional<LessonRecording> r = ui.recorder.wait()) show_recording(ui.lesson, std::move(*r));
+    // A lesson the options ask for and that cannot run (n over the algorithm's limit, say) is a usage
+    // error at the command line; in the window the same message waits in the controls.
+    if (!ui.lesson.error.empty()) {
+      std::cerr << "scanviz: " << ui.lesson.error << "\n";
+      return 2;
+    }
+  }
+  set_step(ui, opt.step < 0 ? 0 : opt.step);  // a lesson starts where the lecture does: the first step
+  ui.playing = opt.play;
+  ui.predict.focus = ui.predict.on = opt.predict;
+  ui.source.report = opt.report_source;
+  ui.predict.log = !opt.keys.empty();
+  try {
+    script = parse_input_script(opt.keys);
+  } catch (const std::exception& e) {
+    std::cerr << "scanviz: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace sv::gui

@@ -1,0 +1,78 @@
+// The window state's verbs: the status line, tooltips, the step, a recording swapped in, the options
+// that open the window where it is.
+#include "gui/window/window_state.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "algorithms.hpp"
+#include "core/values.hpp"
+
+namespace sv::gui {
+
+void say(Ui& ui, std::string text, bool error) {
+  ui.status = std::move(text);
+  ui.status_is_error = error;
+}
+
+LaidRect item_rect() {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  return {a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
+void tip(Ui& ui, const char* name, const char* text) {
+  ui.chrome.push_back({name, item_rect()});
+  if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  ImGui::SetTooltip("%s", text);
+  ui.tooltip = text;
+}
+
+LaidRect window_rect() {
+  const ImVec2 a = ImGui::GetWindowPos(), b = ImGui::GetWindowSize();
+  return {a.x, a.y, b.x, b.y};
+}
+
+int step_count(const Ui& ui) { return ui.lesson.view ? static_cast<int>(ui.lesson.view->trace.steps.size()) : 0; }
+
+void set_step(Ui& ui, int step) {
+  step = std::clamp(step, 0, std::max(0, step_count(ui) - 1));
+  if (predict_allows(ui.predict, ui.step, step)) ui.step = step;  // predict mode: a step is shown once answered
+}
+
+void swap_in_recording(Ui& ui, LessonRecording&& r) {
+  const bool recorded = r.error.empty();
+  show_recording(ui.lesson, std::move(r));
+  if (!recorded) return;
+  ui.recorded_from_controls = true;
+  set_step(ui, ui.swap_to_last_step ? step_count(ui) - 1 : ui.step);
+  ui.swap_to_last_step = false;
+}
+
+std::optional<GuiOptions> shown_options(const Ui& ui) {
+  // Controls not yet recorded, or refused (the error in the panel), name no lesson a link can be
+  // sure to open: the address keeps the lesson on screen until their recording is shown.
+  if (!ui.recorded_from_controls || ui.recorder.pending() || !ui.lesson.error.empty()) return std::nullopt;
+  const Lesson& l = ui.lesson;
+  GuiOptions o;
+  o.algorithm = block_algorithms()[static_cast<std::size_t>(l.algorithm)].name;
+  o.n = l.n;
+  o.op = op_name(static_cast<OpKind>(l.op));
+  o.schedule = schedule_text(l);
+  if (l.op != static_cast<int>(OpKind::Interval) && l.scan_kind < 2) o.type = type_name(static_cast<ValueType>(l.type));
+  o.exclusive = l.exclusive && l.scan_kind != 1;
+  if (const std::string input = input_text(l); input != "slides") o.input = input;
+  if (l.scan_kind != 0) o.scan = scan_text(l);
+  o.warp = block_algorithms()[static_cast<std::size_t>(l.algorithm)].warp_level ? l.warp : l.lanes;
+  o.step = ui.step;
+  o.side_by_side = ui.side_by_side;
+  o.lecture = ui.lecture;
+  o.charts = ui.show_charts;
+  o.divergence = ui.show_divergence;
+  o.timing = ui.show_timing && ui.bench_link.empty();
+  if (ui.show_timing) o.bench_json = ui.bench_link;  // the table the link brought, while it shows
+  if (ui.show_lookback) o.lookback = ui.lookback.preset.empty() ? "default" : ui.lookback.preset;
+  return o;
+}
+
+}  // namespace sv::gui

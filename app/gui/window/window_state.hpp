@@ -1,0 +1,86 @@
+// The window's state between frames (the lesson shown, its step, the open views, the panels' own
+// state) and the small verbs every part of the window uses on it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpu/executor.hpp"
+#include "gui/draw/canvas.hpp"
+#include "gui/lesson/lesson.hpp"
+#include "gui/lesson/lesson_recorder.hpp"
+#include "gui/lesson/lookback_lesson.hpp"
+#include "gui/model/layout_report.hpp"
+#include "gui/options.hpp"
+#include "gui/panels/predict_panel.hpp"
+#include "gui/panels/source_pane.hpp"
+#include "gui/panels/timing_panel.hpp"
+#include "gui/panels/work_steps_panel.hpp"
+#include "gui/window/settings.hpp"
+
+namespace sv::gui {
+
+struct Ui {
+  explicit Ui(bool threads) : recorder(record_lesson_controls, threads) {}
+
+  Settings settings;
+  float pending_font_scale = 1;  // the View menu's slider, applied when released
+  GpuStatus gpu = probe_gpu();
+  Lesson lesson;
+  LessonRecorder recorder;       // a changed control's recording, made off the frame
+  bool swap_to_last_step = false;  // ... replaces a trace file: show its last step
+  int step = 0;
+  bool playing = false;
+  double next_advance = 0;
+  bool side_by_side = false;
+  bool lecture = false;
+  bool fullscreen = false;
+  bool need_fonts = true;
+  Fonts fonts;
+  CanvasState canvas, canvas_racy;
+  char path[512] = "trace.json";
+  std::string status;     // the menu bar's status line: what the last file action said
+  bool status_is_error = false;  // ... and that it failed (drawn in the error colour)
+  bool recorded_from_controls = true;
+  SourcePane source;
+  bool show_charts = false;
+  WorkStepsPanel work_steps;
+  bool show_timing = false;
+  TimingPanel timing;
+  std::string bench_link;  // the page: the URL of the table shown, while no other replaced it
+  bool show_lookback = false;
+  LookbackUi lookback;
+  PredictUi predict;
+  bool show_divergence = false;
+  bool show_application = true;  // opens by itself for a compaction or an allocation
+  std::vector<std::pair<std::string, LaidRect>> chrome;  // this frame's controls and panels, for the layout report
+  std::string tooltip;  // the tooltip this frame shows, for the layout report
+};
+
+// The menu bar's status line says `text` (in the error colour when `error`).
+void say(Ui& ui, std::string text, bool error = false);
+
+// The last item's and the current ImGui window's rectangles, for the layout report.
+LaidRect item_rect();
+LaidRect window_rect();
+
+// The last control's tooltip when the pointer rests on it; the control is named in the layout
+// report (its rectangle), and the text shown, so tests can point at it and read what it says.
+void tip(Ui& ui, const char* name, const char* text);
+
+// Steps of the trace shown (0 without one), and going to one of them (clamped; predict mode holds
+// the timeline until the step is answered).
+int step_count(const Ui& ui);
+void set_step(Ui& ui, int step);
+
+// A finished recording replaces what the window shows, between frames.
+void swap_in_recording(Ui& ui, LessonRecording&& r);
+
+// The options that open the window where it is (the lesson, its step, the open views), for the
+// page's address and links; nothing while the controls name no lesson a link can be sure to open
+// (not yet recorded, or refused).
+std::optional<GuiOptions> shown_options(const Ui& ui);
+
+}  // namespace sv::gui

@@ -1,0 +1,55 @@
+// The run request's flags (run_flags.hpp).
+#include "run_flags.hpp"
+
+#include <fstream>
+
+namespace sv::cli {
+
+namespace {
+
+// "@FILE": its values separated by commas or newlines; lines starting with # are comments.
+std::string input_file_values(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw RequestError("input", "{input}: cannot read " + path);
+  std::string text;
+  for (std::string line; std::getline(file, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF files
+    if (!line.empty() && line.front() != '#') text += (text.empty() ? "" : ",") + line;
+  }
+  if (text.empty()) throw RequestError("input", "{input}: no values given in " + path);
+  return text;
+}
+
+}  // namespace
+
+void add_run_flags(CLI::App& command, RunFlags& flags, const std::vector<std::pair<std::string, std::string>>& keys) {
+  for (const auto& [key, help] : keys) {
+    if (key == "exclusive") command.add_flag("--exclusive", flags.exclusive, help);
+    else if (key == "option") command.add_option("--option", flags.options, help);
+    else command.add_option("--" + key, flags.text[key], help);
+  }
+}
+
+RunRequest request_of(const CLI::App& command, const RunFlags& flags, RunRequest r) {
+  for (const std::string_view key : kRequestKeys) {
+    const std::string name(key);
+    if (command.get_option_no_throw("--" + name) == nullptr || command.count("--" + name) == 0) continue;
+    if (key == "exclusive") {
+      r.exclusive = flags.exclusive;
+    } else if (key == "option") {
+      for (const std::string& kv : flags.options) set_field(r, key, kv);
+    } else {
+      const std::string& text = flags.text.at(name);
+      set_field(r, key, key == "input" && !text.empty() && text.front() == '@' ? input_file_values(text.substr(1)) : text);
+    }
+  }
+  return r;
+}
+
+std::string flag_text(const RequestError& e) {
+  std::string text = request_error_text(e, "--");
+  if (e.field == "algo" && text.find("unknown algorithm") != std::string::npos) text += " (scanviz algos lists them)";
+  return text;
+}
+
+}  // namespace sv::cli

@@ -1,0 +1,31 @@
+// The web page's Platform (gui/platform/platform.hpp): the browser's fullscreen and size, the
+// address bar that follows the window, downloads for what the window writes, no threads.
+#pragma once
+
+#include "gui/platform/platform.hpp"
+#include "web/browser.hpp"
+
+namespace sv::web {
+
+class PagePlatform : public gui::Platform {
+ public:
+  bool display_available() const override { return true; }  // the page's canvas
+  bool has_threads() const override { return false; }
+  // The window takes the page's size when the browser window was resized.
+  void begin_frame(GLFWwindow* window) override { follow_page_size(window); }
+  // The page's fullscreen is the browser's (Emscripten's GLFW has no monitors); the window then
+  // follows the page's size.
+  void follow_fullscreen(GLFWwindow*, bool& on) override { fullscreen_.follow(on); }
+  // The address opens the lesson shown; then the browser's turn until its next animation frame.
+  void end_frame(const std::function<std::optional<gui::GuiOptions>()>& shown) override;
+  bool has_own_files() const override { return false; }
+  std::string hand_over(const std::string& path) override;
+  void dropped_file_read(const std::string& path) override;
+  bool has_links() const override { return true; }
+  void copy_link(const std::optional<gui::GuiOptions>& shown) override;
+
+ private:
+  FullscreenSync fullscreen_;
+};
+
+}  // namespace sv::web
