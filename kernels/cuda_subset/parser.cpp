@@ -437,7 +437,8 @@ class Parser {
           fail("syntax", rhs->pos, "assigning " + type_name(rhs->type) + " to " + type_name(lhs->type));
       } else if (op != BinOp::None) {
         check_binary(op, *lhs, *rhs, at);
-        rhs = convert(std::move(rhs), arithmetic_result(lhs->type, rhs->type), "combine");
+        const Type result = arithmetic_result(lhs->type, rhs->type);  // before rhs is moved: arguments have no order
+        rhs = convert(std::move(rhs), result, "combine");
       } else {
         rhs = convert(std::move(rhs), lhs->type, "assign");
       }
