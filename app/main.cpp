@@ -27,6 +27,7 @@
 #include "work_steps_runs.hpp"
 #include "core/segments.hpp"
 #include "chart.hpp"
+#include "cmd_kernel.hpp"
 #include "run_flags.hpp"
 #include "standard_output.hpp"
 #include "text_view.hpp"
@@ -353,9 +354,14 @@ int run_command_line(int argc, char** argv) {
               "of the requests in --input); the scan is then the exclusive sum"},
       {"predicate", "with --app compact: e.g. \"x > 0\", \"x % 2 == 0\", \"x > 0 && x < 5\""},
   });
-  trace->get_option("--algo")->required();
+  std::string trace_kernel_file;  // not a request field: the page's links and a trace's meta have no file to read
+  trace->add_option("--kernel", trace_kernel_file, "a scan kernel of your own (.cu, docs/kernel-subset.md) instead of --algo; "
+                                                   "it runs on the emulator");
   trace->add_option("--trace-capacity", to.trace_capacity, "GPU: events the device trace buffer holds");
   trace->add_option("--out", to.out, "trace file to write (JSON); - for standard output")->required();
+
+  CheckOptions co;
+  auto* check = add_check_command(app, co);
 
   TraceOptions ro;
   auto* race = app.add_subcommand("race", "GPU: count wrong outputs over repeated untraced runs, without and with the amplifier");
@@ -493,7 +499,12 @@ int run_command_line(int argc, char** argv) {
 
   try {
     if (*algos) return cmd_algos();
-    if (*trace) return cmd_trace(to, cli::request_of(*trace, to.flags));
+    if (*trace) {
+      if (trace_kernel_file.empty() && !trace->count("--algo")) throw UsageError("trace: --algo or --kernel is required");
+      if (!trace_kernel_file.empty()) return trace_kernel(trace_kernel_file, cli::request_of(*trace, to.flags), to.out);
+      return cmd_trace(to, cli::request_of(*trace, to.flags));
+    }
+    if (*check) return check_kernel(co);
     if (*race) {
       RunRequest defaults;
       defaults.algorithm = "kogge-stone-racy";

@@ -35,6 +35,13 @@ struct Metrics {
 
 Metrics compute_metrics(const Trace& trace);
 
+// The scan's depth in rounds, whatever its barriers: in each step the longest chain of operator
+// applications that depend on one another within that step (through registers, shuffles or memory),
+// summed over the steps. Where every step applies the operator at most once along any path (the
+// built-in kernels, whose warp-synchronous levels are steps of their own) it is Metrics::steps; a
+// kernel of the user's own whose warp-level levels have no barrier gets them counted inside its step.
+std::int64_t operation_depth(const Trace& trace);
+
 // Threads that applied the operator in step k (sorted); the writers when none did.
 std::vector<std::uint32_t> active_threads(const Trace& trace, std::size_t step);
 

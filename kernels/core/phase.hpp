@@ -28,8 +28,9 @@ enum class Phase : std::uint8_t {
   Fan,            // each warp adds the total of the warps before it (param = level, 0 = the data)
   RakeReduce,     // raking: each lane folds the next of its consecutive cells (param = item)
   RakeScan,       // raking: each lane scans its cells seeded with the lanes before it (param = item)
+  Interval,       // a kernel of the user's own: the barrier interval (param = its number, 0 before the first barrier)
 };
-inline constexpr int kPhaseCount = 20;
+inline constexpr int kPhaseCount = 21;
 // The device-wide phases, ScanTiles .. SinglePass (one a kernel launch).
 inline constexpr bool is_device_phase(Phase p) { return p >= Phase::ScanTiles && p <= Phase::SinglePass; }
 

@@ -20,8 +20,8 @@ void EmuExec::unsynced_step(Phase phase, std::int64_t param, unsigned line) {
   emu_->align(lane_);
   emu_->step(lane_, phase, param, line);
 }
-Payload EmuExec::shuffle(const Payload& value, Origin& origin, int delta, int width, unsigned line) {
-  return emu_->shuffle(lane_, value, origin, delta, width, line);
+Payload EmuExec::shuffle(ShuffleKind kind, const Payload& value, Origin& origin, int delta, int width, unsigned line) {
+  return emu_->shuffle(lane_, kind, value, origin, delta, width, line);
 }
 Payload EmuExec::read(int buffer, std::int64_t index, unsigned line) { return emu_->read(lane_, buffer, index, line); }
 void EmuExec::write(int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line) {
@@ -35,9 +35,10 @@ std::int64_t EmuExec::record_op(const Payload& result, Origin a, Origin b, unsig
 // ---- construction ----
 
 BlockEmulator::BlockEmulator(Trace& trace, Schedule schedule, int threads, int block_id,
-                             const std::vector<Payload>& input, std::int64_t output_length, bool record, int warp_width)
+                             const std::vector<Payload>& input, std::int64_t output_length, bool record, int warp_width,
+                             std::size_t stack_bytes)
     : trace_(trace), picker_(schedule), block_id_(block_id), warp_width_(warp_width),
-      stacks_(static_cast<std::size_t>(std::max(threads, 0)), kFiberStack), lanes_(static_cast<std::size_t>(threads)), record_(record) {
+      stacks_(static_cast<std::size_t>(std::max(threads, 0)), stack_bytes ? stack_bytes : kFiberStack), lanes_(static_cast<std::size_t>(threads)), record_(record) {
   if (warp_width < 1 || warp_width > 32 || (warp_width & (warp_width - 1)) != 0)
     throw std::invalid_argument("warp width " + std::to_string(warp_width) + " is not a power of two from 1 to 32");
   trace_.buffers = {{"input", Space::Global, static_cast<std::int64_t>(input.size())},
@@ -46,7 +47,16 @@ BlockEmulator::BlockEmulator(Trace& trace, Schedule schedule, int threads, int b
   defined_ = {std::vector<std::uint8_t>(input.size(), 1), std::vector<std::uint8_t>(output_length, 0)};
 }
 
-BlockEmulator::~BlockEmulator() = default;  // unfinished threads are dropped by their coroutines' destructors
+BlockEmulator::~BlockEmulator() = default;
+
+int BlockEmulator::add_global(const std::string& name, std::int64_t length) {
+  if (trace_.buffers.size() != static_cast<std::size_t>(first_shared_) || first_shared_ >= 16)
+    throw std::logic_error("add_global after the run started, or too many global buffers");
+  trace_.buffers.push_back({name, Space::Global, length});
+  values_.emplace_back(static_cast<std::size_t>(length));
+  defined_.emplace_back(static_cast<std::size_t>(length), 0);
+  return first_shared_++;
+}  // unfinished threads are dropped by their coroutines' destructors
 
 // ---- lane side ----
 
@@ -56,8 +66,8 @@ void BlockEmulator::yield(int lane, LaneState wait_for) {
   l.thread.suspend();
 }
 
-void BlockEmulator::fail(int lane, const std::string& what) const {
-  throw EmulationError("thread " + std::to_string(lane) + ": " + what);
+void BlockEmulator::fail(int lane, const std::string& what, const char* kind, unsigned line) const {
+  throw EmulationError("thread " + std::to_string(lane) + ": " + what, kind, line);
 }
 
 void BlockEmulator::check_cell(int lane, int buffer, std::int64_t index, unsigned line, const char* what) const {
@@ -65,7 +75,8 @@ void BlockEmulator::check_cell(int lane, int buffer, std::int64_t index, unsigne
   const auto length = static_cast<std::int64_t>(values_[buffer].size());
   if (index < 0 || index >= length)
     fail(lane, std::string(what) + " " + trace_.buffers[buffer].name + "[" + std::to_string(index) +
-                   "] is out of bounds (length " + std::to_string(length) + ") at line " + std::to_string(line));
+                   "] is out of bounds (length " + std::to_string(length) + ") at line " + std::to_string(line),
+         "out-of-bounds", line);
 }
 
 Event& BlockEmulator::append(EventKind kind, int lane, unsigned line) {
@@ -84,7 +95,8 @@ Payload BlockEmulator::read(int lane, int buffer, std::int64_t index, unsigned l
   check_cell(lane, buffer, index, line, "read of");
   if (!defined_[buffer][index])
     fail(lane, "read " + trace_.buffers[buffer].name + "[" + std::to_string(index) +
-                   "] before anything was written to it, at line " + std::to_string(line));
+                   "] before anything was written to it, at line " + std::to_string(line),
+         "uninitialized-read", line);
   Event& e = append(EventKind::Read, lane, line);
   e.buffer = static_cast<std::uint8_t>(buffer);
   e.index = index;
@@ -120,7 +132,8 @@ void BlockEmulator::barrier(int lane, unsigned line) {
 // A barrier that records nothing: the thread waits with the others (the kernel has no barrier here).
 void BlockEmulator::align(int lane) { yield(lane, LaneState::Barrier); }
 
-Payload BlockEmulator::shuffle(int lane, const Payload& value, Origin& origin, int delta, int width, unsigned line) {
+Payload BlockEmulator::shuffle(int lane, ShuffleKind kind, const Payload& value, Origin& origin, int delta, int width,
+                               unsigned line) {
   if (width != warp_width_)
     fail(lane, "shuffle of width " + std::to_string(width) + " at line " + std::to_string(line) +
                    " in a block emulated with warps of " + std::to_string(warp_width_) + " lanes");
@@ -131,6 +144,7 @@ Payload BlockEmulator::shuffle(int lane, const Payload& value, Origin& origin, i
   l.shuffle_out = value;
   l.shuffle_out_origin = origin;
   l.shuffle_delta = delta;
+  l.shuffle_kind = kind;
   l.shuffle_line = line;
   yield(lane, LaneState::Shuffle);
   origin = l.shuffle_in_origin;
@@ -165,7 +179,7 @@ void BlockEmulator::close_step() {
 
 int BlockEmulator::declare_shared(int lane, const char* name, std::int64_t length) {
   const int k = lanes_[lane].shared_declared++;
-  const int buffer = 2 + k;  // after input and output
+  const int buffer = first_shared_ + k;  // after input, output and the added global buffers
   if (buffer < static_cast<int>(trace_.buffers.size())) {
     const BufferInfo& b = trace_.buffers[buffer];
     if (b.name != name || b.length != length)
@@ -186,7 +200,10 @@ void BlockEmulator::resume(int lane) {
   try {
     lanes_[lane].thread.resume();
   } catch (const std::exception& e) {  // the thread is over; the run stops with the first error
-    if (error_.empty()) error_ = e.what();
+    if (error_.empty()) {
+      error_ = e.what();
+      first_error_ = std::current_exception();
+    }
     lanes_[lane].state = LaneState::Done;
   }
 }
@@ -220,7 +237,15 @@ void BlockEmulator::issue_warp_instruction(int warp) {
     for (int i = first; i < last; ++i) {
       Lane& l = lanes_[i];
       if (l.state != LaneState::Shuffle) continue;
-      const int source = i - first >= l.shuffle_delta ? i - l.shuffle_delta : i;
+      const int lane = i - first, d = l.shuffle_delta;
+      int from = lane;  // the source lane: outside the warp, the lane keeps its own value
+      switch (l.shuffle_kind) {
+        case ShuffleKind::Up: from = lane >= d ? lane - d : lane; break;
+        case ShuffleKind::Down: from = lane + d < warp_width_ ? lane + d : lane; break;
+        case ShuffleKind::Index: from = d; break;
+        case ShuffleKind::Xor: from = lane ^ d; break;
+      }
+      const int source = first + from < last && lanes_[first + from].state == LaneState::Shuffle ? first + from : i;
       l.shuffle_in = lanes_[source].shuffle_out;
       l.shuffle_in_origin = lanes_[source].shuffle_out_origin;
     }
@@ -268,7 +293,15 @@ void BlockEmulator::run(const Body& body) {
     }
     issue_warp_instruction(picker_.pick(runnable));
   }
-  if (!error_.empty()) throw EmulationError(error_);
+  if (!error_.empty()) {
+    try {
+      std::rethrow_exception(first_error_);
+    } catch (const EmulationError&) {
+      throw;
+    } catch (...) {
+      throw EmulationError(error_);
+    }
+  }
   if (step_open_) close_step();
 }
 

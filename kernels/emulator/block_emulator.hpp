@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -30,13 +31,24 @@
 namespace sv {
 
 // A kernel did something the emulator cannot continue from (out-of-bounds access, reading a cell
-// never written). The message names the thread, buffer, index and source line.
+// never written). The message names the thread, buffer, index and source line; `kind`
+// ("out-of-bounds", "uninitialized-read", ...; empty when unclassified), `line` and `column` say it
+// for tools (the report card of a student's kernel).
 struct EmulationError : std::runtime_error {
   using std::runtime_error::runtime_error;
+  EmulationError(const std::string& what, std::string kind_, unsigned line_, unsigned column_ = 0)
+      : std::runtime_error(what), kind(std::move(kind_)), line(line_), column(column_) {}
+  std::string kind;
+  unsigned line = 0;
+  unsigned column = 0;
 };
 
 class BlockEmulator;
 class EmuExec;
+
+// Which lane a shuffle reads: l - d (__shfl_up_sync), l + d (__shfl_down_sync), lane d
+// (__shfl_sync) or l ^ d (__shfl_xor_sync); a lane whose source is outside its warp keeps its own value.
+enum class ShuffleKind : std::uint8_t { Up, Down, Index, Xor };
 
 // ============================================================================================
 // [SECTION] values and accessors
@@ -103,8 +115,12 @@ class EmuExec {
   // keeps its own when l - delta is below the warp. Not an event: the value's origin carries the arrow.
   template <class T>
   EmuVal<T> shfl_up(const EmuVal<T>& v, int delta, int width, unsigned line = SV_CALLER_LINE) {
+    return shfl(ShuffleKind::Up, v, delta, width, line);
+  }
+  template <class T>
+  EmuVal<T> shfl(ShuffleKind kind, const EmuVal<T>& v, int delta, int width, unsigned line = SV_CALLER_LINE) {
     Origin origin = v.origin;
-    const Payload got = shuffle(Payload::of(v.v), origin, delta, width, line);
+    const Payload got = shuffle(kind, Payload::of(v.v), origin, delta, width, line);
     return {got.template as<T>(), origin};
   }
 
@@ -143,7 +159,7 @@ class EmuExec {
 
  private:
   int declare_shared(const char* name, std::int64_t length);
-  Payload shuffle(const Payload& value, Origin& origin, int delta, int width, unsigned line);
+  Payload shuffle(ShuffleKind kind, const Payload& value, Origin& origin, int delta, int width, unsigned line);
   std::int64_t record_op(const Payload& result, Origin a, Origin b, unsigned line);
 
   BlockEmulator* emu_;
@@ -175,17 +191,23 @@ class BlockEmulator {
   // Appends buffers, steps, events and snapshots to `trace`. Buffer 0 is the global input (holding
   // `input`), buffer 1 the global output (length n, undefined until written).
   // With record = false nothing is appended but the steps (a block scan inside a device-wide one).
-  // warp_width: lanes that advance in lockstep (a power of two from 1 to 32).
+  // warp_width: lanes that advance in lockstep (a power of two from 1 to 32). stack_bytes: each thread's
+  // stack (0: 64 KiB; an interpreted kernel recurses deeper than the built-in ones).
   BlockEmulator(Trace& trace, Schedule schedule, int threads, int block_id, const std::vector<Payload>& input,
-                std::int64_t output_length, bool record = true, int warp_width = 32);
+                std::int64_t output_length, bool record = true, int warp_width = 32,
+                std::size_t stack_bytes = 0);
   ~BlockEmulator();
   BlockEmulator(const BlockEmulator&) = delete;
   BlockEmulator& operator=(const BlockEmulator&) = delete;
+
+  // Another global buffer after input and output (a kernel's partial sums), before run(); its index.
+  int add_global(const std::string& name, std::int64_t length);
 
   // Runs `body` on every thread to completion. Throws EmulationError.
   void run(const Body& body);
 
   const std::vector<Payload>& buffer_values(int buffer) const { return values_.at(buffer); }
+  const std::vector<std::uint8_t>& buffer_defined(int buffer) const { return defined_.at(buffer); }
 
  private:
   friend class EmuExec;
@@ -199,6 +221,7 @@ class BlockEmulator {
     Payload shuffle_out, shuffle_in;
     Origin shuffle_out_origin, shuffle_in_origin;
     int shuffle_delta = 0;
+    ShuffleKind shuffle_kind = ShuffleKind::Up;
     unsigned shuffle_line = 0;
   };
 
@@ -209,7 +232,7 @@ class BlockEmulator {
   std::int64_t record_op(int lane, const Payload& result, Origin a, Origin b, unsigned line);
   void barrier(int lane, unsigned line);
   void align(int lane);
-  Payload shuffle(int lane, const Payload& value, Origin& origin, int delta, int width, unsigned line);
+  Payload shuffle(int lane, ShuffleKind kind, const Payload& value, Origin& origin, int delta, int width, unsigned line);
   void step(int lane, Phase phase, std::int64_t param, unsigned line);
   int declare_shared(int lane, const char* name, std::int64_t length);
 
@@ -220,7 +243,7 @@ class BlockEmulator {
   void close_step();
   Event& append(EventKind kind, int lane, unsigned line);
   void check_cell(int lane, int buffer, std::int64_t index, unsigned line, const char* what) const;
-  [[noreturn]] void fail(int lane, const std::string& what) const;
+  [[noreturn]] void fail(int lane, const std::string& what, const char* kind = "", unsigned line = 0) const;
 
   Trace& trace_;
   WarpPicker picker_;
@@ -232,8 +255,10 @@ class BlockEmulator {
   std::vector<std::vector<std::uint8_t>> defined_;  // per buffer
   std::uint64_t clock_ = 0;
   bool record_ = true;
+  int first_shared_ = 2;  // the shared buffers follow input, output and any add_global()
   Event scratch_;  // what append() hands out when not recording
   std::string error_;
+  std::exception_ptr first_error_;  // rethrown as it was when it is an EmulationError
   bool step_open_ = false;
 };
 

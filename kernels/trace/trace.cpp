@@ -9,7 +9,7 @@ namespace {
 constexpr std::array<std::string_view, kPhaseCount> kPhaseNames = {
     "load", "stride", "reduction", "post-reduction", "up-sweep", "clear-root", "down-sweep", "span", "store",
     "scan-tiles", "tile-sums", "add-prefixes", "reduce-tiles", "scan-with-prefix", "single-pass",
-    "warp-scan", "warp-sums", "fan", "rake-reduce", "rake-scan"};
+    "warp-scan", "warp-sums", "fan", "rake-reduce", "rake-scan", "interval"};
 }
 
 std::int32_t TraceMeta::warp_width() const {
@@ -38,7 +38,7 @@ std::string phase_label(Phase p, std::int64_t param) {
   if (p == Phase::Span) return "span = " + std::to_string(param);
   if (is_device_phase(p) || p == Phase::Fan) return param > 0 ? label + " level " + std::to_string(param) : label;
   if (p == Phase::WarpScan || p == Phase::WarpSums) return label + " +" + std::to_string(param);  // shuffle offset
-  if (p == Phase::RakeReduce || p == Phase::RakeScan) return label + " " + std::to_string(param);  // the lane's item
+  if (p == Phase::RakeReduce || p == Phase::RakeScan || p == Phase::Interval) return label + " " + std::to_string(param);
   if (param >= 0) label += " stride = " + std::to_string(param);
   return label;
 }

@@ -1,0 +1,103 @@
+// `scanviz check`: prints the report card of cuda_subset/check.hpp as text or JSON.
+#include "check_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <map>
+
+#include "algorithms.hpp"
+#include "cuda_subset/check.hpp"
+
+namespace sv {
+
+namespace {
+
+nlohmann::json report_json(const cuda::CheckReport& r) {
+  nlohmann::json j;
+  j["format"] = "scanviz-check";
+  j["file"] = r.file;
+  j["kernel"] = r.kernel;
+  j["verdict"] = r.verdict;
+  j["block"] = r.block;
+  j["elements_per_block"] = r.capacity;
+  j["exclusive"] = r.exclusive;
+  j["exclusive_told_from_outputs"] = r.exclusive_told;
+  j["cases"] = nlohmann::json::array();
+  for (const cuda::CheckCase& c : r.cases)
+    j["cases"].push_back({{"n", c.n}, {"blocks", c.grid}, {"schedule", c.schedule}, {"warp", c.warp}, {"input", c.input},
+                          {"outcome", c.outcome}, {"detail", c.detail}});
+  j["hazards"] = nlohmann::json::array();
+  for (const cuda::CheckHazard& h : r.hazards)
+    j["hazards"].push_back({{"kind", h.kind},
+                            {"buffer", h.buffer},
+                            {"index", h.index},
+                            {"line_write", h.line_write},
+                            {"line_read", h.line_read ? nlohmann::json(h.line_read) : nlohmann::json(nullptr)},
+                            {"line_second", h.line_second},
+                            {"threads", {h.thread_first, h.thread_second}},
+                            {"step", h.step},
+                            {"n", h.n},
+                            {"schedule", h.schedule},
+                            {"warp", h.warp}});
+  j["errors"] = nlohmann::json::array();
+  for (const cuda::CheckError& e : r.errors)
+    j["errors"].push_back({{"kind", e.kind}, {"line", e.line}, {"column", e.column}, {"message", e.message}});
+  j["diagnoses"] = nlohmann::json::array();
+  for (const cuda::CheckError& d : r.diagnoses) j["diagnoses"].push_back({{"line", d.line}, {"message", d.message}});
+  j["work"] = r.work ? nlohmann::json(*r.work) : nlohmann::json(nullptr);
+  j["steps"] = r.steps ? nlohmann::json(*r.steps) : nlohmann::json(nullptr);
+  j["work_n"] = r.work_n;
+  j["matches"] = r.matches ? nlohmann::json(*r.matches) : nlohmann::json(nullptr);
+  return j;
+}
+
+void print_report(std::ostream& out, const cuda::CheckReport& r) {
+  out << r.file << ": " << r.verdict;
+  if (!r.kernel.empty())
+    out << " (kernel " << r.kernel << ", blocks of " << r.block << " threads scanning " << r.capacity << " elements, "
+        << (r.exclusive ? "exclusive" : "inclusive") << " scan" << (r.exclusive_told ? ", told from its outputs" : "") << ")";
+  out << "\n";
+  if (!r.cases.empty()) {
+    std::map<std::string, int> count;
+    for (const cuda::CheckCase& c : r.cases) ++count[c.outcome];
+    out << "cases: " << r.cases.size() << " run (sizes, integer and float inputs, schedules, lockstep widths 32/4/1): "
+        << count["correct"] << " correct, " << count["wrong"] << " wrong, " << count["error"] << " error\n";
+    int shown = 0;
+    for (const cuda::CheckCase& c : r.cases)
+      if (c.outcome == "wrong" && shown++ < 5)
+        out << "  wrong: n = " << c.n << " (" << c.grid << (c.grid == 1 ? " block" : " blocks") << "), " << c.input << ", schedule "
+            << c.schedule << ", warp " << c.warp << ": " << c.detail << "\n";
+  }
+  for (const cuda::CheckError& e : r.errors)
+    out << "error: " << e.kind << (e.line ? " at line " + std::to_string(e.line) : "") << ": " << e.message << "\n";
+  for (const cuda::CheckHazard& h : r.hazards) {
+    out << "hazard: " << h.kind << " on " << h.buffer << "[" << h.index << "] in step " << h.step << ": thread " << h.thread_first
+        << (h.kind == "WAR" ? " read it" : " wrote it") << " (line " << (h.kind == "WAR" ? h.line_read : h.line_write) << "), thread "
+        << h.thread_second << (h.kind == "RAW" ? " read it" : " wrote it") << " (line "
+        << (h.kind == "RAW" ? h.line_read : h.line_second) << ") with no __syncthreads() between (n = " << h.n << ", schedule "
+        << h.schedule << ", warp " << h.warp << ")\n";
+  }
+  for (const cuda::CheckError& d : r.diagnoses) out << "why" << (d.line ? " (line " + std::to_string(d.line) + ")" : "") << ": " << d.message << "\n";
+  if (r.work && r.steps) {
+    out << "work and steps at n = " << r.work_n << ": " << *r.work << " operations, " << *r.steps << " steps";
+    out << (r.matches ? "; matches " + *r.matches + "'s closed forms" : "; matches no known algorithm's closed forms") << "\n";
+    for (const AlgorithmInfo& a : block_algorithms()) {
+      if (a.racy || a.warp_level) continue;
+      if (const auto f = closed_form(a.name, r.work_n, r.exclusive))
+        out << "  " << a.name << ": " << f->operations << " operations (" << a.work << "), " << f->steps << " steps (" << a.steps << ")\n";
+    }
+  }
+}
+
+}  // namespace
+
+int check_command(const std::string& file, const std::string& source, std::int32_t block, bool exclusive, bool json) {
+  if (block < 0 || block > 1024) throw std::invalid_argument("--block " + std::to_string(block) + " is outside 1..1024");
+  const cuda::CheckReport r = cuda::check_kernel(file, source, {block, exclusive});
+  if (json) std::cout << report_json(r).dump(2) << "\n";
+  else print_report(std::cout, r);
+  return r.verdict == "correct" ? 0 : r.verdict == "wrong" ? 1 : 2;
+}
+
+}  // namespace sv

@@ -1,0 +1,12 @@
+// `scanviz check FILE.cu`: the report card of a scan kernel of the user's own (docs/cli.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace sv {
+
+// Prints the report (text, or one JSON object) and returns the exit code: 0 correct, 1 wrong, 2 error.
+int check_command(const std::string& file, const std::string& source, std::int32_t block, bool exclusive, bool json);
+
+}  // namespace sv

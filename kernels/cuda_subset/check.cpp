@@ -1,0 +1,322 @@
+// The report card of a kernel of the user's own: runs it over sizes, inputs, schedules and lockstep
+// widths (cuda_subset/check.hpp) and gathers verdicts, hazards, faults, work and steps.
+#include "cuda_subset/check.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <random>
+#include <set>
+
+#include "algorithms.hpp"
+#include "analysis/analysis.hpp"
+#include "core/values.hpp"
+#include "cuda_subset/parser.hpp"
+#include "cuda_subset/record_kernel.hpp"
+
+namespace sv::cuda {
+
+namespace {
+
+constexpr const char* kSchedules[] = {"in-order", "reverse", "round-robin", "random:1", "random:2"};
+constexpr std::int32_t kWarps[] = {32, 4, 1};
+
+struct Outcome {
+  bool faulted = false;
+  bool ok = true;
+  std::int64_t first_wrong = -1;
+  std::string detail;
+  std::vector<Trace> traces;  // one a block
+};
+
+std::vector<Payload> float_input(ValueType type, std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Payload> v(static_cast<std::size_t>(n));
+  for (Payload& p : v) p = type == ValueType::F32 ? Payload::of(static_cast<float>(u(rng))) : Payload::of(u(rng));
+  return v;
+}
+
+// The expected output: each block's segment scanned on its own (a block-level kernel scans its
+// block's elements; the partial sums join the blocks in a second launch).
+std::vector<Payload> expected_output(const KernelRunConfig& c, ValueType type, std::int64_t capacity) {
+  std::vector<Payload> out;
+  const OpKind op = c.symbolic ? OpKind::Interval : OpKind::Sum;
+  for (std::int64_t lo = 0; lo < c.n; lo += capacity) {
+    const std::int64_t hi = std::min(c.n, lo + capacity);
+    const std::vector<Payload> part(c.input.begin() + lo, c.input.begin() + hi);
+    const std::vector<Payload> scanned = reference_scan(op, type, part, c.exclusive);
+    out.insert(out.end(), scanned.begin(), scanned.end());
+  }
+  return out;
+}
+
+// Runs every block of the launch; faults propagate.
+Outcome run_launch(KernelRunConfig c, ValueType type, std::int64_t capacity) {
+  Outcome o;
+  c.grid = static_cast<std::int32_t>((c.n + capacity - 1) / capacity);
+  std::vector<Payload> output(static_cast<std::size_t>(c.n));
+  std::vector<std::uint8_t> written(static_cast<std::size_t>(c.n), 0);
+  for (std::int32_t b = 0; b < c.grid; ++b) {
+    c.block_id = b;
+    KernelRun run = run_kernel(c);
+    for (std::size_t i = 0; i < written.size(); ++i)
+      if (run.output_written[i] && !written[i]) {
+        written[i] = 1;
+        output[i] = run.trace.result.output[i];
+      }
+    o.traces.push_back(std::move(run.trace));
+  }
+  const std::vector<Payload> expected = expected_output(c, type, capacity);
+  for (std::size_t i = 0; i < output.size(); ++i) {
+    const auto segment_start = static_cast<std::size_t>(static_cast<std::int64_t>(i) / capacity * capacity);
+    double scale = 0;
+    if (type == ValueType::F32 || type == ValueType::F64)
+      for (std::size_t j = segment_start; j <= i; ++j)
+        scale += std::abs(type == ValueType::F32 ? c.input[j].as<float>() : c.input[j].as<double>());
+    const bool good = written[i] && values_match(type, expected[i], output[i], i - segment_start + 1, scale);
+    if (good) continue;
+    o.ok = false;
+    o.first_wrong = static_cast<std::int64_t>(i);
+    o.detail = written[i] ? "output[" + std::to_string(i) + "] = " + format_value(type, output[i]) + ", expected " +
+                                format_value(type, expected[i])
+                          : "output[" + std::to_string(i) + "] is never written";
+    break;
+  }
+  return o;
+}
+
+std::string schedule_text(const KernelRunConfig& c) { return c.schedule.name(); }
+
+class Checker {
+ public:
+  Checker(const std::string& file, const std::string& source, const CheckOptions& opt) : opt_(opt) {
+    r_.file = file;
+    base_.file = file;
+    base_.source = source;
+    base_.block = opt.block;
+  }
+
+  CheckReport run() {
+    try {
+      prepare();
+      sweep();
+    } catch (const KernelError& e) {
+      r_.errors.push_back({e.kind, e.pos.line, e.pos.col, e.message});
+    } catch (const std::invalid_argument& e) {
+      r_.errors.push_back({"unsupported", 0, 0, e.what()});
+    }
+    const bool wrong = std::any_of(r_.cases.begin(), r_.cases.end(), [](const CheckCase& c) { return c.outcome == "wrong"; });
+    r_.verdict = !r_.errors.empty() ? "error" : (wrong || !r_.hazards.empty()) ? "wrong" : "correct";
+    return std::move(r_);
+  }
+
+ private:
+  void prepare() {
+    // Blocks of 8 threads, small enough to try every schedule; two warps for a kernel with warp intrinsics.
+    warp_level_ = parse_kernel(base_.source, base_.file).uses_warp_intrinsics;
+    if (!base_.block) base_.block = warp_level_ ? 64 : 8;
+    r_.block = base_.block;
+    const std::string macro = block_macro(base_.source, base_.file);
+    std::map<std::string, std::string> over;
+    if (!macro.empty()) over[macro] = std::to_string(base_.block);
+    const Kernel k = parse_kernel(base_.source, base_.file, over);
+    r_.kernel = k.name;
+    type_ = run_type_of(k, false);
+    symbolic_ok_ = is_floating(k.element.base);
+    capacity_ = elements_per_block(k, base_.block);
+    r_.capacity = capacity_;
+    // Inclusive or exclusive, told from the outputs at a full block (unless said).
+    KernelRunConfig c = base_;
+    c.n = capacity_;
+    c.input = random_input(OpKind::Sum, type_, static_cast<std::size_t>(c.n), 7);
+    r_.exclusive = opt_.exclusive;
+    if (!opt_.exclusive) {
+      try {
+        c.exclusive = false;
+        const bool inclusive = run_launch(c, type_, capacity_).ok;
+        c.exclusive = true;
+        const bool exclusive = !inclusive && run_launch(c, type_, capacity_).ok;
+        r_.exclusive = exclusive;
+        r_.exclusive_told = true;
+      } catch (const EmulationError&) {
+        r_.exclusive_told = true;  // the sweep reports the fault
+      }
+    }
+    measure(c);
+  }
+
+  void measure(KernelRunConfig c) {
+    c.exclusive = r_.exclusive;
+    if (!std::has_single_bit(static_cast<std::uint64_t>(capacity_)) || capacity_ < 2) return;
+    try {
+      const Outcome o = run_launch(c, type_, capacity_);
+      const Metrics m = compute_metrics(o.traces.front());
+      r_.work = m.operations;
+      r_.steps = operation_depth(o.traces.front());  // the dataflow's depth, whatever the barriers
+      r_.work_n = capacity_;
+      for (const AlgorithmInfo& a : block_algorithms()) {
+        if (a.racy) continue;
+        const auto form = closed_form(a.name, capacity_, r_.exclusive, a.warp_level ? std::min<std::int64_t>(32, capacity_) : 0);
+        if (form && form->operations == *r_.work && form->steps == *r_.steps) {
+          r_.matches = std::string(a.name == "kogge-stone-double-buffer" ? "kogge-stone" : a.name);
+          break;
+        }
+      }
+    } catch (const EmulationError&) {
+    }
+  }
+
+  std::vector<std::int64_t> sizes() const {
+    std::set<std::int64_t> s = {1, 2, 3, capacity_ / 2 + 1, capacity_ - 1, capacity_, capacity_ + 1, 2 * capacity_ + 3};
+    std::vector<std::int64_t> out;
+    for (std::int64_t n : s)
+      if (n >= 1) out.push_back(n);
+    return out;
+  }
+
+  void sweep() {
+    for (std::int64_t n : sizes()) {
+      for (const char* schedule : kSchedules)
+        for (std::int32_t warp : kWarps)
+          if (warp == 32 || !warp_level_) one_case(n, schedule, warp, false);  // shuffles need the warp of 32
+      if (type_ != ValueType::I32)
+        for (std::int32_t warp : {32, 1}) one_case(n, "in-order", warp, true);
+    }
+  }
+
+  void one_case(std::int64_t n, const char* schedule, std::int32_t warp, bool floats) {
+    if (out_of_budget_) return;  // an endless loop is said once; the other cases would only repeat it
+    KernelRunConfig c = base_;
+    c.n = n;
+    c.warp = warp;
+    c.exclusive = r_.exclusive;
+    c.schedule = *Schedule::parse(schedule);
+    c.input = floats ? float_input(type_, n, static_cast<std::uint64_t>(n) + 11) : random_input(OpKind::Sum, type_, static_cast<std::size_t>(n), static_cast<std::uint64_t>(n) + 3);
+    CheckCase cc{n, static_cast<std::int32_t>((n + capacity_ - 1) / capacity_), warp, schedule_text(c), floats ? "floats" : "integers", "correct", ""};
+    try {
+      const Outcome o = run_launch(c, type_, capacity_);
+      for (const Trace& t : o.traces) collect_hazards(t, cc);
+      if (!o.ok) {
+        cc.outcome = "wrong";
+        cc.detail = o.detail;
+        if (!floats) diagnose(c, o.first_wrong);
+      }
+    } catch (const EmulationError& e) {
+      cc.outcome = "error";
+      cc.detail = e.what();
+      add_error(e.kind.empty() ? "runtime" : e.kind, e.line, e.column, e.what());
+      out_of_budget_ |= e.kind == "budget";
+    }
+    r_.cases.push_back(std::move(cc));
+  }
+
+  void add_error(const std::string& kind, std::uint32_t line, std::uint32_t column, std::string message) {
+    for (const CheckError& e : r_.errors)
+      if (e.kind == kind && e.line == line) return;
+    // The report names the kind and the line: keep the message after "FILE:LINE:COL: error: ".
+    const std::string prefix = r_.file + ":";
+    if (const auto at = message.find(": error: "); message.rfind(prefix, 0) == 0 && at != std::string::npos)
+      message = message.substr(at + 9);
+    r_.errors.push_back({kind, line, column, std::move(message)});
+  }
+
+  void collect_hazards(const Trace& t, const CheckCase& cc) {
+    for (const Hazard& h : find_hazards(t)) {
+      CheckHazard ch;
+      ch.kind = std::string(hazard_kind_name(h.kind));
+      ch.buffer = t.buffers[static_cast<std::size_t>(h.buffer)].name;
+      ch.index = h.index;
+      const HazardAccess& w = h.first.write ? h.first : h.second;
+      const HazardAccess& other = h.first.write ? h.second : h.first;
+      ch.line_write = w.line;
+      ch.line_read = other.write ? 0 : other.line;
+      ch.line_second = h.second.line;
+      ch.thread_first = h.first.thread;
+      ch.thread_second = h.second.thread;
+      ch.step = h.step;
+      ch.n = cc.n;
+      ch.schedule = cc.schedule;
+      ch.warp = cc.warp;
+      const bool seen = std::any_of(r_.hazards.begin(), r_.hazards.end(), [&](const CheckHazard& o) {
+        return o.kind == ch.kind && o.buffer == ch.buffer && o.line_write == ch.line_write && o.line_read == ch.line_read &&
+               o.line_second == ch.line_second;
+      });
+      if (!seen && r_.hazards.size() < 64) r_.hazards.push_back(ch);
+    }
+  }
+
+  // Where the value written to output[i] was last computed: the line of the operation its origin
+  // chain ends in (through the cells it was copied from), else the store's line.
+  static std::uint32_t computed_at(const Trace& t, std::int64_t index) {
+    std::uint64_t at = t.events.size();
+    for (std::uint64_t s = 0; s < t.events.size(); ++s)
+      if (t.events[s].kind == EventKind::Write && t.events[s].buffer == 1 && t.events[s].index == index) at = s;
+    if (at == t.events.size()) return 0;
+    for (int hops = 0; hops < 64 && t.events[at].a.kind == Origin::Cell; ++hops) {  // back through copies
+      const Origin o = t.events[at].a;
+      std::uint64_t w = at;
+      while (w-- > 0)
+        if (t.events[w].kind == EventKind::Write && t.events[w].buffer == o.buffer && t.events[w].index == o.index) break;
+      if (w >= at) break;  // a cell nothing wrote: the input
+      at = w;
+    }
+    const Origin o = t.events[at].a;
+    if (o.kind == Origin::OpResult && o.index >= 0 && static_cast<std::uint64_t>(o.index) < t.events.size())
+      return t.events[static_cast<std::uint64_t>(o.index)].line;
+    return t.events[at].line;
+  }
+
+  // A wrong output, explained by the same run on symbolic values: the first operation that combined
+  // ranges that do not meet, or the range the wrong cell holds and the line that computed it.
+  void diagnose(KernelRunConfig c, std::int64_t wrong) {
+    if (!symbolic_ok_ || r_.diagnoses.size() >= 8) return;
+    c.symbolic = true;
+    c.input = random_input(OpKind::Interval, ValueType::Interval, static_cast<std::size_t>(c.n), 1);
+    CheckError d{"wrong-value", 0, 0, ""};
+    const std::string where = "n = " + std::to_string(c.n) + ", " + c.schedule.name() + ", warp " + std::to_string(c.warp) + ": ";
+    try {
+      const Outcome o = run_launch(c, ValueType::Interval, capacity_);
+      const Trace& t = o.traces[static_cast<std::size_t>(wrong / capacity_)];
+      for (const Event& e : t.events)
+        if (e.kind == EventKind::Op && e.value.as<Interval>().is_invalid()) {
+          d.line = e.line;
+          d.message = where + "thread " + std::to_string(e.thread) + " combines " + format_value(ValueType::Interval, e.value) +
+                      ": ranges that do not meet (a value read before it was ready, or twice)";
+          break;
+        }
+      if (d.message.empty()) {
+        const std::vector<Payload> expected = expected_output(c, ValueType::Interval, capacity_);
+        const auto w = static_cast<std::size_t>(wrong);
+        d.line = computed_at(t, wrong);
+        d.message = where + (d.line ? "output[" + std::to_string(wrong) + "] gets " + format_value(ValueType::Interval, t.result.output[w]) +
+                                          " where " + format_value(ValueType::Interval, expected[w]) + " belongs"
+                                    : "output[" + std::to_string(wrong) + "] is never written");
+      }
+    } catch (const EmulationError& e) {
+      d.line = e.line;
+      d.column = e.column;
+      d.message = where + e.what();
+    }
+    for (const CheckError& seen : r_.diagnoses)
+      if (seen.line == d.line) return;
+    r_.diagnoses.push_back(std::move(d));
+  }
+
+  CheckOptions opt_;
+  CheckReport r_;
+  KernelRunConfig base_;
+  ValueType type_ = ValueType::F32;
+  bool symbolic_ok_ = false;
+  bool out_of_budget_ = false;
+  bool warp_level_ = false;
+  std::int64_t capacity_ = 1;
+};
+
+}  // namespace
+
+CheckReport check_kernel(const std::string& file, const std::string& source, const CheckOptions& options) {
+  return Checker(file, source, options).run();
+}
+
+}  // namespace sv::cuda

@@ -1,0 +1,68 @@
+// The report card of a scan kernel of the user's own (`scanviz check`): the kernel run over many sizes,
+// inputs, schedules and lockstep widths, its hazards, faults, work and steps, and which known algorithm
+// it matches. Pure data; app/check_report.cpp prints it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sv::cuda {
+
+struct CheckCase {
+  std::int64_t n = 0;
+  std::int32_t grid = 1;
+  std::int32_t warp = 32;
+  std::string schedule;
+  std::string input;    // "integers" (exact in float) or "floats" (judged with a tolerance)
+  std::string outcome;  // "correct", "wrong" or "error"
+  std::string detail;   // what went wrong, one line
+};
+
+struct CheckHazard {
+  std::string kind;    // RAW, WAR, WAW
+  std::string buffer;
+  std::int64_t index = 0;
+  std::uint32_t line_write = 0;
+  std::uint32_t line_read = 0;  // 0 for WAW: the second access wrote too (line_second)
+  std::uint32_t line_second = 0;
+  std::uint32_t thread_first = 0, thread_second = 0;
+  int step = 0;
+  std::int64_t n = 0;
+  std::string schedule;
+  std::int32_t warp = 32;
+};
+
+struct CheckError {
+  std::string kind;  // syntax, unsupported, limit, out-of-bounds, uninitialized-read, barrier-divergence, budget, runtime, wrong-value
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::string message;
+};
+
+struct CheckReport {
+  std::string file;
+  std::string kernel;
+  std::int32_t block = 0;
+  std::int64_t capacity = 0;  // elements one block scans
+  bool exclusive = false;
+  bool exclusive_told = false;  // told from the outputs (not said with --exclusive)
+  std::vector<CheckCase> cases;
+  std::vector<CheckHazard> hazards;
+  std::vector<CheckError> errors;      // faults and source errors (kind syntax/unsupported: nothing ran)
+  std::vector<CheckError> diagnoses;  // for wrong outputs: what the symbolic run shows (kind "wrong-value"), with lines
+  std::optional<std::int64_t> work, steps;
+  std::int64_t work_n = 0;            // the n work and steps were measured at
+  std::optional<std::string> matches;  // the known algorithm whose closed forms equal them at work_n
+  std::string verdict;                 // correct, wrong, error
+};
+
+struct CheckOptions {
+  std::int32_t block = 0;  // 0: 8 threads (small enough to try every schedule)
+  bool exclusive = false;  // said: judge as exclusive; else told from the outputs
+};
+
+CheckReport check_kernel(const std::string& file, const std::string& source, const CheckOptions& options = {});
+
+}  // namespace sv::cuda

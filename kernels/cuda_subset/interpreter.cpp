@@ -1,0 +1,620 @@
+// The interpreter of the CUDA subset: a tree walk per thread, on the thread's emulator fiber. Names
+// were resolved by the parser, so a local is a slot of the frame and memory is an emulator buffer.
+#include "cuda_subset/interpreter.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/ops.hpp"
+
+namespace sv::cuda {
+
+namespace {
+
+struct Value {
+  std::int64_t i = 0;  // bool, int and unsigned values (normalized to their type); a pointer's offset
+  double f = 0;        // float and double values
+  Interval iv;         // floating values of a symbolic run (--op interval)
+  Origin origin;       // where an element value came from (the dataflow arrows)
+  std::int32_t buf = -1;  // a pointer's buffer
+};
+
+enum class Flow { Normal, Break, Continue, Return };
+
+template <class T>
+bool compare(BinOp op, T x, T y) {
+  switch (op) {
+    case BinOp::Lt: return x < y;
+    case BinOp::Gt: return x > y;
+    case BinOp::Le: return x <= y;
+    case BinOp::Ge: return x >= y;
+    case BinOp::Eq: return x == y;
+    default: return x != y;
+  }
+}
+
+std::int64_t wrap(Base b, std::int64_t v) {
+  if (b == Base::UInt) return static_cast<std::int64_t>(static_cast<std::uint32_t>(v));
+  if (b == Base::Bool) return v != 0;
+  return static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v)));
+}
+
+// a ⊕ b of the symbolic run: the slides' operator, whichever side the kernel writes the lower range on.
+struct EitherOrderInterval {
+  using value_type = Interval;
+  Interval operator()(const Interval& a, const Interval& b) const {
+    if (a.is_range() && b.is_range() && static_cast<long long>(b.hi) + 1 == a.lo) return combine(b, a);
+    return combine(a, b);
+  }
+};
+
+// What the threads of one block share while they run.
+struct Block {
+  Block(const Kernel& k_, const Binding& bind_, const Budget& budget_, const Trace& trace_)
+      : k(k_), bind(bind_), budget(budget_), trace(trace_) {}
+  const Kernel& k;
+  const Binding& bind;
+  const Budget& budget;
+  const Trace& trace;
+  bool symbolic = false;
+  std::int64_t statements = 0;
+  std::vector<std::uint32_t> barrier_line;  // the line of the k-th barrier, as the first thread met it
+  std::vector<std::int32_t> passed;         // barriers each thread passed
+  // per emulator buffer
+  std::vector<std::string> names;
+  std::vector<std::int64_t> lengths;
+  std::vector<std::int32_t> shared_buffer;  // per shared variable
+
+  [[noreturn]] void fault(const char* kind, SrcPos at, const std::string& what) const {
+    throw EmulationError(k.file + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) + ": error: " + what, kind,
+                         at.line, at.col);
+  }
+};
+
+class Thread {
+ public:
+  Thread(Block& blk, EmuExec& x) : b_(blk), k_(blk.k), x_(x), frame_(static_cast<std::size_t>(blk.k.slots)),
+                                   defined_(static_cast<std::size_t>(blk.k.slots), 0) {}
+
+  void run() {
+    for (std::size_t p = 0; p < k_.params.size(); ++p) {
+      Value& v = frame_[static_cast<std::size_t>(k_.params[p].slot)];
+      if (k_.params[p].type.pointer) v.buf = b_.bind.param_buffer[p];
+      else v.i = wrap(k_.params[p].type.base, b_.bind.param_value[p]);
+      if (is_floating(k_.params[p].type.base) && !k_.params[p].type.pointer) v.f = static_cast<double>(b_.bind.param_value[p]);
+      defined_[static_cast<std::size_t>(k_.params[p].slot)] = 1;
+    }
+    for (std::size_t s = 0; s < k_.shared.size(); ++s)
+      if (declare(k_.shared[s].name, k_.shared[s].length) != b_.shared_buffer[s])
+        b_.fault("runtime", k_.shared[s].pos, "the emulator placed __shared__ '" + k_.shared[s].name + "' unexpectedly");
+    x_.step(Phase::Interval, 0, k_.pos.line);
+    exec(*k_.body);
+  }
+
+ private:
+  int declare(const std::string& name, std::int64_t length) {
+    int buffer = -1;
+    visit_value_type(b_.bind.run_type, [&](auto t) { buffer = x_.shared<decltype(t)>(name.c_str(), length).buffer(); });
+    return buffer;
+  }
+
+  bool sym(Base base) const { return b_.symbolic && is_floating(base); }
+
+  // Statements count everywhere; only a loop's next iteration checks the budget, so the fault names
+  // the loop (straight-line code between two checks is bounded by the kernel's size).
+  void tick() { ++b_.statements; }
+  void loop_tick(SrcPos loop) {
+    if (++b_.statements > b_.budget.statements)
+      b_.fault("budget", loop, "the kernel ran more than " + std::to_string(b_.budget.statements) +
+                                   " statements (all threads together): does this loop end?");
+  }
+
+  // ---- memory ----
+  const std::string& buffer_name(int buf) const { return b_.names[static_cast<std::size_t>(buf)]; }
+
+  std::int64_t cell(const Value& p, const Value& index, const Expr& at) const {
+    const std::int64_t c = p.i + index.i;
+    const std::int64_t length = b_.lengths[static_cast<std::size_t>(p.buf)];
+    if (c < 0 || c >= length)
+      b_.fault("out-of-bounds", at.pos, "thread " + std::to_string(x_.thread()) + " accesses " + buffer_name(p.buf) + "[" +
+                                            std::to_string(c) + "], outside its " + std::to_string(length) + " elements");
+    if (static_cast<std::int64_t>(b_.trace.events.size()) > b_.budget.events)
+      b_.fault("budget", at.pos, "the trace passed " + std::to_string(b_.budget.events) + " events (the memory budget)");
+    return c;
+  }
+
+  Payload encode(const Value& v, Base declared) const {
+    const bool element = declared == k_.element.base;
+    if (b_.symbolic && element) return Payload::of(v.iv);
+    const double num = is_floating(declared) ? v.f : static_cast<double>(v.i);
+    switch (b_.bind.run_type) {
+      case ValueType::F32: return Payload::of(static_cast<float>(num));
+      case ValueType::F64: return Payload::of(num);
+      case ValueType::I32: return Payload::of(static_cast<std::int32_t>(v.i));
+      case ValueType::I64: return Payload::of(v.i);
+      case ValueType::Interval: return Payload::of(Interval::range(static_cast<std::int32_t>(v.i), static_cast<std::int32_t>(v.i)));
+    }
+    return {};
+  }
+
+  Value decode(const Payload& p, Base declared) const {
+    Value v;
+    if (b_.symbolic && declared == k_.element.base) {
+      v.iv = p.as<Interval>();
+      return v;
+    }
+    switch (b_.bind.run_type) {
+      case ValueType::F32: v.f = p.as<float>(); break;
+      case ValueType::F64: v.f = p.as<double>(); break;
+      case ValueType::I32: v.i = p.as<std::int32_t>(); v.f = static_cast<double>(v.i); break;
+      case ValueType::I64: v.i = p.as<std::int64_t>(); v.f = static_cast<double>(v.i); break;
+      case ValueType::Interval: v.i = p.as<Interval>().lo; break;
+    }
+    if (is_integer(declared) && (b_.bind.run_type == ValueType::F32 || b_.bind.run_type == ValueType::F64))
+      v.i = wrap(declared, static_cast<std::int64_t>(v.f));
+    return v;
+  }
+
+  Value load(int buf, std::int64_t index, Base declared, SrcPos at) {
+    Value v = decode(x_.read(buf, index, at.line), declared);
+    v.origin = declared == k_.element.base ? Origin::cell(static_cast<std::uint8_t>(buf), index) : Origin::none();
+    return v;
+  }
+
+  void store(int buf, std::int64_t index, const Value& v, Base declared, SrcPos at) {
+    x_.write(buf, index, encode(v, declared), declared == k_.element.base ? v.origin : Origin::none(), at.line);
+  }
+
+  // ---- arithmetic ----
+  Value convert(const Value& v, Type from, Type to, SrcPos at) const {
+    if (from == to || to.pointer) return v;
+    Value r;
+    r.origin = v.origin;
+    if (sym(to.base)) {
+      if (sym(from.base)) {
+        r.iv = v.iv;
+        return r;
+      }
+      const double num = is_floating(from.base) ? v.f : static_cast<double>(v.i);
+      if (num != 0)
+        b_.fault("runtime", at, "the number " + std::to_string(num) + " cannot be a symbolic value (--op interval): only 0, the identity, can");
+      r.iv = Interval::identity();
+      r.origin = Origin::none();
+      return r;
+    }
+    if (sym(from.base)) {
+      if (to.base == Base::Bool) b_.fault("runtime", at, "testing a symbolic value (--op interval) as a condition");
+      b_.fault("runtime", at, "converting a symbolic value (--op interval) to " + type_name(to));
+    }
+    if (is_floating(to.base)) {
+      const double num = is_floating(from.base) ? v.f : static_cast<double>(v.i);
+      r.f = to.base == Base::Float ? static_cast<double>(static_cast<float>(num)) : num;
+      return r;
+    }
+    if (is_floating(from.base)) {
+      if (to.base == Base::Bool) {
+        r.i = v.f != 0;
+        return r;
+      }
+      if (!(std::abs(v.f) < 4294967296.0))
+        b_.fault("runtime", at, "the value " + std::to_string(v.f) + " does not fit " + type_name(to));
+      r.i = wrap(to.base, static_cast<std::int64_t>(v.f));
+      return r;
+    }
+    r.i = wrap(to.base, v.i);
+    return r;
+  }
+
+  template <class T, class Op>
+  Value record(Op op, T a, T b, Origin oa, Origin ob, SrcPos at) {
+    const EmuVal<T> r = x_.op(op, EmuVal<T>{a, oa}, EmuVal<T>{b, ob}, at.line);
+    Value v;
+    if constexpr (std::is_same_v<T, Interval>) v.iv = r.v;
+    else if constexpr (std::is_floating_point_v<T>) v.f = r.v;
+    else v.i = r.v;
+    v.origin = r.origin;
+    return v;
+  }
+
+  // The scan's operator applied to two element values: an operation of the trace.
+  Value apply_operator(const Value& a, const Value& b, Base t, SrcPos at) {
+    if (b_.symbolic) return record(EitherOrderInterval{}, a.iv, b.iv, a.origin, b.origin, at);
+    switch (b_.bind.run_type) {
+      case ValueType::F32: return record(SumOp<float>{}, static_cast<float>(a.f), static_cast<float>(b.f), a.origin, b.origin, at);
+      case ValueType::F64: return record(SumOp<double>{}, a.f, b.f, a.origin, b.origin, at);
+      case ValueType::I64: return record(SumOp<std::int64_t>{}, a.i, b.i, a.origin, b.origin, at);
+      default: {
+        Value v = record(SumOp<std::int32_t>{}, static_cast<std::int32_t>(a.i), static_cast<std::int32_t>(b.i), a.origin, b.origin, at);
+        v.i = wrap(t, v.i);
+        return v;
+      }
+    }
+  }
+
+  Value binary(BinOp op, Base t, const Value& a, const Value& b, SrcPos at, Base result_base) {
+    Value r;
+    // Work is the operator applied to two values from the input; adding a constant passes the other on.
+    const bool a_data = a.origin.kind != Origin::None, b_data = b.origin.kind != Origin::None;
+    if (op == BinOp::Add && result_base == k_.element.base && a_data && b_data) return apply_operator(a, b, t, at);
+    if (op == BinOp::Add && result_base == k_.element.base && (a_data || b_data))
+      r.origin = a_data ? a.origin : b.origin;
+    if (sym(t)) {
+      if (op == BinOp::Add) {
+        r.iv = EitherOrderInterval{}(a.iv, b.iv);
+        return r;  // with the origin set above
+      }
+      if (op == BinOp::Eq || op == BinOp::Ne) {
+        r.i = (a.iv == b.iv) == (op == BinOp::Eq);
+        return r;
+      }
+      b_.fault("runtime", at, "only + (the scan's operator) applies to symbolic values (--op interval)");
+    }
+    if (op >= BinOp::Lt) {
+      r.i = is_floating(t) ? compare(op, a.f, b.f) : compare(op, a.i, b.i);
+      return r;
+    }
+    if (is_floating(t)) {
+      const double x = a.f, y = b.f;
+      double z = 0;
+      switch (op) {
+        case BinOp::Add: z = t == Base::Float ? static_cast<float>(x) + static_cast<float>(y) : x + y; break;
+        case BinOp::Sub: z = t == Base::Float ? static_cast<float>(x) - static_cast<float>(y) : x - y; break;
+        case BinOp::Mul: z = t == Base::Float ? static_cast<float>(x) * static_cast<float>(y) : x * y; break;
+        case BinOp::Div: z = t == Base::Float ? static_cast<float>(x) / static_cast<float>(y) : x / y; break;
+        default: b_.fault("runtime", at, "integer operator on floating values");
+      }
+      r.f = z;
+      return r;  // with the origin set above
+    }
+    const std::int64_t x = a.i, y = b.i;
+    switch (op) {
+      case BinOp::Add: r.i = wrap(t, x + y); return r;
+      case BinOp::Sub: r.i = wrap(t, x - y); return r;
+      case BinOp::Mul: r.i = wrap(t, x * y); return r;
+      case BinOp::Div:
+      case BinOp::Mod:
+        if (y == 0) b_.fault("runtime", at, std::string(op == BinOp::Div ? "division" : "remainder") + " by zero in thread " + std::to_string(x_.thread()));
+        r.i = wrap(t, op == BinOp::Div ? x / y : x % y);
+        return r;
+      case BinOp::Shl:
+      case BinOp::Shr:
+        if (y < 0 || y > 31) b_.fault("runtime", at, "shift by " + std::to_string(y) + " (outside 0..31) in thread " + std::to_string(x_.thread()));
+        r.i = wrap(t, op == BinOp::Shl ? static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << y) : x >> y);
+        return r;
+      case BinOp::BitAnd: r.i = wrap(t, x & y); return r;
+      case BinOp::BitOr: r.i = wrap(t, x | y); return r;
+      case BinOp::BitXor: r.i = wrap(t, x ^ y); return r;
+      default: break;
+    }
+    return r;
+  }
+
+  // ---- expressions ----
+  struct Place {
+    enum Kind { Local, Memory } kind = Local;
+    std::int64_t slot = 0;
+    int buf = 0;
+    std::int64_t index = 0;
+    Base elem = Base::Int;
+  };
+
+  Place place(const Expr& e) {
+    Place p;
+    if (e.kind == EK::Local) {
+      p.slot = e.ival;
+      return p;
+    }
+    p.kind = Place::Memory;
+    p.elem = e.type.base;
+    if (e.kind == EK::SharedScalar) {
+      p.buf = b_.shared_buffer[static_cast<std::size_t>(e.ival)];
+      return p;
+    }
+    const Value base = eval(*e.a);
+    const Value index = eval(*e.b);
+    p.buf = base.buf;
+    p.index = cell(base, index, e);
+    return p;
+  }
+
+  Value get(const Place& p, const Expr& at) {
+    if (p.kind == Place::Local) {
+      if (!defined_[static_cast<std::size_t>(p.slot)])
+        b_.fault("uninitialized-read", at.pos, "thread " + std::to_string(x_.thread()) + " reads local '" +
+                                                   k_.local_names[static_cast<std::size_t>(p.slot)] + "' before anything was assigned to it");
+      return frame_[static_cast<std::size_t>(p.slot)];
+    }
+    return load(p.buf, p.index, p.elem, at.pos);
+  }
+
+  void set(const Place& p, const Value& v, const Expr& at) {
+    if (p.kind == Place::Local) {
+      frame_[static_cast<std::size_t>(p.slot)] = v;
+      defined_[static_cast<std::size_t>(p.slot)] = 1;
+      return;
+    }
+    store(p.buf, p.index, v, p.elem, at.pos);
+  }
+
+  bool truth(const Expr& e) { return eval(e).i != 0; }  // conditions are converted to bool by the parser
+
+  // One function a kind of node, so a deep expression's recursion keeps small frames (the fibers'
+  // stacks are small, and debug builds give every local of a big switch its own slot).
+  Value eval(const Expr& e) {
+    switch (e.kind) {
+      case EK::IntLit: return integer(e.ival);
+      case EK::FloatLit: return floating(e);
+      case EK::Local: return get(Place{Place::Local, e.ival}, e);
+      case EK::Shared: return shared_array(e);
+      case EK::SharedScalar:
+      case EK::Index: return get(place(e), e);
+      case EK::Builtin: return builtin(e);
+      case EK::Unary: return unary(e);
+      case EK::Binary: return binary_node(e);
+      case EK::And: return integer(truth(*e.a) && truth(*e.b));
+      case EK::Or: return integer(truth(*e.a) || truth(*e.b));
+      case EK::Cond: return truth(*e.a) ? eval(*e.b) : eval(*e.c);
+      case EK::Cast: return convert(eval(*e.a), e.a->type, e.type, e.pos);
+      case EK::Assign: return assign(e);
+      case EK::IncDec: return incdec(e);
+      case EK::Shfl: return shuffle(e);
+      case EK::AtomicAdd: b_.fault("unsupported", e.pos, "atomicAdd does not run on the block emulator yet");
+    }
+    return {};
+  }
+
+  static Value integer(std::int64_t i) {
+    Value v;
+    v.i = i;
+    return v;
+  }
+
+  Value floating(const Expr& e) const {
+    Value v;
+    if (b_.symbolic) {
+      if (e.fval != 0) b_.fault("runtime", e.pos, "the constant " + std::to_string(e.fval) + " cannot be a symbolic value (--op interval): only 0, the identity, can");
+      return v;
+    }
+    v.f = e.fval;
+    return v;
+  }
+
+  Value shared_array(const Expr& e) const {
+    Value v;
+    v.buf = b_.shared_buffer[static_cast<std::size_t>(e.ival)];
+    return v;
+  }
+
+  Value builtin(const Expr& e) const {
+    switch (static_cast<Builtin>(e.ival)) {
+      case Builtin::ThreadIdx: return integer(x_.thread());
+      case Builtin::BlockIdx: return integer(b_.bind.block_id);
+      case Builtin::BlockDim: return integer(b_.bind.threads);
+      case Builtin::GridDim: return integer(b_.bind.grid);
+      case Builtin::WarpSize: return integer(32);
+      case Builtin::LaneId: return integer(x_.thread() % 32);
+    }
+    return {};
+  }
+
+  Value unary(const Expr& e) {
+    Value a = eval(*e.a);
+    const auto op = static_cast<UnOp>(e.op);
+    if (op == UnOp::Plus) return a;
+    if (op == UnOp::Not) return integer(!a.i);
+    if (sym(e.type.base)) b_.fault("runtime", e.pos, "only + (the scan's operator) applies to symbolic values (--op interval)");
+    Value r;
+    if (op == UnOp::BitNot) r.i = wrap(e.type.base, ~a.i);
+    else if (is_floating(e.type.base)) r.f = -a.f;
+    else r.i = wrap(e.type.base, -a.i);
+    return r;
+  }
+
+  Value binary_node(const Expr& e) {
+    const Value a = eval(*e.a);
+    const Value b = eval(*e.b);
+    return binary(static_cast<BinOp>(e.op), e.a->type.base, a, b, e.pos, e.type.pointer ? Base::Void : e.type.base);
+  }
+
+  Value assign(const Expr& e) {
+    const Place p = place(*e.a);
+    Value rhs = eval(*e.b);
+    const auto op = static_cast<BinOp>(e.op);
+    if (op != BinOp::None) {
+      const Type common = e.b->type;  // the parser converted the right side to the common type
+      const Value old = convert(get(p, *e.a), e.a->type, common, e.pos);
+      rhs = convert(binary(op, common.base, old, rhs, e.pos, common.base), common, e.a->type, e.pos);
+    }
+    set(p, rhs, *e.a);
+    return rhs;
+  }
+
+  Value incdec(const Expr& e) {
+    const Place p = place(*e.a);
+    const Value old = get(p, *e.a);
+    if (sym(e.type.base)) b_.fault("runtime", e.pos, "++ and -- do not apply to symbolic values (--op interval)");
+    Value now;
+    if (is_floating(e.type.base)) now.f = old.f + (e.op ? -1 : 1);
+    else now.i = wrap(e.type.base, old.i + (e.op ? -1 : 1));
+    set(p, now, *e.a);
+    return e.prefix ? now : old;
+  }
+
+  Value shuffle(const Expr& e) {
+    (void)eval(*e.a);  // the mask: every lane of the warp takes part
+    Value v = eval(*e.b);
+    const Value lane = eval(*e.c);
+    const std::int64_t width = e.d ? eval(*e.d).i : 32;
+    const std::int32_t warp = b_.bind.warp;
+    if (width < warp) b_.fault("unsupported", e.pos, "a shuffle narrower (" + std::to_string(width) + " lanes) than the emulated warp (" + std::to_string(warp) + ")");
+    const auto kind = static_cast<ShflKind>(e.op);
+    std::int64_t d = lane.i;
+    if (kind == ShflKind::Idx) d = ((d % width) + width) % width;  // CUDA takes the source lane modulo the width
+    if (d < 0 || d >= warp)
+      b_.fault("runtime", e.pos, std::string(kind == ShflKind::Idx ? "shuffle from lane " : "shuffle offset ") + std::to_string(d) +
+                                     " outside the emulated warp of " + std::to_string(warp) + " lanes (--warp)");
+    static constexpr ShuffleKind kinds[] = {ShuffleKind::Up, ShuffleKind::Down, ShuffleKind::Index, ShuffleKind::Xor};
+    const ShuffleKind k = kinds[e.op];
+    const int delta = static_cast<int>(d);
+    if (sym(e.type.base)) {
+      const EmuVal<Interval> r = x_.shfl(k, EmuVal<Interval>{v.iv, v.origin}, delta, warp, e.pos.line);
+      v.iv = r.v;
+      v.origin = r.origin;
+    } else if (is_floating(e.type.base)) {
+      const EmuVal<double> r = x_.shfl(k, EmuVal<double>{v.f, v.origin}, delta, warp, e.pos.line);
+      v.f = r.v;
+      v.origin = r.origin;
+    } else {
+      const EmuVal<std::int64_t> r = x_.shfl(k, EmuVal<std::int64_t>{v.i, v.origin}, delta, warp, e.pos.line);
+      v.i = r.v;
+      v.origin = r.origin;
+    }
+    return v;
+  }
+
+  // ---- statements ----
+  void barrier(const Stmt& s) {
+    const auto t = static_cast<std::size_t>(x_.thread());
+    const auto k = static_cast<std::size_t>(b_.passed[t]);
+    if (k < b_.barrier_line.size() && b_.barrier_line[k] != s.pos.line)
+      b_.fault("barrier-divergence", s.pos, "thread " + std::to_string(t) + " waits at this __syncthreads() while other threads wait at the one on line " +
+                                                std::to_string(b_.barrier_line[k]) + ": a barrier not every thread of the block reaches");
+    if (k == b_.barrier_line.size()) b_.barrier_line.push_back(s.pos.line);
+    if (static_cast<std::int64_t>(k) + 1 >= b_.budget.steps)
+      b_.fault("budget", loop_ ? loop_->pos : s.pos, "more than " + std::to_string(b_.budget.steps) +
+                                                     " barriers (each is a step the trace keeps): does this loop end?");
+    std::int64_t cells = 0;
+    for (const std::int64_t length : b_.lengths) cells += length;
+    if ((static_cast<std::int64_t>(k) + 2) * cells > b_.budget.snapshot_cells)
+      b_.fault("budget", loop_ ? loop_->pos : s.pos, "the trace keeps every buffer (" + std::to_string(cells) + " cells) at each of " +
+                                                     std::to_string(k + 2) + " steps, more than " + std::to_string(b_.budget.snapshot_cells) +
+                                                     " cells: use fewer barriers or a smaller n");
+    x_.sync(s.pos.line);
+    ++b_.passed[t];
+    x_.step(Phase::Interval, static_cast<std::int64_t>(k) + 1, s.pos.line);
+  }
+
+  Flow exec(const Stmt& s) {
+    tick();
+    switch (s.kind) {
+      case SK::Block:
+        for (const StmtP& c : s.body)
+          if (const Flow f = exec(*c); f != Flow::Normal) return f;
+        return Flow::Normal;
+      case SK::Expr:
+        eval(*s.e);
+        return Flow::Normal;
+      case SK::Decl: {
+        const auto slot = static_cast<std::size_t>(s.slot);
+        if (s.e) {
+          frame_[slot] = eval(*s.e);
+          defined_[slot] = 1;
+        } else {
+          defined_[slot] = 0;
+        }
+        return Flow::Normal;
+      }
+      case SK::If:
+        if (truth(*s.cond)) return exec(*s.then);
+        return s.otherwise ? exec(*s.otherwise) : Flow::Normal;
+      case SK::For:
+      case SK::While:
+      case SK::DoWhile: {
+        const Stmt* outer = loop_;
+        loop_ = &s;
+        const Flow f = loop(s);
+        loop_ = outer;
+        return f;
+      }
+      case SK::Break: return Flow::Break;
+      case SK::Continue: return Flow::Continue;
+      case SK::Return: return Flow::Return;
+      case SK::Sync:
+        barrier(s);
+        return Flow::Normal;
+      case SK::SyncWarp:
+      case SK::Fence:
+      case SK::Empty:
+        return Flow::Normal;  // the emulator runs a warp's lanes in lockstep and one block's memory is coherent
+    }
+    return Flow::Normal;
+  }
+
+  Flow loop(const Stmt& s) {
+    switch (s.kind) {
+      case SK::For:
+        if (s.init) exec(*s.init);
+        while (!s.cond || truth(*s.cond)) {
+          const Flow f = exec(*s.then);
+          if (f == Flow::Break) break;
+          if (f == Flow::Return) return f;
+          if (s.step) eval(*s.step);
+          loop_tick(s.pos);
+        }
+        return Flow::Normal;
+      case SK::While:
+        while (truth(*s.cond)) {
+          const Flow f = exec(*s.then);
+          if (f == Flow::Break) break;
+          if (f == Flow::Return) return f;
+          loop_tick(s.pos);
+        }
+        return Flow::Normal;
+      case SK::DoWhile:
+        do {
+          const Flow f = exec(*s.then);
+          if (f == Flow::Break) break;
+          if (f == Flow::Return) return f;
+          loop_tick(s.pos);
+        } while (truth(*s.cond));
+        return Flow::Normal;
+      default:
+        return Flow::Normal;
+    }
+  }
+
+  Block& b_;
+  const Kernel& k_;
+  EmuExec& x_;
+  std::vector<Value> frame_;
+  std::vector<std::uint8_t> defined_;
+  const Stmt* loop_ = nullptr;  // the innermost loop running (budget faults name it)
+};
+
+}  // namespace
+
+void interpret(BlockEmulator& emu, const Kernel& k, const Binding& bind, const Trace& trace, const Budget& budget) {
+  Block blk{k, bind, budget, trace};
+  blk.symbolic = bind.run_type == ValueType::Interval;
+  blk.passed.assign(static_cast<std::size_t>(bind.threads), 0);
+  const auto globals = static_cast<std::int32_t>(trace.buffers.size());  // input, output, partial sums
+  for (std::size_t s = 0; s < k.shared.size(); ++s) blk.shared_buffer.push_back(globals + static_cast<std::int32_t>(s));
+  for (std::int32_t g = 0; g < globals; ++g) {
+    blk.names.push_back(trace.buffers[static_cast<std::size_t>(g)].name);
+    blk.lengths.push_back(static_cast<std::int64_t>(emu.buffer_values(g).size()));
+  }
+  for (std::size_t p = 0; p < k.params.size(); ++p)
+    if (bind.param_buffer[p] >= 0) blk.names[static_cast<std::size_t>(bind.param_buffer[p])] = k.params[p].name;
+  for (const SharedVar& v : k.shared) {
+    blk.names.push_back(v.name);
+    blk.lengths.push_back(v.length);
+  }
+  emu.run([&](EmuExec& x) { Thread(blk, x).run(); });
+  const auto [lo, hi] = std::minmax_element(blk.passed.begin(), blk.passed.end());
+  if (lo != blk.passed.end() && *lo != *hi) {
+    const auto line = blk.barrier_line[static_cast<std::size_t>(*lo)];
+    std::int32_t missing = 0, reached = 0;
+    for (std::size_t t = 0; t < blk.passed.size(); ++t) {
+      if (blk.passed[t] == *lo) ++missing;
+      else ++reached;
+    }
+    blk.fault("barrier-divergence", SrcPos{line, 1},
+              "the __syncthreads() on this line is reached by " + std::to_string(reached) + (reached == 1 ? " thread" : " threads") +
+                  " of the block but not by " + std::to_string(missing) + " (thread " + std::to_string(lo - blk.passed.begin()) +
+                  " never reaches it): a barrier not every thread reaches");
+  }
+}
+
+}  // namespace sv::cuda

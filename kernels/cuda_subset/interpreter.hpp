@@ -1,0 +1,38 @@
+// Runs a parsed kernel on the block emulator: every CUDA thread interprets the kernel's tree on its
+// own fiber through the emulator's execution context (EmuExec), so schedules, lockstep, barriers,
+// hazards and the trace are the built-in kernels'. Each barrier interval is a step (Phase::Interval).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/ops.hpp"
+#include "cuda_subset/ast.hpp"
+#include "emulator/block_emulator.hpp"
+
+namespace sv::cuda {
+
+// What an untrusted kernel may spend: statements executed (all threads together) and trace events.
+struct Budget {
+  std::int64_t statements = 20'000'000;
+  std::int64_t events = 4'000'000;  // about 400 MB of trace
+  std::int64_t steps = 4096;        // barrier intervals (each snapshots every buffer)
+  std::int64_t snapshot_cells = 16'000'000;  // steps times the cells of all buffers: about 400 MB of snapshots
+};
+
+struct Binding {
+  std::vector<std::int32_t> param_buffer;  // per parameter: the emulator buffer of a pointer, else -1
+  std::vector<std::int64_t> param_value;   // per parameter: the value of a scalar
+  ValueType run_type = ValueType::F32;     // what the element type's values are (Interval: symbolic)
+  std::int32_t block_id = 0;
+  std::int32_t grid = 1;
+  std::int32_t threads = 1;
+  std::int32_t warp = 32;
+};
+
+// Runs `k` on every thread of `emu`. Throws EmulationError (kind and line set) for a fault of the
+// kernel: out-of-bounds, uninitialized-read, barrier-divergence, budget, runtime.
+// `trace` is the one `emu` records into (read for the memory budget).
+void interpret(BlockEmulator& emu, const Kernel& k, const Binding& b, const Trace& trace, const Budget& budget = {});
+
+}  // namespace sv::cuda

@@ -1,0 +1,198 @@
+// Binds a kernel of the user's own to a block run and records it (cuda_subset/record_kernel.hpp).
+#include "cuda_subset/record_kernel.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "core/values.hpp"
+#include "cuda_subset/parser.hpp"
+#include "emulator/block_emulator.hpp"
+#include "emulator/record.hpp"
+#include "run/prepare.hpp"
+
+namespace sv::cuda {
+
+namespace {
+
+constexpr std::int64_t kMaxSharedBytes = 48 * 1024;  // a block's static shared memory on every CUDA GPU
+// Each thread's stack: the interpreter's recursion at the parser's nesting limits, with room for the
+// frames of a debug build with AddressSanitizer.
+#ifdef __EMSCRIPTEN__
+constexpr std::size_t kInterpreterStack = 96 * 1024;  // the page's stacks are real memory: 96 MiB for 1024 threads
+#else
+constexpr std::size_t kInterpreterStack = 256 * 1024;  // reserved, not committed: untouched pages cost nothing
+#endif
+
+std::map<std::string, std::string> block_override(const KernelRunConfig& c, std::int32_t threads) {
+  const std::string macro = block_macro(c.source, c.file);
+  if (macro.empty()) return {};
+  return {{macro, std::to_string(threads)}};
+}
+
+// The largest __shared__ array of the element type, in elements (0: none).
+std::int64_t shared_capacity(const Kernel& k) {
+  std::int64_t capacity = 0;
+  for (const SharedVar& v : k.shared)
+    if (!v.scalar && v.elem.base == k.element.base) capacity = std::max(capacity, v.length);
+  return capacity;
+}
+
+void check_shared_size(const Kernel& k) {
+  std::int64_t bytes = 0;
+  for (const SharedVar& v : k.shared) {
+    const std::int64_t size = v.elem.base == Base::Double ? 8 : v.elem.base == Base::Bool ? 1 : 4;
+    bytes += size * v.length;
+    if (bytes > kMaxSharedBytes)
+      throw KernelError("limit", k.file, v.pos, "__shared__ '" + v.name + "' brings the block's shared memory to " + std::to_string(bytes) +
+                                                    " bytes, more than the " + std::to_string(kMaxSharedBytes) + " a block may have");
+  }
+}
+
+struct Params {
+  std::vector<std::int32_t> buffer;
+  std::vector<std::int64_t> value;
+};
+
+// Input: the pointer the kernel never stores through; output: the one it does (by position when both
+// or neither are). An integer scalar is n.
+Params bind_params(const Kernel& k, std::int64_t n) {
+  std::vector<std::size_t> pointers;
+  Params p;
+  p.buffer.assign(k.params.size(), -1);
+  p.value.assign(k.params.size(), 0);
+  bool have_length = false;
+  for (std::size_t i = 0; i < k.params.size(); ++i) {
+    const Param& q = k.params[i];
+    if (q.type.pointer) {
+      pointers.push_back(i);
+      continue;
+    }
+    if (!is_integer(q.type.base) || q.type.base == Base::Bool)
+      throw KernelError("unsupported", k.file, q.pos, "cannot bind parameter '" + q.name + "' (" + type_name(q.type) +
+                                                          "): a kernel takes an input pointer, an output pointer and the length n");
+    if (have_length)
+      throw KernelError("unsupported", k.file, q.pos, "cannot bind parameter '" + q.name + "': a second integer parameter (the first is the length n)");
+    have_length = true;
+    p.value[i] = n;
+  }
+  if (pointers.size() < 2 || pointers.size() > 3)
+    throw KernelError("unsupported", k.file, pointers.empty() ? k.pos : k.params[pointers.back()].pos,
+                      "the kernel has " + std::to_string(pointers.size()) +
+                          " pointer parameters; a block scan takes the input, the output and optionally the partial sums (in-place kernels are not bound)");
+  // The input is the first pointer never stored through (else the first); the others follow in order.
+  std::size_t in = pointers[0];
+  for (std::size_t q : pointers)
+    if (!k.params[q].written) {
+      in = q;
+      break;
+    }
+  std::int32_t next = 1;
+  p.buffer[in] = 0;
+  for (std::size_t q : pointers)
+    if (q != in) p.buffer[q] = next++;
+  return p;
+}
+
+}  // namespace
+
+std::int64_t elements_per_block(const Kernel& k, std::int32_t threads) { return std::max<std::int64_t>(shared_capacity(k), threads); }
+
+std::string block_macro(const std::string& source, const std::string& file) {
+  const auto macros = defined_macros(source, file);
+  for (const char* name : {"BLOCK_DIM", "BLOCK_SIZE", "SECTION_SIZE"})
+    if (macros.count(name)) return name;
+  return {};
+}
+
+ValueType run_type_of(const Kernel& k, bool symbolic) {
+  const Base e = k.element.base;
+  if (symbolic) {
+    if (!is_floating(e))
+      throw KernelError("unsupported", k.file, k.pos, "--op interval runs a float or double kernel symbolically, and this one scans " + type_name(k.element));
+    return ValueType::Interval;
+  }
+  if (e == Base::Float) return ValueType::F32;
+  if (e == Base::Double) return ValueType::F64;
+  if (e == Base::Int) return ValueType::I32;
+  throw KernelError("unsupported", k.file, k.pos, "a scan of " + type_name(k.element) + " values: the subset scans int, float or double");
+}
+
+std::int32_t infer_block(const KernelRunConfig& c) {
+  if (c.block != 0) {
+    if (c.block < 1 || c.block > 1024) throw std::invalid_argument("--block " + std::to_string(c.block) + " is outside 1..1024");
+    return c.block;
+  }
+  const std::string macro = block_macro(c.source, c.file);
+  if (macro.empty()) {
+    const Kernel k = parse_kernel(c.source, c.file);  // a syntax error is said first
+    throw KernelError("unsupported", c.file, k.pos, "cannot infer the block size: #define BLOCK_DIM (or BLOCK_SIZE, SECTION_SIZE) or give --block");
+  }
+  for (std::int32_t threads = 1; threads <= 1024; threads *= 2) {
+    try {
+      const Kernel k = parse_kernel(c.source, c.file, {{macro, std::to_string(threads)}});
+      const std::int64_t capacity = shared_capacity(k);
+      if ((capacity ? capacity : threads) >= c.n) return threads;
+    } catch (const KernelError&) {  // WARPS = BLOCK_DIM/32 is 0 below 32 threads: try a larger block
+      if (threads == 1024) throw;
+    }
+  }
+  throw std::invalid_argument("n = " + std::to_string(c.n) + " does not fit one block of at most 1024 threads of this kernel");
+}
+
+KernelRun run_kernel(const KernelRunConfig& c) {
+  if (c.grid < 1 || c.block_id < 0 || c.block_id >= c.grid) throw std::invalid_argument("block " + std::to_string(c.block_id) + " of a grid of " + std::to_string(c.grid));
+  if (c.n < 1 || c.n > (std::int64_t{1} << 20)) throw std::invalid_argument("n = " + std::to_string(c.n) + " is outside 1..1048576 for a kernel of your own");
+  const std::int32_t threads = infer_block(c);
+  const Kernel k = parse_kernel(c.source, c.file, block_override(c, threads));
+  check_shared_size(k);
+  const ValueType type = run_type_of(k, c.symbolic);
+  Params params = bind_params(k, c.n);
+  if (!c.input.empty() && static_cast<std::int64_t>(c.input.size()) != c.n)
+    throw std::invalid_argument("the input has " + std::to_string(c.input.size()) + " values but n = " + std::to_string(c.n));
+
+  KernelRun run;
+  Trace& trace = run.trace;
+  TraceMeta& m = trace.meta;
+  m.algorithm = "kernel:" + k.name;
+  const auto slash = c.file.find_last_of('/');
+  m.options["file"] = slash == std::string::npos ? c.file : c.file.substr(slash + 1);
+  if (c.warp != 32) m.options["warp"] = std::to_string(c.warp);
+  m.n = c.n;
+  m.block = threads;
+  const std::int64_t capacity = elements_per_block(k, threads);
+  m.capacity = capacity;
+  m.items_per_thread = static_cast<std::int32_t>(std::max<std::int64_t>(1, capacity / threads));
+  m.op = c.symbolic ? OpKind::Interval : OpKind::Sum;
+  m.type = type;
+  m.exclusive = c.exclusive;
+  m.input_seed = c.input.empty() ? c.input_seed : 0;
+  m.input = c.input.empty() ? random_input(m.op, type, c.n, c.input_seed) : c.input;
+  check_op_values(m.op, type, m.input);
+  m.executor.kind = "emulator";
+  m.executor.schedule = c.schedule.kind_name();
+  m.executor.seed = c.schedule.seed;
+
+  Binding bind;
+  bind.param_buffer = std::move(params.buffer);
+  bind.param_value = std::move(params.value);
+  bind.run_type = type;
+  bind.threads = threads;
+  bind.grid = c.grid;
+  bind.block_id = c.block_id;
+  bind.warp = c.warp;
+  m.grid = c.grid;
+  // Reserved, as record_block_scan does, so the events are not moved as they grow (pages reserved and
+  // never written cost nothing): the built-in kernels record up to about 60 events a thread.
+  trace.events.reserve(static_cast<std::size_t>(std::min<std::int64_t>(c.budget.events, std::int64_t{threads} * 128)));
+  BlockEmulator emu(trace, c.schedule, threads, c.block_id, m.input, c.n, true, c.warp, kInterpreterStack);
+  for (std::size_t p = 0; p < k.params.size(); ++p)
+    if (bind.param_buffer[p] == 2) emu.add_global(k.params[p].name, c.grid);  // partial sums: one a block
+  interpret(emu, k, bind, trace, c.budget);
+  run.output_written = emu.buffer_defined(1);
+  finish_block_trace(trace, emu.buffer_values(1));
+  return run;
+}
+
+Trace record_kernel_trace(const KernelRunConfig& config) { return run_kernel(config).trace; }
+
+}  // namespace sv::cuda

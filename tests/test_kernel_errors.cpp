@@ -1,0 +1,186 @@
+// Kernels of the user's own as untrusted input: every construct outside the subset is one error at
+// its file, line and column; huge and deeply nested sources, endless loops, runaway writes and
+// barriers not every thread reaches each end in one line naming what and where.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "cuda_subset/parser.hpp"
+#include "cuda_subset/record_kernel.hpp"
+
+using namespace sv;
+
+namespace {
+
+std::string kernel_with(const std::string& body) {
+  return "#define BLOCK_DIM 8\n__global__ void k(float* in, float* out, unsigned int N) {\n" + body + "\n}\n";
+}
+
+// Parses `source`, expecting one KernelError; returns it.
+cuda::KernelError parse_error(const std::string& source) {
+  try {
+    (void)cuda::parse_kernel(source, "k.cu");
+  } catch (const cuda::KernelError& e) {
+    return e;
+  }
+  FAIL("no error for: " << source);
+  return cuda::KernelError("", "", {}, "");
+}
+
+EmulationError run_fault(const std::string& source, const cuda::Budget& budget = {}) {
+  cuda::KernelRunConfig c;
+  c.file = "k.cu";
+  c.source = source;
+  c.n = 8;
+  c.budget = budget;
+  try {
+    (void)cuda::record_kernel_trace(c);
+  } catch (const EmulationError& e) {
+    return e;
+  }
+  FAIL("no fault for: " << source);
+  return EmulationError("");
+}
+
+}  // namespace
+
+TEST_CASE("constructs outside the subset are one error at their line and column, naming them") {
+  struct Case {
+    std::string body;
+    const char* kind;
+    std::uint32_t line, col;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"  switch (N) { }", "unsupported", 3, 3, "'switch'"},
+      {"  float* p = in + 1;", "unsupported", 3, 17, "pointer arithmetic"},
+      {"  float a[4];", "unsupported", 3, 10, "local arrays"},
+      {"  long x = 0;", "unsupported", 3, 3, "type 'long'"},
+      {"  printf(\"%d\", 1);", "unsupported", 3, 10, "string"},
+      {"  out[0] = sqrtf(in[0]);", "unsupported", 3, 12, "call of 'sqrtf'"},
+      {"  int x = sizeof(float);", "unsupported", 3, 11, "sizeof"},
+      {"  float* p = &in[0];", "unsupported", 3, 14, "address-of"},
+      {"  int a = 1, b = (a, 2);", "unsupported", 3, 20, "comma operator"},
+      {"  goto done;", "unsupported", 3, 3, "'goto'"},
+      {"  out[0] = in[0]", "syntax", 4, 1, "expected ';'"},
+      {"  out[0] = missing;", "syntax", 3, 12, "undeclared identifier 'missing'"},
+      {"  __syncthreads", "syntax", 4, 1, "expected '('"},
+      {"  out[0] = in[0] %% 2.0f;", "syntax", 3, 19, ""},
+      {"  threadIdx.w = 0;", "syntax", 3, 13, "members x, y and z"},
+  };
+  for (const Case& c : cases) {
+    const cuda::KernelError e = parse_error(kernel_with(c.body));
+    CAPTURE(c.body);
+    CAPTURE(e.what());
+    CHECK(e.kind == c.kind);
+    CHECK(e.pos.line == c.line);
+    CHECK(e.pos.col == c.col);
+    CHECK(std::string(e.what()).rfind("k.cu:" + std::to_string(c.line) + ":" + std::to_string(c.col) + ": error: ", 0) == 0);
+    CHECK(std::string(e.what()).find(c.says) != std::string::npos);
+    CHECK(std::string(e.what()).find('\n') == std::string::npos);
+  }
+  CHECK(parse_error("#ifdef X\n#endif\n").kind == "unsupported");
+  CHECK(parse_error("#define F(x) x\n").kind == "unsupported");
+  CHECK(parse_error("__device__ float f() { return 0; }\n").kind == "unsupported");
+  CHECK(parse_error("").kind == "syntax");
+  CHECK(parse_error(kernel_with("") + "__global__ void k2(float* a, float* b) { }").kind == "unsupported");  // one kernel a file
+}
+
+TEST_CASE("huge and deeply nested sources are refused up front") {
+  const cuda::KernelError big = parse_error(kernel_with(std::string(10 * 1024 * 1024, ' ')));
+  CHECK(big.kind == "limit");
+  CHECK(std::string(big.what()).find("262144") != std::string::npos);
+  std::string deep = "  out[0] = ";
+  for (int i = 0; i < 10000; ++i) deep += "(";
+  deep += "in[0]";
+  for (int i = 0; i < 10000; ++i) deep += ")";
+  const cuda::KernelError nested = parse_error(kernel_with(deep + ";"));
+  CHECK(nested.kind == "limit");
+  CHECK(nested.pos.line == 3);
+  std::string chain = "  out[0] = in[0]";
+  for (int i = 0; i < 10000; ++i) chain += " + -in[0]";
+  CHECK(parse_error(kernel_with(chain + ";")).kind == "limit");
+  std::string blocks;
+  for (int i = 0; i < 10000; ++i) blocks += "{";
+  CHECK(parse_error(kernel_with(blocks)).kind == "limit");
+  std::string macros = "#define M0 1\n";
+  for (int i = 1; i < 40; ++i) macros += "#define M" + std::to_string(i) + " M" + std::to_string(i - 1) + " + M" + std::to_string(i - 1) + "\n";
+  CHECK(parse_error(macros + kernel_with("  out[0] = M39;")).kind == "limit");
+}
+
+TEST_CASE("the deepest nesting the front end accepts runs on the emulator's fiber stacks") {
+  std::string deep = "  out[threadIdx.x] = ";
+  const int levels = cuda::kMaxExpressionDepth - 4;
+  for (int i = 0; i < levels; ++i) deep += "(in[threadIdx.x] + ";
+  deep += "in[threadIdx.x]";
+  for (int i = 0; i < levels; ++i) deep += ")";
+  cuda::KernelRunConfig c;
+  c.file = "k.cu";
+  c.source = kernel_with(deep + ";");
+  c.n = 8;
+  const Trace t = cuda::record_kernel_trace(c);
+  CHECK(t.result.output.size() == 8);
+}
+
+TEST_CASE("endless loops, runaway writes and barriers not every thread reaches end in one line") {
+  cuda::Budget small;
+  small.statements = 100000;
+  EmulationError e = run_fault(kernel_with("  float v = 0.0f;\n  while (v >= 0.0f) v = v + 1.0f;"), small);
+  CHECK(e.kind == "budget");
+  CHECK(e.line == 4);
+  CHECK(std::string(e.what()).find("does this loop end?") != std::string::npos);
+
+  cuda::Budget events;
+  events.events = 5000;
+  e = run_fault(kernel_with("  for (int j = 0; j < 1000000000; j++) out[threadIdx.x] = 1.0f;"), events);
+  CHECK(e.kind == "budget");
+  CHECK(std::string(e.what()).find("5000 events") != std::string::npos);
+
+  e = run_fault(kernel_with("  for (unsigned int s = 1; s > 0; s++) { __syncthreads(); }"));
+  CHECK(e.kind == "budget");
+  CHECK(e.line == 3);
+
+  cuda::KernelRunConfig wide;  // a million cells of input and output, snapshotted at every barrier
+  wide.file = "k.cu";
+  wide.source = kernel_with("  for (int j = 0; j < 100; j++) __syncthreads();");
+  wide.n = 1 << 20;
+  wide.block = 8;
+  wide.budget.snapshot_cells = 4000000;
+  try {
+    (void)cuda::record_kernel_trace(wide);
+    FAIL("no fault");
+  } catch (const EmulationError& f) {
+    CHECK(std::string(f.kind) == "budget");
+    CHECK(std::string(f.what()).find("smaller n") != std::string::npos);
+  }
+
+  e = run_fault(kernel_with("  if (threadIdx.x < 4) __syncthreads();\n  out[threadIdx.x] = in[threadIdx.x];"));
+  CHECK(e.kind == "barrier-divergence");
+  CHECK(e.line == 3);
+
+  e = run_fault(kernel_with("  __shared__ float s[8];\n  out[threadIdx.x] = s[threadIdx.x];"));
+  CHECK(e.kind == "uninitialized-read");
+  CHECK(e.line == 4);
+
+  e = run_fault(kernel_with("  out[threadIdx.x + 1] = in[threadIdx.x];"));
+  CHECK(e.kind == "out-of-bounds");
+  CHECK(std::string(e.what()).find("out[8]") != std::string::npos);
+
+  e = run_fault(kernel_with("  int z = 0;\n  out[threadIdx.x] = in[threadIdx.x] + (float)(1 / z);"));
+  CHECK(e.kind == "runtime");
+  CHECK(std::string(e.what()).find("division by zero") != std::string::npos);
+}
+
+TEST_CASE("a kernel's parameters that cannot be bound are refused in one line") {
+  cuda::KernelRunConfig c;
+  c.file = "k.cu";
+  c.n = 8;
+  c.source = "#define BLOCK_DIM 8\n__global__ void k(float* data, int n) { data[threadIdx.x] += 1.0f; }\n";
+  CHECK_THROWS_AS(cuda::record_kernel_trace(c), cuda::KernelError);
+  c.source = "#define BLOCK_DIM 8\n__global__ void k(float* in, float* out, float scale) { out[threadIdx.x] = in[threadIdx.x]; }\n";
+  CHECK_THROWS_WITH_AS(cuda::record_kernel_trace(c), doctest::Contains("cannot bind parameter 'scale'"), cuda::KernelError);
+  c.source = "__global__ void k(float* in, float* out) { out[threadIdx.x] = in[threadIdx.x]; }\n";
+  CHECK_THROWS_WITH_AS(cuda::record_kernel_trace(c), doctest::Contains("cannot infer the block size"), cuda::KernelError);
+  c.block = 8;
+  CHECK(cuda::record_kernel_trace(c).result.outcome == Outcome::Wrong);  // a copy is no scan
+}

@@ -1,0 +1,102 @@
+// The front end and the interpreter over mutated copies of the seeds' kernels and the CUDA forms:
+// every mutant is refused with one KernelError, or runs, or faults with one EmulationError (a budget,
+// a bound, a barrier); nothing crashes, hangs or grows without bound.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda_subset/record_kernel.hpp"
+#include "own_kernel_helpers.hpp"
+
+using namespace sv;
+
+namespace {
+
+const char* const kSeeds[] = {
+    "assets/kernels/pmpp_kogge_stone_incorrect.cu", "assets/kernels/pmpp_kogge_stone_double_buffer.cu",
+    "assets/kernels/cs677_brent_kung.cu",           "assets/kernels/blog_kogge_stone_t0_t1.cu",
+    "assets/kernels/blelloch_exclusive.cu",         "kernels/block/cuda/kogge_stone.cu",
+    "kernels/block/cuda/sklansky.cu",               "kernels/block/cuda/warp_sklansky.cu",
+};
+
+// Pieces a mutation inserts: the subset's own tokens and the constructs that stress it.
+const char* const kPieces[] = {
+    "{", "}", "(", ")", "[", "]", ";", ",", "*", "/ 0", "% 0", "<< 40", "-", "++", "--", "?", ":", "=", "+=", "&&", "!",
+    "__syncthreads();", "if (threadIdx.x & 1) __syncthreads();", "while (1) ;", "for (;;) { }", "return;", "break;",
+    "continue;", "threadIdx.x", "blockDim.x", "stride", "1024", "-1", "0x7fffffff", "4294967295u", "1e38f", "0.5f",
+    "__shared__ float big[1000000];", "__shared__ double d[4096];", "float* p = input;", "p[1 << 30] = 0.0f;",
+    "input[-1]", "output[threadIdx.x - 1]", "/*", "*/", "//", "#define X X X\n", "#define Y (Y)\n", "\"s\"", "'c'",
+    "__shfl_up_sync(0xffffffffu, 1.0f, 1)", "__shfl_down_sync(0xffffffffu, 1.0f, 1)", "atomicAdd(&output[0], 1.0f);",
+    "__syncwarp();", "__threadfence();", "do { } while (0);", "unsigned int", "bool", "double", "(float)", "(int)",
+    "\n", "\\\n", "\x01", "\xff",
+};
+
+std::string mutate(std::string s, std::mt19937_64& rng) {
+  const int count = 1 + static_cast<int>(rng() % 3);
+  for (int m = 0; m < count && !s.empty(); ++m) {
+    const std::size_t at = rng() % s.size();
+    switch (rng() % 6) {
+      case 0: s.erase(at, 1 + rng() % 12); break;
+      case 1: s.insert(at, std::string(" ") + kPieces[rng() % std::size(kPieces)] + " "); break;
+      case 2: s[at] = static_cast<char>(rng() % 256); break;
+      case 3: {  // duplicate a span
+        const std::size_t len = 1 + rng() % 80;
+        s.insert(rng() % s.size(), s.substr(at, len));
+        break;
+      }
+      case 4: {  // swap two spans
+        const std::size_t other = rng() % s.size();
+        const std::size_t len = 1 + rng() % 20;
+        std::string a = s.substr(at, len), b = s.substr(other, len);
+        s.replace(at, a.size(), b);
+        if (other + a.size() <= s.size()) s.replace(other, std::min(a.size(), s.size() - other), a);
+        break;
+      }
+      default: {  // change a digit
+        const std::size_t d = s.find_first_of("0123456789", at);
+        if (d != std::string::npos) s[d] = static_cast<char>('0' + rng() % 10);
+      }
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("10000 mutated kernels: refused, run or faulted in one error, never a crash or a hang") {
+  std::vector<std::string> seeds;
+  for (const char* f : kSeeds) seeds.push_back(sv_test::read_source(f));
+  std::mt19937_64 rng(20261126);
+  int refused = 0, ran = 0, faulted = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 10000; ++i) {
+    cuda::KernelRunConfig c;
+    c.file = "mutant.cu";
+    c.source = mutate(seeds[static_cast<std::size_t>(i) % seeds.size()], rng);
+    c.n = 1 + static_cast<std::int64_t>(rng() % 16);
+    c.block = rng() % 2 ? 0 : 8;
+    c.warp = rng() % 2 ? 32 : 1;
+    c.budget.statements = 200000;
+    c.budget.events = 100000;
+    c.budget.steps = 256;
+    try {
+      const Trace t = cuda::record_kernel_trace(c);
+      CHECK(static_cast<std::int64_t>(t.result.output.size()) == c.n);
+      ++ran;
+    } catch (const cuda::KernelError& e) {
+      CHECK(std::string(e.what()).find('\n') == std::string::npos);
+      ++refused;
+    } catch (const EmulationError&) {
+      ++faulted;
+    } catch (const std::invalid_argument&) {  // a size the kernel cannot hold in one block
+      ++refused;
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE(refused << " refused, " << ran << " ran, " << faulted << " faulted in " << seconds << " s");
+  CHECK(ran > 100);  // the mutations leave many kernels that still run: the interpreter is fuzzed too
+  CHECK(faulted > 10);
+}
