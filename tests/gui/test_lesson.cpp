@@ -132,6 +132,16 @@ TEST_CASE("lesson controls: a trace file's algorithm, sizes, operator, type and 
     gui::lesson_from_trace(l, record_block_scan(c).meta);
     CHECK(gui::scan_kind(l) == 1);
     CHECK(gui::segment_density(l) == doctest::Approx(3.0 / 8));
+    CHECK(gui::lesson_config(l, c.algorithm).flags == c.flags);  // the trace's own heads, not drawn again
+  }
+  SUBCASE("a GPU's trace leaves the window recording where it did (a GPU trace opens where no GPU is)") {
+    const BlockRunConfig c = sv_test::config("sklansky", 16, OpKind::Sum, ValueType::I32);
+    TraceMeta m = record_block_scan(c).meta;
+    m.executor.kind = "gpu";
+    gui::Lesson l;
+    gui::lesson_from_trace(l, m);
+    CHECK(l.request.executor == "emulator");
+    CHECK(l.request.algorithm == "sklansky");
   }
 }
 

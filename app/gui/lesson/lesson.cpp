@@ -114,10 +114,12 @@ BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorit
 void lesson_from_trace(LessonControls& l, const TraceMeta& m) {
   if (!find_algorithm(m.algorithm)) return;
   const bool was_warp_level = warp_level(l.request.algorithm);
-  const std::optional<std::int32_t> warp = l.request.warp;
+  const RunRequest controls = l.request;
   l.request = request_from_meta(m);
+  l.request.executor = controls.executor;  // where the window records stays the window's choice (a GPU trace
+  l.request.amplify = controls.amplify;    // opens where no GPU is)
   if (!l.request.warp) l.request.warp = m.warp_width();
-  if (warp_level(m.algorithm) != was_warp_level) l.other_warp = warp;  // what the other kind had
+  if (warp_level(m.algorithm) != was_warp_level) l.other_warp = controls.warp;  // what the other kind had
   if (l.request.app != "compact") l.request.predicate = "x % 2 == 0";
   if (input_mode(l) == 2) l.typed = l.request.input;
 }

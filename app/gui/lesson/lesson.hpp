@@ -80,7 +80,7 @@ BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorit
 
 // A trace file shown: the controls take the request it was recorded from (request_from_meta), so
 // the panel describes what is on screen and a change records the same input under the changed
-// control. A device-wide trace leaves the controls as they are.
+// control (the executor stays the controls'). A device-wide trace leaves the controls as they are.
 void lesson_from_trace(LessonControls& l, const TraceMeta& m);
 
 // Records the controls' lesson (and, side by side, the single-buffer kernel on the same input).
