@@ -316,7 +316,7 @@ RunRequest request_from_meta(const TraceMeta& m) {
   r.exclusive = m.exclusive && m.application.kind.empty();
   for (const auto& [key, value] : m.options) {  // the switches that differ from their defaults
     const auto& all = device_switches();
-    const auto s = std::find_if(all.begin(), all.end(), [&](const SwitchInfo& i) { return i.key == key; });
+    const auto s = std::find_if(all.begin(), all.end(), [&k = key](const SwitchInfo& i) { return i.key == k; });  // clang 14 captures no binding
     if (s == all.end() || s->fallback != value) r.options[key] = value;
   }
   if (const auto w = r.options.find("warp"); w != r.options.end()) {
