@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cstdlib>
 #include <limits>
 
 #include "algorithms.hpp"
@@ -64,6 +65,22 @@ T whole_number(std::string_view key, std::string_view text, T lowest) {
 void check_schedule(const std::string& text) {
   if (!Schedule::parse(text))
     fail("schedule", "{schedule}: unknown schedule '" + text + "' (in-order, reverse, round-robin, random[:SEED])");
+}
+
+// A scan's segment heads share: a number above 0 and at most 1.
+bool heads_share(const std::string& text) {
+  char* end = nullptr;
+  const double share = std::strtod(text.c_str(), &end);
+  return !text.empty() && *end == '\0' && share > 0 && share <= 1;
+}
+
+bool predicate_parses(std::string_view text) {
+  try {
+    Predicate::parse(text);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
 }
 
 bool is_block(std::string_view algo) { return find_algorithm(algo) != nullptr; }
@@ -128,13 +145,16 @@ void set_field(RunRequest& r, std::string_view key, std::string_view value) {
     if (kind == "plain" && colon == std::string::npos) {
       r.flags.clear();
       r.app.clear();
-    } else if (kind == "segmented") {
+    } else if (kind == "segmented" && (colon == std::string::npos || heads_share(rest))) {
       r.flags = "random:" + (rest.empty() ? std::string("0.25") : rest);
-    } else if (kind == "compact") {
+      r.app.clear();
+    } else if (kind == "compact" && (rest.empty() || predicate_parses(rest))) {
+      r.flags.clear();
       r.app = "compact";
       if (!rest.empty()) r.predicate = rest;
       else if (r.predicate.empty()) r.predicate = "x % 2 == 0";
     } else if (kind == "allocate" && colon == std::string::npos) {
+      r.flags.clear();
       r.app = "allocate";
     } else {
       fail("flags", "{flags}: scan '" + v + "' is not plain, segmented[:DENSITY], compact[:PREDICATE] or allocate");

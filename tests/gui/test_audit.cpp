@@ -26,13 +26,13 @@ TEST_CASE("audit: the lesson's warp of 4 narrows to a block of 2 (?algo=warp-rak
   for (const char* algo : {"warp-raking", "warp-brent-kung", "warp-sklansky"}) {
     CAPTURE(algo);
     gui::LessonControls l;
-    l.n = 2;
-    REQUIRE(l.warp == 4);
+    l.request.n = 2;
+    REQUIRE(l.other_warp == 4);  // the default lesson is not warp-level: a warp-level kernel takes this warp
     Trace t;
     REQUIRE_NOTHROW(t = record_block_scan(gui::lesson_config(l, algo)));
     CHECK(t.meta.warp_width() == 2);
     CHECK(t.result.outcome == Outcome::Correct);
-    l.n = 16;  // where the block holds the warp, the lesson's warp stays
+    l.request.n = 16;  // where the block holds the warp, the lesson's warp stays
     CHECK(record_block_scan(gui::lesson_config(l, algo)).meta.warp_width() == 4);
   }
 }

@@ -101,7 +101,7 @@ TEST_CASE("gui: --schedule records the lesson under that schedule, and an unknow
   for (const std::string schedule : {"in-order", "reverse", "round-robin", "random:5"}) {
     CAPTURE(schedule);
     gui::Lesson l;
-    REQUIRE(gui::set_schedule(l, schedule));
+    set_field(l.request, "schedule", schedule);
     const Trace expected = record_block_scan(gui::lesson_config(l, "kogge-stone-racy"));
     const auto report = layout_after("--algo kogge-stone-racy --step 99 --schedule " + schedule, dir.path);
     const auto& cells = report["canvases"][0]["cells"];

@@ -1,175 +1,130 @@
+// The lesson's controls as a run request, and their recording (gui/lesson/lesson.hpp).
 #include "gui/lesson/lesson.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <iterator>
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <limits>
-#include <stdexcept>
+#include <cstdlib>
 
 #include "algorithms.hpp"
-#include "analysis/application.hpp"
-#include "core/charconv.hpp"
-#include "core/segments.hpp"
+#include "core/schedule.hpp"
 #include "core/values.hpp"
 #include "gpu/executor.hpp"
 #include "run/request.hpp"
 
 namespace sv::gui {
 
-BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorithm) {
-  BlockRunConfig c;
-  c.algorithm = algorithm;
-  c.n = l.n;
-  c.block = l.block;
-  if (const AlgorithmInfo* info = find_algorithm(algorithm)) {
-    if (info->warp_level) c.warp = l.warp;
-    else if (const int lanes = l.lanes ? l.lanes : info->racy ? 1 : kMaxWarpWidth; !l.gpu && lanes != kMaxWarpWidth)
-      c.warp = lanes;  // the GPU runs warps of 32
-  }
-  c.op = static_cast<OpKind>(l.op);
-  c.type = c.op == OpKind::Interval ? ValueType::Interval : static_cast<ValueType>(l.type);
-  c.exclusive = l.exclusive;
-  c.input_seed = static_cast<std::uint64_t>(l.input_seed);
-  const bool application = l.scan_kind >= 2;
-  if (application) {  // the exclusive sum of counts (cli: --app)
-    c.op = OpKind::Sum;
-    c.type = c.type == ValueType::I64 ? ValueType::I64 : ValueType::I32;
-    c.exclusive = true;
-  }
-  if (l.input_mode == 0) c.input = slides_input(c.op, c.type, static_cast<std::size_t>(l.n));
-  if (l.input_mode == 2) {
-    c.input = parse_value_list(l.typed, c.type);
-    c.n = static_cast<std::int64_t>(c.input.size());
-  }
-  if (l.scan_kind == 1) {
-    c.flags = random_flags(static_cast<std::size_t>(c.n), l.segment_density, c.input_seed);
-    c.exclusive = false;
-  }
-  if (application) make_application_input(c, l.scan_kind == 2 ? "compact" : "allocate", l.predicate);  // as the command line makes it
-  const auto schedule = Schedule::parse(schedule_text(l));
-  if (!schedule) throw std::invalid_argument("the schedule seed must be a non-negative number");
-  c.schedule = *schedule;
-  // The lesson's warp (4, as Fig. 2 draws it) narrowed to a block smaller than it (n = 2), where a
-  // command line's --warp 4 is refused.
-  if (const AlgorithmInfo* info = find_algorithm(algorithm); info && info->warp_level && c.warp > 0 && c.n > 0)
-    if (c.warp > block_shape(*info, c.n, c.block).capacity) c.warp = 0;  // 0: the block's own width
-  return c;
-}
-
-std::string schedule_text(const LessonControls& l) {
-  std::string text(schedule_kind_names()[static_cast<std::size_t>(l.schedule)]);
-  if (l.schedule == static_cast<int>(Schedule::Kind::Random)) text += ':' + std::to_string(l.schedule_seed);
-  return text;
-}
-
-bool set_schedule(LessonControls& l, std::string_view text) {
-  const auto schedule = Schedule::parse(text, static_cast<std::uint64_t>(l.schedule_seed));
-  if (!schedule || schedule->seed > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) return false;
-  l.schedule = static_cast<int>(schedule->kind);
-  if (schedule->kind == Schedule::Kind::Random) l.schedule_seed = static_cast<int>(schedule->seed);
-  return true;
-}
-
-std::string input_text(const LessonControls& l) {
-  if (l.input_mode == 1) return "random:" + std::to_string(l.input_seed);
-  if (l.input_mode == 2) return l.typed;
-  return "slides";
-}
-
-bool set_input(LessonControls& l, std::string_view text) {
-  if (text == "slides") {
-    l.input_mode = 0;
-    return true;
-  }
-  if (text == "random" || text.rfind("random:", 0) == 0) {
-    int seed = l.input_seed;
-    if (text != "random") {
-      const std::string_view digits = text.substr(7);
-      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
-      if (ec != std::errc() || end != digits.data() + digits.size() || seed < 1) return false;
-    }
-    l.input_mode = 1;
-    l.input_seed = seed;
-    return true;
-  }
-  if (text.empty() || text.size() >= sizeof l.typed) return false;
-  l.input_mode = 2;
-  std::snprintf(l.typed, sizeof l.typed, "%.*s", static_cast<int>(text.size()), text.data());
-  return true;
+RunRequest LessonControls::default_lesson_request() {
+  RunRequest r;
+  r.algorithm = std::string(kDefaultBlockAlgorithm);
+  r.n = 8;
+  r.op = OpKind::Interval;
+  r.input = "slides";
+  r.predicate = "x % 2 == 0";
+  r.executor = "emulator";
+  return r;
 }
 
 namespace {
-constexpr const char* kScanNames[] = {"plain", "segmented", "compact", "allocate"};
-}  // namespace
 
-std::string scan_text(const LessonControls& l) {
-  std::string text = kScanNames[std::clamp(l.scan_kind, 0, 3)];
-  if (l.scan_kind == 1) {
-    char density[32];
-    std::snprintf(density, sizeof density, ":%g", static_cast<double>(l.segment_density));
-    text += density;
-  }
-  if (l.scan_kind == 2) text += std::string(":") + l.predicate;
-  return text;
+constexpr const char* kScanNames[] = {"plain", "segmented", "compact", "allocate"};
+
+bool warp_level(std::string_view algorithm) {
+  const AlgorithmInfo* info = find_algorithm(algorithm);
+  return info && info->warp_level;
 }
 
-bool set_scan(LessonControls& l, std::string_view text) {
-  const std::size_t colon = text.find(':');
-  const std::string_view kind = text.substr(0, colon), rest = colon == std::string_view::npos ? "" : text.substr(colon + 1);
-  const auto* name = std::find(std::begin(kScanNames), std::end(kScanNames), kind);
-  if (name == std::end(kScanNames)) return false;
-  const int scan_kind = static_cast<int>(name - std::begin(kScanNames));
-  if (colon != std::string_view::npos && (scan_kind == 0 || scan_kind == 3)) return false;
-  if (scan_kind == 1 && !rest.empty()) {
-    float density = 0;
-    const auto [end, ec] = sv::from_chars(rest.data(), rest.data() + rest.size(), density);
-    if (ec != std::errc() || end != rest.data() + rest.size() || !(density > 0 && density <= 1)) return false;
-    l.segment_density = density;
+}  // namespace
+
+int algorithm_index(const LessonControls& l) {
+  const AlgorithmInfo* info = find_algorithm(l.request.algorithm);
+  return info ? static_cast<int>(info - block_algorithms().data()) : static_cast<int>(block_algorithm_index(kDefaultBlockAlgorithm));
+}
+
+void set_algorithm(LessonControls& l, std::string_view name) {
+  if (warp_level(name) != warp_level(l.request.algorithm)) std::swap(l.request.warp, l.other_warp);
+  l.request.algorithm = std::string(name);
+}
+
+int input_mode(const LessonControls& l) { return l.request.input == "slides" ? 0 : l.request.input.empty() ? 1 : 2; }
+
+void set_input_mode(LessonControls& l, int mode) {
+  if (input_mode(l) == 2) l.typed = l.request.input;
+  l.request.input = mode == 0 ? "slides" : mode == 1 ? "" : l.typed;
+}
+
+int scan_kind(const LessonControls& l) {
+  return l.request.app == "compact" ? 2 : l.request.app == "allocate" ? 3 : l.request.flags.empty() ? 0 : 1;
+}
+
+void set_scan_kind(LessonControls& l, int kind) {
+  if (scan_kind(l) == 1) l.heads = l.request.flags;
+  set_field(l.request, "scan", kScanNames[std::clamp(kind, 0, 3)]);
+  if (kind == 1) l.request.flags = l.heads;
+}
+
+double segment_density(const LessonControls& l) {
+  const std::string& f = l.request.flags;
+  if (f.rfind("random:", 0) == 0) return std::strtod(f.c_str() + 7, nullptr);
+  const auto heads = std::count(f.begin(), f.end(), '1'), all = std::count(f.begin(), f.end(), ',') + 1;
+  return f.empty() ? 0 : static_cast<double>(heads) / static_cast<double>(all);
+}
+
+int schedule_index(const LessonControls& l) {
+  const auto s = Schedule::parse(l.request.schedule.empty() ? "in-order" : l.request.schedule);
+  return s ? static_cast<int>(s->kind) : 0;
+}
+
+void set_schedule_index(LessonControls& l, int index) {
+  if (index == static_cast<int>(Schedule::Kind::Random)) l.request.schedule = l.random_schedule;
+  else l.request.schedule = std::string(schedule_kind_names()[static_cast<std::size_t>(index)]);
+}
+
+RunRequest lesson_request(const LessonControls& l, const std::string& algorithm) {
+  RunRequest r = l.request;
+  r.algorithm = algorithm;
+  const AlgorithmInfo* info = find_algorithm(algorithm);
+  const bool gpu = r.executor == "gpu";
+  if (info && info->warp_level != warp_level(l.request.algorithm)) r.warp = l.other_warp;  // the side-by-side partner
+  if (info && info->warp_level && !r.warp) r.warp = 4;
+  if (info && !info->warp_level) {
+    if (!r.warp && info->racy) r.warp = 1;  // auto: the racy kernel's threads each on their own
+    if (gpu || r.warp == kMaxWarpWidth) r.warp.reset();  // the GPU runs warps of 32
   }
-  if (scan_kind == 2 && !rest.empty()) {
-    try {
-      Predicate::parse(rest);
-    } catch (const std::invalid_argument&) {
-      return false;
-    }
-    if (rest.size() >= sizeof l.predicate) return false;
-    std::snprintf(l.predicate, sizeof l.predicate, "%.*s", static_cast<int>(rest.size()), rest.data());
+  if (r.op == OpKind::Interval || r.type == ValueType::Interval) r.type.reset();  // the interval operator's own type
+  if (!r.app.empty()) {  // the exclusive sum of counts (cli: --app)
+    r.op.reset();
+    if (r.type != ValueType::I64) r.type.reset();
+    r.exclusive = false;
+    r.flags.clear();
   }
-  l.scan_kind = scan_kind;
-  return true;
+  if (r.app != "compact") r.predicate.clear();
+  if (!r.flags.empty()) r.exclusive = false;
+  if (input_mode(l) == 2) r.n.reset();  // typed values say how many
+  if (r.schedule == "in-order" || gpu) r.schedule.clear();
+  // The lesson's warp (4, as Fig. 2 draws it) narrowed to a block smaller than it (n = 2), where a
+  // command line's --warp 4 is refused: unset, the block's own width.
+  if (info && info->warp_level && r.warp && r.n && *r.n > 0 && *r.warp > block_shape(*info, *r.n, r.block).capacity) r.warp.reset();
+  if (!gpu) r.amplify = 0;
+  r.executor = gpu ? "gpu" : "emulator";
+  return r;
+}
+
+BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorithm) {
+  return run_config(lesson_request(l, algorithm));
 }
 
 void lesson_from_trace(LessonControls& l, const TraceMeta& m) {
-  const AlgorithmInfo* info = find_algorithm(m.algorithm);
-  if (!info) return;
-  l.algorithm = static_cast<int>(info - block_algorithms().data());
-  l.n = static_cast<int>(m.n);
-  l.block = m.block;
-  if (info->warp_level) l.warp = m.warp_width();
-  else l.lanes = m.warp_width();
-  l.op = static_cast<int>(m.op);
-  if (m.type != ValueType::Interval) l.type = static_cast<int>(m.type);
-  l.exclusive = m.exclusive;
-  l.scan_kind = m.application.kind == "compact" ? 2 : m.application.kind == "allocate" ? 3 : m.flags.empty() ? 0 : 1;
-  if (l.scan_kind == 1)
-    l.segment_density = static_cast<float>(std::count(m.flags.begin(), m.flags.end(), 1)) / static_cast<float>(m.flags.size());
-  if (l.scan_kind == 2) std::snprintf(l.predicate, sizeof l.predicate, "%s", m.application.predicate.c_str());
-  const std::vector<Payload>& values = l.scan_kind == 2 ? m.application.values : m.input;
-  std::string text;
-  for (const Payload& v : values) {
-    if (!text.empty()) text += ',';
-    text += format_value(m.type, v);
-  }
-  if (text.size() < sizeof l.typed) {
-    std::snprintf(l.typed, sizeof l.typed, "%s", text.c_str());
-    l.input_mode = 2;
-  } else {
-    l.input_mode = 1;
-    l.input_seed = static_cast<int>(m.input_seed);
-  }
+  if (!find_algorithm(m.algorithm)) return;
+  const bool was_warp_level = warp_level(l.request.algorithm);
+  const RunRequest controls = l.request;
+  l.request = request_from_meta(m);
+  l.request.executor = controls.executor;  // where the window records stays the window's choice (a GPU trace
+  l.request.amplify = controls.amplify;    // opens where no GPU is)
+  if (!l.request.warp) l.request.warp = m.warp_width();
+  if (warp_level(m.algorithm) != was_warp_level) l.other_warp = controls.warp;  // what the other kind had
+  if (l.request.app != "compact") l.request.predicate = "x % 2 == 0";
+  if (input_mode(l) == 2) l.typed = l.request.input;
 }
 
 std::string side_by_side_partner(const std::string& lesson_algorithm) {
@@ -180,12 +135,12 @@ LessonRecording record_lesson_controls(const LessonControls& l, bool side_by_sid
   const auto start = std::chrono::steady_clock::now();
   LessonRecording r;
   try {
-    const std::string algo(block_algorithms()[l.algorithm].name);
+    const std::string algo(block_algorithms()[static_cast<std::size_t>(algorithm_index(l))].name);
     auto record = [&](const std::string& name) {
       const BlockRunConfig c = lesson_config(l, name);
       return std::make_unique<TraceView>(make_trace_view(
-          l.gpu ? record_block_scan_gpu(c, GpuOptions{GpuOptions{}.trace_capacity, static_cast<std::uint64_t>(l.amplify_seed)})
-                : record_block_scan(c)));
+          l.request.executor == "gpu" ? record_block_scan_gpu(c, GpuOptions{GpuOptions{}.trace_capacity, l.request.amplify})
+                                      : record_block_scan(c)));
     };
     r.view = record(algo);
     if (side_by_side) r.racy = record(side_by_side_partner(algo));

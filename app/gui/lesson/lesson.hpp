@@ -2,42 +2,61 @@
 // file's metadata sets them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "algorithms.hpp"
 #include "emulator/record.hpp"
 #include "gui/model/diagram_model.hpp"
+#include "run/request.hpp"
 #include "trace/trace.hpp"
 
 namespace sv::gui {
 
-// What the lesson panel's controls say: a plain value, copied to the thread that records it.
+// What the lesson panel's controls say: a plain value, copied to the thread that records it. The
+// controls edit a run request (run/request.hpp), as the command line's flags and a link's keys do;
+// what is not a field of it is only what a widget remembers while another choice hides it.
 struct LessonControls {
-  int algorithm = static_cast<int>(block_algorithm_index(kDefaultBlockAlgorithm));  // into block_algorithms()
-  int n = 8;
-  int block = 0;
-  int warp = 4;  // warp width of the warp-level algorithms (Merrill and Garland's Fig. 2 uses 4)
-  // The other algorithms: threads the emulator advances in lockstep. 1, every thread on its own, is
-  // how the slides draw a kernel (and what independent thread scheduling allows), so the racy
-  // kernel's race shows at the slides' n = 8; 32 is a GPU's warp, under which it first shows at 33
-  // (and what the divergence lesson counts). 0: 1 for the racy kernel, 32 for the others.
-  int lanes = 0;
-  int op = 4;    // interval
-  int type = 0;  // numeric type when op != interval
-  bool exclusive = false;
-  int input_mode = 0;  // 0 slides, 1 random, 2 typed
-  int input_seed = 1;
-  char typed[2048] = "3,6,7,4,8,2,1,9";
-  int schedule = 0;
-  int schedule_seed = 7;
-  int scan_kind = 0;     // 0 a plain scan, 1 segmented, 2 stream compaction, 3 allocation
-  float segment_density = 0.25f;  // segmented: the chance of each element being a head (seeded)
-  char predicate[128] = "x % 2 == 0";  // stream compaction
-  bool gpu = false;      // record on the GPU executor instead of the emulator
-  int amplify_seed = 0;  // GPU race amplifier (0 = off)
+  // The lesson as asked: kogge-stone-double-buffer on the slides' eight values, the interval
+  // operator, on the emulator. `warp` is the warp width of a warp-level algorithm, or for the
+  // others the threads the emulator advances in lockstep: 1, every thread on its own, is how the
+  // slides draw a kernel (so the racy kernel's race shows at n = 8); 32 is a GPU's warp. Empty:
+  // 1 for the racy kernel, 32 for the others. The request may hold fields its scan does not use
+  // (a type under the interval operator, a predicate of a plain scan): lesson_request leaves them out.
+  RunRequest request = default_lesson_request();
+  // Remembered while hidden: the warp field of the other kind of algorithm (warp-level or not),
+  // the typed values, the segment heads and the random schedule.
+  std::optional<std::int32_t> other_warp = 4;  // Merrill and Garland's Fig. 2 draws warps of 4
+  std::string typed = "3,6,7,4,8,2,1,9";
+  std::string heads = "random:0.25";
+  std::string random_schedule = "random:7";
+
+  static RunRequest default_lesson_request();
 };
+
+// The block algorithm the controls name, as the index block_algorithms() lists it (the combo's).
+int algorithm_index(const LessonControls& l);
+// Picks a block algorithm; the warp field swaps with other_warp when the kind of algorithm changes.
+void set_algorithm(LessonControls& l, std::string_view name);
+
+// The combo positions of the input (0 slides, 1 seeded random, 2 typed), the scan (0 plain,
+// 1 segmented, 2 stream compaction, 3 allocation) and the schedule (schedule_kind_names()), and
+// what choosing one sets; segment_density is the heads' share (drawn or typed).
+int input_mode(const LessonControls& l);
+void set_input_mode(LessonControls& l, int mode);
+int scan_kind(const LessonControls& l);
+void set_scan_kind(LessonControls& l, int kind);
+double segment_density(const LessonControls& l);
+int schedule_index(const LessonControls& l);
+void set_schedule_index(LessonControls& l, int index);
+
+// The request the lesson runs for `algorithm` (the lesson's own, or its side-by-side partner):
+// the fields its scan does not use left out, the warp resolved for the algorithm's kind, the
+// executor's own fields only. Its printed form is the lesson's text.
+RunRequest lesson_request(const LessonControls& l, const std::string& algorithm);
 
 // The kernel shown beside `lesson_algorithm` side by side: the single-buffer (racy) Kogge-Stone,
 // or the double-buffered one beside the racy lesson itself.
@@ -56,31 +75,12 @@ struct LessonRecording {
 // The controls, and the recording the window shows.
 struct Lesson : LessonControls, LessonRecording {};
 
-// The run the controls describe, for one of the block algorithms.
+// The run the controls describe, for one of the block algorithms: run_config of lesson_request.
 BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorithm);
 
-// The controls' emulator schedule as the command line writes it ("in-order", "random:7"), and the
-// other way: false, changing nothing, for a name Schedule::parse does not know.
-std::string schedule_text(const LessonControls& l);
-bool set_schedule(LessonControls& l, std::string_view text);
-
-// The controls' input as a link or the command line names it: "slides", "random:SEED" or the typed
-// values ("3,6,7,4"); and the other way, false, changing nothing, for an empty text, a seed that is
-// not a whole number from 1 to an int's largest, or values too long for the box (their values are
-// checked when the lesson records them).
-std::string input_text(const LessonControls& l);
-bool set_input(LessonControls& l, std::string_view text);
-
-// The controls' scan as a link names it: "plain", "segmented:DENSITY" (a head's chance, 0 to 1),
-// "compact:PREDICATE" or "allocate"; and the other way (the density and predicate may be left out
-// for the defaults), false, changing nothing, for what the controls cannot take.
-std::string scan_text(const LessonControls& l);
-bool set_scan(LessonControls& l, std::string_view text);
-
-// A trace file shown: the controls take what it was recorded with, so the panel describes what is
-// on screen and a change records the same input under the changed control. The input is typed
-// when its text fits, else drawn from the trace's seed; segment heads are drawn again at the
-// trace's density (the controls have no typed flags). A device-wide trace leaves the algorithm.
+// A trace file shown: the controls take the request it was recorded from (request_from_meta), so
+// the panel describes what is on screen and a change records the same input under the changed
+// control (the executor stays the controls'). A device-wide trace leaves the controls as they are.
 void lesson_from_trace(LessonControls& l, const TraceMeta& m);
 
 // Records the controls' lesson (and, side by side, the single-buffer kernel on the same input).

@@ -5,7 +5,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <climits>
+#include <cstdio>
+#include <optional>
 #include <string>
 
 #include "algorithms.hpp"
@@ -15,6 +19,15 @@ namespace sv::gui {
 
 namespace {
 constexpr const char* kTypes[] = {"int32", "int64", "float", "double"};
+
+// A text box over a request field: ImGui edits a copy, and a change is written back.
+bool text_field(const char* label, std::string& field) {
+  std::array<char, 2048> box{};
+  std::snprintf(box.data(), box.size(), "%s", field.c_str());
+  if (!ImGui::InputText(label, box.data(), box.size())) return false;
+  field = box.data();
+  return true;
+}
 }  // namespace
 
 bool controls_panel(Ui& ui) {
@@ -37,16 +50,17 @@ bool controls_panel(Ui& ui) {
   ImGui::TextDisabled("Algorithm");
   // A device-wide trace file names its own algorithm until a block algorithm is picked.
   const bool foreign = !ui.recorded_from_controls && l.view && !find_algorithm(l.view->trace.meta.algorithm);
-  const std::string shown(foreign ? l.view->trace.meta.algorithm : std::string(algos[l.algorithm].name));
+  const int algorithm = algorithm_index(l);
+  const std::string shown(foreign ? l.view->trace.meta.algorithm : std::string(algos[algorithm].name));
   ImGui::SetNextItemWidth(-FLT_MIN);  // no label: the whole name ("kogge-stone-double-buffer")
   if (ImGui::BeginCombo("##algo", shown.c_str())) {
     for (int i = 0; i < static_cast<int>(algos.size()); ++i)
-      if (ImGui::Selectable(std::string(algos[i].name).c_str(), i == l.algorithm)) l.algorithm = i, changed = true;
+      if (ImGui::Selectable(std::string(algos[i].name).c_str(), i == algorithm)) set_algorithm(l, algos[i].name), changed = true;
     ImGui::EndCombo();
   }
   tip(ui, "algorithm", "the block-level scan to record and draw (the summary below says what it does)");
   // The lesson's switches for the Kogge-Stone family: double buffering, and barriers per step.
-  const std::string name(algos[l.algorithm].name);
+  const std::string name = l.request.algorithm;
   if (name.rfind("kogge-stone", 0) == 0) {
     bool double_buffer = name == "kogge-stone-double-buffer";
     int barriers = name == "kogge-stone-racy" ? 1 : 2;
@@ -61,31 +75,37 @@ bool controls_panel(Ui& ui) {
       tip(ui, "two_barriers", "a barrier between the reads and the writes of a step: everyone reads before anyone writes");
     }
     const char* chosen = double_buffer ? "kogge-stone-double-buffer" : barriers == 1 ? "kogge-stone-racy" : "kogge-stone";
-    for (int i = 0; i < static_cast<int>(algos.size()); ++i)
-      if (algos[i].name == chosen) l.algorithm = i;
+    if (chosen != name) set_algorithm(l, chosen);
   }
-  ImGui::TextWrapped("%s", std::string(algos[l.algorithm].summary).c_str());
+  const AlgorithmInfo& info = algos[algorithm_index(l)];
+  RunRequest& r = l.request;
+  const bool gpu = r.executor == "gpu";
+  ImGui::TextWrapped("%s", std::string(info.summary).c_str());
   ImGui::Separator();
-  const int max_n = kMaxBlockThreads * algos[l.algorithm].items_per_thread;
-  if (l.input_mode != 2)
+  const int max_n = kMaxBlockThreads * info.items_per_thread;
+  if (input_mode(l) != 2)
   {
-    changed |= ImGui::SliderInt("n", &l.n, 1, max_n, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    int n = static_cast<int>(std::clamp<std::int64_t>(r.n.value_or(8), 1, max_n));
+    if (ImGui::SliderInt("n", &n, 1, max_n, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) r.n = n, changed = true;
     tip(ui, "n", "elements to scan (Ctrl+click to type a value)");
   }
-  changed |= ImGui::InputInt("block (0 = fit n)", &l.block, 32, 128);
+  changed |= ImGui::InputInt("block (0 = fit n)", &r.block, 32, 128);
   tip(ui, "block", "threads in the block; 0 takes as many as n needs");
-  l.block = std::clamp(l.block, 0, kMaxBlockThreads);
-  if (algos[l.algorithm].warp_level) {
+  r.block = std::clamp(r.block, 0, kMaxBlockThreads);
+  if (info.warp_level) {
     // Lanes of a warp: shuffles reach within one; Fig. 2 draws warps of 4.
     const char* widths[] = {"2", "4", "8", "16", "32"};
-    int width_index = std::countr_zero(static_cast<unsigned>(l.warp)) - 1;
-    if (ImGui::Combo("warp width", &width_index, widths, 5)) l.warp = 2 << width_index, changed = true;
+    int width_index = std::countr_zero(static_cast<unsigned>(r.warp.value_or(4))) - 1;
+    if (ImGui::Combo("warp width", &width_index, widths, 5)) r.warp = 2 << width_index, changed = true;
     tip(ui, "warp_width", "lanes of a warp: shuffles reach within one (the paper's Fig. 2 draws warps of 4)");
-  } else if (!l.gpu) {
+  } else if (!gpu) {
     // Threads the emulator runs in lockstep: on their own (the slides' picture) up to a GPU's warp.
     const char* lanes[] = {"auto", "1: each on its own", "2", "4", "8", "16", "32: a GPU's warp"};
-    int lanes_index = l.lanes ? 1 + std::countr_zero(static_cast<unsigned>(l.lanes)) : 0;
-    if (ImGui::Combo("lockstep", &lanes_index, lanes, 7)) l.lanes = lanes_index ? 1 << (lanes_index - 1) : 0, changed = true;
+    int lanes_index = r.warp ? 1 + std::countr_zero(static_cast<unsigned>(*r.warp)) : 0;
+    if (ImGui::Combo("lockstep", &lanes_index, lanes, 7)) {
+      r.warp = lanes_index ? std::optional<std::int32_t>(1 << (lanes_index - 1)) : std::nullopt;
+      changed = true;
+    }
     tip(ui, "lockstep",
         "how many threads the emulator advances together, one instruction at a time:\n"
         "on their own, a thread may overwrite a cell before its neighbour reads it (the slides' race);\n"
@@ -93,54 +113,74 @@ bool controls_panel(Ui& ui) {
         "auto: on their own for the racy kernel, 32 for the others");
   }
   const char* ops[] = {"sum", "product", "min", "max", "interval", "and", "or", "bitand", "bitor", "bitxor"};
-  changed |= ImGui::Combo("operator", &l.op, ops, kOpKindCount);
+  int op = static_cast<int>(r.op.value_or(OpKind::Sum));
+  if (ImGui::Combo("operator", &op, ops, kOpKindCount)) r.op = static_cast<OpKind>(op), changed = true;
   tip(ui, "operator", "the associative operator the scan applies; interval shows which inputs each cell combines (x0..x3)");
-  const int types = static_cast<OpKind>(l.op) >= OpKind::And ? 2 : 4;  // and, or, bit*: int32 and int64 only
-  l.type = std::min(l.type, types - 1);
-  if (l.op != 4) {
-    changed |= ImGui::Combo("type", &l.type, kTypes, types);
+  const int types = static_cast<OpKind>(op) >= OpKind::And ? 2 : 4;  // and, or, bit*: int32 and int64 only
+  int type = std::min(r.type && r.type != ValueType::Interval ? static_cast<int>(*r.type) : 0, types - 1);
+  if (r.type && r.type != ValueType::Interval) r.type = static_cast<ValueType>(type);
+  if (static_cast<OpKind>(op) != OpKind::Interval) {
+    if (ImGui::Combo("type", &type, kTypes, types)) r.type = static_cast<ValueType>(type), changed = true;
     tip(ui, "type", "the values' type");
   }
-  changed |= ImGui::Checkbox("exclusive", &l.exclusive);
+  changed |= ImGui::Checkbox("exclusive", &r.exclusive);
   tip(ui, "exclusive", "each output leaves its own element out: y[i] = x0 + ... + x(i-1), the identity first");
   const char* kinds[] = {"a plain scan", "segmented scan (random heads)", "stream compaction", "allocation"};
-  changed |= ImGui::Combo("scan", &l.scan_kind, kinds, 4);
+  int kind = scan_kind(l);
+  if (ImGui::Combo("scan", &kind, kinds, 4)) set_scan_kind(l, kind), changed = true;
   tip(ui, "scan", "a plain scan, a segmented one (restarts at each head), or an application built on the exclusive sum");
-  if (l.scan_kind == 1)
-    changed |= ImGui::SliderFloat("heads", &l.segment_density, 0.0f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
-  if (l.scan_kind == 2) changed |= ImGui::InputText("predicate", l.predicate, sizeof l.predicate);
-  if (l.scan_kind >= 2) ImGui::TextDisabled("the exclusive sum (operator sum, an integer type)");
+  if (kind == 1) {
+    float density = static_cast<float>(segment_density(l));
+    if (ImGui::SliderFloat("heads", &density, 0.0f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) {
+      char flags[32];
+      std::snprintf(flags, sizeof flags, "random:%g", static_cast<double>(density));
+      r.flags = flags;
+      changed = true;
+    }
+  }
+  if (kind == 2) changed |= text_field("predicate", r.predicate);
+  if (kind >= 2) ImGui::TextDisabled("the exclusive sum (operator sum, an integer type)");
   const char* inputs[] = {"slides (3 6 7 4 8 2 1 9)", "seeded random", "typed"};
-  changed |= ImGui::Combo("input", &l.input_mode, inputs, 3);
+  int mode = input_mode(l);
+  if (ImGui::Combo("input", &mode, inputs, 3)) set_input_mode(l, mode), changed = true;
   tip(ui, "input", "the slides' eight values, seeded random values, or values you type");
-  if (l.input_mode == 1) changed |= ImGui::InputInt("input seed", &l.input_seed);
-  if (l.input_mode == 2) changed |= ImGui::InputText("values", l.typed, sizeof l.typed);
+  if (mode == 1) {
+    int seed = static_cast<int>(std::min<std::uint64_t>(r.seed, INT_MAX));
+    if (ImGui::InputInt("input seed", &seed)) r.seed = static_cast<std::uint64_t>(std::max(1, seed)), changed = true;
+  }
+  if (mode == 2) changed |= text_field("values", r.input);
   ImGui::Separator();
   // Executor: the emulator (schedules), or the GPU when one is usable (the race amplifier).
   const std::string gpu_label = ui.gpu.usable ? "GPU: " + ui.gpu.name : "GPU (none usable)";
-  if (ImGui::BeginCombo("executor", l.gpu ? gpu_label.c_str() : "CPU emulator")) {
-    if (ImGui::Selectable("CPU emulator", !l.gpu)) l.gpu = false, changed = true;
-    if (ImGui::Selectable(gpu_label.c_str(), l.gpu, ui.gpu.usable ? 0 : ImGuiSelectableFlags_Disabled)) l.gpu = true, changed = true;
+  if (ImGui::BeginCombo("executor", gpu ? gpu_label.c_str() : "CPU emulator")) {
+    if (ImGui::Selectable("CPU emulator", !gpu)) r.executor = "emulator", changed = true;
+    if (ImGui::Selectable(gpu_label.c_str(), gpu, ui.gpu.usable ? 0 : ImGuiSelectableFlags_Disabled)) r.executor = "gpu", changed = true;
     ImGui::EndCombo();
   }
   tip(ui, "executor", ui.gpu.usable ? "where the kernel runs: the CPU emulator (any schedule) or the GPU (real timing)"
                                     : ui.gpu.error.c_str());
-  if (l.gpu) {
-    changed |= ImGui::InputInt("race amplifier seed (0 = off)", &l.amplify_seed);
+  if (gpu) {
+    int amplify = static_cast<int>(std::min<std::uint64_t>(r.amplify, INT_MAX));
+    if (ImGui::InputInt("race amplifier seed (0 = off)", &amplify)) r.amplify = static_cast<std::uint64_t>(std::max(0, amplify)), changed = true;
     tip(ui, "amplifier", "on the GPU, threads wait a seeded random while before each step so that races show more often");
-    l.amplify_seed = std::max(0, l.amplify_seed);
   } else {
     const auto names = schedule_kind_names();
-    if (ImGui::BeginCombo("schedule", std::string(names[l.schedule]).c_str())) {
+    const int schedule = schedule_index(l);
+    if (ImGui::BeginCombo("schedule", std::string(names[static_cast<std::size_t>(schedule)]).c_str())) {
       for (int i = 0; i < static_cast<int>(names.size()); ++i)
-        if (ImGui::Selectable(std::string(names[i]).c_str(), i == l.schedule)) l.schedule = i, changed = true;
+        if (ImGui::Selectable(std::string(names[static_cast<std::size_t>(i)]).c_str(), i == schedule)) set_schedule_index(l, i), changed = true;
       ImGui::EndCombo();
     }
     tip(ui, "schedule", "the order the emulator runs the threads between barriers: a race's result depends on it");
-    if (l.schedule == 3) changed |= ImGui::InputInt("schedule seed", &l.schedule_seed);
-    l.schedule_seed = std::max(0, l.schedule_seed);
+    if (schedule == static_cast<int>(Schedule::Kind::Random)) {
+      int seed = static_cast<int>(std::min<std::uint64_t>(Schedule::parse(r.schedule)->seed, INT_MAX));
+      if (ImGui::InputInt("schedule seed", &seed)) {
+        l.random_schedule = r.schedule = "random:" + std::to_string(std::max(0, seed));
+        changed = true;
+      }
+    }
   }
-  const bool racy_lesson = algos[l.algorithm].name == "kogge-stone-racy";
+  const bool racy_lesson = r.algorithm == "kogge-stone-racy";
   // The whole label where the panel holds it, else its first words (a narrow window cut it).
   std::string side_label = racy_lesson ? "side by side with the double-buffered kernel" : "side by side with the single-buffer kernel";
   const float side_room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - ImGui::GetStyle().ItemInnerSpacing.x;

@@ -12,7 +12,9 @@
 #include "bench_result.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
+#include "core/schedule.hpp"
 #include "core/values.hpp"
+#include "run/request.hpp"
 #include "trace/trace_json.hpp"
 
 namespace sv::gui {
@@ -55,11 +57,18 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
     ui.show_lookback = true;
   }
 
-  if (opt.n > 0) ui.lesson.n = opt.n;
-  if (opt.warp > 0) {
-    if (opt.warp >= 2) ui.lesson.warp = opt.warp;
-    ui.lesson.lanes = opt.warp;
-  }
+  // The lesson's options edit its request (run/request.hpp); the run they make is checked when it
+  // records, once, by the run layer.
+  RunRequest& r = ui.lesson.request;
+  const auto field = [&](const char* key, const std::string& value) {
+    try {
+      set_field(r, key, value);
+      return true;
+    } catch (const RequestError&) {
+      return false;
+    }
+  };
+  if (opt.n > 0) r.n = opt.n;
   if (!opt.algorithm.empty()) {
     const AlgorithmInfo* info = find_algorithm(opt.algorithm);
     if (!info && find_device_algorithm(opt.algorithm)) {
@@ -71,45 +80,43 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
       std::cerr << "scanviz: --algo: unknown algorithm '" << opt.algorithm << "' (scanviz algos lists them)\n";
       return 2;
     }
-    ui.lesson.algorithm = static_cast<int>(info - block_algorithms().data());
+    set_algorithm(ui.lesson, opt.algorithm);
   }
-  if (!opt.op.empty()) {
-    const auto op = parse_op_name(opt.op);
-    if (!op) {
-      std::cerr << "scanviz: --op: unknown operator '" << opt.op << "' (" << op_names_text() << ")\n";
-      return 2;
-    }
-    ui.lesson.op = static_cast<int>(*op);
+  if (opt.warp > 0) {  // a warp-level algorithm's width, the others' lockstep: both remember it
+    r.warp = opt.warp;
+    if (opt.warp >= 2) ui.lesson.other_warp = opt.warp;
   }
-  if (!opt.type.empty()) {
-    const auto type = parse_type_name(opt.type);
-    if (!type || *type == ValueType::Interval) {
-      std::cerr << "scanviz: --type: unknown type '" << opt.type << "' (int32, int64, float, double)\n";
-      return 2;
-    }
-    ui.lesson.type = static_cast<int>(*type);
+  if (!opt.op.empty() && !field("op", opt.op)) {
+    std::cerr << "scanviz: --op: unknown operator '" << opt.op << "' (" << op_names_text() << ")\n";
+    return 2;
   }
-  ui.lesson.exclusive |= opt.exclusive;
-  if (!opt.input.empty() && !set_input(ui.lesson, opt.input)) {
+  if (!opt.type.empty() && (!field("type", opt.type) || r.type == ValueType::Interval)) {  // the interval operator's own type
+    std::cerr << "scanviz: --type: unknown type '" << opt.type << "' (int32, int64, float, double)\n";
+    return 2;
+  }
+  r.exclusive |= opt.exclusive;
+  if (!opt.input.empty() && !field("input", opt.input)) {
     std::cerr << "scanviz: --input: '" << opt.input << "' is not slides, random:SEED (1 or more) or values such as 3,6,7,4\n";
     return 2;
   }
-  if (!opt.scan.empty() && !set_scan(ui.lesson, opt.scan)) {
+  if (input_mode(ui.lesson) == 2) ui.lesson.typed = r.input;
+  if (!opt.scan.empty() && !field("scan", opt.scan)) {
     std::cerr << "scanviz: --scan: '" << opt.scan
               << "' is not plain, segmented[:DENSITY] (0 to 1), compact[:PREDICATE] (e.g. compact:x%2==0) or allocate\n";
     return 2;
   }
-  if (!opt.schedule.empty() && !set_schedule(ui.lesson, opt.schedule)) {
+  if (!opt.schedule.empty() && !field("schedule", opt.schedule == "random" ? ui.lesson.random_schedule : opt.schedule)) {
     std::cerr << "scanviz: --schedule: unknown schedule '" << opt.schedule << "' (in-order, reverse, round-robin, random[:SEED])\n";
     return 2;
   }
+  if (schedule_index(ui.lesson) == static_cast<int>(Schedule::Kind::Random)) ui.lesson.random_schedule = r.schedule;
   if ((opt.gpu || !opt.measure_log2_n.empty()) && !ui.gpu.usable) {
     std::cerr << "scanviz: " << (opt.gpu ? "--executor gpu" : "--measure") << ": no usable CUDA device (" << ui.gpu.error
               << ")\n";
     return 2;
   }
-  ui.lesson.gpu = opt.gpu;
-  ui.lesson.amplify_seed = opt.amplify_seed;
+  r.executor = opt.gpu ? "gpu" : "emulator";
+  r.amplify = static_cast<std::uint64_t>(opt.amplify_seed);
   ui.timing.queued_log2_n = opt.measure_log2_n;
   ui.show_timing |= !opt.measure_log2_n.empty();
   if (!opt.trace_path.empty()) {
@@ -123,7 +130,7 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
       return 2;
     }
   } else {
-    if (ui.lesson.n > 8 && opt.input.empty()) ui.lesson.input_mode = 1;  // the slides' input has 8 values
+    if (r.n.value_or(8) > 8 && opt.input.empty()) r.input.clear();  // the slides' input has 8 values: a seeded one
     // Recorded on the worker and waited for, so the worker's fiber stacks are mapped before the
     // controls ask for another lesson.
     ui.recorder.request(ui.lesson, ui.side_by_side);

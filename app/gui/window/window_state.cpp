@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "algorithms.hpp"
 #include "core/values.hpp"
@@ -54,16 +55,24 @@ std::optional<GuiOptions> shown_options(const Ui& ui) {
   // sure to open: the address keeps the lesson on screen until their recording is shown.
   if (!ui.recorded_from_controls || ui.recorder.pending() || !ui.lesson.error.empty()) return std::nullopt;
   const Lesson& l = ui.lesson;
+  const RunRequest& r = l.request;
+  const int scan = scan_kind(l);
   GuiOptions o;
-  o.algorithm = block_algorithms()[static_cast<std::size_t>(l.algorithm)].name;
-  o.n = l.n;
-  o.op = op_name(static_cast<OpKind>(l.op));
-  o.schedule = schedule_text(l);
-  if (l.op != static_cast<int>(OpKind::Interval) && l.scan_kind < 2) o.type = type_name(static_cast<ValueType>(l.type));
-  o.exclusive = l.exclusive && l.scan_kind != 1;
-  if (const std::string input = input_text(l); input != "slides") o.input = input;
-  if (l.scan_kind != 0) o.scan = scan_text(l);
-  o.warp = block_algorithms()[static_cast<std::size_t>(l.algorithm)].warp_level ? l.warp : l.lanes;
+  o.algorithm = r.algorithm;
+  o.n = static_cast<int>(r.n.value_or(8));
+  const OpKind op = r.op.value_or(OpKind::Sum);
+  o.op = op_name(op);
+  o.schedule = r.schedule.empty() ? "in-order" : r.schedule;
+  if (op != OpKind::Interval && scan < 2) o.type = type_name(r.type && *r.type != ValueType::Interval ? *r.type : ValueType::I32);
+  o.exclusive = r.exclusive && scan != 1;
+  if (const int mode = input_mode(l); mode != 0) o.input = mode == 1 ? "random:" + std::to_string(r.seed) : r.input;
+  if (scan == 1) {
+    char density[32];
+    std::snprintf(density, sizeof density, "segmented:%g", segment_density(l));
+    o.scan = density;
+  }
+  if (scan >= 2) o.scan = scan == 3 ? "allocate" : "compact:" + r.predicate;
+  o.warp = r.warp.value_or(find_algorithm(r.algorithm) && find_algorithm(r.algorithm)->warp_level ? 4 : 0);
   o.step = ui.step;
   o.side_by_side = ui.side_by_side;
   o.lecture = ui.lecture;
