@@ -441,7 +441,16 @@ TEST_CASE("trace json: header and meta") {
   CHECK(error_after([](J& j) { j["extra"] = 1; }) == "extra: unknown field");
   // The counts that size what readers allocate agree with what the trace holds.
   CHECK(error_after([](J& j) { j["meta"]["algorithm"] = "bogus"; }) ==
-        "meta.algorithm: unknown algorithm \"bogus\" (scanviz algos lists them)");
+        "meta.algorithm: unknown algorithm \"bogus\" (scanviz algos lists them; a kernel of your own is kernel:NAME)");
+  // A kernel of your own is kernel: and a C identifier, and reads as one block.
+  CHECK(error_after([](J& j) { j["meta"]["algorithm"] = "kernel:my_scan2"; }) == "(loaded)");
+  for (const char* bad : {"kernel:", "kernel:2scan", "kernel:my scan", "kernel:a-b"})
+    CHECK(starts_with(error_after([&](J& j) { j["meta"]["algorithm"] = bad; }), "meta.algorithm: unknown algorithm"));
+  CHECK(starts_with(error_after([](J& j) {
+                      j["meta"]["algorithm"] = "kernel:my_scan";
+                      j["meta"]["grid"] = 2;
+                    }),
+                    "meta.grid: 2 is not 1"));
   CHECK(error_after([](J& j) { j["meta"]["grid"] = 10000000; }) ==
         "meta.grid: 10000000 is not 1 (a block-level scan runs one block)");
   CHECK(error_after([](J& j) { j["meta"]["capacity"] = 100; }) ==
