@@ -221,14 +221,17 @@ TEST_CASE("gpu device small: every algorithm untraced and traced at small n") {
 }
 
 TEST_CASE("gpu device: hierarchical and reduce-then-scan recurse over three levels, hierarchical with each block algorithm") {
-  // 1024-element tiles: 2^20 + 5 elements need the tile sums of the tile sums.
+  // Blocks of 64: 2^18 + 5 elements need the tile sums of the tile sums (levels 1 and 2 as the emulator
+  // records them), in a trace under the cells a trace may hold (2^20 + 5 in 1024-element tiles was over).
   for (const std::string& algo : {std::string("hierarchical"), std::string("reduce-then-scan")}) {
     for (auto [op, type] : {std::pair{OpKind::Sum, ValueType::I64}, std::pair{OpKind::Interval, ValueType::Interval}}) {
       for (bool exclusive : {false, true}) {
         CAPTURE(algo);
         CAPTURE(op_name(op));
         CAPTURE(exclusive);
-        CHECK(check_against_reference(device_config(algo, (1 << 20) + 5, op, type, exclusive, 3)) == 0);
+        BlockRunConfig c = device_config(algo, (1 << 18) + 5, op, type, exclusive, 3);
+        c.block = 64;
+        CHECK(check_against_reference(c) == 0);
       }
     }
   }
