@@ -12,13 +12,16 @@ SCANVIZ_PACKAGES=(
   xvfb xauth libgl1-mesa-dri time
 )
 
+# Installs the packages named, or SCANVIZ_PACKAGES when none are.
 scanviz_install_packages() {
+  local wanted=("$@")
+  [ ${#wanted[@]} -gt 0 ] || wanted=("${SCANVIZ_PACKAGES[@]}")
   local missing=()
-  for p in "${SCANVIZ_PACKAGES[@]}"; do
+  for p in "${wanted[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then missing+=("$p"); fi
   done
   if [ ${#missing[@]} -eq 0 ]; then
-    echo "scanviz: all ${#SCANVIZ_PACKAGES[@]} packages already installed"
+    echo "scanviz: all ${#wanted[@]} packages already installed"
     return
   fi
   local sudo=""
@@ -39,4 +42,16 @@ scanviz_build() {
   fi
   cmake --preset release
   cmake --build --preset release -j "$(nproc)"
+}
+
+# clang and its sanitizer runtime (the asan preset's compiler), of the version the clang package
+# names: 14 on Debian 12, 18 on Ubuntu 24.04.
+scanviz_install_asan_packages() {
+  local v
+  v=$(apt-cache depends clang 2>/dev/null | sed -n 's/.*Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -n 1)
+  if [ -z "$v" ]; then
+    echo "scanviz: apt knows no clang package; cannot build the asan preset" >&2
+    return 1
+  fi
+  scanviz_install_packages clang "libclang-rt-$v-dev"
 }
