@@ -153,7 +153,7 @@ KernelRun run_kernel(const KernelRunConfig& c) {
   KernelRun run;
   Trace& trace = run.trace;
   TraceMeta& m = trace.meta;
-  m.algorithm = "kernel:" + k.name;
+  m.algorithm = own_kernel_algorithm(k.name);
   const auto slash = c.file.find_last_of('/');
   m.options["file"] = slash == std::string::npos ? c.file : c.file.substr(slash + 1);
   if (c.warp != 32) m.options["warp"] = std::to_string(c.warp);

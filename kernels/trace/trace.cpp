@@ -1,7 +1,9 @@
 // Names of the trace's enumerations.
 #include "trace/trace.hpp"
 
+#include <algorithm>
 #include <array>
+#include <string>
 
 namespace sv {
 
@@ -60,6 +62,21 @@ std::string_view tile_event_kind_name(TileEventKind k) {
 std::string_view tile_flag_name(TileFlag f) {
   static constexpr std::array<std::string_view, 3> names = {"X", "A", "P"};
   return names.at(static_cast<std::size_t>(f));
+}
+
+namespace {
+constexpr std::string_view kOwnKernelPrefix = "kernel:";
+}
+
+std::string own_kernel_algorithm(std::string_view kernel_name) { return std::string(kOwnKernelPrefix) + std::string(kernel_name); }
+
+bool is_own_kernel_algorithm(std::string_view algorithm) {
+  if (algorithm.substr(0, kOwnKernelPrefix.size()) != kOwnKernelPrefix || algorithm.size() == kOwnKernelPrefix.size() ||
+      algorithm.size() > 256)
+    return false;
+  const std::string_view id = algorithm.substr(kOwnKernelPrefix.size());
+  const auto word = [](char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
+  return !(id[0] >= '0' && id[0] <= '9') && std::all_of(id.begin(), id.end(), word);
 }
 
 }  // namespace sv

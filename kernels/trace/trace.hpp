@@ -27,6 +27,11 @@ std::string_view outcome_name(Outcome o);
 std::string_view tile_event_kind_name(TileEventKind k);
 std::string_view tile_flag_name(TileFlag f);  // "X", "A", "P"
 
+// A kernel of your own (scanviz trace --kernel) is traced as meta.algorithm "kernel:" and its
+// __global__ function's name, a C identifier.
+std::string own_kernel_algorithm(std::string_view kernel_name);
+bool is_own_kernel_algorithm(std::string_view algorithm);
+
 struct BufferInfo {
   std::string name;
   Space space = Space::Shared;

@@ -257,15 +257,6 @@ Executor read_executor(const json& j, const Path& p) {
   return x;
 }
 
-// A kernel of your own (scanviz trace --kernel) is named kernel: and its C identifier.
-bool is_own_kernel_name(std::string_view name) {
-  constexpr std::string_view prefix = "kernel:";
-  if (name.substr(0, prefix.size()) != prefix || name.size() == prefix.size() || name.size() > 256) return false;
-  const std::string_view id = name.substr(prefix.size());
-  const auto word = [](char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
-  return !(id[0] >= '0' && id[0] <= '9') && std::all_of(id.begin(), id.end(), word);
-}
-
 // The counts that size what readers allocate (tiles, a block's cells) agree with one another and
 // with n, which the input array holds: a trace cannot claim ten million tiles for eight elements.
 void check_shape(const TraceMeta& m, bool one_block, const Path& p) {
@@ -298,7 +289,7 @@ TraceMeta read_meta(const json& j, const Path& p) {
   m.algorithm = read_string(field("algorithm"), p.at("algorithm"));
   const AlgorithmInfo* block_algo = find_algorithm(m.algorithm);
   const bool device_algo = find_device_algorithm(m.algorithm) != nullptr;
-  if (!block_algo && !device_algo && !is_own_kernel_name(m.algorithm))
+  if (!block_algo && !device_algo && !is_own_kernel_algorithm(m.algorithm))
     fail(p.at("algorithm"), "unknown algorithm " + json_quoted(m.algorithm) +
                                 " (scanviz algos lists them; a kernel of your own is kernel:NAME)");
 
@@ -328,7 +319,7 @@ TraceMeta read_meta(const json& j, const Path& p) {
   m.input_seed = read_int<std::uint64_t>(field("input_seed"), p.at("input_seed"));
   m.executor = read_executor(field("executor"), p.at("executor"));
   m.input = read_values(field("input"), p.at("input"), m.type, static_cast<std::size_t>(m.n), "values (meta.n)");
-  check_shape(m, block_algo || is_own_kernel_name(m.algorithm), p);  // n is now what the input holds
+  check_shape(m, block_algo || is_own_kernel_algorithm(m.algorithm), p);  // n is now what the input holds
   try {
     check_op_values(m.op, m.type, m.input);
   } catch (const std::invalid_argument& e) {
