@@ -51,6 +51,11 @@ struct GuiOptions {
   bool gpu = false;            // ... recorded on the GPU executor (an error without a usable device)
   int amplify_seed = 0;        // ... with this race amplifier seed (GPU)
   std::vector<int> measure_log2_n;  // timing panel: measure these sizes at start (frames count from when done)
+  // A kernel of the user's own: the lesson runs this .cu (with the n, block, lockstep, operator,
+  // exclusive, input and schedule above) and follows the file as it is saved again.
+  std::string kernel_path;
+  int block = 0;               // threads per block (0: fit n; a kernel of the user's own: its BLOCK_DIM)
+  bool report_kernel = false;  // print the "Your kernel" panel's state after the last frame
 };
 
 }  // namespace sv::gui
