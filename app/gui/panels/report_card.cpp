@@ -17,12 +17,15 @@ const ImVec4 kGood(0.17f, 0.54f, 0.24f, 1), kBad(0.88f, 0.19f, 0.19f, 1);
 
 // A row of wrapped text that is a button (a click, or Enter or Space on it from the keyboard);
 // returns true when pressed. Laid in `laid` as "report_KIND_N".
-bool entry(const std::string& text, int id, const char* kind, ReportCardAction& a) {
+bool entry(const std::string& text, int id, const char* kind, ReportCardAction& a, const ReportCardKeys& keys) {
   ImGui::PushID(id);
   const float wrap = ImGui::GetContentRegionAvail().x;
   const ImVec2 size = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  const bool pressed = ImGui::Selectable("##entry", false, 0, ImVec2(0, size.y));
+  const bool selected = id == keys.selected;
+  bool pressed = ImGui::Selectable("##entry", selected, 0, ImVec2(0, size.y));
+  if (selected && keys.moved != 0) ImGui::SetScrollHereY(0.5f);
+  pressed |= selected && keys.enter;
   ImGui::GetWindowDrawList()->AddText(nullptr, 0, at, ImGui::GetColorU32(ImGuiCol_Text), text.c_str(), nullptr, wrap);
   const ImVec2 a0 = ImGui::GetItemRectMin(), a1 = ImGui::GetItemRectMax();
   const int nth = static_cast<int>(std::count_if(a.laid.begin(), a.laid.end(), [&](const auto& l) {
@@ -93,15 +96,19 @@ std::string hazard_text(const cuda::CheckHazard& h) {
          " (n = " + std::to_string(h.n) + ", " + h.schedule + ", lockstep " + std::to_string(h.warp) + ")";
 }
 
-ReportCardAction report_card(const cuda::CheckReport* report, bool checking, bool stale) {
+ReportCardAction report_card(const cuda::CheckReport* report, bool checking, bool stale, ReportCardKeys& keys) {
   ReportCardAction action;
+  if (keys.moved != 0) keys.selected = std::clamp(keys.selected + keys.moved, 0, std::max(0, keys.entries - 1));
   action.check = ImGui::Button("Check");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("grade the kernel as last run: many sizes, inputs, schedules and lockstep widths");
   ImGui::SameLine();
   if (checking) ImGui::TextDisabled("checking...");
   else if (!report) ImGui::TextDisabled("not checked yet");
   else if (stale) ImGui::TextDisabled("(graded before the last change)");
-  if (!report) return action;
+  if (!report) {
+    keys.entries = 0;
+    return action;
+  }
   const cuda::CheckReport& r = *report;
   ImGui::TextColored(r.verdict == "correct" ? kGood : kBad, "%s", r.verdict == "correct" ? "CORRECT" : r.verdict == "wrong" ? "WRONG" : "ERROR");
   if (!r.kernel.empty()) {
@@ -117,28 +124,31 @@ ReportCardAction report_card(const cuda::CheckReport* report, bool checking, boo
     ImGui::Text("Cases: %d of %zu correct", good, r.cases.size());
     if (good < static_cast<int>(r.cases.size()) && ImGui::TreeNode("##cases", "the %zu that are not", r.cases.size() - good)) {
       for (const cuda::CheckCase& c : r.cases)
-        if (c.outcome != "correct" && entry(case_text(c), id++, "case", action) && c.grid == 1) action.pick = ReportPick{{}, 0, c.n, c.schedule, c.warp};
+        if (c.outcome != "correct" && entry(case_text(c), id++, "case", action, keys) && c.grid == 1) action.pick = ReportPick{{}, 0, c.n, c.schedule, c.warp};
       ImGui::TreePop();
     }
   }
   if (!r.errors.empty()) heading("Errors");
   for (const cuda::CheckError& e : r.errors)
-    if (entry(e.kind + (e.line ? " at line " + std::to_string(e.line) : "") + ": " + e.message, id++, "error", action))
+    if (entry(e.kind + (e.line ? " at line " + std::to_string(e.line) : "") + ": " + e.message, id++, "error", action, keys))
       action.pick = ReportPick{{e.line}, -1, 0, {}, 0};
   const std::vector<HazardGroup> groups = group_hazards(r);
   if (!groups.empty()) heading("Hazards");
   for (const HazardGroup& g : groups) {
     const cuda::CheckHazard& h = *g.first;
     const std::string more = g.count > 1 ? " and " + std::to_string(g.count - 1) + " more like it" : "";
-    if (entry(hazard_text(h) + more, id++, "hazard", action))
+    if (entry(hazard_text(h) + more, id++, "hazard", action, keys))
       action.pick = ReportPick{{h.line_write, h.kind == "WAW" ? h.line_second : h.line_read}, h.step, h.n, h.schedule, h.warp};
   }
   if (!r.diagnoses.empty()) heading("Why an output is wrong");
   for (const cuda::CheckError& d : r.diagnoses)
-    if (entry((d.line ? "line " + std::to_string(d.line) + ": " : std::string()) + d.message, id++, "why", action))
+    if (entry((d.line ? "line " + std::to_string(d.line) + ": " : std::string()) + d.message, id++, "why", action, keys))
       action.pick = ReportPick{{d.line}, -1, 0, {}, 0};
   if (r.work && r.steps) heading("Work and steps");
   work_and_steps(r);
+  keys.entries = id;
+  keys.moved = 0;
+  keys.enter = false;
   return action;
 }
 

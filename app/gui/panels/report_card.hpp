@@ -41,8 +41,17 @@ std::vector<HazardGroup> group_hazards(const cuda::CheckReport& r);
 // read it (line 16), no __syncthreads() between; step 3 (n = 8, in-order, lockstep 1)".
 std::string hazard_text(const cuda::CheckHazard& h);
 
+// The keyboard's way through the entries: one is selected (-1: none), Up and Down move it, Enter
+// picks it.
+struct ReportCardKeys {
+  int selected = -1;
+  int moved = 0;        // this frame: -1 up, +1 down
+  bool enter = false;   // this frame: pick the selected entry
+  int entries = 0;      // as last drawn
+};
+
 // Draws the card in the current window: `report` (null before the first check), `checking` while a
 // check runs, `stale` when the kernel changed since it was graded.
-ReportCardAction report_card(const cuda::CheckReport* report, bool checking, bool stale);
+ReportCardAction report_card(const cuda::CheckReport* report, bool checking, bool stale, ReportCardKeys& keys);
 
 }  // namespace sv::gui

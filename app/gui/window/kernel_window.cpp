@@ -1,6 +1,9 @@
 // The "Your kernel" panel and the kernel's ways into the lesson (kernel_window.hpp).
 #include "gui/window/kernel_window.hpp"
 
+// clang-format off
+#include <GLFW/glfw3.h>
+// clang-format on
 #include <imgui.h>
 
 #include <algorithm>
@@ -9,6 +12,7 @@
 
 #include "gui/lesson/own_kernel.hpp"
 #include "gui/panels/report_card.hpp"
+#include "gui/platform/keys.hpp"
 #include "kernel_run.hpp"
 
 namespace sv::gui {
@@ -113,6 +117,13 @@ void kernel_window(Ui& ui, const PanelLayout& l) {
     return;
   }
   ui.chrome.push_back({"kernel_panel", window_rect()});
+  // Keyboard alone: out of the text, Up and Down walk the report card's entries and Enter picks one;
+  // Tab goes back into the text.
+  if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::GetIO().WantTextInput) {
+    k.card_keys.moved = key_pressed(GLFW_KEY_DOWN) ? 1 : key_pressed(GLFW_KEY_UP) ? -1 : 0;
+    k.card_keys.enter = key_pressed(GLFW_KEY_ENTER) || key_pressed(GLFW_KEY_KP_ENTER);
+    if (key_pressed(GLFW_KEY_TAB)) k.editor.focus = true;
+  }
   // Side by side where the panel is wide enough for both, else the report card under the editor.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool beside = avail.x > 44 * ImGui::GetFontSize();
@@ -124,7 +135,7 @@ void kernel_window(Ui& ui, const PanelLayout& l) {
   if (beside) ImGui::SameLine();
   ImGui::BeginChild("##report card", ImVec2(0, 0), true);
   const bool stale = k.grade && ui.lesson.own_kernel && k.grade->kernel->text != ui.lesson.own_kernel->text;
-  const ReportCardAction a = report_card(k.grade ? &k.grade->report : nullptr, k.checker.busy(), stale);
+  const ReportCardAction a = report_card(k.grade ? &k.grade->report : nullptr, k.checker.busy(), stale, k.card_keys);
   ui.chrome.push_back({"report_card", window_rect()});
   ui.chrome.insert(ui.chrome.end(), a.laid.begin(), a.laid.end());
   ImGui::EndChild();
@@ -146,7 +157,8 @@ std::string kernel_report(const Ui& ui) {
   for (std::uint32_t l : k.editor.marked) out << " " << l;
   out << "\n";
   out << "lesson kernel: " << (ui.lesson.own_kernel ? ui.lesson.own_kernel->name : "none") << ", shown: "
-      << (ui.lesson.ran_kernel ? ui.lesson.ran_kernel->name : "none") << ", step " << ui.step << "\n";
+      << (ui.lesson.ran_kernel && ui.lesson.view ? ui.lesson.ran_kernel->name : "none") << ", step " << ui.step << " of "
+      << step_count(ui) << "\n";
   if (!k.grade) {
     out << "report card: none\n";
     return out.str();

@@ -17,6 +17,7 @@
 #include "gui/options.hpp"
 #include "gui/panels/kernel_editor.hpp"
 #include "gui/panels/predict_panel.hpp"
+#include "gui/panels/report_card.hpp"
 #include "gui/panels/source_pane.hpp"
 #include "gui/panels/timing_panel.hpp"
 #include "gui/panels/work_steps_panel.hpp"
@@ -33,6 +34,7 @@ struct KernelUi {
   KernelChecker checker;
   std::optional<KernelGrade> grade;              // the report card shown
   std::shared_ptr<const OwnKernel> asked_grade;  // the kernel last sent to be graded
+  ReportCardKeys card_keys;                       // the report card's entry chosen from the keyboard
   FileWatch watch;                               // the file `--kernel` opened, saved again elsewhere
   bool report = false;                           // print the panel's state after the last frame (--report-kernel)
 };
