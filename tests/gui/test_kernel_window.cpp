@@ -158,6 +158,17 @@ TEST_CASE("kernel window: a save that does not compile keeps the last good run o
   CHECK(s.lit() == before.lit());
   CHECK(s.line("lesson kernel: ") == before.line("lesson kernel: "));
   CHECK(s.line("lesson kernel: ").rfind("scan.cu, shown: scan.cu, step 1 of ", 0) == 0);
+
+  // The same with the editor open and typing: it takes the file's new text (not its own copy) and
+  // keeps the keys.
+  std::ofstream(dir.path / "scan.cu") << good;
+  const Shown typing = open("--kernel '" + (dir.path / "scan.cu").string() + "' --n 8 --step 1 --keys 'k wait:3 save:" +
+                                (dir.path / "broken.cu").string() + "," + (dir.path / "scan.cu").string() + " wait:3'",
+                            dir);
+  REQUIRE_MESSAGE(typing.code == 0, typing.out);
+  CHECK(typing.line("kernel editor: ").find("(edited)") == std::string::npos);
+  CHECK(typing.line("kernel editor: ").find("(typing)") != std::string::npos);
+  CHECK(typing.line("error line ") == s.line("error line "));
 }
 
 TEST_CASE("kernel window: typed into the editor and run with Ctrl+Enter, the kernel is recorded as typed") {

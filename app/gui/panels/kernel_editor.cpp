@@ -77,18 +77,15 @@ bool editor_toolbar(KernelEditor& e) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(8 * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x * 0.6f));
   e.start_from = std::clamp(e.start_from, -1, static_cast<int>(starts.size()) - 1);
-  const char* shown = e.start_from < 0 ? "a built-in algorithm, or the empty template" : starts[static_cast<std::size_t>(e.start_from)].label.c_str();
+  const char* shown = e.start_from < 0 ? "(choose)" : starts[static_cast<std::size_t>(e.start_from)].label.c_str();
   if (ImGui::BeginCombo("start from", shown)) {
     for (int i = 0; i < static_cast<int>(starts.size()); ++i)
       if (ImGui::Selectable(starts[static_cast<std::size_t>(i)].label.c_str(), i == e.start_from)) {
         const KernelStart& s = starts[static_cast<std::size_t>(i)];
+        set_editor_text(e, s.name, s.text);
         e.start_from = i;
-        e.text = s.text;
-        e.name = s.name;
-        e.edited = false;
         e.error.clear();
         e.error_line = 0;
-        e.marked.clear();
         e.focus = true;
         run = true;  // what a student picks, they want to see
       }
@@ -98,6 +95,16 @@ bool editor_toolbar(KernelEditor& e) {
 }
 
 }  // namespace
+
+void set_editor_text(KernelEditor& e, std::string name, std::string text) {
+  e.name = std::move(name);
+  e.text = std::move(text);
+  e.edited = false;
+  e.marked.clear();
+  e.start_from = -1;
+  ++e.generation;
+  e.focus |= e.active;
+}
 
 const std::vector<KernelStart>& kernel_starts() {
   static const std::vector<KernelStart> starts = [] {
@@ -171,14 +178,16 @@ EditorAction kernel_editor(KernelEditor& e, ImFont* mono, float height) {
   Callback cb{&e.text, 0};
   ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(0, pad.y));
+  ImGui::PushID(e.generation);
   const bool changed = ImGui::InputTextMultiline(
       "##kernel", e.text.data(), e.text.capacity() + 1, ImVec2(box_w, text_h),
       ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_CallbackAlways,
       on_text_event, &cb);
-  ImGui::PopStyleVar();
-  ImGui::PopStyleColor();
   const bool was_active = e.active;
   e.active = ImGui::IsItemActive();
+  ImGui::PopID();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor();
   if (changed) {
     e.edited = true;
     e.marked.clear();

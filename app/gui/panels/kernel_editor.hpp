@@ -26,7 +26,12 @@ struct KernelEditor {
   // What the last frame saw, for tests and the window: the text box active, the cursor's line.
   bool active = false;
   std::uint32_t cursor_line = 1;
+  int generation = 0;  // the text box's identity: a new one takes a text replaced from outside
 };
+
+// Replaces the editor's text from outside (a file opened or saved again, a starting point): ImGui's
+// active text box would keep its own copy, so the box is made anew, keeping the keyboard if it had it.
+void set_editor_text(KernelEditor& e, std::string name, std::string text);
 
 // A starting point: the empty template or a built-in algorithm's CUDA form.
 struct KernelStart {

@@ -58,11 +58,7 @@ std::string file_name(const std::string& path) { return std::filesystem::path(pa
 void open_kernel(Ui& ui, const Platform& platform, const std::string& name, std::string text, const std::string& follow,
                  double now) {
   KernelEditor& e = ui.kernel.editor;
-  e.name = name;
-  e.text = std::move(text);
-  e.edited = false;
-  e.marked.clear();
-  e.start_from = -1;
+  set_editor_text(e, name, std::move(text));
   if (follow.empty()) ui.kernel.watch = {};
   else watch_file(ui.kernel.watch, platform, follow, now);
   show_kernel(ui, make_own_kernel(e.name, e.text));
@@ -90,9 +86,7 @@ void follow_kernel_file(Ui& ui, const Platform& platform, double now, bool force
     // Typed into in the window and saved elsewhere: the run is the file's, the typing stays.
     say(ui, w.path + " was saved: running it; your edits in the window are kept (Run runs them)");
   } else {
-    e.text = text;
-    e.name = name;
-    e.edited = false;
+    set_editor_text(e, name, text);
   }
   show_kernel(ui, make_own_kernel(name, std::move(text)));
 }
