@@ -84,6 +84,7 @@ bool editor_toolbar(KernelEditor& e) {
         const KernelStart& s = starts[static_cast<std::size_t>(i)];
         set_editor_text(e, s.name, s.text);
         e.start_from = i;
+        e.start_min_n = s.min_n;
         e.error.clear();
         e.error_line = 0;
         e.focus = true;
@@ -108,13 +109,14 @@ void set_editor_text(KernelEditor& e, std::string name, std::string text) {
 
 const std::vector<KernelStart>& kernel_starts() {
   static const std::vector<KernelStart> starts = [] {
-    std::vector<KernelStart> s{{"empty template (input, output, n bound)", "my_scan.cu", kTemplate}};
+    std::vector<KernelStart> s{{"empty template (input, output, n bound)", "my_scan.cu", kTemplate, 1}};
     for (const AlgorithmInfo& a : block_algorithms()) {
       const std::string file = cuda_form_file(a.name);
       if (file.empty() || embedded_file(file).empty()) continue;
       std::string text;
       for (const SourceLine& l : parse_cuda_form(embedded_file(file))) text += l.text + "\n";
-      s.push_back({std::string(a.name) + " (kernels/" + file + ")", std::filesystem::path(file).filename().string(), text});
+      s.push_back({std::string(a.name) + " (kernels/" + file + ")", std::filesystem::path(file).filename().string(), text,
+                   a.warp_level ? 64 : 1});
     }
     return s;
   }();

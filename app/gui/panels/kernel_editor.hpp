@@ -23,6 +23,7 @@ struct KernelEditor {
   std::uint32_t scroll_to = 0;        // scroll so this line shows (once)
   bool focus = false;                 // take the keyboard (once)
   int start_from = -1;                // the "Start from" combo's position (-1: the text came from elsewhere)
+  std::int64_t start_min_n = 0;       // a starting point just picked: the n it needs at least (0: none)
   // What the last frame saw, for tests and the window: the text box active, the cursor's line.
   bool active = false;
   std::uint32_t cursor_line = 1;
@@ -38,6 +39,7 @@ struct KernelStart {
   std::string label;  // "empty template", "kogge-stone (block/cuda/kogge_stone.cu)"
   std::string name;   // the file name it takes: "my_scan.cu", "kogge_stone.cu"
   std::string text;
+  std::int64_t min_n = 1;  // the smallest n it scans: the warp-level forms are written for warps of 32 (64)
 };
 // The empty template first, then every block algorithm with a CUDA form (its marks taken out).
 const std::vector<KernelStart>& kernel_starts();

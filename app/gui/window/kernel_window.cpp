@@ -65,7 +65,13 @@ void open_kernel(Ui& ui, const Platform& platform, const std::string& name, std:
 }
 
 void run_editor_kernel(Ui& ui) {
-  const KernelEditor& e = ui.kernel.editor;
+  KernelEditor& e = ui.kernel.editor;
+  // A warp-level form just picked scans from n = 64 (two warps of 32): below it, it is simply wrong.
+  if (e.start_min_n > ui.lesson.request.n.value_or(8)) {
+    ui.lesson.request.n = e.start_min_n;
+    if (ui.lesson.request.input == "slides" || input_mode(ui.lesson) == 2) ui.lesson.request.input.clear();
+  }
+  e.start_min_n = 0;
   show_kernel(ui, make_own_kernel(e.name, e.text));
 }
 
