@@ -432,5 +432,7 @@ cuobjdump -sass "$sv" 2>/dev/null | awk '
 fi
 
 if [[ -n "${SCANVIZ_LOG_TAR:-}" ]]; then
-  tar czf "$SCANVIZ_LOG_TAR" -C "$out" . && echo "logs packed into $SCANVIZ_LOG_TAR"
+  # Packed beside, then moved: a FILE under $OUT would change while tar reads it (tar exits 1).
+  packed=$(mktemp)
+  tar czf "$packed" -C "$out" . && mv "$packed" "$SCANVIZ_LOG_TAR" && echo "logs packed into $SCANVIZ_LOG_TAR"
 fi
