@@ -26,7 +26,7 @@ namespace {
 
 // The lesson's request as the window starts it, as a sum on typed values.
 RunRequest sum_lesson(std::int64_t n, bool exclusive) {
-  RunRequest r = LessonControls::default_lesson_request();
+  RunRequest r = default_lesson_request();
   r.op = OpKind::Sum;
   r.n = n;
   r.exclusive = exclusive;
@@ -78,7 +78,7 @@ TEST_CASE("own kernel lesson: every starting point of the editor records, and th
 
 TEST_CASE("own kernel lesson: the lesson's controls become the kernel's run, and an error names its line") {
   const auto racy = make_own_kernel("racy.cu", kernel_starts()[0].text);
-  RunRequest lesson = LessonControls::default_lesson_request();  // the slides' input, interval, lockstep auto
+  RunRequest lesson = default_lesson_request();  // the slides' input, interval, lockstep auto
   const RunRequest r = own_kernel_request(lesson, *racy);
   CHECK(r.algorithm.empty());
   CHECK(r.op == OpKind::Interval);
@@ -90,7 +90,7 @@ TEST_CASE("own kernel lesson: the lesson's controls become the kernel's run, and
 
   // The slides' input under the kernel's +: 3 6 7 4 ...
   const LessonRecording slides = record_own_kernel(racy, [] {
-    RunRequest s = LessonControls::default_lesson_request();
+    RunRequest s = default_lesson_request();
     s.op = OpKind::Sum;
     return s;
   }());
@@ -112,7 +112,7 @@ TEST_CASE("own kernel lesson: the lesson's controls become the kernel's run, and
   const std::size_t zero = one.find(": 0.0f;");
   REQUIRE(zero != std::string::npos);
   one.replace(zero, 7, ": 1.0f;");
-  RunRequest five = LessonControls::default_lesson_request();
+  RunRequest five = default_lesson_request();
   five.n = 5;  // a block of 8: threads 5..7 take the constant
   const LessonRecording r3 = record_own_kernel(make_own_kernel("one.cu", one), five);
   REQUIRE_MESSAGE(r3.error.empty(), r3.error);

@@ -11,6 +11,7 @@
 #include "algorithms.hpp"
 #include "emulator/record.hpp"
 #include "gui/model/diagram_model.hpp"
+#include "gui/options.hpp"
 #include "run/request.hpp"
 #include "trace/trace.hpp"
 
@@ -22,10 +23,9 @@ struct OwnKernel;  // gui/lesson/own_kernel.hpp
 // controls edit a run request (run/request.hpp), as the command line's flags and a link's keys do;
 // what is not a field of it is only what a widget remembers while another choice hides it.
 struct LessonControls {
-  // The lesson as asked: kogge-stone-double-buffer on the slides' eight values, the interval
-  // operator, on the emulator. `warp` is the warp width of a warp-level algorithm, or for the
-  // others the threads the emulator advances in lockstep: 1, every thread on its own, is how the
-  // slides draw a kernel (so the racy kernel's race shows at n = 8); 32 is a GPU's warp. Empty:
+  // The lesson as asked (default_lesson_request, gui/options.hpp). `warp` is the warp width of a
+  // warp-level algorithm, or for the others the threads the emulator advances in lockstep: 1, every
+  // thread on its own, is how the slides draw a kernel (so the racy kernel's race shows at n = 8); 32 is a GPU's warp. Empty:
   // 1 for the racy kernel, 32 for the others. The request may hold fields its scan does not use
   // (a type under the interval operator, a predicate of a plain scan): lesson_request leaves them out.
   RunRequest request = default_lesson_request();
@@ -38,8 +38,6 @@ struct LessonControls {
   // Set: the lesson is this kernel of the user's own, run as the request says (own_kernel.hpp);
   // choosing an algorithm clears it.
   std::shared_ptr<const OwnKernel> own_kernel;
-
-  static RunRequest default_lesson_request();
 };
 
 // The block algorithm the controls name, as the index block_algorithms() lists it (the combo's).
