@@ -569,9 +569,11 @@ int run_command_line(int argc, char** argv) {
       if (!go.kernel_path.empty()) {  // a kernel of your own in place of a built-in lesson
         for (const char* flag : {"--algo", "--trace", "--lookback", "--scan", "--type", "--amplify", "--side-by-side"})
           if (gui_cmd->count(flag)) throw UsageError(std::string("--kernel with ") + flag + ": a kernel of your own runs alone, as itself");
-        if (go.lesson.executor == "gpu") throw UsageError("--kernel with --executor gpu: a kernel of your own runs on the CPU emulator only");
-        if (go.lesson.op != OpKind::Sum && go.lesson.op != OpKind::Interval)
-          throw UsageError("--kernel with --op " + std::string(op_name(*go.lesson.op)) +
+        if (go.lesson.executor == "gpu")
+          throw UsageError("--kernel with --executor gpu: a kernel of your own runs on the CPU emulator only");
+        const OpKind op = go.lesson.op.value_or(OpKind::Sum);
+        if (op != OpKind::Sum && op != OpKind::Interval)
+          throw UsageError("--kernel with --op " + std::string(op_name(op)) +
                            ": a kernel of your own scans with its + (sum), or runs symbolically (interval)");
       }
       if (!go.screenshot.empty()) refuse_binary_on_terminal("--screenshot", go.screenshot, "png");

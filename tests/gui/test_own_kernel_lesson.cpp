@@ -106,6 +106,18 @@ TEST_CASE("own kernel lesson: the lesson's controls become the kernel's run, and
   CHECK_FALSE(r2.view);
   CHECK(r2.error_line == line);
   CHECK(r2.error.rfind("b.cu:" + std::to_string(line) + ":", 0) == 0);
+
+  // A constant other than 0 cannot be symbolic: asked for intervals, the kernel runs as a sum.
+  std::string one = kernel_starts()[0].text;
+  const std::size_t zero = one.find(": 0.0f;");
+  REQUIRE(zero != std::string::npos);
+  one.replace(zero, 7, ": 1.0f;");
+  RunRequest five = default_lesson_request();
+  five.n = 5;  // a block of 8: threads 5..7 take the constant
+  const LessonRecording r3 = record_own_kernel(make_own_kernel("one.cu", one), five);
+  REQUIRE_MESSAGE(r3.error.empty(), r3.error);
+  CHECK(r3.view->trace.meta.op == OpKind::Sum);
+  CHECK(record_own_kernel(racy, five).view->trace.meta.op == OpKind::Interval);
 }
 
 TEST_CASE("own kernel lesson: the report card's worker grades the newest kernel asked, once") {

@@ -33,7 +33,8 @@ std::int32_t own_kernel_auto_warp(const OwnKernel& k);
 RunRequest own_kernel_request(const RunRequest& lesson, const OwnKernel& k);
 
 // Records the kernel as the lesson asks: its view, or the error in one line (FILE:LINE:COL: error:
-// ...) with the line it names (0 where it names none), the traces left empty.
+// ...) with the line it names (0 where it names none), the traces left empty. Asked for the interval
+// operator, a kernel whose values cannot be symbolic runs as a sum (the trace's operator says so).
 LessonRecording record_own_kernel(const std::shared_ptr<const OwnKernel>& k, const RunRequest& lesson);
 
 }  // namespace sv::gui

@@ -101,13 +101,13 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
     KernelEditor& e = ui.kernel.editor;
     e.name = std::filesystem::path(opt.kernel_path).filename().string();
     e.text = text;
-    l.own_kernel = make_own_kernel(e.name, std::move(text));
+    ui.lesson.own_kernel = make_own_kernel(e.name, std::move(text));
     ui.kernel.watch.path = opt.kernel_path;  // its stamp is taken at the first poll
   } else {
     // The run the lesson asks for, checked as every run is (run_config throws a RequestError, which
     // the caller says in its own words: --n on the command line, n in a link). A warp width the
     // options name is checked as given; the lesson narrows only its own default to a small block.
-    // A kernel of the user's own is checked as it records (kernel_run.hpp).
+    // (A kernel of the user's own is checked by its recording, below.)
     RunRequest run = lesson_request(l, l.request.algorithm);
     if (const AlgorithmInfo* info = find_algorithm(asked.algorithm); info && info->warp_level && asked.warp) run.warp = asked.warp;
     run_config(run);
@@ -132,7 +132,9 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
     // A lesson that fails as it records (on the GPU, say) is a usage error at the command line; in
     // the window the same message waits in the controls.
     if (!ui.lesson.error.empty()) {
-      std::cerr << (ui.lesson.own_kernel ? "" : "scanviz: ") << ui.lesson.error << "\n";  // a kernel's: FILE:LINE:COL: error: ...
+      // A kernel's own error names its place (FILE:LINE:COL: error: ...); any other is the program's.
+      const bool placed = ui.lesson.own_kernel && ui.lesson.error.rfind(ui.lesson.own_kernel->name + ":", 0) == 0;
+      std::cerr << (placed ? "" : "scanviz: ") << ui.lesson.error << "\n";
       return 2;
     }
   }

@@ -49,7 +49,10 @@ void swap_in_recording(Ui& ui, LessonRecording&& r) {
     say(ui, r.error + (ui.lesson.view ? " (the last run that worked stays on screen)" : ""), true);
   else if (r.ran_kernel)
     say(ui, "ran " + r.ran_kernel->name + ": " + std::to_string(r.view->trace.steps.size()) + " steps, " +
-                std::string(outcome_name(r.view->outcome)) + ", " + std::to_string(r.view->hazards.size()) + " hazards");
+                std::string(outcome_name(r.view->outcome)) + ", " + std::to_string(r.view->hazards.size()) + " hazards" +
+                (r.view->trace.meta.op != ui.lesson.request.op.value_or(OpKind::Sum)
+                     ? " (as a sum: its values cannot run as the symbolic x0..x3)"
+                     : ""));
   show_recording(ui.lesson, std::move(r));
   if (!recorded) return;
   ui.recorded_from_controls = true;
