@@ -357,6 +357,9 @@ int run_command_line(int argc, char** argv) {
   std::string trace_kernel_file;  // not a request field: the page's links and a trace's meta have no file to read
   trace->add_option("--kernel", trace_kernel_file, "a scan kernel of your own (.cu, docs/kernel-subset.md) instead of --algo; "
                                                    "it runs on the emulator");
+  std::int32_t trace_kernel_grid = 0;  // with --kernel only: the launch's blocks (gridDim.x)
+  trace->add_option("--grid", trace_kernel_grid, "with --kernel: blocks of the launch, run one after another on shared global "
+                                                 "memory (default: as many as n needs)");
   trace->add_option("--trace-capacity", to.trace_capacity, "GPU: events the device trace buffer holds");
   trace->add_option("--out", to.out, "trace file to write (JSON); - for standard output")->required();
 
@@ -409,29 +412,27 @@ int run_command_line(int argc, char** argv) {
   std::string size = "1600x900";
   auto* gui_cmd = app.add_subcommand("gui", "open the window (what scanviz with no arguments does)");
   gui_cmd->add_option("--trace", go.trace_path, "open this trace instead of recording the default lesson");
-  gui_cmd->add_option("--algo", go.algorithm, "the lesson's algorithm");
-  gui_cmd->add_option("--n", go.n, "the lesson's n");
-  gui_cmd->add_option("--warp", go.warp,
-                      "the lesson's warp width (warp-* algorithms; default 4, as Fig. 2), or for the other algorithms "
-                      "the threads the emulator runs in lockstep (default 1, each on its own, as the slides draw it)");
-  gui_cmd->add_option("--op", go.op, "the lesson's operator: " + op_names_text() + " (default interval)");
-  std::string gui_executor = "emulator";
-  gui_cmd->add_option("--executor", gui_executor, "record the lesson on the emulator (default) or the gpu");
-  gui_cmd->add_option("--amplify", go.amplify_seed, "with --executor gpu: the race amplifier's seed (0 = off)");
+  cli::RunFlags gui_flags;  // the lesson: a run request over the default lesson (GuiOptions::lesson)
+  cli::add_run_flags(*gui_cmd, gui_flags, {
+      {"algo", "the lesson's algorithm"},
+      {"n", "the lesson's n"},
+      {"warp", "the lesson's warp width (warp-* algorithms; default 4, as Fig. 2), or for the other algorithms "
+               "the threads the emulator runs in lockstep (default 1, each on its own, as the slides draw it)"},
+      {"op", "the lesson's operator: " + op_names_text() + " (default interval)"},
+      {"executor", "record the lesson on the emulator (default), the gpu, or auto (the GPU when usable)"},
+      {"amplify", "with --executor gpu: the race amplifier's seed (0 = off)"},
+      {"type", "the lesson's value type with a numeric operator: int32 (default), int64, float or double"},
+      {"exclusive", "the lesson as an exclusive scan"},
+      {"input", "the lesson's input: slides (the slides' values, the default up to n = 8), random:SEED (the default "
+                "above, seed 1), values such as 3,6,7,4, or @FILE"},
+      {"scan", "plain (default), segmented[:DENSITY] (heads drawn with that chance, default 0.25), "
+               "compact[:PREDICATE] (default x % 2 == 0) or allocate"},
+      {"schedule", "the emulator's schedule for the lesson: in-order (default), reverse, round-robin or random[:SEED]"},
+  });
   std::string gui_measure;
   gui_cmd->add_option("--measure", gui_measure,
                       "GPU: measure the timing panel's algorithm, CUB and the copy at these sizes (2^10..2^28, e.g. "
                       "2^20,2^24) at start; with --frames, the frames count from when they are done");
-  gui_cmd->add_option("--type", go.type, "the lesson's value type with a numeric operator: int32 (default), int64, float or double");
-  gui_cmd->add_flag("--exclusive", go.exclusive, "the lesson as an exclusive scan");
-  gui_cmd->add_option("--input", go.input,
-                      "the lesson's input: slides (the slides' values, the default up to n = 8), random:SEED (the default "
-                      "above, seed 1) or values such as 3,6,7,4");
-  gui_cmd->add_option("--scan", go.scan,
-                      "plain (default), segmented[:DENSITY] (heads drawn with that chance, default 0.25), "
-                      "compact[:PREDICATE] (default x % 2 == 0) or allocate");
-  gui_cmd->add_option("--schedule", go.schedule,
-                      "the emulator's schedule for the lesson: in-order (default), reverse, round-robin or random[:SEED]");
   gui_cmd->add_option("--step", go.step, "start at this step (default: the first, where a lecture starts)");
   gui_cmd->add_option("--theme", go.theme, "light, dark or high-contrast")
       ->check(CLI::IsMember(themes));
@@ -501,7 +502,9 @@ int run_command_line(int argc, char** argv) {
     if (*algos) return cmd_algos();
     if (*trace) {
       if (trace_kernel_file.empty() && !trace->count("--algo")) throw UsageError("trace: --algo or --kernel is required");
-      if (!trace_kernel_file.empty()) return trace_kernel(trace_kernel_file, cli::request_of(*trace, to.flags), to.out);
+      if (trace_kernel_file.empty() && trace->count("--grid")) throw UsageError("trace: --grid is for --kernel (a built-in algorithm's tiles follow n and --block)");
+      if (!trace_kernel_file.empty())
+        return trace_kernel(trace_kernel_file, cli::request_of(*trace, to.flags), to.out, trace_kernel_grid);
       return cmd_trace(to, cli::request_of(*trace, to.flags));
     }
     if (*check) return check_kernel(co);
@@ -540,27 +543,13 @@ int run_command_line(int argc, char** argv) {
       if (go.frames < 0) throw UsageError("--frames must not be negative (0, the default, runs until the window is closed)");
       if (gui_cmd->count("--step") && go.step < 0)
         throw UsageError("--step must be 0 or more (0 is the first step), not " + std::to_string(go.step));
-      if (gui_cmd->count("--algo")) {  // the request's check of the name: an empty one is refused
-        RunRequest lesson;
-        set_field(lesson, "algo", go.algorithm);
-      }
-      if (gui_cmd->count("--n") && go.n < 1) throw UsageError("--n must be at least 1, not " + std::to_string(go.n));
-      if (gui_cmd->count("--warp")) {
-        const AlgorithmInfo* info = find_algorithm(go.algorithm.empty() ? kDefaultBlockAlgorithm : std::string_view(go.algorithm));
-        if (!info) throw UsageError("--warp applies to the block algorithms (--algo NAME)");
-        if (go.warp < 1) throw UsageError("--warp " + std::to_string(go.warp) + " is not a power of two from 1 to 32");
-        warp_width_for(*info, block_shape(*info, go.n > 0 ? go.n : 8, 0).capacity, go.warp);  // one line, exit 2
-      }
       int used = 0;
       if (!mouse.empty() && (std::sscanf(mouse.c_str(), "%f,%f%n", &go.mouse_x, &go.mouse_y, &used) != 2 ||
                              used != static_cast<int>(mouse.size()) || go.mouse_x < 0 || go.mouse_y < 0 || go.frames == 0))
         throw UsageError("--mouse must be X,Y (non-negative window pixels) and comes with --frames, not '" + mouse + "'");
       if (go.font_scale != 0 && !(go.font_scale >= 1 && go.font_scale <= 3)) throw UsageError("--font-scale must be between 1 and 3");
-      if (gui_executor != "emulator" && gui_executor != "gpu")
-        throw UsageError("--executor: the window records on the emulator or the gpu, not '" + gui_executor + "'");
-      go.gpu = gui_executor == "gpu";
-      if (go.amplify_seed < 0 || (go.amplify_seed > 0 && !go.gpu))
-        throw UsageError("--amplify must be a non-negative seed and comes with --executor gpu");
+      go.lesson = cli::request_of(*gui_cmd, gui_flags, gui::default_lesson_request());  // checked by the window, once
+      go.input_given = gui_cmd->count("--input") > 0;
       if (!gui_measure.empty())
         for (std::int64_t n : parse_sizes(gui_measure)) {
           const int log2_n = std::countr_zero(static_cast<std::uint64_t>(n));

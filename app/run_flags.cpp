@@ -2,6 +2,8 @@
 #include "run_flags.hpp"
 
 #include <sstream>
+#include <string_view>
+#include <vector>
 #include <stdexcept>
 
 #include "core/files.hpp"
@@ -39,7 +41,9 @@ void add_run_flags(CLI::App& command, RunFlags& flags, const std::vector<std::pa
 }
 
 RunRequest request_of(const CLI::App& command, const RunFlags& flags, RunRequest r) {
-  for (const std::string_view key : kRequestKeys) {
+  std::vector<std::string_view> keys(kRequestKeys.begin(), kRequestKeys.end());
+  keys.push_back("scan");  // the window's form of flags and app, set after them
+  for (const std::string_view key : keys) {
     const std::string name(key);
     if (command.get_option_no_throw("--" + name) == nullptr || command.count("--" + name) == 0) continue;
     if (key == "exclusive") {

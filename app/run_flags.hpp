@@ -19,7 +19,8 @@ struct RunFlags {
   bool exclusive = false;
 };
 
-// Adds --KEY for each (key, help); "exclusive" is a flag, "option" repeatable.
+// Adds --KEY for each (key, help): a request key, or "scan" (the window's form of flags and app);
+// "exclusive" is a flag, "option" repeatable.
 void add_run_flags(CLI::App& command, RunFlags& flags, const std::vector<std::pair<std::string, std::string>>& keys);
 
 // `defaults` with the flags given on `command` set: --input @FILE reads the file's values (commas or

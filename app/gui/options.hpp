@@ -1,6 +1,6 @@
-// What `scanviz gui` and a page's link ask the window for: the lesson, the views, the test hooks.
-// A plain value, so that the command line (app/main.cpp) and the page (app/web/url_options.hpp)
-// fill it in without knowing the window.
+// What `scanviz gui` and a page's link ask the window for: the lesson (a run request), the views, the
+// test hooks. A plain value, so that the command line (app/main.cpp) and the page
+// (app/web/url_options.hpp) fill it in without knowing the window.
 #pragma once
 
 #include <algorithm>
@@ -8,7 +8,24 @@
 #include <string>
 #include <vector>
 
+#include "algorithms.hpp"
+#include "run/request.hpp"
+
 namespace sv::gui {
+
+// The lesson the window opens on when nothing names another: kogge-stone-double-buffer on the
+// slides' eight values under the interval operator, recorded on the emulator (the predicate waits
+// for a compaction the scan control may choose).
+inline RunRequest default_lesson_request() {
+  RunRequest r;
+  r.algorithm = std::string(kDefaultBlockAlgorithm);
+  r.n = 8;
+  r.op = OpKind::Interval;
+  r.input = "slides";
+  r.predicate = "x % 2 == 0";
+  r.executor = "emulator";
+  return r;
+}
 
 // The themes the window and the rendered pictures know.
 inline constexpr std::array<const char*, 3> kThemes = {"light", "dark", "high-contrast"};
@@ -39,17 +56,13 @@ struct GuiOptions {
   float mouse_x = -1, mouse_y = -1;  // >= 0: the mouse pointer held there (tests: tooltips)
   std::string keys;            // scripted input (gui/platform/input_script.hpp), fed from the third frame on
   bool predict = false;        // start in predict-the-next-step mode
-  int n = 0;                   // record the default lesson with this n instead
-  std::string algorithm;       // ... and this algorithm
-  int warp = 0;                // ... and this warp width (warp-level algorithms; 0: the lesson's 4)
-  std::string op;              // ... and this operator (sum, product, min, max, interval)
-  std::string schedule;        // ... and this emulator schedule (in-order, reverse, round-robin, random:SEED)
-  std::string type;            // ... and this value type (int32, int64, float, double; not with interval)
-  bool exclusive = false;      // ... as an exclusive scan
-  std::string input;           // ... on this input (slides, random:SEED, or values "3,6,7,4")
-  std::string scan;            // ... as this scan (plain, segmented[:DENSITY], compact[:PREDICATE], allocate)
-  bool gpu = false;            // ... recorded on the GPU executor (an error without a usable device)
-  int amplify_seed = 0;        // ... with this race amplifier seed (GPU)
+  // The lesson to record: the default lesson with the fields the command line's flags (run_flags.hpp)
+  // or a link's keys set, checked by the run layer (validate_request) when the window applies it.
+  // executor "auto" is the GPU where one is usable, as for `scanviz trace`.
+  RunRequest lesson = default_lesson_request();
+  // Whether the input was named: without it the lesson's slides' values stand for n up to 8, and a
+  // larger n takes seeded random values (the slides have eight).
+  bool input_given = false;
   std::vector<int> measure_log2_n;  // timing panel: measure these sizes at start (frames count from when done)
 };
 

@@ -37,6 +37,9 @@ int main() {
   try {
     sv::web::PagePlatform page;
     return sv::gui::run_gui(options, page);
+  } catch (const sv::RequestError& e) {  // a lesson the link names that cannot run, its fields named as the link names them
+    std::cerr << "scanviz: link: " << sv::request_error_text(e, "") << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "scanviz: " << e.what() << "\n";
     return 1;

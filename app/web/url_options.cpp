@@ -1,6 +1,8 @@
-// The page's query string as window options (app/web/url_options.hpp).
+// The page's query string as window options (app/web/url_options.hpp): the lesson's keys are the run
+// request's (run/request.hpp), set and printed by it; the rest are the window's views.
 #include "web/url_options.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -41,6 +43,10 @@ bool to_int(const std::string& text, int& out) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
+bool is_request_key(std::string_view key) {
+  return key == "scan" || std::find(kRequestKeys.begin(), kRequestKeys.end(), key) != kRequestKeys.end();
+}
+
 }  // namespace
 
 std::string apply_query(std::string_view query, gui::GuiOptions& o) {
@@ -53,17 +59,15 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
     const std::size_t eq = pair.find('=');
     const std::string key = decoded(pair.substr(0, eq));
     const std::string value = eq == std::string_view::npos ? "" : decoded(pair.substr(eq + 1));
-    int number = 0;
-    const bool is_number = to_int(value, number);
-    if (key == "algo") o.algorithm = value;
-    else if (key == "op") o.op = value;
-    else if (key == "theme") o.theme = value;
+    if (is_request_key(key)) {  // the lesson's fields, as the command line's flags set them
+      try {
+        set_field(o.lesson, key, value);
+      } catch (const RequestError& e) {
+        return "link: " + request_error_text(e, "");
+      }
+      o.input_given |= key == "input";
+    } else if (key == "theme") o.theme = value;
     else if (key == "lookback") o.lookback = value;
-    else if (key == "schedule") o.schedule = value;  // these four are checked where the window sets them (window/option_checks.cpp)
-    else if (key == "type") o.type = value;
-    else if (key == "input") o.input = value;
-    else if (key == "scan") o.scan = value;
-    else if (key == "exclusive") o.exclusive = value != "0";
     else if (key == "charts") o.charts = value != "0";
     else if (key == "timing") o.timing = value != "0";
     else if (key == "divergence") o.divergence = value != "0";
@@ -71,16 +75,17 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
     else if (key == "bench") o.bench_json = value;
     else if (key == "lecture") o.lecture = value != "0";
     else if (key == "side") o.side_by_side = value != "0";
-    else if (key == "n" || key == "step" || key == "warp") {
+    else if (key == "step") {
+      int number = 0;
       const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
-      if (digits && !is_number) return "link: " + key + "=" + value + " is too large";
-      if (!is_number || number < 0) return "link: " + key + "=" + value + " is not a whole number";
-      if (key == "n" && number < 1) return "link: n=" + value + " must be at least 1";
-      (key == "n" ? o.n : key == "step" ? o.step : o.warp) = number;
+      if (digits && !to_int(value, number)) return "link: step=" + value + " is too large";
+      if (!digits) return "link: step=" + value + " is not a whole number";
+      o.step = number;
     } else {
-      return "link: unknown key '" + key +
-             "' (algo, n, op, type, exclusive, input, scan, schedule, step, warp, theme, lookback, charts, timing, "
-             "divergence, lecture, side, trace, bench)";
+      std::string keys;
+      for (const std::string_view k : kRequestKeys) keys += std::string(k) + ", ";
+      return "link: unknown key '" + key + "' (" + keys +
+             "scan, step, theme, lookback, charts, timing, divergence, lecture, side, trace, bench)";
     }
   }
   return {};
@@ -88,18 +93,30 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
 
 std::string link_query(const gui::GuiOptions& o) {
   std::string query;
-  const auto add = [&](const char* key, const std::string& value) {
-    query += (query.empty() ? "?" : "&") + std::string(key) + "=" + encoded(value);
+  const auto add = [&](const std::string& key, const std::string& value) {
+    query += (query.empty() ? "?" : "&") + key + "=" + encoded(value);
   };
-  if (!o.algorithm.empty()) add("algo", o.algorithm);
-  if (o.n > 0) add("n", std::to_string(o.n));
-  if (!o.op.empty()) add("op", o.op);
-  if (!o.type.empty()) add("type", o.type);
-  if (o.exclusive) add("exclusive", "1");
-  if (!o.input.empty()) add("input", o.input);
-  if (!o.scan.empty()) add("scan", o.scan);
-  if (!o.schedule.empty()) add("schedule", o.schedule);
-  if (o.warp > 0) add("warp", std::to_string(o.warp));
+  // The lesson's fields that differ from the default lesson's (what a link without them opens), in
+  // the links' short forms where a field has one: input=random:SEED for a seeded input, and
+  // scan=segmented:SHARE, compact:PREDICATE or allocate for drawn heads and the applications.
+  const RunRequest& r = o.lesson;
+  const RunRequest lesson = gui::default_lesson_request();
+  const auto defaults = request_fields(lesson);
+  const bool seeded = r.input.empty();
+  const double share = r.flags.rfind("random:", 0) == 0 ? std::strtod(r.flags.c_str() + 7, nullptr) : 0;
+  const bool drawn_heads = r.app.empty() && share > 0 && share <= 1;  // what scan=segmented:SHARE takes
+  for (const auto& field : request_fields(r)) {
+    const std::string& key = field.first;
+    if (key == "input" || (key == "seed" && seeded) || key == "app" || key == "predicate" || (key == "flags" && drawn_heads) ||
+        key == "executor")
+      continue;  // below
+    if (std::find(defaults.begin(), defaults.end(), field) == defaults.end()) add(key, field.second);
+  }
+  if (o.input_given || r.input != lesson.input) add("input", seeded ? "random:" + std::to_string(r.seed) : r.input);
+  if (r.executor != lesson.executor) add("executor", r.executor);  // auto too, which request_fields leaves out
+  if (drawn_heads) add("scan", "segmented:" + r.flags.substr(7));
+  if (r.app == "compact") add("scan", "compact:" + r.predicate);
+  if (r.app == "allocate") add("scan", "allocate");
   if (o.step >= 0) add("step", std::to_string(o.step));
   if (o.side_by_side) add("side", "1");
   if (o.lecture) add("lecture", "1");

@@ -24,7 +24,7 @@ std::string spelled(std::string_view text, std::string_view prefix) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const std::size_t close = text[i] == '{' ? text.find('}', i) : std::string_view::npos;
     const std::string_view key = close == std::string_view::npos ? std::string_view() : text.substr(i + 1, close - i - 1);
-    if (!key.empty() && std::find(kRequestKeys.begin(), kRequestKeys.end(), key) != kRequestKeys.end()) {
+    if (!key.empty() && (key == "scan" || std::find(kRequestKeys.begin(), kRequestKeys.end(), key) != kRequestKeys.end())) {
       out += prefix;
       out += key;
       i = close;
@@ -117,7 +117,13 @@ void set_field(RunRequest& r, std::string_view key, std::string_view value) {
   } else if (key == "input") {
     if (v.empty()) fail(key, "{input}: no values given");
     if (v == "random" || v.rfind("random:", 0) == 0) {  // the window's and links' form of a seeded input
-      if (v != "random") r.seed = whole_number<std::uint64_t>(key, std::string_view(v).substr(7), 1);
+      if (v != "random") {
+        std::uint64_t seed = 0;
+        const auto [end, ec] = std::from_chars(v.data() + 7, v.data() + v.size(), seed);
+        if (ec != std::errc() || end != v.data() + v.size() || seed == 0)
+          fail(key, "{input}: '" + v + "' is not slides, random:SEED (SEED 1 or more) or values such as 3,6,7,4");
+        r.seed = seed;
+      }
       r.input.clear();
     } else {
       r.input = v;
@@ -157,7 +163,8 @@ void set_field(RunRequest& r, std::string_view key, std::string_view value) {
       r.flags.clear();
       r.app = "allocate";
     } else {
-      fail("flags", "{flags}: scan '" + v + "' is not plain, segmented[:DENSITY], compact[:PREDICATE] or allocate");
+      fail("scan", "{scan}: '" + v + "' is not plain, segmented[:DENSITY] (0 to 1), compact[:PREDICATE] (e.g. "
+                   "compact:x%2==0) or allocate");
     }
   } else if (key == "executor") {
     if (v != "auto" && v != "gpu" && v != "emulator") fail(key, "{executor}: unknown executor '" + v + "' (auto, gpu or emulator)");
@@ -253,7 +260,8 @@ void validate_request(const RunRequest& r) {
     if (info && !info->warp_level && r.warp)
       fail("warp", "{warp} narrows " + r.algorithm + "'s lockstep on the emulator; a GPU's warps are 32 lanes ({executor} emulator)");
   }
-  if (r.executor == "emulator" && r.amplify) fail("amplify", "{amplify} applies to the GPU executor only");
+  if (r.executor == "emulator" && r.amplify)
+    fail("amplify", "{amplify} " + std::to_string(r.amplify) + " applies to the GPU executor only ({executor} gpu)");
 }
 
 void make_application_input(BlockRunConfig& c, std::string_view app, std::string_view predicate) {

@@ -47,9 +47,9 @@ inline constexpr std::array<std::string_view, 16> kRequestKeys = {
     "algo", "n",     "block", "warp",  "op",        "type",     "exclusive", "input",
     "seed", "schedule", "option", "flags", "app", "predicate", "executor", "amplify"};
 
-// A request that cannot run. `field` is the key at fault; the text names fields as {key}, which
-// each view spells its own way (the command line --key, a link key=): request_error_text. what()
-// spells them as bare keys.
+// A request that cannot run. `field` is the key at fault (or "scan", where that form was given); the
+// text names fields as {key}, which each view spells its own way (the command line --key, a link
+// key): request_error_text. what() spells them as bare keys.
 struct RequestError : std::invalid_argument {
   RequestError(std::string field, const std::string& text);
   std::string field;

@@ -11,6 +11,7 @@
 
 #include "../tests/helpers.hpp"
 #include "gui_test.hpp"
+#include "gui/draw/diagram_svg.hpp"
 #include "gui/draw/render.hpp"
 #include "gui/draw/canvas.hpp"
 #include "algorithms.hpp"

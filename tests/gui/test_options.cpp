@@ -27,7 +27,7 @@ TEST_CASE("gui: the lessons take --warp (a warp width, or the others' lockstep),
   const std::pair<const char*, const char*> bad[] = {
       {"gui --algo warp-raking --n 16 --warp 3 --frames 2", "warp width 3 is not a power of two from 2 to 32"},
       {"gui --algo warp-sklansky --n 16 --warp 32 --frames 2", "warp width 32 exceeds the block"},
-      {"gui --algo warp-sklansky --n 16 --warp 0 --frames 2", "--warp 0 is not a power of two"},
+      {"gui --algo warp-sklansky --n 16 --warp 0 --frames 2", "--warp: warp width 0 is not a power of two from 2 to 32"},
       {"gui --algo sklansky --warp 3 --frames 2", "threads in lockstep 3 is not a power of two from 1 to 32"},
   };
   // The other algorithms take it as the emulator's lockstep (1: every thread on its own).
@@ -47,9 +47,11 @@ TEST_CASE("gui: the GPU lesson and measuring options are refused in one line whe
     CHECK(std::count(out.begin(), out.end(), '\n') == 1);
   };
   CHECK(run_under_xvfb("gui --executor cpu --frames 2", &out) == 2);
-  one_line("--executor: the window records on the emulator or the gpu, not 'cpu'");
+  one_line("--executor: unknown executor 'cpu' (auto, gpu or emulator)");
   CHECK(run_under_xvfb("gui --amplify 3 --frames 2", &out) == 2);
-  one_line("--amplify must be a non-negative seed and comes with --executor gpu");
+  one_line("--amplify 3 applies to the GPU executor only (--executor gpu)");
+  CHECK(run_under_xvfb("gui --executor gpu --amplify -1 --frames 2", &out) == 2);
+  one_line("--amplify: '-1' is not a whole number");
   CHECK(run_under_xvfb("gui --measure 2^29 --frames 2", &out) == 2);
   one_line("--measure: the timing panel measures powers of two from 2^10 to 2^28, not 536870912");
   CHECK(run_under_xvfb("gui --measure 1000 --frames 2", &out) == 2);

@@ -13,6 +13,7 @@
 
 #include "analysis/application.hpp"
 #include "emulator/record.hpp"
+#include "gui/draw/diagram_svg.hpp"
 #include "gui/model/diagram_model.hpp"
 #include "trace/trace_json.hpp"
 

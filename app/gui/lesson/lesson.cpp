@@ -14,17 +14,6 @@
 
 namespace sv::gui {
 
-RunRequest LessonControls::default_lesson_request() {
-  RunRequest r;
-  r.algorithm = std::string(kDefaultBlockAlgorithm);
-  r.n = 8;
-  r.op = OpKind::Interval;
-  r.input = "slides";
-  r.predicate = "x % 2 == 0";
-  r.executor = "emulator";
-  return r;
-}
-
 namespace {
 
 constexpr const char* kScanNames[] = {"plain", "segmented", "compact", "allocate"};
@@ -105,7 +94,6 @@ RunRequest lesson_request(const LessonControls& l, const std::string& algorithm)
   // The lesson's warp (4, as Fig. 2 draws it) narrowed to a block smaller than it (n = 2), where a
   // command line's --warp 4 is refused: unset, the block's own width.
   if (info && info->warp_level && r.warp && r.n && *r.n > 0 && *r.warp > block_shape(*info, *r.n, r.block).capacity) r.warp.reset();
-  if (!gpu) r.amplify = 0;
   r.executor = gpu ? "gpu" : "emulator";
   return r;
 }

@@ -11,6 +11,7 @@
 #include "algorithms.hpp"
 #include "emulator/record.hpp"
 #include "gui/model/diagram_model.hpp"
+#include "gui/options.hpp"
 #include "run/request.hpp"
 #include "trace/trace.hpp"
 
@@ -20,10 +21,9 @@ namespace sv::gui {
 // controls edit a run request (run/request.hpp), as the command line's flags and a link's keys do;
 // what is not a field of it is only what a widget remembers while another choice hides it.
 struct LessonControls {
-  // The lesson as asked: kogge-stone-double-buffer on the slides' eight values, the interval
-  // operator, on the emulator. `warp` is the warp width of a warp-level algorithm, or for the
-  // others the threads the emulator advances in lockstep: 1, every thread on its own, is how the
-  // slides draw a kernel (so the racy kernel's race shows at n = 8); 32 is a GPU's warp. Empty:
+  // The lesson as asked (default_lesson_request, gui/options.hpp). `warp` is the warp width of a
+  // warp-level algorithm, or for the others the threads the emulator advances in lockstep: 1, every
+  // thread on its own, is how the slides draw a kernel (so the racy kernel's race shows at n = 8); 32 is a GPU's warp. Empty:
   // 1 for the racy kernel, 32 for the others. The request may hold fields its scan does not use
   // (a type under the interval operator, a predicate of a plain scan): lesson_request leaves them out.
   RunRequest request = default_lesson_request();
@@ -33,8 +33,6 @@ struct LessonControls {
   std::string typed = "3,6,7,4,8,2,1,9";
   std::string heads = "random:0.25";
   std::string random_schedule = "random:7";
-
-  static RunRequest default_lesson_request();
 };
 
 // The block algorithm the controls name, as the index block_algorithms() lists it (the combo's).

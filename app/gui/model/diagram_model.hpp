@@ -89,13 +89,6 @@ struct Diagram {
 Diagram build_diagram(const TraceView& view, int current, const Palette& palette, DiagramLayout layout = {},
                       const TraceView* race_free = nullptr);
 
-struct LegendItem;  // gui/draw/legend.hpp
-
-// The diagram as a standalone SVG document (vector export for slides), with the legend's entries
-// under the cells where `legend` is given.
-std::string diagram_svg(const Diagram& d, const Palette& palette, const std::string& title,
-                        const std::vector<LegendItem>* legend = nullptr);
-
 // One sentence on what a step does, for the narration panel and the exports' captions.
 std::string narrate_step(const TraceView& view, int step);
 

@@ -1,7 +1,7 @@
 // The look-back view's scene: what one run looks like at one time, laid out in pixels (the legend,
 // the descriptor table, the life strip, the arrows of the selected tile's inspections, one lane per
-// resident slot of each SM), and its drawing: with ImGui's draw list, as a picture of the lanes' marks,
-// or as SVG. The layout is plain data, so the tests check what is drawn.
+// resident slot of each SM), and the lanes' marks as a picture. The layout is plain data, so the
+// tests check what is drawn; gui/draw/lookback_draw.* draws it (ImGui, SVG).
 #pragma once
 
 #include <cstdint>
@@ -83,11 +83,5 @@ struct LanePicture {
   std::vector<std::uint32_t> rgba;  // w x h, top row first, bytes in GL_RGBA order
 };
 LanePicture lane_picture(const LookbackScene& scene, std::uint32_t background);
-
-// Draws a scene with the current ImGui window's draw list, its top-left corner at `origin`; with
-// `lanes_drawn`, all but the lanes' marks (the caller drew their lane_picture).
-void draw_lookback_scene(const LookbackScene& scene, float origin_x, float origin_y, bool lanes_drawn = false);
-// The same scene as a standalone SVG document (vector export for slides).
-std::string lookback_scene_svg(const LookbackScene& scene, const LookbackPalette& pal, float font_px);
 
 }  // namespace sv::gui

@@ -15,6 +15,7 @@
 #include "core/values.hpp"
 #include "embedded.hpp"
 #include "gui/draw/canvas.hpp"
+#include "gui/draw/lookback_draw.hpp"
 #include "gui/model/pipeline_scene.hpp"
 
 namespace sv::gui {

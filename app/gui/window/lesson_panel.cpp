@@ -153,7 +153,7 @@ bool controls_panel(Ui& ui) {
   // Executor: the emulator (schedules), or the GPU when one is usable (the race amplifier).
   const std::string gpu_label = ui.gpu.usable ? "GPU: " + ui.gpu.name : "GPU (none usable)";
   if (ImGui::BeginCombo("executor", gpu ? gpu_label.c_str() : "CPU emulator")) {
-    if (ImGui::Selectable("CPU emulator", !gpu)) r.executor = "emulator", changed = true;
+    if (ImGui::Selectable("CPU emulator", !gpu)) r.executor = "emulator", r.amplify = 0, changed = true;  // the GPU's amplifier
     if (ImGui::Selectable(gpu_label.c_str(), gpu, ui.gpu.usable ? 0 : ImGuiSelectableFlags_Disabled)) r.executor = "gpu", changed = true;
     ImGui::EndCombo();
   }

@@ -1,4 +1,5 @@
-// Every option of `scanviz gui` (and of a page's link) checked and applied in one place.
+// Every option of `scanviz gui` (and of a page's link) applied in one place: the window's own checked
+// here, the lesson's run by the run layer (run/request.hpp).
 #include "gui/window/option_checks.hpp"
 
 #include <cstdio>
@@ -57,66 +58,40 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
     ui.show_lookback = true;
   }
 
-  // The lesson's options edit its request (run/request.hpp); the run they make is checked when it
-  // records, once, by the run layer.
-  RunRequest& r = ui.lesson.request;
-  const auto field = [&](const char* key, const std::string& value) {
-    try {
-      set_field(r, key, value);
-      return true;
-    } catch (const RequestError&) {
-      return false;
-    }
-  };
-  if (opt.n > 0) r.n = opt.n;
-  if (!opt.algorithm.empty()) {
-    const AlgorithmInfo* info = find_algorithm(opt.algorithm);
-    if (!info && find_device_algorithm(opt.algorithm)) {
-      std::cerr << "scanviz: --algo: " << opt.algorithm
-                << " is a device-wide scan: the look-back view shows it (--lookback default; in a link, lookback=default)\n";
-      return 2;
-    }
-    if (!info) {
-      std::cerr << "scanviz: --algo: unknown algorithm '" << opt.algorithm << "' (scanviz algos lists them)\n";
-      return 2;
-    }
-    set_algorithm(ui.lesson, opt.algorithm);
-  }
-  if (opt.warp > 0) {  // a warp-level algorithm's width, the others' lockstep: both remember it
-    r.warp = opt.warp;
-    if (opt.warp >= 2) ui.lesson.other_warp = opt.warp;
-  }
-  if (!opt.op.empty() && !field("op", opt.op)) {
-    std::cerr << "scanviz: --op: unknown operator '" << opt.op << "' (" << op_names_text() << ")\n";
+  // The lesson: the options' request over the controls, each kind of algorithm keeping its warp
+  // field. What the window cannot show is said here; what cannot run, once, by the run layer.
+  Lesson& l = ui.lesson;
+  const RunRequest& asked = opt.lesson;
+  if (find_device_algorithm(asked.algorithm)) {
+    std::cerr << "scanviz: --algo: " << asked.algorithm
+              << " is a device-wide scan: the look-back view shows it (--lookback default; in a link, lookback=default)\n";
     return 2;
   }
-  if (!opt.type.empty() && (!field("type", opt.type) || r.type == ValueType::Interval)) {  // the interval operator's own type
-    std::cerr << "scanviz: --type: unknown type '" << opt.type << "' (int32, int64, float, double)\n";
+  if (asked.type == ValueType::Interval) {  // the type control holds the numeric types; interval is its operator's own
+    std::cerr << "scanviz: --type: unknown type 'interval' (int32, int64, float, double)\n";
     return 2;
   }
-  r.exclusive |= opt.exclusive;
-  if (!opt.input.empty() && !field("input", opt.input)) {
-    std::cerr << "scanviz: --input: '" << opt.input << "' is not slides, random:SEED (1 or more) or values such as 3,6,7,4\n";
+  set_algorithm(l, asked.algorithm);
+  const std::optional<std::int32_t> kind_warp = l.request.warp;
+  l.request = asked;
+  if (!asked.warp) l.request.warp = kind_warp;
+  else if (*asked.warp >= 2) l.other_warp = asked.warp;  // a warp-level algorithm's width, the others' lockstep: both remember it
+  if (!opt.input_given && l.request.n.value_or(8) > 8) l.request.input.clear();  // the slides have 8 values: a seeded input
+  if (input_mode(l) == 2) l.typed = l.request.input;
+  if (l.request.schedule == "random") l.request.schedule = l.random_schedule;
+  if (schedule_index(l) == static_cast<int>(Schedule::Kind::Random)) l.random_schedule = l.request.schedule;
+  if (l.request.executor == "auto") l.request.executor = ui.gpu.usable ? "gpu" : "emulator";
+  const bool gpu = l.request.executor == "gpu";
+  if ((gpu || !opt.measure_log2_n.empty()) && !ui.gpu.usable) {
+    std::cerr << "scanviz: " << (gpu ? "--executor gpu" : "--measure") << ": no usable CUDA device (" << ui.gpu.error << ")\n";
     return 2;
   }
-  if (input_mode(ui.lesson) == 2) ui.lesson.typed = r.input;
-  if (!opt.scan.empty() && !field("scan", opt.scan)) {
-    std::cerr << "scanviz: --scan: '" << opt.scan
-              << "' is not plain, segmented[:DENSITY] (0 to 1), compact[:PREDICATE] (e.g. compact:x%2==0) or allocate\n";
-    return 2;
-  }
-  if (!opt.schedule.empty() && !field("schedule", opt.schedule == "random" ? ui.lesson.random_schedule : opt.schedule)) {
-    std::cerr << "scanviz: --schedule: unknown schedule '" << opt.schedule << "' (in-order, reverse, round-robin, random[:SEED])\n";
-    return 2;
-  }
-  if (schedule_index(ui.lesson) == static_cast<int>(Schedule::Kind::Random)) ui.lesson.random_schedule = r.schedule;
-  if ((opt.gpu || !opt.measure_log2_n.empty()) && !ui.gpu.usable) {
-    std::cerr << "scanviz: " << (opt.gpu ? "--executor gpu" : "--measure") << ": no usable CUDA device (" << ui.gpu.error
-              << ")\n";
-    return 2;
-  }
-  r.executor = opt.gpu ? "gpu" : "emulator";
-  r.amplify = static_cast<std::uint64_t>(opt.amplify_seed);
+  // The run the lesson asks for, checked as every run is (run_config throws a RequestError, which
+  // the caller says in its own words: --n on the command line, n in a link). A warp width the
+  // options name is checked as given; the lesson narrows only its own default to a small block.
+  RunRequest run = lesson_request(l, l.request.algorithm);
+  if (const AlgorithmInfo* info = find_algorithm(asked.algorithm); info && info->warp_level && asked.warp) run.warp = asked.warp;
+  run_config(run);
   ui.timing.queued_log2_n = opt.measure_log2_n;
   ui.show_timing |= !opt.measure_log2_n.empty();
   if (!opt.trace_path.empty()) {
@@ -130,13 +105,12 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
       return 2;
     }
   } else {
-    if (r.n.value_or(8) > 8 && opt.input.empty()) r.input.clear();  // the slides' input has 8 values: a seeded one
     // Recorded on the worker and waited for, so the worker's fiber stacks are mapped before the
     // controls ask for another lesson.
     ui.recorder.request(ui.lesson, ui.side_by_side);
     if (std::optional<LessonRecording> r = ui.recorder.wait()) show_recording(ui.lesson, std::move(*r));
-    // A lesson the options ask for and that cannot run (n over the algorithm's limit, say) is a usage
-    // error at the command line; in the window the same message waits in the controls.
+    // A lesson that fails as it records (on the GPU, say) is a usage error at the command line; in
+    // the window the same message waits in the controls.
     if (!ui.lesson.error.empty()) {
       std::cerr << "scanviz: " << ui.lesson.error << "\n";
       return 2;

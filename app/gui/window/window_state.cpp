@@ -5,7 +5,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdio>
 
 #include "algorithms.hpp"
 #include "core/values.hpp"
@@ -58,21 +57,27 @@ std::optional<GuiOptions> shown_options(const Ui& ui) {
   const RunRequest& r = l.request;
   const int scan = scan_kind(l);
   GuiOptions o;
-  o.algorithm = r.algorithm;
-  o.n = static_cast<int>(r.n.value_or(8));
-  const OpKind op = r.op.value_or(OpKind::Sum);
-  o.op = op_name(op);
-  o.schedule = r.schedule.empty() ? "in-order" : r.schedule;
-  if (op != OpKind::Interval && scan < 2) o.type = type_name(r.type && *r.type != ValueType::Interval ? *r.type : ValueType::I32);
-  o.exclusive = r.exclusive && scan != 1;
-  if (const int mode = input_mode(l); mode != 0) o.input = mode == 1 ? "random:" + std::to_string(r.seed) : r.input;
-  if (scan == 1) {
-    char density[32];
-    std::snprintf(density, sizeof density, "segmented:%g", segment_density(l));
-    o.scan = density;
-  }
-  if (scan >= 2) o.scan = scan == 3 ? "allocate" : "compact:" + r.predicate;
-  o.warp = r.warp.value_or(find_algorithm(r.algorithm) && find_algorithm(r.algorithm)->warp_level ? 4 : 0);
+  // The lesson as its controls show it: the fields a hidden control holds left at the defaults.
+  RunRequest& s = o.lesson;
+  s.algorithm = r.algorithm;
+  s.n = r.n.value_or(8);
+  s.block = r.block;
+  s.op = r.op.value_or(OpKind::Sum);
+  s.schedule = r.schedule;
+  if (*s.op != OpKind::Interval && scan < 2) s.type = r.type && *r.type != ValueType::Interval ? *r.type : ValueType::I32;
+  s.exclusive = r.exclusive && scan != 1;
+  s.input = r.input;
+  s.seed = r.seed;
+  o.input_given = input_mode(l) != 0 || *s.n > 8;
+  if (scan == 1) s.flags = r.flags;
+  if (scan >= 2) s.app = r.app;
+  if (scan == 2) s.predicate = r.predicate;
+  // A warp-level lesson's width as it runs: none where the lesson narrowed its 4 to a smaller block,
+  // so that the link opens (a width a link names is checked as given).
+  const AlgorithmInfo* info = find_algorithm(r.algorithm);
+  s.warp = info && info->warp_level ? lesson_request(l, r.algorithm).warp : r.warp;
+  s.executor = r.executor;
+  s.amplify = r.amplify;
   o.step = ui.step;
   o.side_by_side = ui.side_by_side;
   o.lecture = ui.lecture;
