@@ -51,6 +51,10 @@ struct GuiOptions {
   bool gpu = false;            // ... recorded on the GPU executor (an error without a usable device)
   int amplify_seed = 0;        // ... with this race amplifier seed (GPU)
   std::vector<int> measure_log2_n;  // timing panel: measure these sizes at start (frames count from when done)
+  // A kernel of the user's own given as its text, not a file: the page's link carries it
+  // (app/web/kernel_link.hpp), and the window names the one it shows here for the page's address.
+  std::string kernel_name;     // its file name ("my_scan.cu")
+  std::string kernel_text;
 };
 
 }  // namespace sv::gui

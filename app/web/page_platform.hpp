@@ -4,6 +4,7 @@
 
 #include "gui/platform/platform.hpp"
 #include "web/browser.hpp"
+#include "web/kernel_address.hpp"
 
 namespace sv::web {
 
@@ -22,10 +23,11 @@ class PagePlatform : public gui::Platform {
   std::string hand_over(const std::string& path) override;
   void dropped_file_read(const std::string& path) override;
   bool has_links() const override { return true; }
-  void copy_link(const std::optional<gui::GuiOptions>& shown) override;
+  std::string copy_link(const std::optional<gui::GuiOptions>& shown) override;
 
  private:
   FullscreenSync fullscreen_;
+  KernelAddress address_;  // the kernel shown, in the address's fragment
 };
 
 }  // namespace sv::web

@@ -21,7 +21,7 @@ class DesktopPlatform : public Platform {
   std::string hand_over(const std::string& path) override;
   void dropped_file_read(const std::string&) override {}
   bool has_links() const override { return false; }
-  void copy_link(const std::optional<GuiOptions>&) override {}
+  std::string copy_link(const std::optional<GuiOptions>&) override { return {}; }
 
  private:
   int windowed_[4];  // x, y, width, height

@@ -75,8 +75,8 @@ namespace {
 void file_menu(Ui& ui, Platform& platform) {
   if (!ImGui::BeginMenu("File")) return;
   if (platform.has_links() && ImGui::MenuItem("Copy link")) {
-    platform.copy_link(shown_options(ui));
-    say(ui, "link to this step: on the clipboard, or in the box at the top");
+    if (const std::string refused = platform.copy_link(shown_options(ui)); !refused.empty()) say(ui, refused, true);
+    else say(ui, "link to this step: on the clipboard, or in the box at the top");
   }
   try {
     if (!platform.has_own_files()) {
