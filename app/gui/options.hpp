@@ -51,8 +51,13 @@ struct GuiOptions {
   bool gpu = false;            // ... recorded on the GPU executor (an error without a usable device)
   int amplify_seed = 0;        // ... with this race amplifier seed (GPU)
   std::vector<int> measure_log2_n;  // timing panel: measure these sizes at start (frames count from when done)
-  // A kernel of the user's own given as its text, not a file: the page's link carries it
-  // (app/web/kernel_link.hpp), and the window names the one it shows here for the page's address.
+  // A kernel of the user's own: the lesson runs this .cu (with the n, block, lockstep, operator,
+  // exclusive, input and schedule above) and follows the file as it is saved again.
+  std::string kernel_path;
+  int block = 0;               // threads per block (0: fit n; a kernel of the user's own: its BLOCK_DIM)
+  bool report_kernel = false;  // print the "Your kernel" panel's state after the last frame
+  // ... or given as its text, not a file: the page's link carries it (app/web/kernel_link.hpp), and
+  // the window names the one it shows here for the page's address.
   std::string kernel_name;     // its file name ("my_scan.cu")
   std::string kernel_text;
 };

@@ -2,6 +2,7 @@
 #include "gui/window/option_checks.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -14,6 +15,8 @@
 #include "core/limits.hpp"
 #include "core/schedule.hpp"
 #include "core/values.hpp"
+#include "gui/lesson/own_kernel.hpp"
+#include "kernel_run.hpp"
 #include "run/request.hpp"
 #include "trace/trace_json.hpp"
 
@@ -117,6 +120,22 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
   }
   r.executor = opt.gpu ? "gpu" : "emulator";
   r.amplify = static_cast<std::uint64_t>(opt.amplify_seed);
+  r.block = opt.block;
+  ui.kernel.report = opt.report_kernel;
+  if (!opt.kernel_path.empty()) {  // a kernel of the user's own: the lesson, followed as it is saved
+    std::string text;
+    try {
+      text = read_kernel_source(opt.kernel_path);
+    } catch (const std::exception& e) {
+      std::cerr << "scanviz: --kernel: " << e.what() << "\n";
+      return 2;
+    }
+    KernelEditor& e = ui.kernel.editor;
+    e.name = std::filesystem::path(opt.kernel_path).filename().string();
+    e.text = text;
+    ui.lesson.own_kernel = make_own_kernel(e.name, std::move(text));
+    ui.kernel.watch.path = opt.kernel_path;  // its stamp is taken at the first poll
+  }
   ui.timing.queued_log2_n = opt.measure_log2_n;
   ui.show_timing |= !opt.measure_log2_n.empty();
   if (!opt.trace_path.empty()) {
@@ -138,9 +157,13 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
     // A lesson the options ask for and that cannot run (n over the algorithm's limit, say) is a usage
     // error at the command line; in the window the same message waits in the controls.
     if (!ui.lesson.error.empty()) {
-      std::cerr << "scanviz: " << ui.lesson.error << "\n";
+      std::cerr << (ui.lesson.own_kernel ? "" : "scanviz: ") << ui.lesson.error << "\n";  // a kernel's: FILE:LINE:COL: error: ...
       return 2;
     }
+  }
+  if (ui.lesson.own_kernel) {  // recorded: its report card is made while the window opens
+    ui.kernel.asked_grade = ui.lesson.own_kernel;
+    ui.kernel.checker.request(ui.lesson.own_kernel);
   }
   set_step(ui, opt.step < 0 ? 0 : opt.step);  // a lesson starts where the lecture does: the first step
   ui.playing = opt.play;
