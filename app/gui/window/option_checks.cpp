@@ -122,19 +122,22 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
   r.amplify = static_cast<std::uint64_t>(opt.amplify_seed);
   r.block = opt.block;
   ui.kernel.report = opt.report_kernel;
-  if (!opt.kernel_path.empty()) {  // a kernel of the user's own: the lesson, followed as it is saved
-    std::string text;
+  // A kernel of the user's own: the lesson, from its file (followed as it is saved) or from the
+  // text a page's link carries.
+  const bool linked_kernel = opt.kernel_path.empty() && !opt.kernel_name.empty();
+  if (!opt.kernel_path.empty() || linked_kernel) {
+    std::string text = opt.kernel_text;
     try {
-      text = read_kernel_source(opt.kernel_path);
+      if (!linked_kernel) text = read_kernel_source(opt.kernel_path);
     } catch (const std::exception& e) {
       std::cerr << "scanviz: --kernel: " << e.what() << "\n";
       return 2;
     }
     KernelEditor& e = ui.kernel.editor;
-    e.name = std::filesystem::path(opt.kernel_path).filename().string();
+    e.name = linked_kernel ? opt.kernel_name : std::filesystem::path(opt.kernel_path).filename().string();
     e.text = text;
     ui.lesson.own_kernel = make_own_kernel(e.name, std::move(text));
-    ui.kernel.watch.path = opt.kernel_path;  // its stamp is taken at the first poll
+    if (!linked_kernel) ui.kernel.watch.path = opt.kernel_path;  // its stamp is taken at the first poll
   }
   ui.timing.queued_log2_n = opt.measure_log2_n;
   ui.show_timing |= !opt.measure_log2_n.empty();
@@ -157,7 +160,8 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
     // A lesson the options ask for and that cannot run (n over the algorithm's limit, say) is a usage
     // error at the command line; in the window the same message waits in the controls.
     if (!ui.lesson.error.empty()) {
-      std::cerr << (ui.lesson.own_kernel ? "" : "scanviz: ") << ui.lesson.error << "\n";  // a kernel's: FILE:LINE:COL: error: ...
+      // A kernel's names its place (FILE:LINE:COL: error: ...); a link's is one line of the page's.
+      std::cerr << (linked_kernel ? "scanviz: link: " : ui.lesson.own_kernel ? "" : "scanviz: ") << ui.lesson.error << "\n";
       return 2;
     }
   }
