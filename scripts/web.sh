@@ -2,8 +2,8 @@
 # Builds scanviz for the web: the engine, the emulator and the window compiled by Emscripten to
 # WebAssembly and WebGL 2, into one static folder, build/web/site (index.html, index.js,
 # index.wasm, index.data). Everything comes from Debian 12's packages: emscripten, the header-only
-# libraries, the fonts, and the sources of Dear ImGui 1.86 and giflib from the source packages imgui
-# and giflib (a deb-src entry is added for them when apt has none). Run with sudo rights, or as
+# libraries, the fonts, and the sources of Dear ImGui 1.86, giflib and zlib from the source packages
+# imgui, giflib and zlib (a deb-src entry is added for them when apt has none). Run with sudo rights, or as
 # root, on a fresh machine.
 #
 #   scripts/web.sh          installs what is missing and builds
@@ -46,11 +46,14 @@ debian_source() {
 }
 
 # Dear ImGui's sources, as Debian packages them (the native build links Debian's libimgui), and
-# giflib's, for the GIF export (the native build links Debian's libgif).
+# giflib's, for the GIF export (the native build links Debian's libgif), and zlib's, for a kernel in a
+# link (the native build links Debian's zlib).
 imgui="$deps/imgui"
 giflib="$deps/giflib"
+zlib="$deps/zlib"
 debian_source imgui imgui.cpp
 debian_source giflib egif_lib.c
+debian_source zlib deflate.c
 grep -Eq 'IMGUI_VERSION +"1\.86"' "$imgui/imgui.h" || { echo "scanviz web: $imgui is not Dear ImGui 1.86" >&2; exit 1; }
 
 # Emscripten's JavaScript optimizer needs acorn, which Debian installs for its own nodejs under
@@ -59,7 +62,8 @@ export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
 start=$(date +%s)
 emcmake cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANVIZ_CUDA=OFF -DSCANVIZ_TESTS=OFF \
-  -DSCANVIZ_IMGUI_SOURCE_DIR="$imgui" -DSCANVIZ_GIFLIB_SOURCE_DIR="$giflib"
+  -DSCANVIZ_IMGUI_SOURCE_DIR="$imgui" -DSCANVIZ_GIFLIB_SOURCE_DIR="$giflib" \
+  -DSCANVIZ_ZLIB_SOURCE_DIR="$zlib"
 cmake --build "$build" -j "${SCANVIZ_JOBS:-2}"
 echo "scanviz web: built in $(($(date +%s) - start)) s into $build/site:"
 ls -l "$build/site"

@@ -25,7 +25,7 @@ else()
 endif()
 
 # The GUI: GLFW, Dear ImGui 1.86 (its GLFW and OpenGL3 backends are inside libimgui.a), stb (PNG
-# writing; ImGui's font rasterizer), giflib (animated GIF export), OpenGL, and a GLAD loader generated at build time by Debian's
+# writing; ImGui's font rasterizer), giflib (animated GIF export), zlib (a kernel in the page's links), OpenGL, and a GLAD loader generated at build time by Debian's
 # python3-glad (--reproducible keeps it offline). Missing pieces turn the GUI off, with a message.
 option(SCANVIZ_GUI "Build the GUI when its libraries are found" ON)
 set(SCANVIZ_HAVE_GUI OFF)
@@ -38,8 +38,9 @@ if(SCANVIZ_GUI AND NOT SCANVIZ_DEPS_DIR)
   find_path(STB_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb)
   find_program(GLAD_EXECUTABLE glad)
   find_package(GIF QUIET)
+  find_package(ZLIB QUIET)  # a kernel in a link (app/web/kernel_link.hpp): the page's, tested natively
   if(glfw3_FOUND AND OpenGL_FOUND AND IMGUI_LIBRARY AND IMGUI_INCLUDE_DIR AND STB_LIBRARY AND STB_INCLUDE_DIR
-     AND GLAD_EXECUTABLE AND GIF_FOUND)
+     AND GLAD_EXECUTABLE AND GIF_FOUND AND ZLIB_FOUND)
     set(SCANVIZ_HAVE_GUI ON)
     enable_language(C)  # the generated loader is C
     set(glad_dir "${CMAKE_BINARY_DIR}/glad")

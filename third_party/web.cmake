@@ -1,6 +1,6 @@
 # The WebAssembly build's dependencies (included by dependencies.cmake when the toolchain is
 # Emscripten's; scripts/web.sh runs it). Dear ImGui and giflib are compiled from Debian's source
-# packages, GLFW is Emscripten's own (-sUSE_GLFW=3), GL is WebGL 2, and the header-only libraries
+# packages (and zlib's), GLFW is Emscripten's own (-sUSE_GLFW=3), GL is WebGL 2, and the header-only libraries
 # are the host's Debian headers, reached through links in the build folder so that no other host
 # header is seen.
 set(SCANVIZ_IMGUI_SOURCE_DIR "" CACHE PATH "Dear ImGui's sources (apt-get source imgui)")
@@ -10,6 +10,11 @@ endif()
 set(SCANVIZ_GIFLIB_SOURCE_DIR "" CACHE PATH "giflib's sources (apt-get source giflib)")
 if(NOT EXISTS "${SCANVIZ_GIFLIB_SOURCE_DIR}/egif_lib.c" OR NOT EXISTS "${SCANVIZ_GIFLIB_SOURCE_DIR}/quantize.c")
   message(FATAL_ERROR "scanviz web: SCANVIZ_GIFLIB_SOURCE_DIR must name giflib's sources (scripts/web.sh fetches them)")
+endif()
+
+set(SCANVIZ_ZLIB_SOURCE_DIR "" CACHE PATH "zlib's sources (apt-get source zlib)")
+if(NOT EXISTS "${SCANVIZ_ZLIB_SOURCE_DIR}/deflate.c" OR NOT EXISTS "${SCANVIZ_ZLIB_SOURCE_DIR}/inflate.c")
+  message(FATAL_ERROR "scanviz web: SCANVIZ_ZLIB_SOURCE_DIR must name zlib's sources (scripts/web.sh fetches them)")
 endif()
 
 set(host_include "${CMAKE_BINARY_DIR}/host_include")
@@ -48,6 +53,12 @@ add_library(giflib STATIC "${giflib}/egif_lib.c" "${giflib}/gif_hash.c" "${gifli
                           "${giflib}/quantize.c" "${giflib}/openbsd-reallocarray.c")
 target_include_directories(giflib PUBLIC "${giflib}")
 target_link_libraries(imgui_system PUBLIC giflib)
+# zlib's deflate and inflate, for a kernel in a link (app/web/kernel_link.cpp), from Debian's source package.
+set(zlib "${SCANVIZ_ZLIB_SOURCE_DIR}")
+add_library(zlib_web STATIC "${zlib}/adler32.c" "${zlib}/crc32.c" "${zlib}/deflate.c" "${zlib}/inflate.c" "${zlib}/inftrees.c"
+                            "${zlib}/inffast.c" "${zlib}/trees.c" "${zlib}/zutil.c")
+target_include_directories(zlib_web PUBLIC "${zlib}")
+add_library(ZLIB::ZLIB ALIAS zlib_web)
 # <glad/gl.h> is WebGL 2's header here (app/web/include/glad/gl.h).
 add_library(glad INTERFACE)
 target_include_directories(glad INTERFACE "${PROJECT_SOURCE_DIR}/app/web/include")

@@ -43,16 +43,17 @@ EM_JS(int, scanviz_take_fullscreen_refused, (), {
 });
 EM_JS(int, scanviz_page_width, (), { return window.innerWidth; });
 EM_JS(int, scanviz_page_height, (), { return window.innerHeight; });
-EM_JS(char*, scanviz_page_query, (), {
-  var query = window.location.search;
-  var bytes = lengthBytesUTF8(query) + 1;
+// The address's query (fragment 0) or fragment (1), in memory the caller frees.
+EM_JS(char*, scanviz_page_address_part, (int fragment), {
+  var part = fragment ? window.location.hash : window.location.search;
+  var bytes = lengthBytesUTF8(part) + 1;
   var text = _malloc(bytes);
-  stringToUTF8(query, text, bytes);
+  stringToUTF8(part, text, bytes);
   return text;
 });
 EM_JS(void, scanviz_set_page_query, (const char* query), {
-  var search = UTF8ToString(query);
-  if (window.location.search != search) history.replaceState(null, '', window.location.pathname + search);
+  var tail = UTF8ToString(query);
+  if (window.location.search + window.location.hash != tail) history.replaceState(null, '', window.location.pathname + tail);
 });
 EM_JS(void, scanviz_copy_page_link, (const char* query), {
   var link = window.location.origin + window.location.pathname + UTF8ToString(query);
@@ -83,12 +84,19 @@ void FullscreenSync::follow(bool& on) {
     seen_ = false;
   }
 }
-std::string page_query() {
-  char* text = scanviz_page_query();
-  std::string query(text);
+namespace {
+
+std::string address_part(bool fragment) {
+  char* text = scanviz_page_address_part(fragment ? 1 : 0);
+  std::string out(text);
   std::free(text);
-  return query;
+  return out;
 }
+
+}  // namespace
+
+std::string page_query() { return address_part(false); }
+std::string page_fragment() { return address_part(true); }
 
 void set_page_query(const std::string& query) {
   static std::string shown = "\n";  // no address has this: the first call always sets it

@@ -35,12 +35,17 @@ class FullscreenSync {
 // The page address's query string, from its '?' ("" without one).
 std::string page_query();
 
-// Puts `query` in the address bar (history.replaceState, no reload) when it differs from what is
-// there, so the address always opens where the window is.
+// The page address's fragment, from its '#' ("" without one): a kernel of the reader's own
+// (web/kernel_link.hpp).
+std::string page_fragment();
+
+// Puts `query` (with the fragment after it, where the link carries a kernel) in the address bar
+// (history.replaceState, no reload) when it differs from what is there, so the address always opens
+// where the window is.
 void set_page_query(const std::string& query);
 
-// Copies the page's address with `query` to the clipboard; where the browser refuses, shows it in
-// the page's link box, selected, for the reader to copy.
+// Copies the page's address with `query` (and fragment) to the clipboard; where the browser refuses,
+// shows it in the page's link box, selected, for the reader to copy.
 void copy_page_link(const std::string& query);
 
 }  // namespace sv::web

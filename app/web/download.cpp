@@ -34,6 +34,7 @@ const char* media_type(const std::filesystem::path& path) {
   if (ext == ".png") return "image/png";
   if (ext == ".gif") return "image/gif";
   if (ext == ".svg") return "image/svg+xml";
+  if (ext == ".cu") return "text/plain";  // a kernel (File > Save kernel): text any editor opens
   return "application/octet-stream";
 }
 

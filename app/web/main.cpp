@@ -1,5 +1,6 @@
 // The web page's program: the window, as large as the page, on the lesson or trace the link names
-// (the page's query string, app/web/url_options.hpp) or the default lesson.
+// (the page's query string, app/web/url_options.hpp), the kernel it carries (its fragment,
+// app/web/kernel_address.hpp) or the default lesson.
 #include <exception>
 #include <iostream>
 #include <utility>
@@ -7,6 +8,7 @@
 #include "gui/app.hpp"
 #include "web/browser.hpp"
 #include "web/fetch.hpp"
+#include "web/kernel_address.hpp"
 #include "web/page_platform.hpp"
 #include "web/url_options.hpp"
 
@@ -16,6 +18,10 @@ int main() {
   options.height = sv::web::page_height();
   if (const std::string bad = sv::web::apply_query(sv::web::page_query(), options); !bad.empty()) {
     std::cerr << "scanviz: " << bad << "\n";  // the page shows this line (index.html)
+    return 2;
+  }
+  if (const std::string bad = sv::web::apply_fragment(sv::web::page_fragment(), options); !bad.empty()) {
+    std::cerr << "scanviz: " << bad << "\n";
     return 2;
   }
   // A trace recorded elsewhere (a GPU's, say) and a bench table, fetched before the window opens,

@@ -10,7 +10,7 @@
 namespace sv::web {
 
 void PagePlatform::end_frame(const std::function<std::optional<gui::GuiOptions>()>& shown) {
-  if (const std::optional<gui::GuiOptions> options = shown()) set_page_query(link_query(*options));
+  if (const std::optional<gui::GuiOptions> options = shown()) set_page_query(address_.tail(link_query(*options), *options));
   wait_for_next_frame();
 }
 
@@ -25,8 +25,12 @@ void PagePlatform::dropped_file_read(const std::string& path) {
 }
 
 // A trace file's page keeps the link that opened it (its trace= is a URL the window no longer has).
-void PagePlatform::copy_link(const std::optional<gui::GuiOptions>& shown) {
-  copy_page_link(shown ? link_query(*shown) : page_query());
+// A kernel too long for a link is not copied: the reader is told to send the file instead.
+std::string PagePlatform::copy_link(const std::optional<gui::GuiOptions>& shown) {
+  const std::string tail = shown ? address_.tail(link_query(*shown), *shown) : page_query() + page_fragment();
+  if (shown && !address_.refused().empty()) return address_.refused();
+  copy_page_link(tail);
+  return {};
 }
 
 }  // namespace sv::web

@@ -4,6 +4,7 @@
 
 #include "gui/platform/platform.hpp"
 #include "web/browser.hpp"
+#include "web/kernel_address.hpp"
 
 namespace sv::web {
 
@@ -24,10 +25,11 @@ class PagePlatform : public gui::Platform {
   // The page's files are copies dropped in: none is saved again elsewhere.
   std::optional<gui::FileStamp> file_stamp(const std::string&) const override { return std::nullopt; }
   bool has_links() const override { return true; }
-  void copy_link(const std::optional<gui::GuiOptions>& shown) override;
+  std::string copy_link(const std::optional<gui::GuiOptions>& shown) override;
 
  private:
   FullscreenSync fullscreen_;
+  KernelAddress address_;  // the kernel shown, in the address's fragment
 };
 
 }  // namespace sv::web

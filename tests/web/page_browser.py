@@ -177,14 +177,15 @@ def resize(browser, width, height, screen=None):
     return screenshot(browser), browser.evaluate("[Module.canvas.width, Module.canvas.height]")
 
 
-def drop_file(browser, path):
+def drop_file(browser, path, media_type="application/json"):
     """Drops the file at `path` on the window as a file manager does (a drop event on the canvas,
-    carrying the file), waits for the page to read it and the window to open it; a screenshot."""
+    carrying the file of `media_type`), waits for the page to read it and the window to open it; a
+    screenshot."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     name = os.path.basename(path)
     browser.evaluate("(function() { var files = new DataTransfer();"
-                     f" files.items.add(new File([{json.dumps(text)}], {json.dumps(name)}, {{type: 'application/json'}}));"
+                     f" files.items.add(new File([{json.dumps(text)}], {json.dumps(name)}, {{type: {json.dumps(media_type)}}}));"
                      " Module.canvas.dispatchEvent(new DragEvent('drop', {dataTransfer: files, bubbles: true, cancelable: true}));"
                      " })()")
     wait_frames(browser, browser.evaluate("Module.frames") + 10, time.monotonic() + 20)

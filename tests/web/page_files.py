@@ -20,19 +20,13 @@ def export_files(browser, url, folder):
     screenshot after one more right arrow."""
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
-    session, browser.session = browser.session, None  # the download folder is the browser's setting
-    browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": os.path.abspath(folder)})
-    browser.session = session
+    allow_downloads(browser, folder)
     load(browser, url)
     files = {}
     # Save trace is the item above the three exports.
     for item, ext in ((0, ".png"), (1, ".svg"), (2, ".gif"), (0, "again.png"), (-1, ".json")):
         browser.evaluate("Module.lastDownload = null")
-        open_file_menu(browser)
-        x, y = export_item(browser, item)
-        browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
-        wait_frames(browser, browser.evaluate("Module.frames") + 3, time.monotonic() + 10)
-        click(browser, x, y)
+        click_file_item(browser, item)
         files[ext] = downloaded(browser, folder)
     # The pointer off the menu's place, where it rests on a control whose tooltip would cover the diagram.
     browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": WIDTH // 2, "y": HEIGHT - 120})
@@ -63,6 +57,23 @@ def export_item(browser, item):
     if len(starts) < -line:
         fail(f"File menu: {len(starts)} line(s) of text above its bottom border, no item {line} from the end")
     return x0 + 30, (starts[line] + ends[line]) // 2
+
+
+def click_file_item(browser, item):
+    """Opens the File menu and clicks its item `item`, counted as export_item counts them (-1 Save
+    trace, -2 Save kernel where a kernel is in the editor), as a person does."""
+    open_file_menu(browser)
+    x, y = export_item(browser, item)
+    browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+    wait_frames(browser, browser.evaluate("Module.frames") + 3, time.monotonic() + 10)
+    click(browser, x, y)
+
+
+def allow_downloads(browser, folder):
+    """Lets the browser save downloads into folder (a setting of the browser, not the page)."""
+    session, browser.session = browser.session, None
+    browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": os.path.abspath(folder)})
+    browser.session = session
 
 
 def downloaded(browser, folder):

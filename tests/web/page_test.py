@@ -11,13 +11,15 @@ by the page) and checks each; drops the same two files on the window and checks 
 rests the pointer on a hazard cell and checks that its tooltip opens;
 resizes the page and checks that the window follows; and opens links with a bad value and a missing
 trace and checks the page's line about each; clicks File > Export (PNG, SVG, GIF) and checks
-the files the browser downloads.
+the files the browser downloads; types a kernel of one's own into the "Your kernel" editor, runs it
+and checks its race, report card, link, File > Save kernel, an error line and a dropped .cu.
 
     tests/web/page_test.py SITE_DIR OUT_DIR
 
 The scenarios live beside it by the window's parts: page_lesson.py (the lesson, the timeline, the
 address and links), page_views.py (the race, look-back, charts, timing), page_window.py (frame
-times, the page's size, tooltips, lecture mode), page_files.py (Export and Save trace); the browser
+times, the page's size, tooltips, lecture mode), page_files.py (Export and Save trace), page_kernel.py
+(a kernel of one's own: the editor, the report card, its link); the browser
 client is page_browser.py and the PNG and GIF readers page_images.py.
 
 Exits 77 (ctest's skip code) with one line saying why when the site or the browser is missing.
@@ -29,11 +31,15 @@ import tempfile
 import time
 
 import page_files
+import page_kernel
 import page_lesson
 import page_views
 import page_window
 from page_browser import Browser, load, serve
 from page_common import HEIGHT, WIDTH, skip
+
+# The source tree: the kernels the test drops on the page (assets/kernels/).
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def main():
@@ -76,6 +82,7 @@ def main():
             page_window.lecture_mode(browser, url, out)
             page_lesson.bad_links(browser, url)
             page_files.exports(browser, url, out)
+            page_kernel.kernels(browser, url, out, ROOT)
         finally:
             browser.close()
             server.shutdown()

@@ -22,7 +22,7 @@ class DesktopPlatform : public Platform {
   void dropped_file_read(const std::string&) override {}
   std::optional<FileStamp> file_stamp(const std::string& path) const override;
   bool has_links() const override { return false; }
-  void copy_link(const std::optional<GuiOptions>&) override {}
+  std::string copy_link(const std::optional<GuiOptions>&) override { return {}; }
 
  private:
   int windowed_[4];  // x, y, width, height

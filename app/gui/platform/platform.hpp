@@ -55,8 +55,9 @@ class Platform {
 
   // True where the window has an address to share (File > Copy link).
   virtual bool has_links() const = 0;
-  // Copies the link to `shown` (or, without one, to what the address says now).
-  virtual void copy_link(const std::optional<GuiOptions>& shown) = 0;
+  // Copies the link to `shown` (or, without one, to what the address says now); returns "" when it
+  // did, else the line that says why not (a kernel too long for a link).
+  virtual std::string copy_link(const std::optional<GuiOptions>& shown) = 0;
 };
 
 }  // namespace sv::gui

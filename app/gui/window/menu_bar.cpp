@@ -92,17 +92,33 @@ void open_dropped_files(Ui& ui, Platform& platform) {
 
 namespace {
 
+// File > Save kernel: the editor's text as it stands (typed into or not). The page downloads it
+// under the kernel's name; natively it goes to the file the window follows, else to the path box's
+// .cu file.
+void save_kernel_item(Ui& ui, Platform& platform) {
+  const KernelEditor& e = ui.kernel.editor;
+  if (!ImGui::MenuItem("Save kernel", nullptr, false, !e.text.empty())) return;
+  fs::path path = !platform.has_own_files() ? fs::path(e.name).filename() : !ui.kernel.watch.path.empty() ? fs::path(ui.kernel.watch.path) : fs::path(ui.path);
+  if (path.extension() != ".cu") {
+    if (platform.has_own_files()) throw std::runtime_error("Save kernel: type a path ending in .cu in the path box");
+    path += ".cu";
+  }
+  write_file_atomically(path, e.text);
+  say(ui, platform.hand_over(path.string()));  // the page downloads it
+}
+
 void file_menu(Ui& ui, Platform& platform) {
   if (!ImGui::BeginMenu("File")) return;
   if (platform.has_links() && ImGui::MenuItem("Copy link")) {
-    platform.copy_link(shown_options(ui));
-    say(ui, "link to this step: on the clipboard, or in the box at the top");
+    if (const std::string refused = platform.copy_link(shown_options(ui)); !refused.empty()) say(ui, refused, true);
+    else say(ui, "link to this step: on the clipboard, or in the box at the top");
   }
   try {
     if (!platform.has_own_files()) {
       // The page has no files of its own: the reader's come by dropping them, and what it saves is
       // downloaded, named after the lesson.
       ImGui::TextDisabled("Open: drop a trace, bench table or kernel (.cu) on the page");
+      save_kernel_item(ui, platform);
       if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
         const TraceMeta& m = ui.lesson.view->trace.meta;
         const std::string name = m.algorithm + "-n" + std::to_string(m.n) + ".json";
@@ -113,6 +129,7 @@ void file_menu(Ui& ui, Platform& platform) {
       ImGui::InputText("path", ui.path, sizeof ui.path);
       if (ImGui::MenuItem("Open trace, bench table or kernel (.cu)") && !open_kernel_file(ui, platform, ui.path, ui.path))
         open_file(ui, ui.path, ui.path);
+      save_kernel_item(ui, platform);
       if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
         save_trace(ui.path, ui.lesson.view->trace);
         say(ui, std::string("saved ") + ui.path);

@@ -90,19 +90,22 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
     return 2;
   }
   ui.kernel.report = opt.report_kernel;
-  if (!opt.kernel_path.empty()) {  // a kernel of the user's own: the lesson, followed as it is saved
-    std::string text;
+  // A kernel of the user's own: the lesson, from its file (followed as it is saved) or from the
+  // text a page's link carries.
+  const bool linked_kernel = opt.kernel_path.empty() && !opt.kernel_name.empty();
+  if (!opt.kernel_path.empty() || linked_kernel) {
+    std::string text = opt.kernel_text;
     try {
-      text = read_kernel_source(opt.kernel_path);
+      if (!linked_kernel) text = read_kernel_source(opt.kernel_path);
     } catch (const std::exception& e) {
       std::cerr << "scanviz: --kernel: " << e.what() << "\n";
       return 2;
     }
     KernelEditor& e = ui.kernel.editor;
-    e.name = std::filesystem::path(opt.kernel_path).filename().string();
+    e.name = linked_kernel ? opt.kernel_name : std::filesystem::path(opt.kernel_path).filename().string();
     e.text = text;
     ui.lesson.own_kernel = make_own_kernel(e.name, std::move(text));
-    ui.kernel.watch.path = opt.kernel_path;  // its stamp is taken at the first poll
+    if (!linked_kernel) ui.kernel.watch.path = opt.kernel_path;  // its stamp is taken at the first poll
   } else {
     // The run the lesson asks for, checked as every run is (run_config throws a RequestError, which
     // the caller says in its own words: --n on the command line, n in a link). A warp width the
@@ -132,9 +135,10 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
     // A lesson that fails as it records (on the GPU, say) is a usage error at the command line; in
     // the window the same message waits in the controls.
     if (!ui.lesson.error.empty()) {
-      // A kernel's own error names its place (FILE:LINE:COL: error: ...); any other is the program's.
+      // A kernel's own error names its place (FILE:LINE:COL: error: ...); any other is the program's;
+      // a link's is one line of the page's.
       const bool placed = ui.lesson.own_kernel && ui.lesson.error.rfind(ui.lesson.own_kernel->name + ":", 0) == 0;
-      std::cerr << (placed ? "" : "scanviz: ") << ui.lesson.error << "\n";
+      std::cerr << (linked_kernel ? "scanviz: link: " : placed ? "" : "scanviz: ") << ui.lesson.error << "\n";
       return 2;
     }
   }

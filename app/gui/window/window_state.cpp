@@ -65,8 +65,6 @@ std::optional<GuiOptions> shown_options(const Ui& ui) {
   // Controls not yet recorded, or refused (the error in the panel), name no lesson a link can be
   // sure to open: the address keeps the lesson on screen until their recording is shown.
   if (!ui.recorded_from_controls || ui.recorder.pending() || !ui.lesson.error.empty()) return std::nullopt;
-  // A kernel of the user's own is no field of the options (its text is not a path a link can name).
-  if (ui.lesson.own_kernel) return std::nullopt;
   const Lesson& l = ui.lesson;
   const RunRequest& r = l.request;
   const int scan = scan_kind(l);
@@ -100,6 +98,17 @@ std::optional<GuiOptions> shown_options(const Ui& ui) {
   o.timing = ui.show_timing && ui.bench_link.empty();
   if (ui.show_timing) o.bench_json = ui.bench_link;  // the table the link brought, while it shows
   if (ui.show_lookback) o.lookback = ui.lookback.preset.empty() ? "default" : ui.lookback.preset;
+  if (l.own_kernel) {
+    // A kernel of the user's own: its name and text, which the page's link carries, in place of
+    // what names a built-in lesson (a kernel of one's own runs alone, as itself).
+    o.kernel_name = l.own_kernel->name;
+    o.kernel_text = l.own_kernel->text;
+    o.algorithm.clear();
+    o.type.clear();
+    o.scan.clear();
+    o.lookback.clear();
+    o.side_by_side = false;
+  }
   return o;
 }
 
