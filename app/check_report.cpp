@@ -3,10 +3,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <iostream>
 #include <map>
 
 #include "algorithms.hpp"
+#include "check_gpu.hpp"
 #include "cuda_subset/check.hpp"
 
 namespace sv {
@@ -49,7 +51,34 @@ nlohmann::json report_json(const cuda::CheckReport& r) {
   j["steps"] = r.steps ? nlohmann::json(*r.steps) : nlohmann::json(nullptr);
   j["work_n"] = r.work_n;
   j["matches"] = r.matches ? nlohmann::json(*r.matches) : nlohmann::json(nullptr);
+  if (r.gpu) {
+    const cuda::CheckGpu& g = *r.gpu;
+    nlohmann::json gj = {{"ran", g.ran}, {"note", g.note}, {"device", g.device}, {"cases", g.cases}, {"matching", g.matching}};
+    gj["mismatches"] = nlohmann::json::array();
+    for (const cuda::CheckCase& c : g.mismatches) gj["mismatches"].push_back({{"n", c.n}, {"blocks", c.grid}, {"input", c.input}, {"detail", c.detail}});
+    gj["time"] = g.timed ? nlohmann::json{{"n", g.timed_n}, {"blocks", g.timed_grid}, {"block", g.timed_block}, {"kernel_ms", g.kernel_ms},
+                                          {"cub_ms", g.cub_ms}, {"copy_ms", g.copy_ms}}
+                         : nlohmann::json(nullptr);
+    j["gpu"] = gj;
+  }
   return j;
+}
+
+void print_gpu(std::ostream& out, const cuda::CheckGpu& g) {
+  if (!g.ran) {
+    out << "gpu: " << g.note << "\n";
+    return;
+  }
+  out << "gpu (" << g.device << ", nvcc): " << g.matching << " of " << g.cases << " launches match the reference";
+  out << (g.note.empty() ? "" : "; " + g.note) << "\n";
+  for (const cuda::CheckCase& c : g.mismatches)
+    out << "  wrong on the GPU: n = " << c.n << " (" << c.grid << (c.grid == 1 ? " block" : " blocks") << "), " << c.input << ": " << c.detail << "\n";
+  if (g.timed) {
+    char line[200];
+    std::snprintf(line, sizeof line, "  time at n = %lld (%lld blocks of %d threads): kernel %.3f ms, CUB %.3f ms, copy %.3f ms (medians)\n",
+                  static_cast<long long>(g.timed_n), static_cast<long long>(g.timed_grid), g.timed_block, g.kernel_ms, g.cub_ms, g.copy_ms);
+    out << line;
+  }
 }
 
 void print_report(std::ostream& out, const cuda::CheckReport& r) {
@@ -88,13 +117,15 @@ void print_report(std::ostream& out, const cuda::CheckReport& r) {
         out << "  " << a.name << ": " << f->operations << " operations (" << a.work << "), " << f->steps << " steps (" << a.steps << ")\n";
     }
   }
+  if (r.gpu) print_gpu(out, *r.gpu);
 }
 
 }  // namespace
 
-int check_command(const std::string& file, const std::string& source, std::int32_t block, bool exclusive, bool json) {
+int check_command(const std::string& file, const std::string& source, std::int32_t block, bool exclusive, bool json, bool gpu) {
   if (block < 0 || block > 1024) throw std::invalid_argument("--block " + std::to_string(block) + " is outside 1..1024");
-  const cuda::CheckReport r = cuda::check_kernel(file, source, {block, exclusive});
+  cuda::CheckReport r = cuda::check_kernel(file, source, {block, exclusive});
+  if (gpu) check_on_gpu(file, source, r);
   if (json) std::cout << report_json(r).dump(2) << "\n";
   else print_report(std::cout, r);
   return r.verdict == "correct" ? 0 : r.verdict == "wrong" ? 1 : 2;

@@ -114,16 +114,20 @@ int kernel_command(const std::string& file, F&& f) {
 
 }  // namespace
 
-int trace_kernel(const std::string& file, const RunRequest& request, const std::string& out) {
+int trace_kernel(const std::string& file, const RunRequest& request, const std::string& out, std::int32_t grid) {
   return kernel_command(file, [&] {
-    const cuda::KernelRunConfig c = kernel_config(file, request);
-    const Trace trace = cuda::record_kernel_trace(c);
+    cuda::KernelRunConfig c = kernel_config(file, request);
+    if (grid < 0) throw std::invalid_argument("--grid " + std::to_string(grid) + " is not a number of blocks");
+    c.grid = grid;
+    const Trace trace = cuda::record_kernel_launch(c).trace;
     save_trace(out, trace);
     std::ostream& say = stream_named(out) == 1 ? std::cerr : std::cout;
+    const bool sections = judged_heads(trace.meta) != trace.meta.flags;
     say << "wrote " << output_name(out) << ": " << trace.meta.algorithm << " from " << file << ", n = " << trace.meta.n
-        << ", block " << trace.meta.block << ", CPU emulator (schedule " << c.schedule.name() << "), "
-        << trace.events.size() << " events, " << trace.steps.size() << " steps, outcome "
-        << outcome_name(trace.result.outcome) << "\n";
+        << ", block " << trace.meta.block;
+    if (trace.meta.grid > 1) say << ", " << trace.meta.grid << " blocks one after another";
+    say << ", CPU emulator (schedule " << c.schedule.name() << "), " << trace.events.size() << " events, " << trace.steps.size()
+        << " steps, outcome " << outcome_name(trace.result.outcome) << (sections ? " (each block's section scanned on its own)" : "") << "\n";
     return 0;
   });
 }
@@ -133,12 +137,13 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
   check->add_option("FILE", o.kernel, "the kernel (.cu, the CUDA subset of docs/kernel-subset.md)")->required();
   check->add_flag("--json", o.json, "print the report as one JSON object");
   check->add_flag("--exclusive", o.exclusive, "judge it as an exclusive scan (default: told from its outputs)");
+  check->add_flag("--gpu", o.gpu, "also compile it with nvcc, run it on the GPU on the same sizes and inputs, and time it against CUB and a copy");
   check->add_option("--block", o.block, "threads per block, the value of its BLOCK_DIM (default 8; 64 for a kernel with warp shuffles)");
   return check;
 }
 
 int check_kernel(const CheckOptions& o) {
-  return kernel_command(o.kernel, [&] { return check_command(o.kernel, read_kernel_source(o.kernel), o.block, o.exclusive, o.json); });
+  return kernel_command(o.kernel, [&] { return check_command(o.kernel, read_kernel_source(o.kernel), o.block, o.exclusive, o.json, o.gpu); });
 }
 
 }  // namespace sv

@@ -17,13 +17,14 @@ namespace sv {
 // request it cannot run, 1 a fault of the kernel as it runs; one line on standard error for each.
 // The kernel's path is not a request field: the request is also the page's links and a trace's meta,
 // which have no file system to read a kernel from.
-int trace_kernel(const std::string& file, const RunRequest& request, const std::string& out);
+// `grid`: the launch's blocks (0: as many as n needs), run one after another (docs/cli.md).
+int trace_kernel(const std::string& file, const RunRequest& request, const std::string& out, std::int32_t grid = 0);
 
 // `check`'s options, and the subcommand that fills them.
 struct CheckOptions {
   std::string kernel;
   std::int32_t block = 0;
-  bool exclusive = false, json = false;
+  bool exclusive = false, json = false, gpu = false;
 };
 CLI::App* add_check_command(CLI::App& app, CheckOptions& o);
 

@@ -357,6 +357,9 @@ int run_command_line(int argc, char** argv) {
   std::string trace_kernel_file;  // not a request field: the page's links and a trace's meta have no file to read
   trace->add_option("--kernel", trace_kernel_file, "a scan kernel of your own (.cu, docs/kernel-subset.md) instead of --algo; "
                                                    "it runs on the emulator");
+  std::int32_t trace_kernel_grid = 0;  // with --kernel only: the launch's blocks (gridDim.x)
+  trace->add_option("--grid", trace_kernel_grid, "with --kernel: blocks of the launch, run one after another on shared global "
+                                                 "memory (default: as many as n needs)");
   trace->add_option("--trace-capacity", to.trace_capacity, "GPU: events the device trace buffer holds");
   trace->add_option("--out", to.out, "trace file to write (JSON); - for standard output")->required();
 
@@ -499,7 +502,9 @@ int run_command_line(int argc, char** argv) {
     if (*algos) return cmd_algos();
     if (*trace) {
       if (trace_kernel_file.empty() && !trace->count("--algo")) throw UsageError("trace: --algo or --kernel is required");
-      if (!trace_kernel_file.empty()) return trace_kernel(trace_kernel_file, cli::request_of(*trace, to.flags), to.out);
+      if (trace_kernel_file.empty() && trace->count("--grid")) throw UsageError("trace: --grid is for --kernel (a built-in algorithm's tiles follow n and --block)");
+      if (!trace_kernel_file.empty())
+        return trace_kernel(trace_kernel_file, cli::request_of(*trace, to.flags), to.out, trace_kernel_grid);
       return cmd_trace(to, cli::request_of(*trace, to.flags));
     }
     if (*check) return check_kernel(co);

@@ -15,6 +15,11 @@
 #                      (default sizes, table and JSON) and the tile kernels' SASS
 #   device-sanitizers  compute-sanitizer memcheck, racecheck and synccheck on the small-n device tests,
 #                      and memcheck on bench (its single launches and graphs) at 2^16 and 2^22
+#   small              small and mid n (SCANVIZ_SMALL_SIZES, default 2^14..2^22) for each type in
+#                      SCANVIZ_SMALL_TYPES (default int32,int64): decoupled look-back's default, its gather
+#                      kernel in every shape and each shape's tiles alone, the tile kernel at every n, the
+#                      empty kernel (the launch floor) and a copy kernel, the copy and CUB, both measures;
+#                      the gather kernels' registers
 #   policies           decoupled look-back under the other tile policies at 2^24..2^28, twice (the
 #                      run-to-run spread of one binary)
 #   sweep              scanviz bench of decoupled look-back against CUB and the copy at every power of two
@@ -119,6 +124,21 @@ if ! "$bin/app/scanviz" algos >/dev/null 2>"$out/portable.err"; then
   grep "scanviz: CUDA" "$out/build.log"
 fi
 sv="$bin/app/scanviz"
+
+if want small; then
+say "small and mid n: the gather kernel's shapes and baselines against the copy and CUB"
+cuobjdump --dump-resource-usage "$sv" 2>/dev/null | grep -A1 "gather_kernel" |
+  grep -oE "gather_kernelI[a-z]Li[0-9]|REG:[0-9]+|LOCAL:[0-9]+" | paste -sd' ' | sed 's/ gather/\ngather/g' |
+  tee "$out/gather-resources.txt"
+IFS=, read -ra small_types <<<"${SCANVIZ_SMALL_TYPES:-int32,int64}"
+for type in "${small_types[@]}"; do
+  SCANVIZ_BENCH_POLICIES=${SCANVIZ_SMALL_POLICIES:-gather,tiles-only,empty} timeout 200 "$sv" bench --type "$type" --rounds 3 \
+    --sizes "${SCANVIZ_SMALL_SIZES:-2^12,2^14,2^15,2^16,2^17,2^18,2^19,2^20,2^21,2^22}" --algorithms decoupled-lookback \
+    --json "$out/small-$type.json" >"$out/small-$type.txt" 2>"$out/small-$type.err"
+  echo "bench ($type): exit $?"
+  grep -E "^bench: decoupled|OUTPUT WRONG" "$out/small-$type.err"
+done
+fi
 
 if want arches; then
 say "architectures: the pre-sm_80 code (compute_75 PTX the driver compiles) under the GPU tests; a build for another GPU"

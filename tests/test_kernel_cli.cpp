@@ -90,3 +90,46 @@ TEST_CASE("cli: check's exit codes and JSON") {
   CHECK(j["errors"][0]["kind"] == "unsupported");
   CHECK(j["errors"][0]["line"] == 1);
 }
+
+TEST_CASE("cli: trace --kernel --grid records every block, and show, stats and render read it") {
+  TempDir d;
+  Run r = scanviz("trace --kernel " + kAssets + "pmpp_kogge_stone_double_buffer.cu --n 24 --block 8 --out t.json", d.path);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("3 blocks one after another") != std::string::npos);
+  CHECK(r.out.find("outcome correct (each block's section scanned on its own)") != std::string::npos);
+  r = scanviz("stats t.json --json", d.path);
+  REQUIRE(r.code == 0);
+  const auto stats = nlohmann::json::parse(r.out);
+  CHECK(stats["outcome"] == "correct");
+  CHECK(stats["operations"] == 3 * (8 * 3 - 7));  // Kogge-Stone's n log n - (n - 1) in each block of 8
+  r = scanviz("show t.json", d.path);
+  CHECK(r.code == 0);
+  r = scanviz("render t.json --step 3 --out s.svg", d.path);
+  CHECK(r.code == 0);
+  CHECK(std::filesystem::file_size(d.path / "s.svg") > 0);
+  // --grid alone picks the block: 20 elements in 3 blocks of 8 (4 threads, two elements each).
+  r = scanviz("trace --kernel " + kAssets + "blelloch_exclusive.cu --n 20 --grid 3 --exclusive --out b.json", d.path);
+  REQUIRE(r.code == 0);
+  r = scanviz("stats b.json --json", d.path);
+  CHECK(nlohmann::json::parse(r.out)["outcome"] == "correct");
+  // A grid that leaves elements out, one past n, and --grid without --kernel: one line, exit 2, no file.
+  for (const char* args : {"--kernel K --n 20 --block 4 --grid 4", "--kernel K --n 20 --block 4 --grid 7", "--algo kogge-stone --n 8 --grid 2"}) {
+    std::string a = args;
+    if (const auto k = a.find(" K "); k != std::string::npos) a.replace(k + 1, 1, kAssets + "cs677_brent_kung.cu");
+    CAPTURE(a);
+    r = scanviz("trace " + a + " --out g.json", d.path);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK(!std::filesystem::exists(d.path / "g.json"));
+  }
+}
+
+TEST_CASE("cli: check --gpu without nvcc or a device says so in one line and changes nothing else") {
+  TempDir d;
+  const std::string kernel = std::string(SCANVIZ_SOURCE_DIR) + "/kernels/block/cuda/sklansky.cu";
+  const Run plain = scanviz("check " + kernel, d.path);
+  const Run without = sv_test::run_shell("SCANVIZ_NVCC='" + (d.path / "no-nvcc").string() + "' " + sv_test::scanviz_exe() + " check --gpu " + kernel, d.path);
+  CHECK(without.code == plain.code);
+  CHECK(without.out.rfind(plain.out, 0) == 0);  // the card as without --gpu, then one line
+  CHECK(without.out.substr(plain.out.size()) == "gpu: not run: no nvcc (on PATH, in /usr/local/cuda/bin, or $SCANVIZ_NVCC)\n");
+}

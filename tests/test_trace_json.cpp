@@ -417,7 +417,8 @@ TEST_CASE("trace json: a key twice in one object is refused, where nlohmann woul
 
 TEST_CASE("trace json: header and meta") {
   using J = nlohmann::json;
-  CHECK(error_after([](J& j) { j["version"] = 2; }) == "version: unsupported version 2 (this scanviz reads version 1)");
+  CHECK(error_after([](J& j) { j["version"] = 3; }) == "version: unsupported version 3 (this scanviz reads versions 1 and 2)");
+  CHECK(error_after([](J& j) { j["version"] = 0; }) == "version: unsupported version 0 (this scanviz reads versions 1 and 2)");
   CHECK(error_after([](J& j) { j["version"] = "1"; }) == "version: expected an integer, got \"1\"");
   CHECK(error_after([](J& j) { j["format"] = "other"; }) == "format: expected \"scanviz-trace\", got \"other\"");
   CHECK(error_after([](J& j) { j["meta"]["n"] = "4"; }) == "meta.n: expected an integer, got \"4\"");
@@ -451,6 +452,10 @@ TEST_CASE("trace json: header and meta") {
                       j["meta"]["grid"] = 2;
                     }),
                     "meta.grid: 2 is not 1"));
+  CHECK(error_after([](J& j) {
+          j["meta"]["algorithm"] = "kernel:my_scan";
+          j["meta"]["options"]["scan"] = "whole";
+        }) == "meta.options.scan: \"whole\" is not \"blocks\" (each block's section scanned on its own)");
   CHECK(error_after([](J& j) { j["meta"]["grid"] = 10000000; }) ==
         "meta.grid: 10000000 is not 1 (a block-level scan runs one block)");
   CHECK(error_after([](J& j) { j["meta"]["capacity"] = 100; }) ==

@@ -166,8 +166,10 @@ std::vector<Hazard> find_hazards(const Trace& trace) {
     auto& mem = memory[pair_key(e.block, e.buffer)];
     if (mem.size() < static_cast<std::size_t>(trace.buffers[e.buffer].length))
       mem.resize(static_cast<std::size_t>(trace.buffers[e.buffer].length));
+    // Two atomic read-modify-writes of one cell are no race (each sees the other's whole update);
+    // an atomic against a plain read or write still is one.
     for (std::uint64_t w : cell.writes)
-      if (trace.events[w].thread != e.thread) report(key, trace.events[w], e, cell);
+      if (trace.events[w].thread != e.thread && !(e.atomic && trace.events[w].atomic)) report(key, trace.events[w], e, cell);
     if (e.kind == EventKind::Write) {
       for (std::uint64_t r : cell.reads)
         if (trace.events[r].thread != e.thread) report(key, trace.events[r], e, cell);
@@ -251,9 +253,10 @@ std::vector<Edge> dataflow_edges(const Trace& trace) {
 
 Correctness check_result(const Trace& trace) {
   Correctness c;
-  c.reference = reference_scan(trace.meta.op, trace.meta.type, trace.meta.input, trace.meta.exclusive, trace.meta.flags);
+  const std::vector<std::uint8_t> heads = judged_heads(trace.meta);  // a segmented scan's, or a kernel's block sections
+  c.reference = reference_scan(trace.meta.op, trace.meta.type, trace.meta.input, trace.meta.exclusive, heads);
   c.wrong = mismatches(trace.meta.op, trace.meta.type, trace.meta.input, trace.meta.exclusive, c.reference,
-                       trace.result.output, trace.meta.flags);
+                       trace.result.output, heads);
   c.outcome = trace.result.outcome == Outcome::Deadlock ? Outcome::Deadlock  // the run never finished
               : c.wrong.empty()                           ? Outcome::Correct
                                                           : Outcome::Wrong;

@@ -66,7 +66,8 @@ struct HazardAccess {
 };
 
 // Two different threads of one block touched the same shared cell inside one barrier interval, at
-// least one writing. `first` happened before `second` in the trace.
+// least one writing, not both atomically (two atomicAdds to one cell are no race). `first` happened
+// before `second` in the trace.
 struct Hazard {
   HazardKind kind = HazardKind::RAW;
   std::uint32_t block = 0;

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "core/ops.hpp"
+#include "core/payload.hpp"
+
 namespace sv::cuda {
 
 struct CheckCase {
@@ -41,6 +44,19 @@ struct CheckError {
   std::string message;
 };
 
+// `check --gpu`: the kernel compiled by nvcc and run on the device (app/check_gpu.*).
+struct CheckGpu {
+  bool ran = false;
+  std::string note;    // one line: why it did not run, or what stopped it part way
+  std::string device;  // the GPU's name
+  std::int64_t cases = 0, matching = 0;  // launches of the check's sizes and inputs, and those matching the reference
+  std::vector<CheckCase> mismatches;     // outcome "wrong", with the first wrong cell
+  bool timed = false;
+  std::int64_t timed_n = 0, timed_grid = 0;
+  std::int32_t timed_block = 0;
+  double kernel_ms = 0, cub_ms = 0, copy_ms = 0;  // medians of CUDA-event timings
+};
+
 struct CheckReport {
   std::string file;
   std::string kernel;
@@ -56,12 +72,19 @@ struct CheckReport {
   std::int64_t work_n = 0;            // the n work and steps were measured at
   std::optional<std::string> matches;  // the known algorithm whose closed forms equal them at work_n
   std::string verdict;                 // correct, wrong, error
+  std::optional<CheckGpu> gpu;         // with --gpu
 };
 
 struct CheckOptions {
   std::int32_t block = 0;  // 0: 8 threads (small enough to try every schedule)
   bool exclusive = false;  // said: judge as exclusive; else told from the outputs
 };
+
+// The input of a check's case of n elements: small integers (exact in float) or random floats.
+std::vector<Payload> check_input(ValueType type, std::int64_t n, bool floats);
+
+// The sizes a check runs for blocks of `capacity` elements.
+std::vector<std::int64_t> check_sizes(std::int64_t capacity);
 
 CheckReport check_kernel(const std::string& file, const std::string& source, const CheckOptions& options = {});
 

@@ -360,7 +360,7 @@ class Thread {
       case EK::Assign: return assign(e);
       case EK::IncDec: return incdec(e);
       case EK::Shfl: return shuffle(e);
-      case EK::AtomicAdd: b_.fault("unsupported", e.pos, "atomicAdd does not run on the block emulator yet");
+      case EK::AtomicAdd: return atomic_add(e);
     }
     return {};
   }
@@ -474,6 +474,24 @@ class Thread {
     return v;
   }
 
+  // atomicAdd(&cell, v): the cell's old value, the cell updated to old + v in one indivisible access (one
+  // atomic write event). Adding two element values from memory is an operation of the scan, as `+` is.
+  Value atomic_add(const Expr& e) {
+    const Place p = place(*e.a);
+    const Value v = eval(*e.b);
+    const bool element = p.elem == k_.element.base;
+    const Origin cell = element ? Origin::cell(static_cast<std::uint8_t>(p.buf), p.index) : Origin::none();
+    const Payload old = x_.atomic(p.buf, p.index, [&](const Payload& before) {
+      Value o = decode(before, p.elem);
+      o.origin = cell;
+      const Value now = binary(BinOp::Add, p.elem, o, v, e.pos, p.elem);
+      return std::pair<Payload, Origin>{encode(now, p.elem), element ? now.origin : Origin::none()};
+    }, e.pos.line);
+    Value r = decode(old, p.elem);
+    r.origin = cell;
+    return r;
+  }
+
   // ---- statements ----
   void barrier(const Stmt& s) {
     const auto t = static_cast<std::size_t>(x_.thread());
@@ -585,7 +603,7 @@ class Thread {
 
 }  // namespace
 
-void interpret(BlockEmulator& emu, const Kernel& k, const Binding& bind, const Trace& trace, const Budget& budget) {
+std::int64_t interpret(BlockEmulator& emu, const Kernel& k, const Binding& bind, const Trace& trace, const Budget& budget) {
   Block blk{k, bind, budget, trace};
   blk.symbolic = bind.run_type == ValueType::Interval;
   blk.passed.assign(static_cast<std::size_t>(bind.threads), 0);
@@ -615,6 +633,7 @@ void interpret(BlockEmulator& emu, const Kernel& k, const Binding& bind, const T
                   " of the block but not by " + std::to_string(missing) + " (thread " + std::to_string(lo - blk.passed.begin()) +
                   " never reaches it): a barrier not every thread reaches");
   }
+  return blk.statements;
 }
 
 }  // namespace sv::cuda

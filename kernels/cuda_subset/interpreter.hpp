@@ -32,7 +32,7 @@ struct Binding {
 
 // Runs `k` on every thread of `emu`. Throws EmulationError (kind and line set) for a fault of the
 // kernel: out-of-bounds, uninitialized-read, barrier-divergence, budget, runtime.
-// `trace` is the one `emu` records into (read for the memory budget).
-void interpret(BlockEmulator& emu, const Kernel& k, const Binding& b, const Trace& trace, const Budget& budget = {});
+// `trace` is the one `emu` records into (read for the memory budget). Returns the statements run.
+std::int64_t interpret(BlockEmulator& emu, const Kernel& k, const Binding& b, const Trace& trace, const Budget& budget = {});
 
 }  // namespace sv::cuda

@@ -703,6 +703,7 @@ class Parser {
       if (!accept("&")) fail("unsupported", cur().pos, "atomicAdd's first argument in the subset is &array[index] or &scalar");
       ExprP target = unary();
       if (!lvalue(*target) || target->kind == EK::Local) fail("syntax", target->pos, "atomicAdd needs a shared or global cell");
+      if (target->type.base == Base::Bool) fail("unsupported", target->pos, "atomicAdd on a bool: CUDA's atomicAdd takes int, unsigned int, float or double");
       expect(",");
       ExprP v = assignment();
       expect(")");

@@ -48,16 +48,11 @@ void check_shared_size(const Kernel& k) {
   }
 }
 
-struct Params {
-  std::vector<std::int32_t> buffer;
-  std::vector<std::int64_t> value;
-};
+}  // namespace
 
-// Input: the pointer the kernel never stores through; output: the one it does (by position when both
-// or neither are). An integer scalar is n.
-Params bind_params(const Kernel& k, std::int64_t n) {
+ParamBinding bind_params(const Kernel& k, std::int64_t n) {
   std::vector<std::size_t> pointers;
-  Params p;
+  ParamBinding p;
   p.buffer.assign(k.params.size(), -1);
   p.value.assign(k.params.size(), 0);
   bool have_length = false;
@@ -92,8 +87,6 @@ Params bind_params(const Kernel& k, std::int64_t n) {
     if (q != in) p.buffer[q] = next++;
   return p;
 }
-
-}  // namespace
 
 std::int64_t elements_per_block(const Kernel& k, std::int32_t threads) { return std::max<std::int64_t>(shared_capacity(k), threads); }
 
@@ -139,20 +132,30 @@ std::int32_t infer_block(const KernelRunConfig& c) {
   throw std::invalid_argument("n = " + std::to_string(c.n) + " does not fit one block of at most 1024 threads of this kernel");
 }
 
-KernelRun run_kernel(const KernelRunConfig& c) {
-  if (c.grid < 1 || c.block_id < 0 || c.block_id >= c.grid) throw std::invalid_argument("block " + std::to_string(c.block_id) + " of a grid of " + std::to_string(c.grid));
+namespace {
+
+void check_n(const KernelRunConfig& c) {
   if (c.n < 1 || c.n > (std::int64_t{1} << 20)) throw std::invalid_argument("n = " + std::to_string(c.n) + " is outside 1..1048576 for a kernel of your own");
-  const std::int32_t threads = infer_block(c);
-  const Kernel k = parse_kernel(c.source, c.file, block_override(c, threads));
+}
+
+// A kernel bound to a launch: what every block of it shares.
+struct Bound {
+  Kernel k;
+  Binding bind;
+  TraceMeta meta;
+};
+
+Bound bind_launch(const KernelRunConfig& c, std::int32_t threads, std::int32_t grid) {
+  Bound b;
+  b.k = parse_kernel(c.source, c.file, block_override(c, threads));
+  const Kernel& k = b.k;
   check_shared_size(k);
   const ValueType type = run_type_of(k, c.symbolic);
-  Params params = bind_params(k, c.n);
+  ParamBinding params = bind_params(k, c.n);
   if (!c.input.empty() && static_cast<std::int64_t>(c.input.size()) != c.n)
     throw std::invalid_argument("the input has " + std::to_string(c.input.size()) + " values but n = " + std::to_string(c.n));
 
-  KernelRun run;
-  Trace& trace = run.trace;
-  TraceMeta& m = trace.meta;
+  TraceMeta& m = b.meta;
   m.algorithm = own_kernel_algorithm(k.name);
   const auto slash = c.file.find_last_of('/');
   m.options["file"] = slash == std::string::npos ? c.file : c.file.substr(slash + 1);
@@ -162,6 +165,7 @@ KernelRun run_kernel(const KernelRunConfig& c) {
   const std::int64_t capacity = elements_per_block(k, threads);
   m.capacity = capacity;
   m.items_per_thread = static_cast<std::int32_t>(std::max<std::int64_t>(1, capacity / threads));
+  m.grid = grid;
   m.op = c.symbolic ? OpKind::Interval : OpKind::Sum;
   m.type = type;
   m.exclusive = c.exclusive;
@@ -172,24 +176,143 @@ KernelRun run_kernel(const KernelRunConfig& c) {
   m.executor.schedule = c.schedule.kind_name();
   m.executor.seed = c.schedule.seed;
 
-  Binding bind;
-  bind.param_buffer = std::move(params.buffer);
-  bind.param_value = std::move(params.value);
-  bind.run_type = type;
-  bind.threads = threads;
-  bind.grid = c.grid;
-  bind.block_id = c.block_id;
-  bind.warp = c.warp;
-  m.grid = c.grid;
+  b.bind.param_buffer = std::move(params.buffer);
+  b.bind.param_value = std::move(params.value);
+  b.bind.run_type = type;
+  b.bind.threads = threads;
+  b.bind.grid = grid;
+  b.bind.warp = c.warp;
+  return b;
+}
+
+// The global buffers between the blocks of a launch: what the earlier blocks left (empty before the first).
+struct GlobalMemory {
+  std::vector<std::vector<Payload>> values;
+  std::vector<std::vector<std::uint8_t>> defined;
+};
+
+// One block of the launch into `trace`, on `memory`, which it leaves as the block did. Returns the
+// statements it ran.
+std::int64_t run_block(const KernelRunConfig& c, const Bound& b, std::int32_t block_id, Trace& trace, GlobalMemory& memory,
+                       const Budget& budget) {
+  Binding bind = b.bind;
+  bind.block_id = block_id;
   // Reserved, as record_block_scan does, so the events are not moved as they grow (pages reserved and
   // never written cost nothing): the built-in kernels record up to about 60 events a thread.
-  trace.events.reserve(static_cast<std::size_t>(std::min<std::int64_t>(c.budget.events, std::int64_t{threads} * 128)));
-  BlockEmulator emu(trace, c.schedule, threads, c.block_id, m.input, c.n, true, c.warp, kInterpreterStack);
-  for (std::size_t p = 0; p < k.params.size(); ++p)
-    if (bind.param_buffer[p] == 2) emu.add_global(k.params[p].name, c.grid);  // partial sums: one a block
-  interpret(emu, k, bind, trace, c.budget);
-  run.output_written = emu.buffer_defined(1);
-  finish_block_trace(trace, emu.buffer_values(1));
+  trace.events.reserve(static_cast<std::size_t>(std::clamp<std::int64_t>(std::int64_t{bind.threads} * 128, 0, budget.events)));
+  BlockEmulator emu(trace, c.schedule, bind.threads, block_id, b.meta.input, c.n, true, c.warp, kInterpreterStack);
+  for (std::size_t p = 0; p < b.k.params.size(); ++p)
+    if (bind.param_buffer[p] == 2) emu.add_global(b.k.params[p].name, bind.grid);  // partial sums: one a block
+  const int globals = static_cast<int>(trace.buffers.size());
+  for (int g = 0; g < globals && !memory.values.empty(); ++g)
+    emu.set_global(g, memory.values[static_cast<std::size_t>(g)], memory.defined[static_cast<std::size_t>(g)]);
+  const std::int64_t statements = interpret(emu, b.k, bind, trace, budget);
+  memory.values.resize(static_cast<std::size_t>(globals));
+  memory.defined.resize(static_cast<std::size_t>(globals));
+  for (int g = 0; g < globals; ++g) {
+    memory.values[static_cast<std::size_t>(g)] = emu.buffer_values(g);
+    memory.defined[static_cast<std::size_t>(g)] = emu.buffer_defined(g);
+  }
+  return statements;
+}
+
+// Appends one block's trace to the launch's: its events renumbered, its steps and snapshots after the others.
+void append_block(Trace& launch, Trace&& block) {
+  const std::uint64_t offset = launch.events.size();
+  if (launch.buffers.empty()) launch.buffers = std::move(block.buffers);
+  const auto shift = [offset](Origin& o) {
+    if (o.kind == Origin::OpResult) o.index += static_cast<std::int64_t>(offset);
+  };
+  for (Event& e : block.events) {
+    e.seq += offset;
+    shift(e.a);
+    shift(e.b);
+    launch.events.push_back(e);
+  }
+  for (Step s : block.steps) {
+    s.first_event += offset;
+    s.end_event += offset;
+    launch.steps.push_back(s);
+  }
+  for (auto& snapshot : block.snapshots) launch.snapshots.push_back(std::move(snapshot));
+}
+
+// The whole input's scan when the output is that, else each block's section scanned on its own.
+void judge_launch(Trace& t, std::vector<Payload> output) {
+  TraceMeta& m = t.meta;
+  const std::vector<Payload> whole = reference_scan(m.op, m.type, m.input, m.exclusive);
+  if (m.grid > 1 && !mismatches(m.op, m.type, m.input, m.exclusive, whole, output).empty()) m.options["scan"] = std::string(kBlockSections);
+  const std::vector<std::uint8_t> heads = judged_heads(m);
+  t.result.reference = reference_scan(m.op, m.type, m.input, m.exclusive, heads);
+  t.result.outcome = mismatches(m.op, m.type, m.input, m.exclusive, t.result.reference, output, heads).empty() ? Outcome::Correct : Outcome::Wrong;
+  t.result.output = std::move(output);
+}
+
+}  // namespace
+
+KernelRun run_kernel(const KernelRunConfig& c) {
+  const std::int32_t grid = std::max(c.grid, 1);
+  if (c.block_id < 0 || c.block_id >= grid) throw std::invalid_argument("block " + std::to_string(c.block_id) + " of a grid of " + std::to_string(grid));
+  check_n(c);
+  const Bound b = bind_launch(c, infer_block(c), grid);
+  KernelRun run;
+  run.trace.meta = b.meta;
+  GlobalMemory memory;
+  run_block(c, b, c.block_id, run.trace, memory, c.budget);
+  run.output_written = memory.defined[1];
+  finish_block_trace(run.trace, memory.values[1]);
+  return run;
+}
+
+Launch infer_launch(const KernelRunConfig& c) {
+  constexpr std::int32_t kMaxGrid = 65535;
+  if (c.grid < 0 || c.grid > kMaxGrid) throw std::invalid_argument("--grid " + std::to_string(c.grid) + " is outside 1.." + std::to_string(kMaxGrid));
+  check_n(c);
+  Launch l;
+  KernelRunConfig per_block = c;
+  if (c.block == 0 && c.grid > 1) per_block.n = (c.n + c.grid - 1) / c.grid;  // a block holds its share of n
+  l.threads = infer_block(per_block);
+  l.capacity = elements_per_block(parse_kernel(c.source, c.file, block_override(c, l.threads)), l.threads);
+  const std::int64_t needed = (c.n + l.capacity - 1) / l.capacity;
+  l.grid = c.grid ? c.grid : static_cast<std::int32_t>(std::min<std::int64_t>(needed, kMaxGrid));
+  const std::string blocks = std::to_string(l.grid) + (l.grid == 1 ? " block" : " blocks") + " of " + std::to_string(l.capacity) + " elements";
+  if (l.grid * l.capacity < c.n)
+    throw std::invalid_argument(blocks + " hold " + std::to_string(l.grid * l.capacity) + ", fewer than n = " + std::to_string(c.n) +
+                                ": give --grid " + std::to_string(needed) + " (or more threads a block)");
+  if (l.grid > needed)
+    throw std::invalid_argument(blocks + " for n = " + std::to_string(c.n) + ": block " + std::to_string(needed) + " on would get no element; give --grid " +
+                                std::to_string(needed));
+  return l;
+}
+
+KernelRun record_kernel_launch(const KernelRunConfig& c) {
+  const Launch l = infer_launch(c);
+  const Bound b = bind_launch(c, l.threads, l.grid);
+  KernelRun run;
+  Trace& launch = run.trace;
+  launch.meta = b.meta;
+  GlobalMemory memory;
+  std::int64_t statements = 0;
+  for (std::int32_t block = 0; block < l.grid; ++block) {
+    Trace part;
+    part.meta = b.meta;
+    // What the earlier blocks left of the launch's budgets (the barriers are each thread's own).
+    Budget left = c.budget;
+    left.statements -= statements;
+    left.events -= static_cast<std::int64_t>(launch.events.size());
+    std::int64_t cells = 0;
+    for (const BufferInfo& buffer : launch.buffers) cells += buffer.length;
+    left.snapshot_cells -= static_cast<std::int64_t>(launch.snapshots.size()) * cells;
+    try {
+      statements += run_block(c, b, block, part, memory, left);
+    } catch (const EmulationError& e) {
+      if (l.grid == 1) throw;
+      throw EmulationError(std::string(e.what()) + " (block " + std::to_string(block) + " of " + std::to_string(l.grid) + ")", e.kind, e.line, e.column);
+    }
+    append_block(launch, std::move(part));
+  }
+  run.output_written = memory.defined[1];
+  judge_launch(launch, memory.values[1]);
   return run;
 }
 

@@ -27,8 +27,9 @@ struct KernelRunConfig {
   std::uint64_t input_seed = 1;
   Schedule schedule;
   std::int32_t warp = 32;  // lanes in lockstep: a power of two from 1 to 32
-  std::int32_t grid = 1;      // blocks of the launch (gridDim.x); the run is one of them
-  std::int32_t block_id = 0;  // the block this run emulates (blockIdx.x)
+  std::int32_t grid = 0;      // blocks of the launch (gridDim.x); run_kernel runs one of them (0: of
+                              // one), record_kernel_launch all (0: as many as n needs)
+  std::int32_t block_id = 0;  // the block run_kernel emulates (blockIdx.x)
   Budget budget;
 };
 
@@ -49,6 +50,15 @@ std::int32_t infer_block(const KernelRunConfig& config);
 // threads when it has none.
 std::int64_t elements_per_block(const Kernel& k, std::int32_t threads);
 
+// The kernel's parameters bound as docs/cli.md says: per parameter the buffer of a pointer (0 the
+// input: the first pointer never stored through, else the first; 1 the output; 2 the partial sums, one
+// cell a block) or -1, and the value of a scalar (n). Throws KernelError naming a parameter it cannot bind.
+struct ParamBinding {
+  std::vector<std::int32_t> buffer;
+  std::vector<std::int64_t> value;
+};
+ParamBinding bind_params(const Kernel& k, std::int64_t n);
+
 // Throws KernelError for a source outside the subset or a binding that cannot be inferred, and
 // EmulationError (with kind and line) for a fault of the kernel while it runs.
 Trace record_kernel_trace(const KernelRunConfig& config);
@@ -59,5 +69,24 @@ struct KernelRun {
   std::vector<std::uint8_t> output_written;
 };
 KernelRun run_kernel(const KernelRunConfig& config);
+
+// The launch's threads a block and blocks: config.block and config.grid where given; else the grid
+// is as many blocks as n needs, and a block the smallest that makes that grid (one block when neither
+// is given) hold n. Throws std::invalid_argument where the grid leaves elements out or a block has none.
+struct Launch {
+  std::int32_t threads = 1;
+  std::int32_t grid = 1;
+  std::int64_t capacity = 1;  // elements a block scans
+};
+Launch infer_launch(const KernelRunConfig& config);
+
+// Every block of the launch (infer_launch), one after another in blockIdx order and each to completion,
+// on the global memory the earlier ones left (so a block may read what an earlier one wrote; one that
+// waits on a later block never ends). One trace: each block's steps and events in turn, the events
+// carrying their block, the snapshots every buffer at the end of each step (shared memory: the
+// running block's). The output is judged against the scan of the whole input when it is that, else
+// against each block's section scanned on its own (meta.options["scan"] = "blocks": the first pass of
+// a hierarchical scan). The budgets are the launch's, all blocks together. Throws as run_kernel.
+KernelRun record_kernel_launch(const KernelRunConfig& config);
 
 }  // namespace sv::cuda

@@ -27,6 +27,9 @@ Payload EmuExec::read(int buffer, std::int64_t index, unsigned line) { return em
 void EmuExec::write(int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line) {
   emu_->write(lane_, buffer, index, value, origin, line);
 }
+Payload EmuExec::atomic(int buffer, std::int64_t index, const AtomicUpdate& update, unsigned line) {
+  return emu_->atomic(lane_, buffer, index, update, line);
+}
 int EmuExec::declare_shared(const char* name, std::int64_t length) { return emu_->declare_shared(lane_, name, length); }
 std::int64_t EmuExec::record_op(const Payload& result, Origin a, Origin b, unsigned line) {
   return emu_->record_op(lane_, result, a, b, line);
@@ -58,6 +61,13 @@ int BlockEmulator::add_global(const std::string& name, std::int64_t length) {
   return first_shared_++;
 }  // unfinished threads are dropped by their coroutines' destructors
 
+void BlockEmulator::set_global(int buffer, const std::vector<Payload>& values, const std::vector<std::uint8_t>& defined) {
+  if (buffer < 0 || buffer >= first_shared_ || values.size() != values_[buffer].size() || defined.size() != values.size())
+    throw std::logic_error("set_global of a buffer that is not global, or of another length");
+  values_[buffer] = values;
+  defined_[buffer] = defined;
+}
+
 // ---- lane side ----
 
 void BlockEmulator::yield(int lane, LaneState wait_for) {
@@ -79,6 +89,13 @@ void BlockEmulator::check_cell(int lane, int buffer, std::int64_t index, unsigne
          "out-of-bounds", line);
 }
 
+void BlockEmulator::check_defined(int lane, int buffer, std::int64_t index, unsigned line, const char* what) const {
+  if (!defined_[buffer][index])
+    fail(lane, std::string(what) + " " + trace_.buffers[buffer].name + "[" + std::to_string(index) +
+                   "] before anything was written to it, at line " + std::to_string(line),
+         "uninitialized-read", line);
+}
+
 Event& BlockEmulator::append(EventKind kind, int lane, unsigned line) {
   Event& e = record_ ? trace_.events.emplace_back() : (scratch_ = Event{});
   e.seq = record_ ? trace_.events.size() - 1 : 0;
@@ -93,10 +110,7 @@ Event& BlockEmulator::append(EventKind kind, int lane, unsigned line) {
 Payload BlockEmulator::read(int lane, int buffer, std::int64_t index, unsigned line) {
   yield(lane, LaneState::Read);
   check_cell(lane, buffer, index, line, "read of");
-  if (!defined_[buffer][index])
-    fail(lane, "read " + trace_.buffers[buffer].name + "[" + std::to_string(index) +
-                   "] before anything was written to it, at line " + std::to_string(line),
-         "uninitialized-read", line);
+  check_defined(lane, buffer, index, line, "read");
   Event& e = append(EventKind::Read, lane, line);
   e.buffer = static_cast<std::uint8_t>(buffer);
   e.index = index;
@@ -114,6 +128,22 @@ void BlockEmulator::write(int lane, int buffer, std::int64_t index, const Payloa
   e.index = index;
   e.value = value;
   e.a = origin;
+}
+
+Payload BlockEmulator::atomic(int lane, int buffer, std::int64_t index, const EmuExec::AtomicUpdate& update, unsigned line) {
+  yield(lane, LaneState::Write);  // nothing else runs until this lane has written: the update is indivisible
+  check_cell(lane, buffer, index, line, "atomic update of");
+  check_defined(lane, buffer, index, line, "atomic update of");
+  const Payload old = values_[buffer][index];
+  const auto [value, origin] = update(old);
+  values_[buffer][index] = value;
+  Event& e = append(EventKind::Write, lane, line);
+  e.buffer = static_cast<std::uint8_t>(buffer);
+  e.index = index;
+  e.value = value;
+  e.a = origin;
+  e.atomic = true;
+  return old;
 }
 
 std::int64_t BlockEmulator::record_op(int lane, const Payload& result, Origin a, Origin b, unsigned line) {

@@ -157,6 +157,13 @@ class EmuExec {
   Payload read(int buffer, std::int64_t index, unsigned line);
   void write(int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line);
 
+  // An atomic read-modify-write of one cell (atomicAdd): issued with the warp's writes, the lanes of
+  // one instruction one after another; `update` maps the cell's old value to its new value and that
+  // value's origin (it may record an operation, never wait). One Write event, marked atomic.
+  // Returns the old value.
+  using AtomicUpdate = std::function<std::pair<Payload, Origin>(const Payload& old)>;
+  Payload atomic(int buffer, std::int64_t index, const AtomicUpdate& update, unsigned line);
+
  private:
   int declare_shared(const char* name, std::int64_t length);
   Payload shuffle(ShuffleKind kind, const Payload& value, Origin& origin, int delta, int width, unsigned line);
@@ -202,6 +209,9 @@ class BlockEmulator {
 
   // Another global buffer after input and output (a kernel's partial sums), before run(); its index.
   int add_global(const std::string& name, std::int64_t length);
+  // A global buffer's contents before run(): what the earlier blocks of a launch left there (cells
+  // not `defined` read as never written).
+  void set_global(int buffer, const std::vector<Payload>& values, const std::vector<std::uint8_t>& defined);
 
   // Runs `body` on every thread to completion. Throws EmulationError.
   void run(const Body& body);
@@ -229,6 +239,7 @@ class BlockEmulator {
   void yield(int lane, LaneState wait_for);
   Payload read(int lane, int buffer, std::int64_t index, unsigned line);
   void write(int lane, int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line);
+  Payload atomic(int lane, int buffer, std::int64_t index, const EmuExec::AtomicUpdate& update, unsigned line);
   std::int64_t record_op(int lane, const Payload& result, Origin a, Origin b, unsigned line);
   void barrier(int lane, unsigned line);
   void align(int lane);
@@ -243,6 +254,7 @@ class BlockEmulator {
   void close_step();
   Event& append(EventKind kind, int lane, unsigned line);
   void check_cell(int lane, int buffer, std::int64_t index, unsigned line, const char* what) const;
+  void check_defined(int lane, int buffer, std::int64_t index, unsigned line, const char* what) const;
   [[noreturn]] void fail(int lane, const std::string& what, const char* kind = "", unsigned line = 0) const;
 
   Trace& trace_;

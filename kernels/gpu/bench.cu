@@ -44,7 +44,28 @@ struct Candidate {
   std::function<void()> check;
   std::int64_t alone_tile = 0;  // the tiles-alone baseline: each tile's own scan, of this many values
   bool graph = false;
+  bool writes = true;  // false: the empty kernel, which writes nothing and is not checked
 };
+
+// The launch floor (SCANVIZ_BENCH_POLICIES=empty): a kernel that does nothing, in the grid and block
+// the gather kernel takes at 2^16 4-byte values on 132 multiprocessors.
+__global__ void empty_kernel() {}
+// A copy as a kernel (SCANVIZ_BENCH_POLICIES=empty): one 16-byte vector a thread, 256 threads a block,
+// the shape of the gather kernel's tiles; what a kernel's loads and stores cost without a scan.
+template <class Item>
+__global__ void copy_kernel(const Item* __restrict__ in, Item* __restrict__ out, std::int64_t n) {
+  constexpr int kVec = 16 / sizeof(Item);
+  struct alignas(16) Vector {
+    Item v[kVec];
+  };
+  const std::int64_t first = (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) * kVec;
+  if (first + kVec <= n) {
+    reinterpret_cast<Vector*>(out + first)[0] = reinterpret_cast<const Vector*>(in + first)[0];
+  } else {
+    for (std::int64_t i = first; i < n; ++i) out[i] = in[i];
+  }
+}
+constexpr std::string_view kEmptyRow = "empty kernel (128 x 128)";
 
 // The input and output pairs of one size in two allocations: pair r at r x stride elements, each
 // pair's start 256-byte aligned; the inputs generated (fill_input), every pair's different.
@@ -137,6 +158,10 @@ std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& w
     // Baselines, not scans: the default's tiles scanned alone, no look-back (checked tile by tile),
     // stored at once or held first (SCANVIZ_BENCH_HOLDS).
     if (bench_policy_picked(e, "tiles-alone")) c.push_back({std::string(kTilesAloneRow), "tiles-alone", {}, {}});
+    // ... and the gather kernel's tiles alone, in each of its shapes.
+    if (bench_policy_picked(e, "gather-alone"))
+      for (const gpu::TilePolicy& t : gpu::gather_policies(type))
+        c.push_back({"tiles alone " + t.name(), "tiles-alone", t, {}});
     if (bench_policy_picked(e, "tiles-alone-late"))
       for (double us : bench_holds_us(std::getenv("SCANVIZ_BENCH_HOLDS"))) {
         char name[64];
@@ -224,8 +249,10 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
   const std::vector<std::string>& wanted = options.algorithms;
   if (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end()) {
     const std::int64_t from = gpu::pipelined_from(options.type);
-    const std::string runs = "bench: decoupled-lookback runs " + gpu::default_policy(options.type).name() +
-                             " (in 128 threads a block where 256 would make fewer tiles than an eighth of the multiprocessors)";
+    const gpu::TilePolicy gather = gpu::gather_policy_at(1, options.type);
+    const std::string runs = "bench: decoupled-lookback runs " + gather.name() + " up to n = " +
+                             std::to_string(gpu::kGatherMaxTiles * gather.threads * gather.items) + ", then " +
+                             gpu::default_policy(options.type).name();
     progress(from == INT64_MAX
                  ? runs + " at every n (the pipelined kernel needs sm_90 code and 9 x 24 KB of shared memory a block)"
                  : runs + " below n = " + std::to_string(from) + ", " + gpu::pipelined_default(options.type).name() +
@@ -276,6 +303,16 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
                             d.algorithm != "hierarchical"});
     }
 
+    if (const char* e = std::getenv("SCANVIZ_BENCH_POLICIES"); e && bench_policy_picked(e, "empty"))
+      candidates.push_back({std::string(kEmptyRow), [](const Item*, Item*, std::int64_t, cudaStream_t st) {
+                              empty_kernel<<<128, 128, 0, st>>>();
+                            }, {}, 0, true, false});
+    if (const char* e = std::getenv("SCANVIZ_BENCH_POLICIES"); e && bench_policy_picked(e, "empty"))
+      candidates.push_back({"copy kernel", [](const Item* in, Item* out, std::int64_t m, cudaStream_t st) {
+                              const std::int64_t per_block = 256 * (16 / static_cast<std::int64_t>(sizeof(Item)));
+                              copy_kernel<<<static_cast<unsigned>((m + per_block - 1) / per_block), 256, 0, st>>>(in, out, m);
+                            }, {}, 0, true});
+
     // Block-level kernels: each block scans its tile of kBenchTile elements (on the default stream:
     // latency only).
     std::vector<std::string> block_rows;
@@ -315,9 +352,10 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     std::vector<Item> h_out(n), alone;
     // Whether pair r's output is what candidate c must write there.
     const auto output_right = [&](const Candidate<Item>& c, int r, const Expected& e) {
+      if (!c.writes) return true;
       SV_CUDA(cudaMemcpy(h_out.data(), pairs.output(r), bytes, cudaMemcpyDeviceToHost));
       const bool block_row = std::find(block_rows.begin(), block_rows.end(), c.name) != block_rows.end();
-      if (c.alone_tile == 0) return h_out == (c.name == "copy" ? e.in : block_row ? e.tile : e.scan);
+      if (c.alone_tile == 0) return h_out == (c.name.rfind("copy", 0) == 0 ? e.in : block_row ? e.tile : e.scan);
       alone.resize(n);
       tile_scans(e.in, alone, c.alone_tile);
       return h_out == alone;

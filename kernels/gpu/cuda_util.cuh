@@ -140,6 +140,9 @@ struct TilePolicy {
   // The default's kernel only: stay on it at every n. Otherwise the default hands large inputs to the
   // pipelined kernel where the device runs it (DeviceScanSum::policy_at).
   bool tiles_only = false;
+  // The gather kernel (gpu/gather_exec.cuh): threads x items in 16-byte vectors, static tile ids, every
+  // predecessor's aggregate read at once; the other fields unused.
+  bool gather = false;
   std::string name() const;
   friend bool operator==(const TilePolicy&, const TilePolicy&) = default;
 };
@@ -151,13 +154,15 @@ std::vector<TilePolicy> experimental_policies(ValueType type);
 // default-constructed TilePolicy stands for): TilePolicy{} for 4-byte values. On sm_90 on it runs
 // its tile kernel below pipelined_from(type) elements and pipelined_default(type) from there up.
 TilePolicy default_policy(ValueType type);
-// The default's block size at n: `threads` (of `items` each) halved where its tiles would be fewer
-// than one for every kNarrowShare multiprocessors of the `sms`, so a small input scans in twice as
-// many tiles: at 2^16 int32 values 22 tiles of 128 x 24 instead of 11 of 256 x 24 on 132
-// multiprocessors, 3.6 us a scan back to back on the H200 instead of 4.2. More, smaller tiles lost
-// from 2^17 up (docs/performance.md, "Narrow blocks at small n").
-inline constexpr int kNarrowShare = 8;
-std::int32_t narrow_threads(std::int64_t n, std::int32_t threads, std::int32_t items, int sms);
+// The gather kernel's shapes, the default's (512 threads of one 16-byte vector: 2048 4-byte values
+// a tile, 1024 8-byte ones) first, then 128 to 1024 threads of one to four vectors.
+std::vector<TilePolicy> gather_policies(ValueType type);
+// The gather kernel the default runs at n: the first of gather_policies up to kGatherMaxTiles tiles
+// (2^20 4-byte values, 2^19 8-byte ones); threads 0 (none) above. Measured on the H200 and the H100
+// against the tile kernel and the gather kernel's other shapes (docs/performance.md, "The gather
+// kernel"): one vector a thread in 512 threads won from 2^16 to 2^20, and the tile kernel above.
+inline constexpr std::int64_t kGatherMaxTiles = 512;
+TilePolicy gather_policy_at(std::int64_t n, ValueType type);
 // The pipelined policy the default hands large inputs to: 9 stages, the input's L2 lines marked evict-last.
 TilePolicy pipelined_default(ValueType type);
 // The n from which the default runs pipelined_default(type) on the current device: as many tiles
@@ -194,7 +199,8 @@ class DeviceScanSum {
   void set_stream(cudaStream_t stream);
   // The policy a run of n elements takes: the scanner's, except that the default's (its switches
   // left alone, decoupled-lookback or tiles-alone) is pipelined_default from pipelined_from elements
-  // up, and below that runs its tile kernel in narrow_threads(n, ...) threads a block.
+  // up, gather_policy_at(n, ...) where that is one, and its tile kernel between. A run with a stall
+  // pending for a test takes the tile kernel where it would gather.
   TilePolicy policy_at(std::int64_t n) const;
 
   // For tests of the single-pass state: the next run stalls `tile` for `ns` nanoseconds (as the

@@ -79,14 +79,6 @@ bool default_kernel(gpu::TilePolicy t, ValueType type) {
 
 }  // namespace
 
-namespace gpu {
-
-std::int32_t narrow_threads(std::int64_t n, std::int32_t threads, std::int32_t items, int sms) {
-  const std::int64_t tile = std::int64_t{threads} * items;
-  return threads % 64 == 0 && (n + tile - 1) / tile * kNarrowShare < sms ? threads / 2 : threads;
-}
-
-}  // namespace gpu
 
 // ============================================================================================
 // [SECTION] tile policies and DeviceScanSum
@@ -104,6 +96,7 @@ static_assert(TilePolicy{}.items == DefaultTileConfig<std::int32_t>::kItems &&
 
 std::string TilePolicy::name() const {
   std::string s = std::to_string(threads) + "x" + std::to_string(items);
+  if (gather) return s + " gather";
   const std::string l2 = l2_last ? " L2last" : "";
   if (stages) return s + " pipe" + std::to_string(stages) + (reuse_descriptors ? "" : " memset") + l2 + " sleep" +
                      std::to_string(backoff_max_ns);
@@ -140,6 +133,32 @@ std::int64_t pipelined_from(ValueType type) {
   return n > 0 ? n : INT64_MAX;
 }
 
+namespace {
+// The gather kernel's shapes (threads, 16-byte vectors a thread); the first is the default's.
+constexpr std::pair<std::int32_t, std::int32_t> kGatherShapes[] = {{512, 1}, {128, 1}, {256, 1}, {256, 2},
+                                                                   {512, 2}, {512, 4}, {1024, 4}};
+TilePolicy gather_shape(ValueType type, std::pair<std::int32_t, std::int32_t> shape) {
+  TilePolicy t;
+  t.threads = shape.first;
+  t.items = shape.second * (type == ValueType::I64 || type == ValueType::F64 ? 2 : 4);  // values in 16 bytes
+  t.gather = true;
+  return t;
+}
+}  // namespace
+
+std::vector<TilePolicy> gather_policies(ValueType type) {
+  std::vector<TilePolicy> p;
+  for (const auto& shape : kGatherShapes) p.push_back(gather_shape(type, shape));
+  return p;
+}
+
+TilePolicy gather_policy_at(std::int64_t n, ValueType type) {
+  TilePolicy t = gather_shape(type, kGatherShapes[0]);
+  const std::int64_t tile = std::int64_t{t.threads} * t.items;
+  if ((n + tile - 1) / tile > kGatherMaxTiles) t.threads = 0;
+  return t;
+}
+
 // What the tile kernels are built for besides the default (PolicyConfigs, PolicyConfigs64):
 // decoupled look-back only.
 std::vector<TilePolicy> experimental_policies(ValueType type) {
@@ -161,6 +180,8 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
     tiles.tiles_only = true;
     v.push_back(tiles);
   }
+  // The gather kernel in each of its shapes: every numeric type.
+  for (const TilePolicy& t : gather_policies(type)) v.push_back(t);
   // The default with the input's L2 lines marked the other way (evict-last or not): every numeric type.
   TilePolicy flipped = default_policy(type);
   flipped.l2_last = !flipped.l2_last;
@@ -221,7 +242,7 @@ struct DeviceScanSum::Impl {
   DeviceConfig config;
   TilePolicy policy;
   std::int64_t pipe_from = INT64_MAX;  // the default's: from this n, pipelined_default (policy_at)
-  int narrow_sms = 0;  // the default's: the multiprocessors narrow_threads weighs tiles against; 0: never narrows
+  bool gathers = false;  // the default's: the gather kernel where gather_policy_at gives one
   unsigned hold_ns = 0;  // tiles-alone
   Scratch scratch;
   SinglePassState state;
@@ -252,13 +273,15 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
   }
   impl_->config = parse_device_config(scan, switches, type, 0, true);
   if (policy == TilePolicy{}) policy = default_policy(type);  // the type's default
-  if (alone && !(policy == default_policy(type)))
-    throw std::invalid_argument("tiles-alone runs the default tile policy only, not " + policy.name());
+  if (alone && !(policy == default_policy(type)) && !policy.gather)
+    throw std::invalid_argument("tiles-alone runs the default tile policy or a gather policy only, not " + policy.name());
   impl_->policy = policy;
   if (!default_kernel(policy, type)) {
-    if (!policy_built_for(policy, type) || algorithm != "decoupled-lookback")
+    if (!policy_built_for(policy, type) || (algorithm != "decoupled-lookback" && !(alone && policy.gather)))
       throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm + " on " +
                                   std::string(type_name(type)));
+    if (policy.gather && (!default_switches(impl_->config.params) || impl_->hold_ns))
+      throw std::invalid_argument("tile policy " + policy.name() + " takes none of decoupled-lookback's switches");
     if (policy.stages) {
       if (!default_switches(impl_->config.params))
         throw std::invalid_argument("tile policy " + policy.name() + " takes none of decoupled-lookback's switches");
@@ -270,23 +293,22 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
     if (policy.static_ids) impl_->config.params.dynamic_ids = false;
   } else {
     visit_type(type, [&](auto v) { check_policy<decltype(v)>(scan, impl_->config.params); });
-    // tiles-alone follows the default's switch, to be its baseline at every n (not with a hold: the
-    // pipelined kernel has none).
+    // tiles-alone follows the default's switches, to be its baseline at every n (not with a hold: the
+    // pipelined and gather kernels have none).
     const bool switches_kernel = algorithm == "decoupled-lookback" || (alone && impl_->hold_ns == 0);
     if (switches_kernel && policy == default_policy(type) && default_switches(impl_->config.params)) {
       impl_->pipe_from = pipelined_from(type);
-      int device = 0;
-      cuda::check(cudaGetDevice(&device), "asking for the current device");
-      cuda::check(cudaDeviceGetAttribute(&impl_->narrow_sms, cudaDevAttrMultiProcessorCount, device), "counting multiprocessors");
+      impl_->gathers = true;
     }
   }
 }
 
 TilePolicy DeviceScanSum::policy_at(std::int64_t n) const {
   if (n >= impl_->pipe_from) return pipelined_default(impl_->type);
-  TilePolicy t = impl_->policy;
-  if (impl_->narrow_sms > 0) t.threads = narrow_threads(n, t.threads, t.items, impl_->narrow_sms);
-  return t;
+  // A run with a stall pending (stall_next_run_for_test) takes the tile kernel, which has the hook.
+  if (impl_->gathers && impl_->stall_tile < 0)
+    if (const TilePolicy g = gather_policy_at(n, impl_->type); g.threads > 0) return g;
+  return impl_->policy;
 }
 
 DeviceScanSum::~DeviceScanSum() = default;
@@ -303,6 +325,13 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
     q.stall_tile = std::exchange(m.stall_tile, -1);
     q.stall_cycles = m.stall_ns;
   }
+  if (t.gather) {
+    visit_type(m.type, [&](auto v) {
+      DeviceSums<decltype(v)>::run_gather(m.state, n, exclusive, t.threads, t.items, m.algorithm == "tiles-alone",
+                                          d_in, d_out);
+    });
+    return;
+  }
   const DeviceParams p = level_params(q, n, exclusive);
   m.scratch.rewind();
   TileKnobs knobs{32, static_cast<unsigned>(t.backoff_max_ns), t.prefetch ? 1u : 0u};
@@ -315,9 +344,7 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
     });
     return;
   }
-  TilePolicy kernel = t;  // narrowed blocks (policy_at) run the same kernel in fewer threads
-  kernel.threads = m.policy.threads;
-  if (m.algorithm == "decoupled-lookback" && !default_kernel(kernel, m.type)) {
+  if (m.algorithm == "decoupled-lookback" && !default_kernel(t, m.type)) {
     run_policy(t, m.type, m.scratch, m.state, p, knobs, d_in, d_out);
     return;
   }
@@ -449,8 +476,8 @@ std::vector<PolicyCheck> verify_tile_policies_gpu(ValueType type, const std::vec
   if (offset < 0 || offset > 15) throw std::invalid_argument("offset " + std::to_string(offset) + " is outside 0..15");
   cuda::require_gpu();
   std::vector<gpu::TilePolicy> policies = gpu::experimental_policies(type);
-  if (!options.empty())  // the pipelined kernel takes none of the switches
-    std::erase_if(policies, [](const gpu::TilePolicy& t) { return t.stages > 0; });
+  if (!options.empty())  // the pipelined and gather kernels take none of the switches
+    std::erase_if(policies, [](const gpu::TilePolicy& t) { return t.stages > 0 || t.gather; });
   policies.insert(policies.begin(), gpu::default_policy(type));
   std::vector<PolicyCheck> checks;
   for (const gpu::TilePolicy& policy : policies) {

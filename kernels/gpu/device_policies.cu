@@ -3,6 +3,7 @@
 // (SCANVIZ_BENCH_PHASES=1): kernels no lesson launches, compiled apart from the others.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -74,6 +75,10 @@ std::int32_t pipe_items_of(ValueType type) {
 
 // pipelined policies are built for every numeric type, with 24 KB tiles of 128 threads).
 bool policy_built_for(const TilePolicy& t, ValueType type) {
+  if (t.gather) {
+    const std::vector<TilePolicy> shapes = gather_policies(type);
+    return std::find(shapes.begin(), shapes.end(), t) != shapes.end();
+  }
   if (t.stages) {
     return t.threads == gpu::kPipeWarps * 32 && t.items == pipe_items_of(type) && t.stages >= gpu::kPipeMinStages &&
            t.stages <= gpu::kPipeMaxStages;

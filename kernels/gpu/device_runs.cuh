@@ -35,6 +35,10 @@ struct DeviceSums {
   // The elements the device's blocks of the pipelined sum hold in `stages` stages each; 0 where a
   // block of that many stages does not fit, or the loaded kernel was built before sm_90.
   static std::int64_t pipelined_capacity(int stages);
+  // Decoupled look-back's gather kernel (gpu/gather_exec.cuh): tiles of `threads` x `items`, items a
+  // multiple of the values in 16 bytes (1, 2 or 4 vectors a thread); alone: the tiles-alone baseline.
+  static void run_gather(SinglePassState& state, std::int64_t n, bool exclusive, std::int32_t threads,
+                         std::int32_t items, bool alone, const void* in, void* out);
 };
 
 extern template struct DeviceTracedRuns<std::int32_t>;

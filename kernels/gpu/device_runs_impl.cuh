@@ -11,6 +11,7 @@
 #include "core/segments.hpp"
 #include "run/prepare.hpp"
 #include "gpu/device_runs.cuh"
+#include "gpu/gather_exec.cuh"
 
 namespace sv::gpu {
 
@@ -143,6 +144,27 @@ void DeviceSums<T>::run_pipelined(Scratch& scratch, SinglePassState& state, cons
   b.in = Buf{const_cast<void*>(in), 0, p.n};
   b.out = Buf{out, 1, p.n};
   l.launch_pipelined(SumOp<T>{}, p, b, stages);
+}
+
+template <class T>
+void DeviceSums<T>::run_gather(SinglePassState& state, std::int64_t n, bool exclusive, std::int32_t threads,
+                               std::int32_t items, bool alone, const void* in, void* out) {
+  if (n == 0) return;
+  const std::int64_t tile = std::int64_t{threads} * items, tiles = (n + tile - 1) / tile;
+  if (tiles > 0x7fffffff) throw GpuError("a grid of " + std::to_string(tiles) + " blocks is more than CUDA launches");
+  const int vectors = items / gather_vector_items<T>();
+  if (items % gather_vector_items<T>() != 0 || (vectors != 1 && vectors != 2 && vectors != 4))
+    throw std::invalid_argument("the gather kernel takes 1, 2 or 4 vectors of 16 bytes a thread, not " +
+                                std::to_string(items) + " values");
+  // The descriptors packed (flag word and value in one word), kept under a new epoch; no tile ids
+  // are taken from the counter.
+  TileKnobs knobs;
+  const SinglePassState::Layout layout{tiles, static_cast<int>(sizeof(T)), true, tiles * packed_descriptor_bytes<T>()};
+  const DeviceBuffers b = state.prepare(layout, true, knobs);
+  auto kernel = vectors == 1 ? gather_kernel<T, 1> : vectors == 2 ? gather_kernel<T, 2> : gather_kernel<T, 4>;
+  kernel<<<static_cast<unsigned>(tiles), static_cast<unsigned>(threads), 0, state.stream()>>>(
+      static_cast<const T*>(in), static_cast<T*>(out), n, exclusive, b.descriptors.ptr, knobs.epoch, state.diag(), alone);
+  check(cudaGetLastError(), "gather kernel launch");
 }
 
 // sm_120 allows 99 KB of shared memory a block, sm_90 and sm_100 227 KB; a kernel the device loaded

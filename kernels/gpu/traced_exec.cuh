@@ -218,6 +218,7 @@ class TracedExec {
     e->index = -1;
     e->a = Origin::none();
     e->b = Origin::none();
+    e->atomic = false;  // the events' memory is not cleared
     return e;
   }
 

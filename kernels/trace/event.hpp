@@ -29,7 +29,9 @@ inline constexpr std::uint8_t kNoBuffer = 0xff;
 
 // One fixed-size record. Read/Write: buffer, index, value (the value read or written), a = origin of
 // the written value. Op: value = result, a and b = origins of the left and right operands.
-// Barrier: one event per thread arriving, line = the barrier's line.
+// Barrier: one event per thread arriving, line = the barrier's line. An atomic read-modify-write
+// (atomicAdd) is one Write event with `atomic` set: value = the cell's new value; it read the old
+// value in the same indivisible access, so two atomics to one cell are no race (analysis/hazards).
 struct Event {
   std::uint64_t seq = 0;   // position in Trace::events
   std::uint64_t time = 0;  // ns (GPU %globaltimer) or emulator clock ticks
@@ -42,6 +44,7 @@ struct Event {
   std::int64_t index = -1;
   Origin a, b;
   Payload value;
+  bool atomic = false;  // Write only: an atomic read-modify-write (appended last: the GPU fills the rest)
 
   // The hardware warp (32 lanes); TraceMeta::warp_width() is the width the block ran with.
   SV_HD std::uint32_t warp() const { return thread / 32; }

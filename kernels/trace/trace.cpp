@@ -79,4 +79,13 @@ bool is_own_kernel_algorithm(std::string_view algorithm) {
   return !(id[0] >= '0' && id[0] <= '9') && std::all_of(id.begin(), id.end(), word);
 }
 
+std::vector<std::uint8_t> judged_heads(const TraceMeta& m) {
+  const auto scan = m.options.find("scan");
+  if (!is_own_kernel_algorithm(m.algorithm) || scan == m.options.end() || scan->second != kBlockSections || m.capacity < 1)
+    return m.flags;
+  std::vector<std::uint8_t> heads(static_cast<std::size_t>(m.n), 0);
+  for (std::int64_t i = 0; i < m.n; i += m.capacity) heads[static_cast<std::size_t>(i)] = 1;
+  return heads;
+}
+
 }  // namespace sv

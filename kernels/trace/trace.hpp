@@ -98,6 +98,13 @@ struct TraceMeta {
   std::int32_t warp_width() const;
 };
 
+// A kernel of your own launched on several blocks whose output is each block's section scanned on its
+// own (the first pass of a hierarchical scan) says so with options["scan"] = "blocks" (kBlockSections).
+inline constexpr std::string_view kBlockSections = "blocks";
+// The segment heads the output is judged with: meta.flags, or for such a kernel a head at the first
+// element of each block's section (meta.capacity elements a block).
+std::vector<std::uint8_t> judged_heads(const TraceMeta& m);
+
 struct TraceResult {
   std::vector<Payload> output;
   std::vector<Payload> reference;
@@ -107,7 +114,9 @@ struct TraceResult {
 
 struct Trace {
   static constexpr std::string_view kFormat = "scanviz-trace";
-  static constexpr int kVersion = 1;
+  // Versions 1 and 2 are read; 2 (events with an `atomic` field) is written only when an event is atomic.
+  static constexpr int kVersion = 2;
+  static constexpr int kFirstVersion = 1;
 
   TraceMeta meta;
   std::vector<BufferInfo> buffers;

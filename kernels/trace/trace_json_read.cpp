@@ -1,4 +1,4 @@
-// JSON -> Trace, schema version 1: parsed with nlohmann::json, then every field checked; a
+// JSON -> Trace, schema versions 1 and 2 (2: events carry `atomic`): parsed with nlohmann::json, then every field checked; a
 // TraceError names the first bad one by its path.
 #include "trace/trace_json.hpp"
 
@@ -259,17 +259,23 @@ Executor read_executor(const json& j, const Path& p) {
 
 // The counts that size what readers allocate (tiles, a block's cells) agree with one another and
 // with n, which the input array holds: a trace cannot claim ten million tiles for eight elements.
+// A kernel of your own may run several blocks, each scanning meta.capacity elements of n (and reads
+// as one block when it ran one).
 void check_shape(const TraceMeta& m, bool one_block, const Path& p) {
   constexpr std::int32_t kMaxBlockItems = 64;
+  const bool own_grid = is_own_kernel_algorithm(m.algorithm) && m.grid > 1;
   if (one_block) {
     if (m.items_per_thread > kMaxBlockItems)
       fail(p.at("items_per_thread"), std::to_string(m.items_per_thread) + " is out of range (1.." +
                                          std::to_string(kMaxBlockItems) + " for a block-level scan)");
     const std::int64_t most = std::int64_t{m.block} * m.items_per_thread;
-    if (m.capacity < m.n || m.capacity > most)
-      fail(p.at("capacity"), std::to_string(m.capacity) + " is outside meta.n.." + std::to_string(most) +
+    if (m.capacity < (own_grid ? 1 : m.n) || m.capacity > most)
+      fail(p.at("capacity"), std::to_string(m.capacity) + " is outside " + (own_grid ? "1" : "meta.n") + ".." + std::to_string(most) +
                                  " (meta.block x meta.items_per_thread)");
-    if (m.grid != 1) fail(p.at("grid"), std::to_string(m.grid) + " is not 1 (a block-level scan runs one block)");
+    const std::int64_t blocks = own_grid ? (m.n + m.capacity - 1) / m.capacity : 1;
+    if (m.grid != blocks)
+      fail(p.at("grid"), std::to_string(m.grid) + " is not " + std::to_string(blocks) +
+                             (own_grid ? " (meta.n in blocks of meta.capacity)" : " (a block-level scan runs one block)"));
     return;
   }
   if (m.capacity != std::int64_t{m.block} * m.items_per_thread)
@@ -297,6 +303,8 @@ TraceMeta read_meta(const json& j, const Path& p) {
   if (!field("options").is_object()) fail(options, "expected an object, got " + describe(field("options")));
   for (auto it = field("options").begin(); it != field("options").end(); ++it)
     m.options.emplace(it.key(), read_string(it.value(), options.at(it.key())));
+  if (const auto scan = m.options.find("scan"); scan != m.options.end() && scan->second != kBlockSections)
+    fail(options.at("scan"), json_quoted(scan->second) + " is not \"" + std::string(kBlockSections) + "\" (each block's section scanned on its own)");
   if (const auto warp = m.options.find("warp"); warp != m.options.end()) {
     const std::string& v = warp->second;
     const bool ok = v == "1" || v == "2" || v == "4" || v == "8" || v == "16" || v == "32";
@@ -368,8 +376,8 @@ std::vector<BufferInfo> read_buffers(const json& j, const Path& p, std::int64_t 
   return out;
 }
 
-void read_event_fields(const json& j, const Path& p) {
-  const auto& a = read_array(j, p, kEventFields.size(), "field names");
+void read_event_fields(const json& j, const Path& p, std::size_t count) {
+  const auto& a = read_array(j, p, count, "field names");
   for (std::size_t i = 0; i < a.size(); ++i)
     if (!a[i].is_string() || a[i].get_ref<const std::string&>() != kEventFields[i])
       fail(p.at(i), "expected \"" + std::string(kEventFields[i]) + "\", got " + describe(a[i]));
@@ -380,6 +388,7 @@ struct EventContext {
   const TraceMeta& meta;
   const std::vector<BufferInfo>& buffers;
   const std::vector<Event>& earlier;  // events[0..seq)
+  std::size_t fields = kEventFields.size();  // the version's: 13 in version 1 (no "atomic")
 };
 
 std::uint8_t read_buffer_number(const json& j, const Path& p, const EventContext& cx) {
@@ -418,7 +427,7 @@ Origin read_origin(const json& j, const Path& p, std::uint64_t seq, const EventC
 }
 
 Event read_event(const json& j, const Path& p, std::uint64_t seq, const EventContext& cx) {
-  const auto& f = read_array(j, p, kEventFields.size(), "fields (see event_fields)");
+  const auto& f = read_array(j, p, cx.fields, "fields (see event_fields)");
   const auto at = [&](std::size_t i) { return p.at(kEventFields[i]); };
   Event e;
   e.seq = read_int<std::uint64_t>(f[0], at(0));
@@ -457,15 +466,20 @@ Event read_event(const json& j, const Path& p, std::uint64_t seq, const EventCon
   e.sm = read_int<std::uint16_t>(f[10], at(10));
   e.a = read_origin(f[11], at(11), seq, cx);
   e.b = read_origin(f[12], at(12), seq, cx);
+  if (cx.fields > 13) {
+    e.atomic = read_bool(f[13], at(13));
+    if (e.atomic && e.kind != EventKind::Write)
+      fail(at(13), std::string("only a write is atomic (an atomic read-modify-write), not a ") + std::string(event_kind_name(e.kind)) + " event");
+  }
   return e;
 }
 
 std::vector<Event> read_events(const json& j, const Path& p, const TraceMeta& meta,
-                               const std::vector<BufferInfo>& buffers) {
+                               const std::vector<BufferInfo>& buffers, int version) {
   const auto& a = read_array(j, p);
   std::vector<Event> out;
   out.reserve(a.size());
-  const EventContext cx{meta, buffers, out};
+  const EventContext cx{meta, buffers, out, event_field_count(version)};
   for (std::size_t i = 0; i < a.size(); ++i) out.push_back(read_event(a[i], p.at(i), i, cx));
   return out;
 }
@@ -613,9 +627,9 @@ Trace trace_from_json(const std::string& text) {
   if (!format.is_string() || format.get_ref<const std::string&>() != Trace::kFormat)
     fail(top.at("format"), "expected \"" + std::string(Trace::kFormat) + "\", got " + describe(format));
   const auto version = read_int<std::int64_t>(member(root, "version"), top.at("version"));
-  if (version != Trace::kVersion)
-    fail(top.at("version"), "unsupported version " + std::to_string(version) + " (this scanviz reads version " +
-                                std::to_string(Trace::kVersion) + ")");
+  if (version < Trace::kFirstVersion || version > Trace::kVersion)
+    fail(top.at("version"), "unsupported version " + std::to_string(version) + " (this scanviz reads versions " +
+                                std::to_string(Trace::kFirstVersion) + " and " + std::to_string(Trace::kVersion) + ")");
 
   const bool tiles = root.find("tile_events") != root.end() || root.find("tile_event_fields") != root.end();
   if (tiles)
@@ -627,8 +641,9 @@ Trace trace_from_json(const std::string& text) {
   Trace t;
   t.meta = read_meta(member(root, "meta"), top.at("meta"));
   t.buffers = read_buffers(member(root, "buffers"), top.at("buffers"), std::max(t.meta.n, t.meta.capacity));
-  read_event_fields(member(root, "event_fields"), top.at("event_fields"));
-  t.events = read_events(member(root, "events"), top.at("events"), t.meta, t.buffers);
+  const int v = static_cast<int>(version);
+  read_event_fields(member(root, "event_fields"), top.at("event_fields"), event_field_count(v));
+  t.events = read_events(member(root, "events"), top.at("events"), t.meta, t.buffers, v);
   t.steps = read_steps(member(root, "steps"), top.at("steps"), t.events.size());
   t.snapshots = read_snapshots(member(root, "snapshots"), top.at("snapshots"), t.meta.type, t.buffers, t.steps.size());
   if (tiles)

@@ -11,8 +11,12 @@
 
 namespace sv::trace_json {
 
-inline constexpr std::array<std::string_view, 13> kEventFields = {
-    "seq", "kind", "block", "thread", "warp", "buffer", "index", "value", "line", "time", "sm", "a", "b"};
+// An event's fields in version 2; version 1 has the first 13 (no "atomic"). A trace is written as
+// version 1 unless one of its events is atomic, so traces older readers could read stay readable there.
+inline constexpr std::array<std::string_view, 14> kEventFields = {
+    "seq", "kind", "block", "thread", "warp", "buffer", "index", "value", "line", "time", "sm", "a", "b", "atomic"};
+inline constexpr std::size_t kEventFieldsV1 = 13;
+inline std::size_t event_field_count(int version) { return version == 1 ? kEventFieldsV1 : kEventFields.size(); }
 inline constexpr std::array<std::string_view, 10> kTileEventFields = {
     "time", "kind", "tile", "target", "block", "sm", "pass", "flag", "value", "spins"};
 inline constexpr std::array<std::string_view, 2> kExecutorKinds = {"emulator", "gpu"};

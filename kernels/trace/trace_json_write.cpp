@@ -1,4 +1,4 @@
-// Trace -> JSON, schema version 1: text streamed through a chunked buffer. The writer is the
+// Trace -> JSON, schema version 1, or 2 when an event is atomic: text streamed through a chunked buffer. The writer is the
 // reference for the layout; trace_json_read.cpp reads it back.
 #include "trace/trace_json.hpp"
 
@@ -317,8 +317,8 @@ void write_origin(JsonOut& o, const Origin& origin) {
 }
 
 // One event as an array in kEventFields order. Op and barrier events have no cell (null buffer and
-// index) and barriers no value. warp: thread / the trace's warp width.
-void write_event(JsonOut& o, ValueType type, std::uint32_t warp_width, const Event& e) {
+// index) and barriers no value. warp: thread / the trace's warp width. Version 2 adds `atomic`.
+void write_event(JsonOut& o, ValueType type, std::uint32_t warp_width, bool with_atomic, const Event& e) {
   const bool has_cell = e.kind == EventKind::Read || e.kind == EventKind::Write;
   o.raw('[');
   o.integer(e.seq);
@@ -349,6 +349,7 @@ void write_event(JsonOut& o, ValueType type, std::uint32_t warp_width, const Eve
   write_origin(o, e.a);
   o.raw(',');
   write_origin(o, e.b);
+  if (with_atomic) o.raw(e.atomic ? ",true" : ",false");
   o.raw(']');
 }
 
@@ -421,18 +422,20 @@ void write_trace_json(std::ostream& out, const Trace& trace) {
   JsonOut o(out);
   Members top(o, 0);
   top["format"].name(Trace::kFormat);
-  top["version"].integer(Trace::kVersion);
+  const bool atomics = std::any_of(trace.events.begin(), trace.events.end(), [](const Event& e) { return e.atomic; });
+  const int version = atomics ? Trace::kVersion : Trace::kFirstVersion;
+  top["version"].integer(version);
   write_meta(top["meta"], trace.meta);
   write_lines(top["buffers"], trace.buffers, [&](const BufferInfo& b) { write_buffer(o, b); });
   write_lines(top["steps"], trace.steps, [&](const Step& s) { write_step(o, s); });
   top["event_fields"].raw('[');
-  for (std::size_t i = 0; i < kEventFields.size(); ++i) {
+  for (std::size_t i = 0; i < event_field_count(version); ++i) {
     if (i) o.raw(", ");
     o.name(kEventFields[i]);
   }
   o.raw(']');
   write_lines(top["events"], trace.events, [&, warp_width = static_cast<std::uint32_t>(trace.meta.warp_width())](const Event& e) {
-    write_event(o, type, warp_width, e);
+    write_event(o, type, warp_width, atomics, e);
   });
   write_lines(top["snapshots"], trace.snapshots, [&](const auto& step) { write_snapshot(o, type, step); });
   if (!trace.tile_events.empty()) {  // device-wide scans only

@@ -220,6 +220,20 @@ TEST_CASE("gpu device small: every algorithm untraced and traced at small n") {
                                                {{"window", "2"}, {"tile-ids", "static"}})) == 0);
 }
 
+TEST_CASE("gpu device small: the gather kernel's 8-byte descriptors, several runs on one scanner") {
+  // The default sums 8-byte values at small n on the gather kernel (one 16-byte descriptor a tile,
+  // every predecessor's read at once): a partial tile, a few tiles, and 200 tiles of 512 x 2 (more
+  // than the 132 multiprocessors of an H100 or H200), each run over the descriptors of the run before.
+  for (ValueType type : {ValueType::I64, ValueType::F64}) {
+    for (std::int64_t n : {std::int64_t{5}, std::int64_t{3 * 1024 + 7}, std::int64_t{200 * 1024}}) {
+      CAPTURE(type_name(type));
+      CAPTURE(n);
+      for (const DeviceCheck& c : stress_descriptors_gpu(type, n, 3, 40 + static_cast<std::uint64_t>(n)))
+        CHECK(c.mismatches == 0);
+    }
+  }
+}
+
 TEST_CASE("gpu device: hierarchical and reduce-then-scan recurse over three levels, hierarchical with each block algorithm") {
   // Blocks of 64: 2^18 + 5 elements need the tile sums of the tile sums (levels 1 and 2 as the emulator
   // records them), in a trace under the cells a trace may hold (2^20 + 5 in 1024-element tiles was over).

@@ -1,0 +1,193 @@
+// `scanviz check --gpu`: writes the harness into a temporary folder, compiles it with nvcc, runs it on
+// the device and compares its outputs with the reference (app/check_gpu.hpp).
+#include "check_gpu.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "core/values.hpp"
+#include "cuda_subset/gpu_harness.hpp"
+
+namespace sv {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A folder of its own under the temporary directory, removed with this object.
+struct TempFolder {
+  fs::path path;
+  TempFolder() {
+    std::string pattern = (fs::temp_directory_path() / "scanviz-check-gpu-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a temporary folder for the GPU harness");
+    path = pattern;
+  }
+  ~TempFolder() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+};
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs argv in `dir` with its output and errors to files there; the exit code, or -1 for a signal or
+// a run past `timeout_s` (the child is killed).
+int run_program(const std::vector<std::string>& argv, const fs::path& dir, const std::string& log, int timeout_s) {
+  const pid_t child = ::fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    if (::chdir(dir.c_str()) != 0) ::_exit(127);
+    const std::string path = (dir / log).string();
+    if (!std::freopen(path.c_str(), "w", stdout) || !std::freopen(path.c_str(), "a", stderr)) ::_exit(127);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execvp(args[0], args.data());
+    ::_exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  int status = 0;
+  while (::waitpid(child, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, &status, 0);
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The first line of a compiler's log that says "error", else its first line.
+std::string first_error(const std::string& log) {
+  std::istringstream in(log);
+  std::string first;
+  for (std::string line; std::getline(in, line);) {
+    if (first.empty()) first = line;
+    if (line.find("error") != std::string::npos) return line;
+  }
+  return first;
+}
+
+bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); }
+
+// A CUDA device node: without one there is nothing to run on (and nvcc's -arch=native fails).
+bool device_present() { return fs::exists("/dev/nvidiactl") || fs::exists("/dev/nvidia0"); }
+
+}  // namespace
+
+std::string find_nvcc() {
+  if (const char* env = std::getenv("SCANVIZ_NVCC"); env && *env) return executable(env) ? env : "";
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');)
+      if (!dir.empty() && executable(fs::path(dir) / "nvcc")) return (fs::path(dir) / "nvcc").string();
+  }
+  return executable("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "";
+}
+
+void check_on_gpu(const std::string& file, const std::string& source, cuda::CheckReport& report, const GpuCheckOptions& options) {
+  cuda::CheckGpu& g = report.gpu.emplace();
+  const std::string nvcc = find_nvcc();
+  if (report.kernel.empty()) {
+    g.note = "not run: the source did not get past the front end";
+    return;
+  }
+  if (nvcc.empty()) {
+    g.note = "not run: no nvcc (on PATH, in /usr/local/cuda/bin, or $SCANVIZ_NVCC)";
+    return;
+  }
+  if (!device_present()) {
+    g.note = "not run: no CUDA device on this machine (no /dev/nvidiactl)";
+    return;
+  }
+  cuda::HarnessSpec spec;
+  spec.file = file;
+  spec.source = source;
+  spec.case_threads = report.block;
+  spec.exclusive = report.exclusive;
+  const cuda::GpuHarness h = cuda::make_gpu_harness(spec);
+  std::vector<std::vector<Payload>> inputs;
+  std::vector<std::string> kinds;
+  for (std::int64_t n : cuda::check_sizes(h.case_capacity))
+    for (bool floats : {false, true}) {
+      if (floats && h.type == ValueType::I32) continue;
+      inputs.push_back(cuda::check_input(h.type, n, floats));
+      kinds.push_back(floats ? "floats" : "integers");
+    }
+  TempFolder dir;
+  write_text(dir.path / "cases_kernel.cu", h.cases_kernel);
+  write_text(dir.path / "timed_kernel.cu", h.timed_kernel);
+  write_text(dir.path / "harness.cu", h.main);
+  write_text(dir.path / "cases.txt", cuda::harness_cases(h.type, inputs));
+  const char* arch = std::getenv("SCANVIZ_NVCC_ARCH");
+  const int built = run_program({nvcc, "-O3", "-std=c++17", std::string("-arch=") + (arch && *arch ? arch : "native"), "-o", "harness", "harness.cu"},
+                                dir.path, "nvcc.log", options.timeout_s);
+  if (built != 0) {
+    g.note = "not run: nvcc could not compile the harness: " + first_error(read_text(dir.path / "nvcc.log"));
+    return;
+  }
+  const int ran = run_program({(dir.path / "harness").string(), "cases.txt", "outputs.txt", std::to_string(options.timed_n)}, dir.path,
+                              "harness.log", options.timeout_s);
+  const cuda::HarnessResult r = cuda::read_harness_output(h.type, read_text(dir.path / "outputs.txt"));
+  if (!r.no_device.empty() || (r.device.empty() && ran == 0)) {
+    g.note = "not run: no CUDA device (" + (r.no_device.empty() ? std::string("the harness found none") : r.no_device) + ")";
+    return;
+  }
+  g.ran = true;
+  g.device = r.device;
+  g.cases = static_cast<std::int64_t>(inputs.size());
+  for (std::size_t c = 0; c < r.outputs.size() && c < inputs.size(); ++c) {
+    const std::vector<Payload>& in = inputs[c];
+    std::vector<std::uint8_t> heads(in.size(), 0);  // each block's section scanned on its own
+    for (std::size_t i = 0; i < in.size(); i += static_cast<std::size_t>(h.case_capacity)) heads[i] = 1;
+    const std::vector<Payload> expected = reference_scan(OpKind::Sum, h.type, in, report.exclusive, heads);
+    const std::vector<std::int64_t> wrong = mismatches(OpKind::Sum, h.type, in, report.exclusive, expected, r.outputs[c], heads);
+    if (wrong.empty()) {
+      ++g.matching;
+      continue;
+    }
+    const auto i = static_cast<std::size_t>(wrong.front());
+    const auto n = static_cast<std::int64_t>(in.size());
+    g.mismatches.push_back({n, static_cast<std::int32_t>((n + h.case_capacity - 1) / h.case_capacity), 32, "gpu", kinds[c], "wrong",
+                            "output[" + std::to_string(i) + "] = " + format_value(h.type, r.outputs[c][i]) + ", expected " +
+                                format_value(h.type, expected[i])});
+  }
+  if (!r.error.empty()) g.note = "stopped: " + r.error;
+  else if (ran != 0) g.note = "stopped: the harness " + std::string(ran < 0 ? "was killed or ran past " + std::to_string(options.timeout_s) + " s" : "exited with " + std::to_string(ran));
+  else if (r.outputs.size() < inputs.size()) g.note = "stopped after " + std::to_string(r.outputs.size()) + " of " + std::to_string(inputs.size()) + " cases";
+  g.timed = r.timed;
+  g.timed_n = r.timed_n;
+  g.timed_grid = r.timed_grid;
+  g.timed_block = h.timed_threads;
+  g.kernel_ms = r.kernel_ms;
+  g.cub_ms = r.cub_ms;
+  g.copy_ms = r.copy_ms;
+  // A wrong output, or a case that did not finish (a fault on the device), is a wrong kernel; the timing's
+  // own troubles are only said.
+  if (report.verdict != "error" && (!g.mismatches.empty() || r.outputs.size() < inputs.size())) report.verdict = "wrong";
+}
+
+}  // namespace sv

@@ -1,0 +1,67 @@
+// `scanviz check --gpu` on a GPU: the kernels compiled by nvcc into the generated harness give the
+// reference's outputs on the check's sizes and inputs, and are timed against CUB and a copy. Skips
+// without a device (gpu_main.cpp) or without nvcc.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "../skips.hpp"
+#include "check_gpu.hpp"
+#include "gpu/executor.hpp"
+
+namespace {
+
+std::string read_source(const std::string& relative) {
+  std::ifstream in(std::string(SCANVIZ_SOURCE_DIR) + "/" + relative);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool have_nvcc() { return !sv::find_nvcc().empty(); }
+
+}  // namespace
+
+TEST_CASE("gpu check: the correct kernels run on the device as the reference says, timed against CUB and a copy" *
+          sv_test::skip_unless(have_nvcc, "no nvcc (PATH, /usr/local/cuda/bin or $SCANVIZ_NVCC)")) {
+  const sv::GpuStatus gpu = sv::probe_gpu();
+  // (Each is one nvcc run of the harness with CUB, tens of seconds: two kernels, one with atomics.)
+  for (const char* file : {"assets/kernels/blelloch_exclusive.cu", "tests/kernels/atomic_ticket.cu"}) {
+    CAPTURE(file);
+    const std::string source = read_source(file);
+    sv::cuda::CheckReport r = sv::cuda::check_kernel(file, source);
+    REQUIRE(r.verdict == "correct");
+    sv::check_on_gpu(file, source, r, {std::int64_t{1} << 20, 300});
+    REQUIRE(r.gpu.has_value());
+    INFO(r.gpu->note);
+    REQUIRE(r.gpu->ran);
+    CHECK(r.gpu->device == gpu.name);
+    CHECK(r.gpu->cases >= 8);
+    CHECK(r.gpu->matching == r.gpu->cases);
+    CHECK(r.gpu->mismatches.empty());
+    CHECK(r.gpu->note.empty());
+    CHECK(r.verdict == "correct");
+    REQUIRE(r.gpu->timed);
+    CHECK(r.gpu->timed_n == (std::int64_t{1} << 20));
+    CHECK(r.gpu->kernel_ms > 0);
+    CHECK(r.gpu->cub_ms > 0);
+    CHECK(r.gpu->copy_ms > 0);
+  }
+}
+
+TEST_CASE("gpu check: a kernel that is wrong on the device is called wrong there" *
+          sv_test::skip_unless(have_nvcc, "no nvcc (PATH, /usr/local/cuda/bin or $SCANVIZ_NVCC)")) {
+  // Inclusive-not-exclusive: judged as exclusive (--exclusive), every launch's outputs differ.
+  const std::string file = "tests/kernels/inclusive_not_exclusive.cu";
+  const std::string source = read_source(file);
+  sv::cuda::CheckReport r = sv::cuda::check_kernel(file, source, {0, true});
+  sv::check_on_gpu(file, source, r, {0, 300});
+  REQUIRE(r.gpu.has_value());
+  INFO(r.gpu->note);
+  REQUIRE(r.gpu->ran);
+  CHECK(r.gpu->matching < r.gpu->cases);
+  CHECK(!r.gpu->mismatches.empty());
+  CHECK(!r.gpu->timed);
+  CHECK(r.verdict == "wrong");
+}
