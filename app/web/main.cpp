@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "gui/app.hpp"
+#include "run/request.hpp"
 #include "web/browser.hpp"
 #include "web/fetch.hpp"
 #include "web/page_platform.hpp"
