@@ -428,11 +428,15 @@ int run_command_line(int argc, char** argv) {
       {"scan", "plain (default), segmented[:DENSITY] (heads drawn with that chance, default 0.25), "
                "compact[:PREDICATE] (default x % 2 == 0) or allocate"},
       {"schedule", "the emulator's schedule for the lesson: in-order (default), reverse, round-robin or random[:SEED]"},
+      {"block", "threads per block (default: as many as n needs; a kernel of your own: its BLOCK_DIM)"},
   });
   std::string gui_measure;
   gui_cmd->add_option("--measure", gui_measure,
                       "GPU: measure the timing panel's algorithm, CUB and the copy at these sizes (2^10..2^28, e.g. "
                       "2^20,2^24) at start; with --frames, the frames count from when they are done");
+  gui_cmd->add_option("--kernel", go.kernel_path,
+                      "open the lesson on this scan kernel of your own (.cu, docs/kernel-subset.md) and follow the file as it "
+                      "is saved (K opens it in the editor, with its report card)");
   gui_cmd->add_option("--step", go.step, "start at this step (default: the first, where a lecture starts)");
   gui_cmd->add_option("--theme", go.theme, "light, dark or high-contrast")
       ->check(CLI::IsMember(themes));
@@ -454,6 +458,8 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_flag("--report-frames", go.report_frames, "print frame times and GL object counts");
   gui_cmd->add_flag("--report-source", go.report_source,
                     "print the kernel source pane's file and its lit lines (line, window rectangle, text) at the last frame");
+  gui_cmd->add_flag("--report-kernel", go.report_kernel,
+                    "print the Your kernel panel's state at the last frame: the editor, the error line, the report card's entries");
   gui_cmd->add_option("--report-layout", go.report_layout,
                       "with --frames: write the last frame's layout as JSON (each cell's rectangle and drawn text, "
                       "the row labels, the heat legend, the timeline and narration)");
@@ -560,6 +566,16 @@ int run_command_line(int argc, char** argv) {
       if (!go.lookback.empty() && !go.trace_path.empty())
         throw UsageError("--lookback and --trace: choose one (a device-wide trace opens in the look-back view by itself)");
       if (!go.report_layout.empty() && go.frames == 0) throw UsageError("--report-layout comes with --frames");
+      if (!go.kernel_path.empty()) {  // a kernel of your own in place of a built-in lesson
+        for (const char* flag : {"--algo", "--trace", "--lookback", "--scan", "--type", "--amplify", "--side-by-side"})
+          if (gui_cmd->count(flag)) throw UsageError(std::string("--kernel with ") + flag + ": a kernel of your own runs alone, as itself");
+        if (go.lesson.executor == "gpu")
+          throw UsageError("--kernel with --executor gpu: a kernel of your own runs on the CPU emulator only");
+        const OpKind op = go.lesson.op.value_or(OpKind::Sum);
+        if (op != OpKind::Sum && op != OpKind::Interval)
+          throw UsageError("--kernel with --op " + std::string(op_name(op)) +
+                           ": a kernel of your own scans with its + (sum), or runs symbolically (interval)");
+      }
       if (!go.screenshot.empty()) refuse_binary_on_terminal("--screenshot", go.screenshot, "png");
       gui::DesktopPlatform desktop(go.width, go.height);
       return gui::run_gui(go, desktop);

@@ -73,6 +73,16 @@ TEST_CASE("the harness keeps the student's lines, sets the block macro, and pass
   CHECK(b.case_capacity == 16);  // SECTION_SIZE (2*BLOCK_DIM)
   CHECK(b.timed_capacity == 2048);
   CHECK(b.main.find("ExclusiveSum") != std::string::npos);
+
+  spec.source = "#  define BLOCK_SIZE 256  // threads\n#define BLOCK_DIM_UNUSED 3\n__global__ void k(int* a, int* b, int n) {\n  __shared__ int s[BLOCK_SIZE];\n"
+                "  s[threadIdx.x] = a[threadIdx.x];\n  __syncthreads();\n  b[threadIdx.x] = s[threadIdx.x];\n}\n";
+  spec.exclusive = false;
+  const cuda::GpuHarness k = cuda::make_gpu_harness(spec);
+  CHECK(k.timed_threads == 256);  // the macro's value, its comment aside
+  CHECK(lines_of(k.cases_kernel)[0] == "#define BLOCK_SIZE 8");
+  CHECK(k.type == ValueType::I32);
+  CHECK(k.main.find("(int*)in, (int*)out, (int)n)") != std::string::npos);
+  CHECK(k.main.find("\" %d\"") != std::string::npos);
 }
 
 TEST_CASE("the harness's cases and outputs: floats exactly both ways, ints, errors and a missing device said") {

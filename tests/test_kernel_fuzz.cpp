@@ -20,6 +20,7 @@ const char* const kSeeds[] = {
     "assets/kernels/cs677_brent_kung.cu",           "assets/kernels/blog_kogge_stone_t0_t1.cu",
     "assets/kernels/blelloch_exclusive.cu",         "kernels/block/cuda/kogge_stone.cu",
     "kernels/block/cuda/sklansky.cu",               "kernels/block/cuda/warp_sklansky.cu",
+    "tests/kernels/atomic_ticket.cu",
 };
 
 // Pieces a mutation inserts: the subset's own tokens and the constructs that stress it.

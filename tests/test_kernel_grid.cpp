@@ -152,6 +152,18 @@ TEST_CASE("the launch: --grid infers the block, a grid that leaves elements out 
   CHECK(l.threads == 32);
 }
 
+TEST_CASE("the budgets are the launch's: many blocks that pass the snapshot budget together end in one line") {
+  cuda::KernelRunConfig c = sv_test::kernel_config("kernels/block/cuda/kogge_stone.cu", 1 << 16, 8);
+  try {
+    (void)cuda::record_kernel_launch(c);  // 8192 blocks, each step keeping 131,080 cells
+    FAIL("no fault");
+  } catch (const EmulationError& e) {
+    CHECK(e.kind == "budget");
+    CHECK(std::string(e.what()).find("cells") != std::string::npos);
+    CHECK(std::string(e.what()).rfind("kernels/block/cuda/kogge_stone.cu:", 0) == 0);
+  }
+}
+
 TEST_CASE("a fault in a later block names the block") {
   cuda::KernelRunConfig c;
   c.file = "late.cu";

@@ -64,6 +64,10 @@ struct GuiOptions {
   // larger n takes seeded random values (the slides have eight).
   bool input_given = false;
   std::vector<int> measure_log2_n;  // timing panel: measure these sizes at start (frames count from when done)
+  // A kernel of the user's own: the lesson runs this .cu (with the lesson's n, block, lockstep,
+  // operator, exclusive, input and schedule) and follows the file as it is saved again.
+  std::string kernel_path;
+  bool report_kernel = false;  // print the "Your kernel" panel's state after the last frame
 };
 
 }  // namespace sv::gui

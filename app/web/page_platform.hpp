@@ -21,6 +21,8 @@ class PagePlatform : public gui::Platform {
   bool has_own_files() const override { return false; }
   std::string hand_over(const std::string& path) override;
   void dropped_file_read(const std::string& path) override;
+  // The page's files are copies dropped in: none is saved again elsewhere.
+  std::optional<gui::FileStamp> file_stamp(const std::string&) const override { return std::nullopt; }
   bool has_links() const override { return true; }
   void copy_link(const std::optional<gui::GuiOptions>& shown) override;
 

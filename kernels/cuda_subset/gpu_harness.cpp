@@ -50,6 +50,7 @@ std::int32_t own_block(const std::string& source, const std::string& macro, std:
   if (macro.empty()) return otherwise;
   std::istringstream in(source);
   for (std::string line; std::getline(in, line);) {
+    line = line.substr(0, std::min(line.find("//"), line.find("/*")));  // a comment after the value
     std::istringstream words(line);
     std::string hash, name, value, rest;
     words >> hash;

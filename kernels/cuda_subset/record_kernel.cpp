@@ -303,11 +303,21 @@ KernelRun record_kernel_launch(const KernelRunConfig& c) {
     std::int64_t cells = 0;
     for (const BufferInfo& buffer : launch.buffers) cells += buffer.length;
     left.snapshot_cells -= static_cast<std::int64_t>(launch.snapshots.size()) * cells;
+    if (block > 0 && (left.statements <= 0 || left.events <= 0 || left.snapshot_cells < 2 * cells)) {
+      const SrcPos at = b.k.pos;
+      throw EmulationError(c.file + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) + ": error: the first " + std::to_string(block) +
+                               " of " + std::to_string(l.grid) + " blocks spent the launch's budget (" +
+                               (left.statements <= 0 ? "statements" : left.events <= 0 ? "trace events" : "snapshot cells: every buffer at every step") +
+                               ", docs/kernel-subset.md): use a smaller n or fewer blocks",
+                           "budget", at.line, at.col);
+    }
     try {
       statements += run_block(c, b, block, part, memory, left);
     } catch (const EmulationError& e) {
       if (l.grid == 1) throw;
-      throw EmulationError(std::string(e.what()) + " (block " + std::to_string(block) + " of " + std::to_string(l.grid) + ")", e.kind, e.line, e.column);
+      throw EmulationError(std::string(e.what()) + " (block " + std::to_string(block) + " of " + std::to_string(l.grid) +
+                               (e.kind == "budget" ? ": the budgets are the launch's, all blocks together)" : ")"),
+                           e.kind, e.line, e.column);
     }
     append_block(launch, std::move(part));
   }

@@ -160,7 +160,7 @@ std::vector<TilePolicy> gather_policies(ValueType type);
 // The gather kernel the default runs at n: the first of gather_policies up to kGatherMaxTiles tiles
 // (2^20 4-byte values, 2^19 8-byte ones); threads 0 (none) above. Measured on the H200 and the H100
 // against the tile kernel and the gather kernel's other shapes (docs/performance.md, "The gather
-// kernel"): one vector a thread in 512 threads won from 2^16 to 2^20, and the tile kernel above.
+// kernel at small n"): one vector a thread in 512 threads won up to 512 tiles, the tile kernel above.
 inline constexpr std::int64_t kGatherMaxTiles = 512;
 TilePolicy gather_policy_at(std::int64_t n, ValueType type);
 // The pipelined policy the default hands large inputs to: 9 stages, the input's L2 lines marked evict-last.

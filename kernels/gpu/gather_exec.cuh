@@ -6,7 +6,8 @@
 // share of ALL the predecessors' descriptors at once, so the prefix comes one L2 round trip after the
 // last predecessor's A, instead of a warp's window walking back over 32 descriptors a step. Each tile
 // reads every descriptor before it, so the reads grow with the square of the tiles: the default runs
-// it up to kGatherMaxTiles tiles (gather_policy_at, docs/performance.md "The gather kernel").
+// it up to kGatherMaxTiles tiles (gather_policy_at; docs/performance.md, "The gather kernel at
+// small n").
 #pragma once
 
 #include <cuda_runtime.h>

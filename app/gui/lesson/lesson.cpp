@@ -10,6 +10,7 @@
 #include "core/schedule.hpp"
 #include "core/values.hpp"
 #include "gpu/executor.hpp"
+#include "gui/lesson/own_kernel.hpp"
 #include "run/request.hpp"
 
 namespace sv::gui {
@@ -31,6 +32,7 @@ int algorithm_index(const LessonControls& l) {
 }
 
 void set_algorithm(LessonControls& l, std::string_view name) {
+  l.own_kernel.reset();
   if (warp_level(name) != warp_level(l.request.algorithm)) std::swap(l.request.warp, l.other_warp);
   l.request.algorithm = std::string(name);
 }
@@ -120,6 +122,7 @@ std::string side_by_side_partner(const std::string& lesson_algorithm) {
 }
 
 LessonRecording record_lesson_controls(const LessonControls& l, bool side_by_side) {
+  if (l.own_kernel) return record_own_kernel(l.own_kernel, l.request);  // one kernel: no side by side
   const auto start = std::chrono::steady_clock::now();
   LessonRecording r;
   try {
@@ -144,9 +147,11 @@ LessonRecording record_lesson_controls(const LessonControls& l, bool side_by_sid
 void show_recording(Lesson& l, LessonRecording&& r) {
   l.record_ms = r.record_ms;
   l.error = std::move(r.error);
+  l.error_line = r.error_line;
   if (!l.error.empty()) return;
   l.view = std::move(r.view);
   l.racy = std::move(r.racy);
+  l.ran_kernel = std::move(r.ran_kernel);
 }
 
 void record_lesson(Lesson& l, bool side_by_side) { show_recording(l, record_lesson_controls(l, side_by_side)); }

@@ -17,6 +17,8 @@
 
 namespace sv::gui {
 
+struct OwnKernel;  // gui/lesson/own_kernel.hpp
+
 // What the lesson panel's controls say: a plain value, copied to the thread that records it. The
 // controls edit a run request (run/request.hpp), as the command line's flags and a link's keys do;
 // what is not a field of it is only what a widget remembers while another choice hides it.
@@ -33,6 +35,9 @@ struct LessonControls {
   std::string typed = "3,6,7,4,8,2,1,9";
   std::string heads = "random:0.25";
   std::string random_schedule = "random:7";
+  // Set: the lesson is this kernel of the user's own, run as the request says (own_kernel.hpp);
+  // choosing an algorithm clears it.
+  std::shared_ptr<const OwnKernel> own_kernel;
 };
 
 // The block algorithm the controls name, as the index block_algorithms() lists it (the combo's).
@@ -67,6 +72,8 @@ struct LessonRecording {
   // or, when the lesson is that one, the double-buffered kernel.
   std::unique_ptr<TraceView> racy;
   std::string error;
+  std::uint32_t error_line = 0;  // the kernel's line the error names (a kernel of the user's own), else 0
+  std::shared_ptr<const OwnKernel> ran_kernel;  // the kernel of the user's own the view ran, else null
   double record_ms = 0;
 };
 

@@ -305,9 +305,12 @@ std::string narrate_step(const TraceView& view, int step) {
     if (!named || h.second.thread < named->second.thread) named = &h;
   }
   if (named) {
+    // A kernel of the user's own: the trace's lines are the file's, so both lines are named.
+    const bool own = is_own_kernel_algorithm(t.meta.algorithm);
+    const auto at = [&](std::uint32_t line) { return own && line ? " (line " + std::to_string(line) + ")" : std::string(); };
     text += " Race: thread " + std::to_string(named->second.thread) + " read " + t.buffers[named->buffer].name + "[" +
-            std::to_string(named->index) + "] after thread " + std::to_string(named->first.thread) +
-            " had overwritten it";
+            std::to_string(named->index) + "]" + at(named->second.line) + " after thread " + std::to_string(named->first.thread) +
+            " had overwritten it" + at(named->first.line);
     if (raw > 1) text += ", and " + std::to_string(raw - 1) + (raw == 2 ? " more read" : " more reads") + " saw an overwritten value";
     text += ".";
   }

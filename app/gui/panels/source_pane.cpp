@@ -14,6 +14,7 @@
 
 #include "embedded.hpp"
 #include "gui/platform/keys.hpp"
+#include "gui/lesson/own_kernel.hpp"
 #include "kernel_source.hpp"
 
 namespace sv::gui {
@@ -80,8 +81,55 @@ void draw_lines(SourcePane& pane, const std::vector<std::string>& lines, const s
 
 }  // namespace
 
-void source_pane(SourcePane& pane, const TraceView& view, int step, ImFont* mono) {
+namespace {
+
+// The scrolled child the lines are drawn in, in `mono`; the report's rows started afresh.
+void begin_lines(SourcePane& pane, ImFont* mono) {
+  pane.lit.clear();
+  pane.widest_x1 = 0;
+  ImGui::BeginChild("##source lines");
+  ImGui::PushFont(mono);
+  pane.visible_y0 = ImGui::GetWindowDrawList()->GetClipRectMin().y;
+  pane.visible_y1 = ImGui::GetWindowDrawList()->GetClipRectMax().y;
+  pane.pane_x1 = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+}
+
+// A kernel of the user's own: its text, each step's lines lit as its events name them (the trace's
+// lines are the file's); a trace file of one names its file but does not carry its text.
+void own_kernel_lines(SourcePane& pane, const TraceView& view, int step, ImFont* mono, const OwnKernel* own, bool scroll) {
   const Trace& t = view.trace;
+  const auto file = t.meta.options.find("file");
+  pane.shown_own = true;
+  pane.shown_file = own ? own->name : file != t.meta.options.end() ? file->second : t.meta.algorithm;
+  if (!own) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s: this trace names the kernel's file but does not carry its text; open the file itself "
+                        "(scanviz gui --kernel FILE.cu, or drop it on the window) to see its lines lit.",
+                        pane.shown_file.c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
+  ImGui::TextDisabled("your kernel: %s", own->name.c_str());
+  begin_lines(pane, mono);
+  std::set<std::uint32_t> lit = emulator_lines(t, step);
+  lit.erase(0);  // an event with no line (the emulator's own)
+  draw_lines(pane, split_lines(own->text), lit, scroll);
+  ImGui::PopFont();
+  ImGui::EndChild();
+}
+
+}  // namespace
+
+void source_pane(SourcePane& pane, const TraceView& view, int step, ImFont* mono, const OwnKernel* own) {
+  const Trace& t = view.trace;
+  if (is_own_kernel_algorithm(t.meta.algorithm)) {
+    const bool scroll = pane.scrolled_for != step || pane.scroll_next;
+    pane.scroll_next = pane.scrolled_for != step;
+    pane.scrolled_for = step;
+    own_kernel_lines(pane, view, step, mono, own, scroll);
+    return;
+  }
+  pane.shown_own = false;
   const std::string cuda_file = cuda_form_file(t.meta.algorithm);
   const bool has_cuda = !cuda_file.empty() && !embedded_file(cuda_file).empty();
   if (!ImGui::GetIO().WantTextInput && key_pressed(GLFW_KEY_C)) pane.emulator = !pane.emulator;
@@ -102,14 +150,7 @@ void source_pane(SourcePane& pane, const TraceView& view, int step, ImFont* mono
   pane.scrolled_for = step;
   pane.scrolled_emulator = emulator;
   pane.shown_file = file;
-  pane.lit.clear();
-  pane.widest_x1 = 0;
-
-  ImGui::BeginChild("##source lines");
-  ImGui::PushFont(mono);
-  pane.visible_y0 = ImGui::GetWindowDrawList()->GetClipRectMin().y;
-  pane.visible_y1 = ImGui::GetWindowDrawList()->GetClipRectMax().y;
-  pane.pane_x1 = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  begin_lines(pane, mono);
   if (emulator) {
     draw_lines(pane, split_lines(embedded_file(file)), emulator_lines(t, step), scroll);
   } else {
@@ -147,7 +188,7 @@ void source_pane(SourcePane& pane, const TraceView& view, int step, ImFont* mono
 
 std::string source_pane_report(const SourcePane& pane) {
   std::ostringstream out;
-  out << "source pane: kernels/" << pane.shown_file << "\n";
+  out << "source pane: " << (pane.shown_own ? "" : "kernels/") << pane.shown_file << "\n";
   for (const SourcePane::Row& r : pane.lit)
     out << "lit " << r.line << " " << r.x0 << " " << r.y0 << " " << r.x1 << " " << r.y1 << ": " << r.text << "\n";
   out << "visible " << pane.visible_y0 << " " << pane.visible_y1 << ", right edge " << pane.pane_x1 << ", widest line ends at "

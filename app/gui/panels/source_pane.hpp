@@ -13,6 +13,8 @@ struct ImFont;
 
 namespace sv::gui {
 
+struct OwnKernel;  // gui/lesson/own_kernel.hpp
+
 struct SourcePane {
   bool emulator = false;    // false: the CUDA form, where the algorithm has one
   int scrolled_for = -1;    // the step the pane last scrolled to ...
@@ -26,16 +28,18 @@ struct SourcePane {
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // window pixels
   };
   bool report = false;
-  std::string shown_file;       // "block/cuda/kogge_stone.cu"
+  std::string shown_file;       // "block/cuda/kogge_stone.cu", or a kernel of the user's own: its name
+  bool shown_own = false;       // ... which it is
   std::vector<Row> lit;         // the lit lines, as drawn
   float visible_y0 = 0, visible_y1 = 0, pane_x1 = 0;  // the pane's visible rows and right edge
   float widest_x1 = 0;          // the right end of the widest drawn line
 };
 
-// Draws the pane's contents for `step` of `view` (inside the pane's ImGui window).
-void source_pane(SourcePane& pane, const TraceView& view, int step, ImFont* mono);
+// Draws the pane's contents for `step` of `view` (inside the pane's ImGui window). A trace of a kernel
+// of the user's own shows `own`, the source it ran, its lines as the trace names them.
+void source_pane(SourcePane& pane, const TraceView& view, int step, ImFont* mono, const OwnKernel* own = nullptr);
 
-// What the last frame drew: the form's file, then each lit line as "lit LINE x0 y0 x1 y1: TEXT",
+// What the last frame drew: the form's file (or the kernel's name), then each lit line as "lit LINE x0 y0 x1 y1: TEXT",
 // then "visible y0 y1, right edge x, widest line ends at x".
 std::string source_pane_report(const SourcePane& pane);
 

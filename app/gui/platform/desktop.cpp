@@ -25,6 +25,14 @@ void DesktopPlatform::follow_fullscreen(GLFWwindow* window, bool& on) {
   }
 }
 
+std::optional<FileStamp> DesktopPlatform::file_stamp(const std::string& path) const {
+  std::error_code e1, e2;
+  const auto modified = std::filesystem::last_write_time(path, e1);
+  const std::uintmax_t size = std::filesystem::file_size(path, e2);
+  if (e1 || e2) return std::nullopt;
+  return FileStamp{static_cast<std::int64_t>(modified.time_since_epoch().count()), size};
+}
+
 std::string DesktopPlatform::hand_over(const std::string& path) { return "wrote " + std::filesystem::absolute(path).string(); }
 
 }  // namespace sv::gui

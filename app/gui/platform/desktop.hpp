@@ -20,6 +20,7 @@ class DesktopPlatform : public Platform {
   bool has_own_files() const override { return true; }
   std::string hand_over(const std::string& path) override;
   void dropped_file_read(const std::string&) override {}
+  std::optional<FileStamp> file_stamp(const std::string& path) const override;
   bool has_links() const override { return false; }
   void copy_link(const std::optional<GuiOptions>&) override {}
 

@@ -9,6 +9,7 @@
 #include <imgui_impl_glfw.h>
 
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <stdexcept>
 
@@ -56,17 +57,27 @@ ScriptedInput parse_token(std::string_view token) {
     float frames = 0;
     if (!parse_number(token.substr(5), frames) || frames < 1 || frames > 10000) throw bad("is not wait:N with N from 1 to 10000");
     in.frames = static_cast<int>(frames);
+  } else if (token.rfind("save:", 0) == 0) {
+    in.kind = ScriptedInput::Save;
+    const std::string_view paths = token.substr(5);
+    const auto comma = paths.find(',');
+    if (comma == std::string_view::npos || comma == 0 || comma + 1 == paths.size()) throw bad("is not save:FROM,TO");
+    in.from = paths.substr(0, comma);
+    in.text = paths.substr(comma + 1);
   } else if (token == "shift+tab") {
     in.key = GLFW_KEY_TAB;
     in.shift = true;
+  } else if (token == "ctrl+enter") {
+    in.key = GLFW_KEY_ENTER;
+    in.ctrl = true;
   } else if (auto named = named_keys().find(token); named != named_keys().end()) {
     in.key = named->second;
   } else if (token.size() == 1 && std::isalnum(static_cast<unsigned char>(token[0]))) {
     in.key = std::toupper(static_cast<unsigned char>(token[0]));  // GLFW's codes for A-Z and 0-9 are ASCII
     in.text = std::string(token);
   } else {
-    throw bad("is not a key (a letter, a digit, enter, tab, shift+tab, escape, backspace, arrows, home, end, "
-              "space), text:CHARS, click:X,Y, drop:PATH or wait:N");
+    throw bad("is not a key (a letter, a digit, enter, ctrl+enter, tab, shift+tab, escape, backspace, arrows, home, "
+              "end, space), text:CHARS, click:X,Y, drop:PATH, save:FROM,TO or wait:N");
   }
   return in;
 }
@@ -97,7 +108,8 @@ void feed_input_script(const std::vector<ScriptedInput>& script, int frame, GLFW
     switch (in.kind) {
       case ScriptedInput::Key:
         if (in.shift) ImGui_ImplGlfw_KeyCallback(window, GLFW_KEY_LEFT_SHIFT, 0, action, 0);
-        ImGui_ImplGlfw_KeyCallback(window, in.key, 0, action, in.shift ? GLFW_MOD_SHIFT : 0);
+        if (in.ctrl) ImGui_ImplGlfw_KeyCallback(window, GLFW_KEY_LEFT_CONTROL, 0, action, 0);
+        ImGui_ImplGlfw_KeyCallback(window, in.key, 0, action, (in.shift ? GLFW_MOD_SHIFT : 0) | (in.ctrl ? GLFW_MOD_CONTROL : 0));
         if (press)
           for (char c : in.text) ImGui_ImplGlfw_CharCallback(window, static_cast<unsigned char>(c));
         break;
@@ -114,6 +126,12 @@ void feed_input_script(const std::vector<ScriptedInput>& script, int frame, GLFW
         if (press) {
           const char* path = in.text.c_str();
           on_drop(window, 1, &path);
+        }
+        break;
+      case ScriptedInput::Save:
+        if (press) {
+          std::error_code error;  // a test's own files: one it got wrong shows as the change not seen
+          std::filesystem::copy_file(in.from, in.text, std::filesystem::copy_options::overwrite_existing, error);
         }
         break;
       case ScriptedInput::Wait: break;

@@ -4,6 +4,7 @@
 // part of app/gui knows which of the two it is drawn in.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -13,6 +14,13 @@
 struct GLFWwindow;
 
 namespace sv::gui {
+
+// When a file was last written and how long it is: a change of either means it was saved again.
+struct FileStamp {
+  std::int64_t modified = 0;  // the file system's time, in its own units
+  std::uintmax_t size = 0;
+  bool operator==(const FileStamp&) const = default;
+};
 
 class Platform {
  public:
@@ -40,6 +48,10 @@ class Platform {
   virtual std::string hand_over(const std::string& path) = 0;
   // A dropped file was read: the page frees its in-memory copy.
   virtual void dropped_file_read(const std::string& path) = 0;
+  // The stamp of a file the reader may save again in another program (a kernel the window follows);
+  // nothing where it cannot be read, or where the platform has no such files (the page: its files
+  // are copies dropped in).
+  virtual std::optional<FileStamp> file_stamp(const std::string& path) const = 0;
 
   // True where the window has an address to share (File > Copy link).
   virtual bool has_links() const = 0;

@@ -28,6 +28,7 @@
 #include "gui/panels/timing_panel.hpp"
 #include "gui/panels/work_steps_panel.hpp"
 #include "gui/platform/dropped_files.hpp"
+#include "gui/window/kernel_window.hpp"
 #include "gui/window/key_map.hpp"
 #include "gui/window/menu_bar.hpp"
 #include "gui/window/test_hooks.hpp"
@@ -108,6 +109,7 @@ void floating_windows(Ui& ui, const PanelLayout& l, bool& lookback_was_shown, Gl
   const bool was_shown = lookback_was_shown;
   lookback_was_shown = ui.show_lookback;
   if (ui.show_lookback) lookback_window(ui, l, was_shown, pictures);
+  if (ui.kernel.show) kernel_window(ui, l);
   if (ui.lesson.view)
     if (const int shown = predict_window(ui.predict, *ui.lesson.view, ui.step, ImVec2(l.left_w, l.menu_h + (l.H - l.menu_h) * 0.38f),
                                          ImVec2(l.W - l.left_w - l.right_w, (l.H - l.menu_h) * 0.62f - l.timeline_h));
@@ -149,10 +151,16 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
     // A headless run's last frame waits for a recording still on its way (a wait its time leaves
     // out), so the picture it saves does not depend on timing. A finished recording is swapped in
     // before the frame is built.
+    // A followed kernel file saved again is recorded first (a headless run's last frame looks at
+    // once, so a test's change shows).
+    follow_kernel_file(ui, platform, ImGui::GetTime(), last);
     std::optional<LessonRecording> recording = last ? ui.recorder.wait() : std::nullopt;
     const auto frame_start = std::chrono::steady_clock::now();
     if (!recording) recording = ui.recorder.take();
     if (recording) swap_in_recording(ui, std::move(*recording));
+    // A counted run (a test, a screenshot) waits for a report card the panel shows, so what it
+    // draws does not depend on timing.
+    take_kernel_grade(ui, opt.frames > 0 && ui.kernel.show);
     platform.begin_frame(window);
     glfwPollEvents();
     feed_input_script(script, frame, window, mouse_x, mouse_y);
@@ -202,6 +210,7 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
     if (opt.report_frames && last) times.gl_objects_late = count_gl_objects();
   }
   if (opt.report_source) std::cout << source_pane_report(ui.source);
+  if (ui.kernel.report) std::cout << kernel_report(ui);
   if (opt.report_frames) print_frame_report(times, gl.last_instances(), gl.builds(), ui.lookback.scene_builds);
   return exit_code;
 }

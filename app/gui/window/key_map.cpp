@@ -48,6 +48,7 @@ void handle_keys(Ui& ui) {
   if (key_pressed(GLFW_KEY_P)) ui.predict.focus = ui.predict.on = !ui.predict.on;
   if (key_pressed(GLFW_KEY_D)) ui.show_divergence = !ui.show_divergence;
   if (key_pressed(GLFW_KEY_A)) ui.show_application = !ui.show_application;
+  if (key_pressed(GLFW_KEY_K)) ui.kernel.editor.focus = ui.kernel.show = !ui.kernel.show;  // opened: type at once
   if (key_pressed(GLFW_KEY_L)) {
     ui.lecture = !ui.lecture;
     ui.fullscreen = ui.lecture;

@@ -14,6 +14,7 @@
 
 #include "algorithms.hpp"
 #include "core/values.hpp"
+#include "gui/lesson/own_kernel.hpp"
 
 namespace sv::gui {
 
@@ -51,7 +52,9 @@ bool controls_panel(Ui& ui) {
   // A device-wide trace file names its own algorithm until a block algorithm is picked.
   const bool foreign = !ui.recorded_from_controls && l.view && !find_algorithm(l.view->trace.meta.algorithm);
   const int algorithm = algorithm_index(l);
-  const std::string shown(foreign ? l.view->trace.meta.algorithm : std::string(algos[algorithm].name));
+  const bool own = l.own_kernel != nullptr;  // a kernel of the user's own: the controls it has
+  const std::string shown(own ? "your kernel: " + l.own_kernel->name
+                              : foreign ? l.view->trace.meta.algorithm : std::string(algos[algorithm].name));
   ImGui::SetNextItemWidth(-FLT_MIN);  // no label: the whole name ("kogge-stone-double-buffer")
   if (ImGui::BeginCombo("##algo", shown.c_str())) {
     for (int i = 0; i < static_cast<int>(algos.size()); ++i)
@@ -61,7 +64,7 @@ bool controls_panel(Ui& ui) {
   tip(ui, "algorithm", "the block-level scan to record and draw (the summary below says what it does)");
   // The lesson's switches for the Kogge-Stone family: double buffering, and barriers per step.
   const std::string name = l.request.algorithm;
-  if (name.rfind("kogge-stone", 0) == 0) {
+  if (!own && name.rfind("kogge-stone", 0) == 0) {
     bool double_buffer = name == "kogge-stone-double-buffer";
     int barriers = name == "kogge-stone-racy" ? 1 : 2;
     if (ImGui::Checkbox("double buffering", &double_buffer)) changed = true;
@@ -80,9 +83,10 @@ bool controls_panel(Ui& ui) {
   const AlgorithmInfo& info = algos[algorithm_index(l)];
   RunRequest& r = l.request;
   const bool gpu = r.executor == "gpu";
-  ImGui::TextWrapped("%s", std::string(info.summary).c_str());
+  if (own) ImGui::TextWrapped("A kernel of your own (%s) on the emulator. K: edit it, Run, its report card.", l.own_kernel->name.c_str());
+  else ImGui::TextWrapped("%s", std::string(info.summary).c_str());
   ImGui::Separator();
-  const int max_n = kMaxBlockThreads * info.items_per_thread;
+  const int max_n = kMaxBlockThreads * (own ? 2 : info.items_per_thread);
   if (input_mode(l) != 2)
   {
     int n = static_cast<int>(std::clamp<std::int64_t>(r.n.value_or(8), 1, max_n));
@@ -92,7 +96,7 @@ bool controls_panel(Ui& ui) {
   changed |= ImGui::InputInt("block (0 = fit n)", &r.block, 32, 128);
   tip(ui, "block", "threads in the block; 0 takes as many as n needs");
   r.block = std::clamp(r.block, 0, kMaxBlockThreads);
-  if (info.warp_level) {
+  if (info.warp_level && !own) {
     // Lanes of a warp: shuffles reach within one; Fig. 2 draws warps of 4.
     const char* widths[] = {"2", "4", "8", "16", "32"};
     int width_index = std::countr_zero(static_cast<unsigned>(r.warp.value_or(4))) - 1;
@@ -110,24 +114,30 @@ bool controls_panel(Ui& ui) {
         "how many threads the emulator advances together, one instruction at a time:\n"
         "on their own, a thread may overwrite a cell before its neighbour reads it (the slides' race);\n"
         "in a warp of 32, all 32 read before any of them writes.\n"
-        "auto: on their own for the racy kernel, 32 for the others");
+        "auto: on their own for the racy kernel and a kernel of your own (32 when it shuffles), 32 for the others");
   }
   const char* ops[] = {"sum", "product", "min", "max", "interval", "and", "or", "bitand", "bitor", "bitxor"};
   int op = static_cast<int>(r.op.value_or(OpKind::Sum));
-  if (ImGui::Combo("operator", &op, ops, kOpKindCount)) r.op = static_cast<OpKind>(op), changed = true;
+  if (own) {  // the kernel's own +, or the slides' symbolic x0..x3
+    int symbolic = op == static_cast<int>(OpKind::Interval) ? 1 : 0;
+    const char* kernel_ops[] = {"sum (the kernel's +)", "interval (x0..x3)"};
+    if (ImGui::Combo("operator", &symbolic, kernel_ops, 2)) r.op = symbolic ? OpKind::Interval : OpKind::Sum, changed = true;
+  } else if (ImGui::Combo("operator", &op, ops, kOpKindCount)) {
+    r.op = static_cast<OpKind>(op), changed = true;
+  }
   tip(ui, "operator", "the associative operator the scan applies; interval shows which inputs each cell combines (x0..x3)");
   const int types = static_cast<OpKind>(op) >= OpKind::And ? 2 : 4;  // and, or, bit*: int32 and int64 only
   int type = std::min(r.type && r.type != ValueType::Interval ? static_cast<int>(*r.type) : 0, types - 1);
   if (r.type && r.type != ValueType::Interval) r.type = static_cast<ValueType>(type);
-  if (static_cast<OpKind>(op) != OpKind::Interval) {
+  if (!own && static_cast<OpKind>(op) != OpKind::Interval) {
     if (ImGui::Combo("type", &type, kTypes, types)) r.type = static_cast<ValueType>(type), changed = true;
     tip(ui, "type", "the values' type");
   }
   changed |= ImGui::Checkbox("exclusive", &r.exclusive);
   tip(ui, "exclusive", "each output leaves its own element out: y[i] = x0 + ... + x(i-1), the identity first");
   const char* kinds[] = {"a plain scan", "segmented scan (random heads)", "stream compaction", "allocation"};
-  int kind = scan_kind(l);
-  if (ImGui::Combo("scan", &kind, kinds, 4)) set_scan_kind(l, kind), changed = true;
+  int kind = own ? 0 : scan_kind(l);
+  if (!own && ImGui::Combo("scan", &kind, kinds, 4)) set_scan_kind(l, kind), changed = true;
   tip(ui, "scan", "a plain scan, a segmented one (restarts at each head), or an application built on the exclusive sum");
   if (kind == 1) {
     float density = static_cast<float>(segment_density(l));
@@ -152,14 +162,15 @@ bool controls_panel(Ui& ui) {
   ImGui::Separator();
   // Executor: the emulator (schedules), or the GPU when one is usable (the race amplifier).
   const std::string gpu_label = ui.gpu.usable ? "GPU: " + ui.gpu.name : "GPU (none usable)";
-  if (ImGui::BeginCombo("executor", gpu ? gpu_label.c_str() : "CPU emulator")) {
+  if (!own && ImGui::BeginCombo("executor", gpu ? gpu_label.c_str() : "CPU emulator")) {
     if (ImGui::Selectable("CPU emulator", !gpu)) r.executor = "emulator", r.amplify = 0, changed = true;  // the GPU's amplifier
     if (ImGui::Selectable(gpu_label.c_str(), gpu, ui.gpu.usable ? 0 : ImGuiSelectableFlags_Disabled)) r.executor = "gpu", changed = true;
     ImGui::EndCombo();
   }
-  tip(ui, "executor", ui.gpu.usable ? "where the kernel runs: the CPU emulator (any schedule) or the GPU (real timing)"
-                                    : ui.gpu.error.c_str());
-  if (gpu) {
+  if (!own)
+    tip(ui, "executor", ui.gpu.usable ? "where the kernel runs: the CPU emulator (any schedule) or the GPU (real timing)"
+                                      : ui.gpu.error.c_str());
+  if (gpu && !own) {
     int amplify = static_cast<int>(std::min<std::uint64_t>(r.amplify, INT_MAX));
     if (ImGui::InputInt("race amplifier seed (0 = off)", &amplify)) r.amplify = static_cast<std::uint64_t>(std::max(0, amplify)), changed = true;
     tip(ui, "amplifier", "on the GPU, threads wait a seeded random while before each step so that races show more often");
@@ -185,8 +196,10 @@ bool controls_panel(Ui& ui) {
   std::string side_label = racy_lesson ? "side by side with the double-buffered kernel" : "side by side with the single-buffer kernel";
   const float side_room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - ImGui::GetStyle().ItemInnerSpacing.x;
   if (ImGui::CalcTextSize(side_label.c_str()).x > side_room) side_label = "side by side";
-  changed |= ImGui::Checkbox((side_label + "###side_by_side").c_str(), &ui.side_by_side);
-  tip(ui, "side_by_side", "the racy kernel beside the double-buffered one on the same input: the cells that differ are marked");
+  if (!own) {
+    changed |= ImGui::Checkbox((side_label + "###side_by_side").c_str(), &ui.side_by_side);
+    tip(ui, "side_by_side", "the racy kernel beside the double-buffered one on the same input: the cells that differ are marked");
+  }
   ImGui::Separator();
   if (!l.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", l.error.c_str());
   if (l.view) {

@@ -13,6 +13,8 @@
 #include "core/limits.hpp"
 #include "gui/draw/render.hpp"
 #include "gui/platform/dropped_files.hpp"
+#include "gui/window/kernel_window.hpp"
+#include "kernel_run.hpp"
 #include "trace/trace_json.hpp"
 
 namespace sv::gui {
@@ -49,11 +51,29 @@ void open_file(Ui& ui, const std::string& path, const std::string& name) {
     throw std::runtime_error(name + ": " + e.what());
   }
   ui.lesson.racy.reset();
+  ui.lesson.ran_kernel.reset();
+  ui.lesson.own_kernel.reset();
   lesson_from_trace(ui.lesson, ui.lesson.view->trace.meta);
   ui.show_lookback |= show_in_lookback(ui.lookback, ui.lesson.view->trace, name);
   ui.recorded_from_controls = false;
   set_step(ui, 0);
   say(ui, "opened " + name);
+}
+
+// A kernel of the user's own (.cu) opens in the editor and runs; natively the file is followed as it
+// is saved again (the page's dropped copy is removed once read). False for any other file.
+bool open_kernel_file(Ui& ui, Platform& platform, const std::string& path, const std::string& name) {
+  if (fs::path(path).extension() != ".cu") return false;
+  std::string text;
+  try {
+    text = read_kernel_source(path);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(name + ": " + e.what());
+  }
+  open_kernel(ui, platform, name, std::move(text), platform.has_own_files() ? path : "", ImGui::GetTime());
+  ui.kernel.show = true;
+  say(ui, "opened " + name + " in the editor (K): running it");
+  return true;
 }
 
 }  // namespace
@@ -62,7 +82,7 @@ void open_dropped_files(Ui& ui, Platform& platform) {
   for (const std::string& path : take_dropped_files()) {
     const std::string name = fs::path(path).filename().string();
     try {
-      open_file(ui, path, name);
+      if (!open_kernel_file(ui, platform, path, name)) open_file(ui, path, name);
     } catch (const std::exception& e) {
       say(ui, e.what(), true);
     }
@@ -82,7 +102,7 @@ void file_menu(Ui& ui, Platform& platform) {
     if (!platform.has_own_files()) {
       // The page has no files of its own: the reader's come by dropping them, and what it saves is
       // downloaded, named after the lesson.
-      ImGui::TextDisabled("Open: drop a trace or bench table on the page");
+      ImGui::TextDisabled("Open: drop a trace, bench table or kernel (.cu) on the page");
       if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
         const TraceMeta& m = ui.lesson.view->trace.meta;
         const std::string name = m.algorithm + "-n" + std::to_string(m.n) + ".json";
@@ -91,7 +111,8 @@ void file_menu(Ui& ui, Platform& platform) {
       }
     } else {
       ImGui::InputText("path", ui.path, sizeof ui.path);
-      if (ImGui::MenuItem("Open trace or bench table")) open_file(ui, ui.path, ui.path);
+      if (ImGui::MenuItem("Open trace, bench table or kernel (.cu)") && !open_kernel_file(ui, platform, ui.path, ui.path))
+        open_file(ui, ui.path, ui.path);
       if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
         save_trace(ui.path, ui.lesson.view->trace);
         say(ui, std::string("saved ") + ui.path);
@@ -131,6 +152,7 @@ void view_menu(Ui& ui) {
   if (ImGui::MenuItem("predict the next step (P)", nullptr, &ui.predict.on)) ui.predict.focus = ui.predict.on;
   ImGui::MenuItem("warp divergence (D)", nullptr, &ui.show_divergence);
   ImGui::MenuItem("application rows: compaction, allocation (A)", nullptr, &ui.show_application);
+  if (ImGui::MenuItem("your kernel: edit, run, report card (K)", nullptr, &ui.kernel.show)) ui.kernel.editor.focus = ui.kernel.show;
   ImGui::EndMenu();
 }
 

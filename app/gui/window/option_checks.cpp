@@ -3,6 +3,7 @@
 #include "gui/window/option_checks.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -15,6 +16,8 @@
 #include "core/limits.hpp"
 #include "core/schedule.hpp"
 #include "core/values.hpp"
+#include "gui/lesson/own_kernel.hpp"
+#include "kernel_run.hpp"
 #include "run/request.hpp"
 #include "trace/trace_json.hpp"
 
@@ -86,12 +89,29 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
     std::cerr << "scanviz: " << (gpu ? "--executor gpu" : "--measure") << ": no usable CUDA device (" << ui.gpu.error << ")\n";
     return 2;
   }
-  // The run the lesson asks for, checked as every run is (run_config throws a RequestError, which
-  // the caller says in its own words: --n on the command line, n in a link). A warp width the
-  // options name is checked as given; the lesson narrows only its own default to a small block.
-  RunRequest run = lesson_request(l, l.request.algorithm);
-  if (const AlgorithmInfo* info = find_algorithm(asked.algorithm); info && info->warp_level && asked.warp) run.warp = asked.warp;
-  run_config(run);
+  ui.kernel.report = opt.report_kernel;
+  if (!opt.kernel_path.empty()) {  // a kernel of the user's own: the lesson, followed as it is saved
+    std::string text;
+    try {
+      text = read_kernel_source(opt.kernel_path);
+    } catch (const std::exception& e) {
+      std::cerr << "scanviz: --kernel: " << e.what() << "\n";
+      return 2;
+    }
+    KernelEditor& e = ui.kernel.editor;
+    e.name = std::filesystem::path(opt.kernel_path).filename().string();
+    e.text = text;
+    ui.lesson.own_kernel = make_own_kernel(e.name, std::move(text));
+    ui.kernel.watch.path = opt.kernel_path;  // its stamp is taken at the first poll
+  } else {
+    // The run the lesson asks for, checked as every run is (run_config throws a RequestError, which
+    // the caller says in its own words: --n on the command line, n in a link). A warp width the
+    // options name is checked as given; the lesson narrows only its own default to a small block.
+    // (A kernel of the user's own is checked by its recording, below.)
+    RunRequest run = lesson_request(l, l.request.algorithm);
+    if (const AlgorithmInfo* info = find_algorithm(asked.algorithm); info && info->warp_level && asked.warp) run.warp = asked.warp;
+    run_config(run);
+  }
   ui.timing.queued_log2_n = opt.measure_log2_n;
   ui.show_timing |= !opt.measure_log2_n.empty();
   if (!opt.trace_path.empty()) {
@@ -112,9 +132,15 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
     // A lesson that fails as it records (on the GPU, say) is a usage error at the command line; in
     // the window the same message waits in the controls.
     if (!ui.lesson.error.empty()) {
-      std::cerr << "scanviz: " << ui.lesson.error << "\n";
+      // A kernel's own error names its place (FILE:LINE:COL: error: ...); any other is the program's.
+      const bool placed = ui.lesson.own_kernel && ui.lesson.error.rfind(ui.lesson.own_kernel->name + ":", 0) == 0;
+      std::cerr << (placed ? "" : "scanviz: ") << ui.lesson.error << "\n";
       return 2;
     }
+  }
+  if (ui.lesson.own_kernel) {  // recorded: its report card is made while the window opens
+    ui.kernel.asked_grade = ui.lesson.own_kernel;
+    ui.kernel.checker.request(ui.lesson.own_kernel);
   }
   set_step(ui, opt.step < 0 ? 0 : opt.step);  // a lesson starts where the lecture does: the first step
   ui.playing = opt.play;

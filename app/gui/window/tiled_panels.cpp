@@ -100,7 +100,8 @@ bool tiled_panels(Ui& ui, float menu_h, GlDiagram& gl, std::vector<std::unique_p
     ImGui::End();
     ImGui::SetNextWindowPos(ImVec2(W - right_w, menu_h + (H - menu_h) * 0.3f));
     ImGui::SetNextWindowSize(ImVec2(right_w, (H - menu_h) * 0.7f));
-    if (ImGui::Begin("Kernel source", nullptr, fixed) && ui.lesson.view) source_pane(ui.source, *ui.lesson.view, ui.step, ui.fonts.mono);
+    if (ImGui::Begin("Kernel source", nullptr, fixed) && ui.lesson.view) source_pane(ui.source, *ui.lesson.view, ui.step, ui.fonts.mono, ui.lesson.ran_kernel.get());
+    else ui.source.lit.clear();  // nothing lit is drawn (the report says so)
     ImGui::End();
   } else {
     ImGui::SetNextWindowPos(ImVec2(0, H - timeline_h - narration_h));

@@ -8,6 +8,7 @@
 
 #include "algorithms.hpp"
 #include "core/values.hpp"
+#include "gui/lesson/own_kernel.hpp"
 
 namespace sv::gui {
 
@@ -42,17 +43,30 @@ void set_step(Ui& ui, int step) {
 
 void swap_in_recording(Ui& ui, LessonRecording&& r) {
   const bool recorded = r.error.empty();
+  // A kernel of the user's own: the status line says what ran, or the error, the last run that
+  // worked staying on screen.
+  if (r.ran_kernel && !recorded)
+    say(ui, r.error + (ui.lesson.view ? " (the last run that worked stays on screen)" : ""), true);
+  else if (r.ran_kernel)
+    say(ui, "ran " + r.ran_kernel->name + ": " + std::to_string(r.view->trace.steps.size()) + " steps, " +
+                std::string(outcome_name(r.view->outcome)) + ", " + std::to_string(r.view->hazards.size()) + " hazards" +
+                (r.view->trace.meta.op != ui.lesson.request.op.value_or(OpKind::Sum)
+                     ? " (as a sum: its values cannot run as the symbolic x0..x3)"
+                     : ""));
   show_recording(ui.lesson, std::move(r));
   if (!recorded) return;
   ui.recorded_from_controls = true;
-  set_step(ui, ui.swap_to_last_step ? step_count(ui) - 1 : ui.step);
+  set_step(ui, ui.step_after_swap >= 0 ? ui.step_after_swap : ui.swap_to_last_step ? step_count(ui) - 1 : ui.step);
   ui.swap_to_last_step = false;
+  ui.step_after_swap = -1;
 }
 
 std::optional<GuiOptions> shown_options(const Ui& ui) {
   // Controls not yet recorded, or refused (the error in the panel), name no lesson a link can be
   // sure to open: the address keeps the lesson on screen until their recording is shown.
   if (!ui.recorded_from_controls || ui.recorder.pending() || !ui.lesson.error.empty()) return std::nullopt;
+  // A kernel of the user's own is no field of the options (its text is not a path a link can name).
+  if (ui.lesson.own_kernel) return std::nullopt;
   const Lesson& l = ui.lesson;
   const RunRequest& r = l.request;
   const int scan = scan_kind(l);

@@ -9,21 +9,38 @@
 
 #include "gpu/executor.hpp"
 #include "gui/draw/canvas.hpp"
+#include "gui/lesson/kernel_check.hpp"
 #include "gui/lesson/lesson.hpp"
 #include "gui/lesson/lesson_recorder.hpp"
 #include "gui/lesson/lookback_lesson.hpp"
 #include "gui/model/layout_report.hpp"
 #include "gui/options.hpp"
+#include "gui/panels/kernel_editor.hpp"
 #include "gui/panels/predict_panel.hpp"
+#include "gui/panels/report_card.hpp"
 #include "gui/panels/source_pane.hpp"
 #include "gui/panels/timing_panel.hpp"
 #include "gui/panels/work_steps_panel.hpp"
+#include "gui/platform/file_watch.hpp"
 #include "gui/window/settings.hpp"
 
 namespace sv::gui {
 
+// A kernel of the user's own: the "Your kernel" panel (K), its report card, the file it follows.
+struct KernelUi {
+  explicit KernelUi(bool threads) : checker(threads) {}
+  bool show = false;
+  KernelEditor editor;
+  KernelChecker checker;
+  std::optional<KernelGrade> grade;              // the report card shown
+  std::shared_ptr<const OwnKernel> asked_grade;  // the kernel last sent to be graded
+  ReportCardKeys card_keys;                       // the report card's entry chosen from the keyboard
+  FileWatch watch;                               // the file `--kernel` opened, saved again elsewhere
+  bool report = false;                           // print the panel's state after the last frame (--report-kernel)
+};
+
 struct Ui {
-  explicit Ui(bool threads) : recorder(record_lesson_controls, threads) {}
+  explicit Ui(bool threads) : recorder(record_lesson_controls, threads), kernel(threads) {}
 
   Settings settings;
   float pending_font_scale = 1;  // the View menu's slider, applied when released
@@ -31,6 +48,7 @@ struct Ui {
   Lesson lesson;
   LessonRecorder recorder;       // a changed control's recording, made off the frame
   bool swap_to_last_step = false;  // ... replaces a trace file: show its last step
+  int step_after_swap = -1;        // ... shows this step (a report card entry's), when >= 0
   int step = 0;
   bool playing = false;
   double next_advance = 0;
@@ -57,6 +75,7 @@ struct Ui {
   bool show_application = true;  // opens by itself for a compaction or an allocation
   std::vector<std::pair<std::string, LaidRect>> chrome;  // this frame's controls and panels, for the layout report
   std::string tooltip;  // the tooltip this frame shows, for the layout report
+  KernelUi kernel;
 };
 
 // The menu bar's status line says `text` (in the error colour when `error`).
