@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "gui/app.hpp"
+#include "run/request.hpp"
 #include "web/browser.hpp"
 #include "web/fetch.hpp"
 #include "web/kernel_address.hpp"
