@@ -569,6 +569,7 @@ int run_command_line(int argc, char** argv) {
       if (!go.kernel_path.empty()) {  // a kernel of your own in place of a built-in lesson
         for (const char* flag : {"--algo", "--trace", "--lookback", "--scan", "--type", "--amplify", "--side-by-side"})
           if (gui_cmd->count(flag)) throw UsageError(std::string("--kernel with ") + flag + ": a kernel of your own runs alone, as itself");
+        if (go.lesson.executor == "auto") go.lesson.executor = "emulator";  // where a kernel of your own runs
         if (go.lesson.executor == "gpu")
           throw UsageError("--kernel with --executor gpu: a kernel of your own runs on the CPU emulator only");
         const OpKind op = go.lesson.op.value_or(OpKind::Sum);

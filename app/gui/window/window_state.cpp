@@ -103,9 +103,12 @@ std::optional<GuiOptions> shown_options(const Ui& ui) {
     // what names a built-in lesson (a kernel of one's own runs alone, as itself).
     o.kernel_name = l.own_kernel->name;
     o.kernel_text = l.own_kernel->text;
-    o.algorithm.clear();
-    o.type.clear();
-    o.scan.clear();
+    const RunRequest d = default_lesson_request();
+    s.algorithm = d.algorithm;
+    s.type.reset();
+    s.flags = d.flags;
+    s.app = d.app;
+    s.predicate = d.predicate;
     o.lookback.clear();
     o.side_by_side = false;
   }
