@@ -468,7 +468,7 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_flag("--predict", go.predict, "start in predict-the-next-step mode (P toggles it)");
   gui_cmd->add_option("--keys", go.keys,
                       "scripted input fed as key presses from the third frame, two frames each: letters, digits, enter, "
-                      "tab, shift+tab, escape, backspace, arrows, home, end, space, text:CHARS, click:X,Y, drop:PATH (a file "
+                      "tab, shift+tab, escape, backspace, arrows, home, end, space, pageup, pagedown, text:CHARS, click:X,Y, drop:PATH (a file "
                       "dropped on the window), wait:N");
 
   gui::RenderOptions rop;

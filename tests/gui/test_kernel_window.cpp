@@ -11,10 +11,13 @@
 #include <sstream>
 
 #include "gui/draw/canvas.hpp"
+#include "gui/panels/kernel_editor.hpp"
 #include "gui/model/layout_report.hpp"
 #include "gui_test.hpp"
 
 using namespace gui_test;
+using sv::gui::KernelStart;
+using sv::gui::kernel_starts;
 using sv::gui::LaidRect;
 
 namespace {
@@ -249,6 +252,26 @@ TEST_CASE("kernel window: a report card entry clicked lights its lines and shows
   REQUIRE_MESSAGE(keyed.code == 0, keyed.out);
   CHECK(keyed.line("marked lines:") == picked.line("marked lines:"));
   CHECK(keyed.line("lesson kernel: ") == picked.line("lesson kernel: "));
+}
+
+TEST_CASE("kernel window: by keyboard alone, Page Down and Page Up pick the starting points in turn and run them") {
+  Dir dir;
+  const std::vector<KernelStart>& starts = kernel_starts();
+  REQUIRE(starts.size() >= 3);
+  // K, Escape out of the text: Page Down picks the empty template, Page Down again the list's
+  // second entry (a picked one takes the keyboard back into the text, hence Escape before each key),
+  // Page Up then the one before it; each one picked runs.
+  const Shown down = open("--n 8 --keys 'k wait:2 escape pagedown wait:3 escape pagedown wait:4'", dir, 30);
+  REQUIRE_MESSAGE(down.code == 0, down.out);
+  CHECK(down.line("kernel editor: ").rfind(starts[1].name + ", ", 0) == 0);
+  CHECK(down.line("lesson kernel: ").rfind(starts[1].name + ", shown: " + starts[1].name, 0) == 0);
+  const Shown up = open("--n 8 --keys 'k wait:2 escape pagedown wait:3 escape pagedown wait:3 escape pageup wait:4'", dir, 30);
+  REQUIRE_MESSAGE(up.code == 0, up.out);
+  CHECK(up.line("kernel editor: ").rfind(starts[0].name + ", ", 0) == 0);
+  // From the text the keys are the text's: Page Down there moves the cursor, picks nothing.
+  const Shown typing = open("--n 8 --keys 'k wait:2 pagedown wait:3'", dir, 30);
+  REQUIRE_MESSAGE(typing.code == 0, typing.out);
+  CHECK(typing.line("lesson kernel: ").rfind("none", 0) == 0);
 }
 
 TEST_CASE("kernel window: a .cu dropped on the window opens in the editor and runs") {

@@ -78,19 +78,27 @@ bool editor_toolbar(KernelEditor& e) {
   ImGui::SetNextItemWidth(std::max(8 * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x * 0.6f));
   e.start_from = std::clamp(e.start_from, -1, static_cast<int>(starts.size()) - 1);
   const char* shown = e.start_from < 0 ? "(choose)" : starts[static_cast<std::size_t>(e.start_from)].label.c_str();
+  const auto choose = [&](int i) {
+    const KernelStart& s = starts[static_cast<std::size_t>(i)];
+    set_editor_text(e, s.name, s.text);
+    e.start_from = i;
+    e.start_min_n = s.min_n;
+    e.error.clear();
+    e.error_line = 0;
+    e.focus = true;
+    run = true;  // what a student picks, they want to see
+  };
   if (ImGui::BeginCombo("start from", shown)) {
     for (int i = 0; i < static_cast<int>(starts.size()); ++i)
-      if (ImGui::Selectable(starts[static_cast<std::size_t>(i)].label.c_str(), i == e.start_from)) {
-        const KernelStart& s = starts[static_cast<std::size_t>(i)];
-        set_editor_text(e, s.name, s.text);
-        e.start_from = i;
-        e.start_min_n = s.min_n;
-        e.error.clear();
-        e.error_line = 0;
-        e.focus = true;
-        run = true;  // what a student picks, they want to see
-      }
+      if (ImGui::Selectable(starts[static_cast<std::size_t>(i)].label.c_str(), i == e.start_from)) choose(i);
     ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Page Down / Page Up (out of the text): the next / previous one");
+  if (e.start_step != 0) {  // the keyboard's way through the list, wrapping round
+    const int count = static_cast<int>(starts.size());
+    const int from = e.start_from < 0 ? (e.start_step > 0 ? -1 : 0) : e.start_from;
+    choose(((from + e.start_step) % count + count) % count);
+    e.start_step = 0;
   }
   return run;
 }

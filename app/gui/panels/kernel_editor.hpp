@@ -24,6 +24,7 @@ struct KernelEditor {
   bool focus = false;                 // take the keyboard (once)
   int start_from = -1;                // the "Start from" combo's position (-1: the text came from elsewhere)
   std::int64_t start_min_n = 0;       // a starting point just picked: the n it needs at least (0: none)
+  int start_step = 0;                 // by keyboard (Page Down / Page Up): the next / previous starting point (once)
   // What the last frame saw, for tests and the window: the text box active, the cursor's line.
   bool active = false;
   std::uint32_t cursor_line = 1;

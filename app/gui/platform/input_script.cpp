@@ -24,7 +24,8 @@ const std::map<std::string_view, int>& named_keys() {
   static const std::map<std::string_view, int> keys = {
       {"enter", GLFW_KEY_ENTER}, {"tab", GLFW_KEY_TAB},     {"escape", GLFW_KEY_ESCAPE}, {"backspace", GLFW_KEY_BACKSPACE},
       {"left", GLFW_KEY_LEFT},   {"right", GLFW_KEY_RIGHT}, {"up", GLFW_KEY_UP},         {"down", GLFW_KEY_DOWN},
-      {"home", GLFW_KEY_HOME},   {"end", GLFW_KEY_END},     {"space", GLFW_KEY_SPACE}};
+      {"home", GLFW_KEY_HOME},   {"end", GLFW_KEY_END},     {"space", GLFW_KEY_SPACE},   {"pageup", GLFW_KEY_PAGE_UP},
+      {"pagedown", GLFW_KEY_PAGE_DOWN}};
   return keys;
 }
 
@@ -97,8 +98,9 @@ std::vector<ScriptedInput> parse_input_script(std::string_view script) {
   return out;
 }
 
-void feed_input_script(const std::vector<ScriptedInput>& script, int frame, GLFWwindow* window, float& mouse_x,
+bool feed_input_script(const std::vector<ScriptedInput>& script, int frame, GLFWwindow* window, float& mouse_x,
                        float& mouse_y, int start) {
+  bool saved = false;
   int begins = start;
   for (const ScriptedInput& in : script) {
     const bool press = frame == begins, release = frame == begins + 1;
@@ -132,11 +134,13 @@ void feed_input_script(const std::vector<ScriptedInput>& script, int frame, GLFW
         if (press) {
           std::error_code error;  // a test's own files: one it got wrong shows as the change not seen
           std::filesystem::copy_file(in.from, in.text, std::filesystem::copy_options::overwrite_existing, error);
+          saved = true;
         }
         break;
       case ScriptedInput::Wait: break;
     }
   }
+  return saved;
 }
 
 }  // namespace sv::gui

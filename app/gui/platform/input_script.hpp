@@ -21,15 +21,17 @@ struct ScriptedInput {
 };
 
 // Tokens separated by blanks: a letter or digit (the key, typing it), enter, ctrl+enter, tab,
-// shift+tab, escape, backspace, left, right, up, down, home, end, space; text:CHARS (typed without
+// shift+tab, escape, backspace, left, right, up, down, home, end, space, pageup, pagedown; text:CHARS (typed without
 // key presses); click:X,Y; wait:N (frames); drop:PATH (a file dropped on the window, as GLFW
 // delivers it); save:FROM,TO (TO written with FROM's text, as another editor saves a file the window
 // follows). Throws std::invalid_argument naming the bad token.
 std::vector<ScriptedInput> parse_input_script(std::string_view script);
 
 // Feeds the inputs due at `frame` (the first starts at frame `start`); a click moves the mouse
-// pointer to its place, so mouse_x/mouse_y are set for the caller's pointer override.
-void feed_input_script(const std::vector<ScriptedInput>& script, int frame, GLFWwindow* window, float& mouse_x,
+// pointer to its place, so mouse_x/mouse_y are set for the caller's pointer override. True when a
+// save:FROM,TO wrote its file this frame: the caller looks at the followed file at once, so what a
+// test sees does not depend on how many frames the file watch's period spans.
+bool feed_input_script(const std::vector<ScriptedInput>& script, int frame, GLFWwindow* window, float& mouse_x,
                        float& mouse_y, int start = 3);
 
 }  // namespace sv::gui

@@ -146,14 +146,15 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
   Applied applied;
   bool lookback_was_shown = false;
   float mouse_x = opt.mouse_x, mouse_y = opt.mouse_y;
+  bool script_saved = false;  // a scripted save last frame: the followed file is looked at now
   for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames <= 0 || frame < opt.frames); ++frame) {
     const bool last = opt.frames > 0 && frame + 1 == opt.frames;
     // A headless run's last frame waits for a recording still on its way (a wait its time leaves
     // out), so the picture it saves does not depend on timing. A finished recording is swapped in
     // before the frame is built.
     // A followed kernel file saved again is recorded first (a headless run's last frame looks at
-    // once, so a test's change shows).
-    follow_kernel_file(ui, platform, ImGui::GetTime(), last);
+    // once, so a test's change shows, as does the frame after a scripted save).
+    follow_kernel_file(ui, platform, ImGui::GetTime(), last || script_saved);
     std::optional<LessonRecording> recording = last ? ui.recorder.wait() : std::nullopt;
     const auto frame_start = std::chrono::steady_clock::now();
     if (!recording) recording = ui.recorder.take();
@@ -163,7 +164,7 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
     take_kernel_grade(ui, opt.frames > 0 && ui.kernel.show);
     platform.begin_frame(window);
     glfwPollEvents();
-    feed_input_script(script, frame, window, mouse_x, mouse_y);
+    script_saved = feed_input_script(script, frame, window, mouse_x, mouse_y);
     open_dropped_files(ui, platform);
     const auto [font_scale, chrome_scale] = scale_fonts_and_theme(ui, window, applied);
     ImGui_ImplOpenGL3_NewFrame();
