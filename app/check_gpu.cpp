@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/files.hpp"
 #include "core/values.hpp"
 #include "cuda_subset/gpu_harness.hpp"
 
@@ -38,12 +39,6 @@ struct TempFolder {
   TempFolder(const TempFolder&) = delete;
   TempFolder& operator=(const TempFolder&) = delete;
 };
-
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
-}
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -138,10 +133,10 @@ void check_on_gpu(const std::string& file, const std::string& source, cuda::Chec
       kinds.push_back(floats ? "floats" : "integers");
     }
   TempFolder dir;
-  write_text(dir.path / "cases_kernel.cu", h.cases_kernel);
-  write_text(dir.path / "timed_kernel.cu", h.timed_kernel);
-  write_text(dir.path / "harness.cu", h.main);
-  write_text(dir.path / "cases.txt", cuda::harness_cases(h.type, inputs));
+  write_file_atomically(dir.path / "cases_kernel.cu", h.cases_kernel);
+  write_file_atomically(dir.path / "timed_kernel.cu", h.timed_kernel);
+  write_file_atomically(dir.path / "harness.cu", h.main);
+  write_file_atomically(dir.path / "cases.txt", cuda::harness_cases(h.type, inputs));
   const char* arch = std::getenv("SCANVIZ_NVCC_ARCH");
   const int built = run_program({nvcc, "-O3", "-std=c++17", std::string("-arch=") + (arch && *arch ? arch : "native"), "-o", "harness", "harness.cu"},
                                 dir.path, "nvcc.log", options.timeout_s);
