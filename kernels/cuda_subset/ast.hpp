@@ -42,7 +42,7 @@ struct Expr {
   double fval = 0;         // FloatLit
   std::uint8_t op = 0;     // BinOp, UnOp, ShflKind; IncDec: 0 ++, 1 --
   bool prefix = false;     // IncDec
-  std::uint16_t depth = 1; // of the subtree: the interpreter recurses this deep
+  std::uint16_t depth = 1; // of the subtree: the compiler recurses this deep
   std::unique_ptr<Expr> a, b, c, d;
 };
 using ExprP = std::unique_ptr<Expr>;

@@ -1,5 +1,6 @@
-// The interpreter of the CUDA subset: a tree walk per thread, on the thread's emulator fiber. Names
-// were resolved by the parser, so a local is a slot of the frame and memory is an emulator buffer.
+// The interpreter of the CUDA subset: the kernel compiled once (bytecode.hpp), then run by every thread
+// on its emulator fiber in one loop. Names were resolved by the parser, so a local is a slot of the
+// thread's frame and memory is an emulator buffer.
 #include "cuda_subset/interpreter.hpp"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "core/ops.hpp"
+#include "cuda_subset/bytecode.hpp"
 
 namespace sv::cuda {
 
@@ -20,8 +22,6 @@ struct Value {
   Origin origin;       // where an element value came from (the dataflow arrows)
   std::int32_t buf = -1;  // a pointer's buffer
 };
-
-enum class Flow { Normal, Break, Continue, Return };
 
 template <class T>
 bool compare(BinOp op, T x, T y) {
@@ -53,11 +53,16 @@ struct EitherOrderInterval {
 // What the threads of one block share while they run.
 struct Block {
   Block(const Kernel& k_, const Binding& bind_, const Budget& budget_, const Trace& trace_)
-      : k(k_), bind(bind_), budget(budget_), trace(trace_) {}
+      : k(k_), bind(bind_), budget(budget_), trace(trace_), program(compile(k_)) {}
   const Kernel& k;
   const Binding& bind;
   const Budget& budget;
   const Trace& trace;
+  const Program program;
+  // Each thread's frame (its locals' slots, then its operand stack) and which slots hold a value, a
+  // thread after another: the threads own no memory, so nothing is left to free when one suspends.
+  std::vector<Value> values;
+  std::vector<std::uint8_t> defined;
   bool symbolic = false;
   std::int64_t statements = 0;
   std::vector<std::uint32_t> barrier_line;  // the line of the k-th barrier, as the first thread met it
@@ -75,8 +80,10 @@ struct Block {
 
 class Thread {
  public:
-  Thread(Block& blk, EmuExec& x) : b_(blk), k_(blk.k), x_(x), frame_(static_cast<std::size_t>(blk.k.slots)),
-                                   defined_(static_cast<std::size_t>(blk.k.slots), 0) {}
+  Thread(Block& blk, EmuExec& x)
+      : b_(blk), k_(blk.k), x_(x),
+        frame_(blk.values.data() + static_cast<std::size_t>(x.thread()) * static_cast<std::size_t>(blk.k.slots + blk.program.stack)),
+        stack_(frame_ + blk.k.slots), defined_(blk.defined.data() + static_cast<std::size_t>(x.thread()) * static_cast<std::size_t>(blk.k.slots)) {}
 
   void run() {
     for (std::size_t p = 0; p < k_.params.size(); ++p) {
@@ -90,7 +97,7 @@ class Thread {
       if (declare(k_.shared[s].name, k_.shared[s].length) != b_.shared_buffer[s])
         b_.fault("runtime", k_.shared[s].pos, "the emulator placed __shared__ '" + k_.shared[s].name + "' unexpectedly");
     x_.step(Phase::Interval, 0, k_.pos.line);
-    exec(*k_.body);
+    execute();
   }
 
  private:
@@ -291,7 +298,7 @@ class Thread {
     return r;
   }
 
-  // ---- expressions ----
+  // ---- places ----
   struct Place {
     enum Kind { Local, Memory } kind = Local;
     std::int64_t slot = 0;
@@ -299,34 +306,21 @@ class Thread {
     std::int64_t index = 0;
     Base elem = Base::Int;
   };
-
-  Place place(const Expr& e) {
-    Place p;
-    if (e.kind == EK::Local) {
-      p.slot = e.ival;
-      return p;
-    }
-    p.kind = Place::Memory;
-    p.elem = e.type.base;
-    if (e.kind == EK::SharedScalar) {
-      p.buf = b_.shared_buffer[static_cast<std::size_t>(e.ival)];
-      return p;
-    }
-    const Value base = eval(*e.a);
-    const Value index = eval(*e.b);
-    p.buf = base.buf;
-    p.index = cell(base, index, e);
-    return p;
-  }
+  static Place local_place(const Expr& local) { return Place{Place::Local, local.ival}; }
+  // The cell PlaceScalar or PlacePointer pushed, as the place of the memory expression `at`.
+  static Place cell_place(const Value& cell, const Expr& at) { return Place{Place::Memory, 0, cell.buf, cell.i, at.type.base}; }
 
   Value get(const Place& p, const Expr& at) {
     if (p.kind == Place::Local) {
-      if (!defined_[static_cast<std::size_t>(p.slot)])
-        b_.fault("uninitialized-read", at.pos, "thread " + std::to_string(x_.thread()) + " reads local '" +
-                                                   k_.local_names[static_cast<std::size_t>(p.slot)] + "' before anything was assigned to it");
+      if (!defined_[static_cast<std::size_t>(p.slot)]) uninitialized(p.slot, at);
       return frame_[static_cast<std::size_t>(p.slot)];
     }
     return load(p.buf, p.index, p.elem, at.pos);
+  }
+
+  [[noreturn]] __attribute__((noinline)) void uninitialized(std::int64_t slot, const Expr& at) const {
+    b_.fault("uninitialized-read", at.pos, "thread " + std::to_string(x_.thread()) + " reads local '" +
+                                               k_.local_names[static_cast<std::size_t>(slot)] + "' before anything was assigned to it");
   }
 
   void set(const Place& p, const Value& v, const Expr& at) {
@@ -338,31 +332,77 @@ class Thread {
     store(p.buf, p.index, v, p.elem, at.pos);
   }
 
-  bool truth(const Expr& e) { return eval(e).i != 0; }  // conditions are converted to bool by the parser
-
-  // One function a kind of node, so a deep expression's recursion keeps small frames (the fibers'
-  // stacks are small, and debug builds give every local of a big switch its own slot).
-  Value eval(const Expr& e) {
-    switch (e.kind) {
-      case EK::IntLit: return integer(e.ival);
-      case EK::FloatLit: return floating(e);
-      case EK::Local: return get(Place{Place::Local, e.ival}, e);
-      case EK::Shared: return shared_array(e);
-      case EK::SharedScalar:
-      case EK::Index: return get(place(e), e);
-      case EK::Builtin: return builtin(e);
-      case EK::Unary: return unary(e);
-      case EK::Binary: return binary_node(e);
-      case EK::And: return integer(truth(*e.a) && truth(*e.b));
-      case EK::Or: return integer(truth(*e.a) || truth(*e.b));
-      case EK::Cond: return truth(*e.a) ? eval(*e.b) : eval(*e.c);
-      case EK::Cast: return convert(eval(*e.a), e.a->type, e.type, e.pos);
-      case EK::Assign: return assign(e);
-      case EK::IncDec: return incdec(e);
-      case EK::Shfl: return shuffle(e);
-      case EK::AtomicAdd: return atomic_add(e);
+  // ---- the machine (bytecode.hpp) ----
+  // One loop over the instructions, the operand stack in the thread's own memory: an access suspends
+  // this one frame and the emulator's below it, however deep the expression.
+  void execute() {
+    const Instr* const code = b_.program.code.data();
+    Value* sp = stack_;
+    for (std::size_t pc = 0;;) {
+      const Instr& in = code[pc++];
+      const Expr* const e = in.e;
+      switch (in.op) {
+        case Op::Tick: b_.statements += in.arg; break;
+        case Op::LoopTick: loop_tick(in.s->pos); break;
+        case Op::Jump: pc = static_cast<std::size_t>(in.arg); break;
+        case Op::JumpFalse:
+          if ((--sp)->i == 0) pc = static_cast<std::size_t>(in.arg);  // conditions are bool: the parser converted them
+          break;
+        case Op::JumpTrue:
+          if ((--sp)->i != 0) pc = static_cast<std::size_t>(in.arg);
+          break;
+        case Op::Pop: --sp; break;
+        case Op::Halt: return;
+        case Op::PushInt: *sp++ = integer(in.imm); break;
+        case Op::PushFloat: *sp++ = floating(*e); break;
+        case Op::PushShared: *sp++ = shared_array(*e); break;
+        case Op::PushBuiltin: *sp++ = builtin(*e); break;
+        case Op::LoadLocal: *sp++ = get(local_place(*e), *e); break;
+        case Op::LoadScalar: *sp++ = load(b_.shared_buffer[static_cast<std::size_t>(e->ival)], 0, e->type.base, e->pos); break;
+        case Op::LoadIndex: {
+          const std::int64_t c = cell(sp[-2], sp[-1], *e);
+          --sp;
+          sp[-1] = load(sp[-1].buf, c, e->type.base, e->pos);
+          break;
+        }
+        case Op::PlaceScalar: *sp++ = shared_array(*e); break;  // the scalar's one cell, index 0
+        case Op::PlacePointer: {
+          const std::int64_t c = cell(sp[-2], sp[-1], *e);
+          --sp;
+          sp[-1].i = c;
+          break;
+        }
+        case Op::Unary: sp[-1] = unary(*e, sp[-1]); break;
+        case Op::Binary:
+          --sp;
+          sp[-1] = binary(static_cast<BinOp>(e->op), e->a->type.base, sp[-1], sp[0], e->pos, e->type.pointer ? Base::Void : e->type.base);
+          break;
+        case Op::Convert: sp[-1] = convert(sp[-1], e->a->type, e->type, e->pos); break;
+        case Op::AssignLocal: sp[-1] = assign(*e, local_place(*e->a), sp[-1]); break;
+        case Op::AssignCell:
+          --sp;
+          sp[-1] = assign(*e, cell_place(sp[-1], *e->a), sp[0]);
+          break;
+        case Op::IncDecLocal: *sp++ = incdec(*e, local_place(*e->a)); break;
+        case Op::IncDecCell: sp[-1] = incdec(*e, cell_place(sp[-1], *e->a)); break;
+        case Op::Shuffle: {
+          const std::int64_t width = e->d ? (--sp)->i : 32;
+          --sp;
+          sp[-1] = shuffle(*e, sp[-1], sp[0].i, width);
+          break;
+        }
+        case Op::AtomicAdd:
+          --sp;
+          sp[-1] = atomic_add(*e, cell_place(sp[-1], *e->a), sp[0]);
+          break;
+        case Op::Declare:
+          frame_[static_cast<std::size_t>(in.s->slot)] = *--sp;
+          defined_[static_cast<std::size_t>(in.s->slot)] = 1;
+          break;
+        case Op::Undefine: defined_[static_cast<std::size_t>(in.s->slot)] = 0; break;
+        case Op::Barrier: barrier(*in.s, in.loop); break;
+      }
     }
-    return {};
   }
 
   static Value integer(std::int64_t i) {
@@ -381,6 +421,7 @@ class Thread {
     return v;
   }
 
+  // A shared array (a pointer to its first cell), or a shared scalar's cell.
   Value shared_array(const Expr& e) const {
     Value v;
     v.buf = b_.shared_buffer[static_cast<std::size_t>(e.ival)];
@@ -399,8 +440,7 @@ class Thread {
     return {};
   }
 
-  Value unary(const Expr& e) {
-    Value a = eval(*e.a);
+  Value unary(const Expr& e, const Value& a) {
     const auto op = static_cast<UnOp>(e.op);
     if (op == UnOp::Plus) return a;
     if (op == UnOp::Not) return integer(!a.i);
@@ -412,15 +452,8 @@ class Thread {
     return r;
   }
 
-  Value binary_node(const Expr& e) {
-    const Value a = eval(*e.a);
-    const Value b = eval(*e.b);
-    return binary(static_cast<BinOp>(e.op), e.a->type.base, a, b, e.pos, e.type.pointer ? Base::Void : e.type.base);
-  }
-
-  Value assign(const Expr& e) {
-    const Place p = place(*e.a);
-    Value rhs = eval(*e.b);
+  // `p = rhs` or `p op= rhs` (e: Assign): the target was placed before the value was computed.
+  Value assign(const Expr& e, const Place& p, Value rhs) {
     const auto op = static_cast<BinOp>(e.op);
     if (op != BinOp::None) {
       const Type common = e.b->type;  // the parser converted the right side to the common type
@@ -431,8 +464,7 @@ class Thread {
     return rhs;
   }
 
-  Value incdec(const Expr& e) {
-    const Place p = place(*e.a);
+  Value incdec(const Expr& e, const Place& p) {
     const Value old = get(p, *e.a);
     if (sym(e.type.base)) b_.fault("runtime", e.pos, "++ and -- do not apply to symbolic values (--op interval)");
     Value now;
@@ -442,15 +474,11 @@ class Thread {
     return e.prefix ? now : old;
   }
 
-  Value shuffle(const Expr& e) {
-    (void)eval(*e.a);  // the mask: every lane of the warp takes part
-    Value v = eval(*e.b);
-    const Value lane = eval(*e.c);
-    const std::int64_t width = e.d ? eval(*e.d).i : 32;
+  Value shuffle(const Expr& e, Value v, std::int64_t lane, std::int64_t width) {
     const std::int32_t warp = b_.bind.warp;
     if (width < warp) b_.fault("unsupported", e.pos, "a shuffle narrower (" + std::to_string(width) + " lanes) than the emulated warp (" + std::to_string(warp) + ")");
     const auto kind = static_cast<ShflKind>(e.op);
-    std::int64_t d = lane.i;
+    std::int64_t d = lane;
     if (kind == ShflKind::Idx) d = ((d % width) + width) % width;  // CUDA takes the source lane modulo the width
     if (d < 0 || d >= warp)
       b_.fault("runtime", e.pos, std::string(kind == ShflKind::Idx ? "shuffle from lane " : "shuffle offset ") + std::to_string(d) +
@@ -476,9 +504,7 @@ class Thread {
 
   // atomicAdd(&cell, v): the cell's old value, the cell updated to old + v in one indivisible access (one
   // atomic write event). Adding two element values from memory is an operation of the scan, as `+` is.
-  Value atomic_add(const Expr& e) {
-    const Place p = place(*e.a);
-    const Value v = eval(*e.b);
+  Value atomic_add(const Expr& e, const Place& p, const Value& v) {
     const bool element = p.elem == k_.element.base;
     const Origin cell = element ? Origin::cell(static_cast<std::uint8_t>(p.buf), p.index) : Origin::none();
     const Payload old = x_.atomic(p.buf, p.index, [&](const Payload& before) {
@@ -492,8 +518,9 @@ class Thread {
     return r;
   }
 
+
   // ---- statements ----
-  void barrier(const Stmt& s) {
+  void barrier(const Stmt& s, const Stmt* loop) {
     const auto t = static_cast<std::size_t>(x_.thread());
     const auto k = static_cast<std::size_t>(b_.passed[t]);
     if (k < b_.barrier_line.size() && b_.barrier_line[k] != s.pos.line)
@@ -501,12 +528,12 @@ class Thread {
                                                 std::to_string(b_.barrier_line[k]) + ": a barrier not every thread of the block reaches");
     if (k == b_.barrier_line.size()) b_.barrier_line.push_back(s.pos.line);
     if (static_cast<std::int64_t>(k) + 1 >= b_.budget.steps)
-      b_.fault("budget", loop_ ? loop_->pos : s.pos, "more than " + std::to_string(b_.budget.steps) +
+      b_.fault("budget", loop ? loop->pos : s.pos, "more than " + std::to_string(b_.budget.steps) +
                                                      " barriers (each is a step the trace keeps): does this loop end?");
     std::int64_t cells = 0;
     for (const std::int64_t length : b_.lengths) cells += length;
     if ((static_cast<std::int64_t>(k) + 2) * cells > b_.budget.snapshot_cells)
-      b_.fault("budget", loop_ ? loop_->pos : s.pos, "the trace keeps every buffer (" + std::to_string(cells) + " cells) at each of " +
+      b_.fault("budget", loop ? loop->pos : s.pos, "the trace keeps every buffer (" + std::to_string(cells) + " cells) at each of " +
                                                      std::to_string(k + 2) + " steps, more than " + std::to_string(b_.budget.snapshot_cells) +
                                                      " cells: use fewer barriers or a smaller n");
     x_.sync(s.pos.line);
@@ -514,91 +541,12 @@ class Thread {
     x_.step(Phase::Interval, static_cast<std::int64_t>(k) + 1, s.pos.line);
   }
 
-  Flow exec(const Stmt& s) {
-    tick();
-    switch (s.kind) {
-      case SK::Block:
-        for (const StmtP& c : s.body)
-          if (const Flow f = exec(*c); f != Flow::Normal) return f;
-        return Flow::Normal;
-      case SK::Expr:
-        eval(*s.e);
-        return Flow::Normal;
-      case SK::Decl: {
-        const auto slot = static_cast<std::size_t>(s.slot);
-        if (s.e) {
-          frame_[slot] = eval(*s.e);
-          defined_[slot] = 1;
-        } else {
-          defined_[slot] = 0;
-        }
-        return Flow::Normal;
-      }
-      case SK::If:
-        if (truth(*s.cond)) return exec(*s.then);
-        return s.otherwise ? exec(*s.otherwise) : Flow::Normal;
-      case SK::For:
-      case SK::While:
-      case SK::DoWhile: {
-        const Stmt* outer = loop_;
-        loop_ = &s;
-        const Flow f = loop(s);
-        loop_ = outer;
-        return f;
-      }
-      case SK::Break: return Flow::Break;
-      case SK::Continue: return Flow::Continue;
-      case SK::Return: return Flow::Return;
-      case SK::Sync:
-        barrier(s);
-        return Flow::Normal;
-      case SK::SyncWarp:
-      case SK::Fence:
-      case SK::Empty:
-        return Flow::Normal;  // the emulator runs a warp's lanes in lockstep and one block's memory is coherent
-    }
-    return Flow::Normal;
-  }
-
-  Flow loop(const Stmt& s) {
-    switch (s.kind) {
-      case SK::For:
-        if (s.init) exec(*s.init);
-        while (!s.cond || truth(*s.cond)) {
-          const Flow f = exec(*s.then);
-          if (f == Flow::Break) break;
-          if (f == Flow::Return) return f;
-          if (s.step) eval(*s.step);
-          loop_tick(s.pos);
-        }
-        return Flow::Normal;
-      case SK::While:
-        while (truth(*s.cond)) {
-          const Flow f = exec(*s.then);
-          if (f == Flow::Break) break;
-          if (f == Flow::Return) return f;
-          loop_tick(s.pos);
-        }
-        return Flow::Normal;
-      case SK::DoWhile:
-        do {
-          const Flow f = exec(*s.then);
-          if (f == Flow::Break) break;
-          if (f == Flow::Return) return f;
-          loop_tick(s.pos);
-        } while (truth(*s.cond));
-        return Flow::Normal;
-      default:
-        return Flow::Normal;
-    }
-  }
-
   Block& b_;
   const Kernel& k_;
   EmuExec& x_;
-  std::vector<Value> frame_;
-  std::vector<std::uint8_t> defined_;
-  const Stmt* loop_ = nullptr;  // the innermost loop running (budget faults name it)
+  Value* frame_;  // the locals' slots
+  Value* stack_;  // the operand stack, after them
+  std::uint8_t* defined_;
 };
 
 }  // namespace
@@ -607,6 +555,8 @@ std::int64_t interpret(BlockEmulator& emu, const Kernel& k, const Binding& bind,
   Block blk{k, bind, budget, trace};
   blk.symbolic = bind.run_type == ValueType::Interval;
   blk.passed.assign(static_cast<std::size_t>(bind.threads), 0);
+  blk.values.assign(static_cast<std::size_t>(bind.threads) * static_cast<std::size_t>(k.slots + blk.program.stack), Value{});
+  blk.defined.assign(static_cast<std::size_t>(bind.threads) * static_cast<std::size_t>(k.slots), 0);
   const auto globals = static_cast<std::int32_t>(trace.buffers.size());  // input, output, partial sums
   for (std::size_t s = 0; s < k.shared.size(); ++s) blk.shared_buffer.push_back(globals + static_cast<std::int32_t>(s));
   for (std::int32_t g = 0; g < globals; ++g) {

@@ -1,0 +1,281 @@
+// Compiles a kernel's tree to the stack machine of bytecode.hpp, in the order the tree's own
+// evaluation takes: a target's pointer and index before the value assigned, left before right,
+// && || ?: by jumps, loops as a condition, a body and a jump back.
+#include "cuda_subset/bytecode.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace sv::cuda {
+
+namespace {
+
+class Compiler {
+ public:
+  Program run(const Kernel& k) {
+    statement(*k.body);
+    emit(Op::Halt);
+    return std::move(p_);
+  }
+
+ private:
+  struct Loop {
+    const Stmt* s;
+    std::vector<std::size_t> breaks, continues;  // jumps to patch to the loop's end and its next round
+  };
+
+  // What each instruction does to the operand stack's height.
+  static int effect(Op op, const Expr* e) {
+    switch (op) {
+      case Op::PushInt:
+      case Op::PushFloat:
+      case Op::PushShared:
+      case Op::PushBuiltin:
+      case Op::LoadLocal:
+      case Op::LoadScalar:
+      case Op::PlaceScalar:
+      case Op::IncDecLocal: return 1;
+      case Op::JumpFalse:
+      case Op::JumpTrue:
+      case Op::Pop:
+      case Op::LoadIndex:
+      case Op::PlacePointer:
+      case Op::Binary:
+      case Op::AssignCell:
+      case Op::AtomicAdd:
+      case Op::Declare: return -1;
+      case Op::Shuffle: return e->d ? -2 : -1;
+      default: return 0;
+    }
+  }
+
+  std::size_t emit(Op op, const Expr* e = nullptr, const Stmt* s = nullptr) {
+    Instr in;
+    in.op = op;
+    in.e = e;
+    in.s = s;
+    p_.code.push_back(in);
+    height_ += effect(op, e);
+    p_.stack = std::max(p_.stack, height_);
+    return p_.code.size() - 1;
+  }
+
+  // The next instruction's position as a jump target: Ticks are not merged across it.
+  std::int32_t here() {
+    target_ = p_.code.size();
+    return static_cast<std::int32_t>(target_);
+  }
+  void land(std::size_t jump) { p_.code[jump].arg = here(); }
+  void jump(Op op, std::int32_t to) { p_.code[emit(op)].arg = to; }
+
+  // Every statement counts one, as the tree walk counted them; adjacent counts are one instruction.
+  void tick() {
+    if (!p_.code.empty() && p_.code.size() > target_ && p_.code.back().op == Op::Tick) {
+      ++p_.code.back().arg;
+      return;
+    }
+    p_.code[emit(Op::Tick)].arg = 1;
+  }
+
+  void place(const Expr& e) {  // a cell of memory as an assignment's target
+    if (e.kind == EK::SharedScalar) {
+      emit(Op::PlaceScalar, &e);
+      return;
+    }
+    operands(e, Op::PlacePointer);
+  }
+
+  // e's operands a (and b), then `op`.
+  void operands(const Expr& e, Op op) {
+    expression(*e.a);
+    if (e.b) expression(*e.b);
+    emit(op, &e);
+  }
+
+  // a && b, a || b: 0 or 1.
+  void logical(const Expr& e, bool is_and) {
+    const Op skip = is_and ? Op::JumpFalse : Op::JumpTrue;
+    expression(*e.a);
+    const std::size_t first = emit(skip);
+    expression(*e.b);
+    const std::size_t second = emit(skip);
+    p_.code[emit(Op::PushInt)].imm = is_and ? 1 : 0;
+    const std::size_t done = emit(Op::Jump);
+    land(first);
+    p_.code[second].arg = p_.code[first].arg;
+    --height_;  // the other branch's value
+    p_.code[emit(Op::PushInt)].imm = is_and ? 0 : 1;
+    land(done);
+  }
+
+  void expression(const Expr& e) {
+    switch (e.kind) {
+      case EK::IntLit: p_.code[emit(Op::PushInt)].imm = e.ival; return;
+      case EK::FloatLit: emit(Op::PushFloat, &e); return;
+      case EK::Local: emit(Op::LoadLocal, &e); return;
+      case EK::Shared: emit(Op::PushShared, &e); return;
+      case EK::SharedScalar: emit(Op::LoadScalar, &e); return;
+      case EK::Builtin: emit(Op::PushBuiltin, &e); return;
+      case EK::Index: operands(e, Op::LoadIndex); return;
+      case EK::Unary: operands(e, Op::Unary); return;
+      case EK::Binary: operands(e, Op::Binary); return;
+      case EK::And:
+      case EK::Or: logical(e, e.kind == EK::And); return;
+      case EK::Cond: {
+        expression(*e.a);
+        const std::size_t otherwise = emit(Op::JumpFalse);
+        expression(*e.b);
+        const std::size_t done = emit(Op::Jump);
+        land(otherwise);
+        --height_;  // the other branch's value
+        expression(*e.c);
+        land(done);
+        return;
+      }
+      case EK::Cast: operands(e, Op::Convert); return;
+      case EK::Assign:
+        if (e.a->kind == EK::Local) {
+          expression(*e.b);
+          emit(Op::AssignLocal, &e);
+          return;
+        }
+        place(*e.a);
+        expression(*e.b);
+        emit(Op::AssignCell, &e);
+        return;
+      case EK::IncDec:
+        if (e.a->kind == EK::Local) {
+          emit(Op::IncDecLocal, &e);
+          return;
+        }
+        place(*e.a);
+        emit(Op::IncDecCell, &e);
+        return;
+      case EK::Shfl:
+        expression(*e.a);  // the mask: every lane of the warp takes part
+        emit(Op::Pop);
+        expression(*e.b);
+        expression(*e.c);
+        if (e.d) expression(*e.d);
+        emit(Op::Shuffle, &e);
+        return;
+      case EK::AtomicAdd:
+        place(*e.a);
+        expression(*e.b);
+        emit(Op::AtomicAdd, &e);
+        return;
+    }
+  }
+
+  // A loop's body, then its continue point (`next`: what runs there before the jump to `top`).
+  template <class Next>
+  void loop_body(const Stmt& s, Next next) {
+    loops_.push_back(Loop{&s, {}, {}});
+    statement(*s.then);
+    const std::int32_t next_round = here();
+    for (const std::size_t j : loops_.back().continues) p_.code[j].arg = next_round;
+    next();
+  }
+  void loop_end() {
+    const std::int32_t end = here();
+    for (const std::size_t j : loops_.back().breaks) p_.code[j].arg = end;
+    loops_.pop_back();
+  }
+
+  void statement(const Stmt& s) {
+    tick();
+    switch (s.kind) {
+      case SK::Block:
+        for (const StmtP& c : s.body) statement(*c);
+        return;
+      case SK::Expr:
+        expression(*s.e);
+        emit(Op::Pop);
+        return;
+      case SK::Decl:
+        if (s.e) {
+          expression(*s.e);
+          emit(Op::Declare, nullptr, &s);
+        } else {
+          emit(Op::Undefine, nullptr, &s);
+        }
+        return;
+      case SK::If: {
+        expression(*s.cond);
+        const std::size_t otherwise = emit(Op::JumpFalse);
+        statement(*s.then);
+        if (!s.otherwise) {
+          land(otherwise);
+          return;
+        }
+        const std::size_t done = emit(Op::Jump);
+        land(otherwise);
+        statement(*s.otherwise);
+        land(done);
+        return;
+      }
+      case SK::For: {
+        loops_.push_back(Loop{&s, {}, {}});  // the init's barriers name this loop too
+        if (s.init) statement(*s.init);
+        loops_.pop_back();
+        const std::int32_t top = here();
+        std::size_t exit = 0;
+        if (s.cond) {
+          expression(*s.cond);
+          exit = emit(Op::JumpFalse);
+        }
+        loop_body(s, [&] {
+          if (s.step) {
+            expression(*s.step);
+            emit(Op::Pop);
+          }
+          emit(Op::LoopTick, nullptr, &s);
+          jump(Op::Jump, top);
+        });
+        if (s.cond) loops_.back().breaks.push_back(exit);
+        loop_end();
+        return;
+      }
+      case SK::While: {
+        const std::int32_t top = here();
+        expression(*s.cond);
+        const std::size_t exit = emit(Op::JumpFalse);
+        loop_body(s, [&] {
+          emit(Op::LoopTick, nullptr, &s);
+          jump(Op::Jump, top);
+        });
+        loops_.back().breaks.push_back(exit);
+        loop_end();
+        return;
+      }
+      case SK::DoWhile: {
+        const std::int32_t top = here();
+        loop_body(s, [&] {
+          emit(Op::LoopTick, nullptr, &s);
+          expression(*s.cond);
+          jump(Op::JumpTrue, top);
+        });
+        loop_end();
+        return;
+      }
+      case SK::Break: loops_.back().breaks.push_back(emit(Op::Jump)); return;
+      case SK::Continue: loops_.back().continues.push_back(emit(Op::Jump)); return;
+      case SK::Return: emit(Op::Halt); return;
+      case SK::Sync: p_.code[emit(Op::Barrier, nullptr, &s)].loop = loops_.empty() ? nullptr : loops_.back().s; return;
+      case SK::SyncWarp:
+      case SK::Fence:
+      case SK::Empty: return;  // the emulator runs a warp's lanes in lockstep and one block's memory is coherent
+    }
+  }
+
+  Program p_;
+  int height_ = 0;
+  std::size_t target_ = 0;  // the last position a jump lands on
+  std::vector<Loop> loops_;
+};
+
+}  // namespace
+
+Program compile(const Kernel& k) { return Compiler().run(k); }
+
+}  // namespace sv::cuda
