@@ -11,7 +11,8 @@
 namespace sv::cuda {
 
 // Deepest nesting a kernel may have: statements inside statements, and an expression's tree (the
-// interpreter recurses on the emulator's fiber stacks, which are small); and the parser's own recursion.
+// compiler recurses on them, and an expression's depth bounds the interpreter's operand stack); and the
+// parser's own recursion.
 inline constexpr int kMaxStatementNesting = 16;
 inline constexpr int kMaxExpressionDepth = 24;
 inline constexpr int kMaxParseDepth = 200;

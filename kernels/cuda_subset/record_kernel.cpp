@@ -15,8 +15,8 @@ namespace sv::cuda {
 namespace {
 
 constexpr std::int64_t kMaxSharedBytes = 48 * 1024;  // a block's static shared memory on every CUDA GPU
-// Each thread's stack: the interpreter's recursion at the parser's nesting limits, with room for the
-// frames of a debug build with AddressSanitizer.
+// Each thread's stack: the interpreter's loop, the emulator's frames below it and a fault's message
+// (the interpreter does not recurse), with room for the frames of a debug build with AddressSanitizer.
 #ifdef __EMSCRIPTEN__
 constexpr std::size_t kInterpreterStack = 96 * 1024;  // the page's stacks are real memory: 96 MiB for 1024 threads
 #else
