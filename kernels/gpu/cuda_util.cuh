@@ -182,7 +182,9 @@ std::int64_t pipelined_from(ValueType type);
 // algorithm "tiles-alone" is the benchmark's baseline, not a scan: decoupled look-back's tiles each
 // scanned on its own (no look-back; from the default's switch up on the pipelined kernel, as the
 // default runs there), with the extra option hold=NS (each tile held NS nanoseconds before it is
-// stored; the tile kernel at every n).
+// stored; the tile kernel at every n). algorithm "ordering-floor" is the other baseline, under a gather
+// policy only: each tile's input copied to the output once the tile has published its flag and read
+// every earlier tile's (GatherRun::ordered, gpu/gather_exec.cuh).
 class DeviceScanSum {
  public:
   DeviceScanSum(const std::string& algorithm, const std::map<std::string, std::string>& options, ValueType type,
