@@ -130,7 +130,7 @@ TilePolicy pipelined_default(ValueType type) {
 
 std::int64_t pipelined_from(ValueType type) {
   const std::int64_t n = pipelined_capacity_of(type, kPipeMaxStages);
-  return n > 0 ? n : INT64_MAX;
+  return n > 0 ? n / kPipeMaxStages * pipelined_from_tiles(type) : INT64_MAX;
 }
 
 namespace {
