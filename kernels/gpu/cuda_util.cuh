@@ -168,10 +168,11 @@ TilePolicy pipelined_default(ValueType type);
 // The n from which the default runs pipelined_default(type) on the current device: pipelined_from_tiles
 // tiles for each of the device's blocks of it (one a multiprocessor); INT64_MAX where the device
 // does not run the pipelined kernel (before sm_90). 4-byte values from 9, so that every stage has a
-// tile from the start (the tile kernel won at 7.8 tiles a multiprocessor); 8-byte values from 5, where
-// the pipelined kernel already wins (docs/performance.md, "What made the current figures").
+// tile from the start (the tile kernel won at 7.8 tiles a multiprocessor); 8-byte values from 4, where
+// the pipelined kernel already won (0.2-1.4% at 3.9 tiles, 3-6% from 4.9 up on the H200 and the H100;
+// docs/performance.md, "What made the current figures").
 constexpr int pipelined_from_tiles(ValueType type) {
-  return type == ValueType::I64 || type == ValueType::F64 ? 5 : 9;
+  return type == ValueType::I64 || type == ValueType::F64 ? 4 : 9;
 }
 std::int64_t pipelined_from(ValueType type);
 

@@ -40,11 +40,11 @@ std::string gathers_at(std::int64_t n, ValueType type) {
 // The policy verify_tile_policies_gpu says ran: the scanner's own, except that the default (the
 // first in the list) gathers at small n (gathers_at) and runs the pipelined kernel's 9 stages with
 // the input marked evict-last from 9 24 KB tiles a multiprocessor with 4-byte values (as many as its
-// stages hold; one block a multiprocessor) and from 5 with 8-byte ones, on sm_90 on.
+// stages hold; one block a multiprocessor) and from 4 with 8-byte ones, on sm_90 on.
 void check_ran(const PolicyCheck& c, const std::string& default_policy, ValueType type) {
   const bool wide = type == ValueType::I64 || type == ValueType::F64;
   const std::int64_t tile = 24 * 1024 / (wide ? 8 : 4);
-  if (c.policy == default_policy && pipelines() && c.n >= (wide ? 5 : 9) * tile * gpu_status().sm_count) {
+  if (c.policy == default_policy && pipelines() && c.n >= (wide ? 4 : 9) * tile * gpu_status().sm_count) {
     CHECK(c.ran.find(" pipe9 L2last") != std::string::npos);
   } else if (c.policy == default_policy && !gathers_at(c.n, type).empty()) {
     CHECK(c.ran == gathers_at(c.n, type));
