@@ -169,8 +169,8 @@ TilePolicy pipelined_default(ValueType type);
 // tiles for each of the device's blocks of it (one a multiprocessor); INT64_MAX where the device
 // does not run the pipelined kernel (before sm_90). 4-byte values from 9, so that every stage has a
 // tile from the start (the tile kernel won at 7.8 tiles a multiprocessor); 8-byte values from 4, where
-// the pipelined kernel already won (0.2-1.4% at 3.9 tiles, 3-6% from 4.9 up on the H200 and the H100;
-// docs/performance.md, "What made the current figures").
+// the two kernels were within 2% either way and the pipelined one won by 3-6% from 4.9 up on the
+// H200 and the H100 (docs/performance.md, "What made the current figures").
 constexpr int pipelined_from_tiles(ValueType type) {
   return type == ValueType::I64 || type == ValueType::F64 ? 4 : 9;
 }
