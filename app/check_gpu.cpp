@@ -124,19 +124,33 @@ void check_on_gpu(const std::string& file, const std::string& source, cuda::Chec
   spec.case_threads = report.block;
   spec.exclusive = report.exclusive;
   const cuda::GpuHarness h = cuda::make_gpu_harness(spec);
-  std::vector<std::vector<Payload>> inputs;
-  std::vector<std::string> kinds;
-  for (std::int64_t n : cuda::check_sizes(h.case_capacity))
-    for (bool floats : {false, true}) {
-      if (floats && h.type == ValueType::I32) continue;
-      inputs.push_back(cuda::check_input(h.type, n, floats));
-      kinds.push_back(floats ? "floats" : "integers");
-    }
+  // The check's sizes in the check's block, and again in the file's own where that differs: a race
+  // between warps cannot show in a block of one warp (slide 14's kernel is right on the device at 8
+  // threads and may be wrong at its own 1024).
+  struct Cases {
+    std::vector<std::vector<Payload>> inputs;
+    std::vector<std::string> kinds;
+    std::int64_t capacity = 0;
+  };
+  const auto cases_of = [&](std::int64_t capacity) {
+    Cases c{{}, {}, capacity};
+    for (std::int64_t n : cuda::check_sizes(capacity))
+      for (bool floats : {false, true}) {
+        if (floats && h.type == ValueType::I32) continue;
+        c.inputs.push_back(cuda::check_input(h.type, n, floats));
+        c.kinds.push_back(floats ? "floats" : "integers");
+      }
+    return c;
+  };
+  const Cases cases = cases_of(h.case_capacity);
+  const bool own = h.timed_threads != h.case_threads;
+  const Cases own_cases = own ? cases_of(h.timed_capacity) : Cases{};
   TempFolder dir;
   write_file_atomically(dir.path / "cases_kernel.cu", h.cases_kernel);
   write_file_atomically(dir.path / "timed_kernel.cu", h.timed_kernel);
   write_file_atomically(dir.path / "harness.cu", h.main);
-  write_file_atomically(dir.path / "cases.txt", cuda::harness_cases(h.type, inputs));
+  write_file_atomically(dir.path / "cases.txt", cuda::harness_cases(h.type, cases.inputs));
+  if (own) write_file_atomically(dir.path / "own_cases.txt", cuda::harness_cases(h.type, own_cases.inputs));
   const char* arch = std::getenv("SCANVIZ_NVCC_ARCH");
   const int built = run_program({nvcc, "-O3", "-std=c++17", std::string("-arch=") + (arch && *arch ? arch : "native"), "-o", "harness", "harness.cu"},
                                 dir.path, "nvcc.log", options.timeout_s);
@@ -144,8 +158,9 @@ void check_on_gpu(const std::string& file, const std::string& source, cuda::Chec
     g.note = "not run: nvcc could not compile the harness: " + first_error(read_text(dir.path / "nvcc.log"));
     return;
   }
-  const int ran = run_program({(dir.path / "harness").string(), "cases.txt", "outputs.txt", std::to_string(options.timed_n)}, dir.path,
-                              "harness.log", options.timeout_s);
+  std::vector<std::string> command = {(dir.path / "harness").string(), "cases.txt", "outputs.txt", std::to_string(options.timed_n)};
+  if (own) command.push_back("own_cases.txt");
+  const int ran = run_program(command, dir.path, "harness.log", options.timeout_s);
   const cuda::HarnessResult r = cuda::read_harness_output(h.type, read_text(dir.path / "outputs.txt"));
   if (!r.no_device.empty() || (r.device.empty() && ran == 0)) {
     g.note = "not run: no CUDA device (" + (r.no_device.empty() ? std::string("the harness found none") : r.no_device) + ")";
@@ -153,26 +168,35 @@ void check_on_gpu(const std::string& file, const std::string& source, cuda::Chec
   }
   g.ran = true;
   g.device = r.device;
-  g.cases = static_cast<std::int64_t>(inputs.size());
-  for (std::size_t c = 0; c < r.outputs.size() && c < inputs.size(); ++c) {
-    const std::vector<Payload>& in = inputs[c];
-    std::vector<std::uint8_t> heads(in.size(), 0);  // each block's section scanned on its own
-    for (std::size_t i = 0; i < in.size(); i += static_cast<std::size_t>(h.case_capacity)) heads[i] = 1;
-    const std::vector<Payload> expected = reference_scan(OpKind::Sum, h.type, in, report.exclusive, heads);
-    const std::vector<std::int64_t> wrong = mismatches(OpKind::Sum, h.type, in, report.exclusive, expected, r.outputs[c], heads);
-    if (wrong.empty()) {
-      ++g.matching;
-      continue;
+  const auto judge = [&](const Cases& c, const std::vector<std::vector<Payload>>& outputs, std::int32_t threads) {
+    g.cases += static_cast<std::int64_t>(c.inputs.size());
+    for (std::size_t k = 0; k < outputs.size() && k < c.inputs.size(); ++k) {
+      const std::vector<Payload>& in = c.inputs[k];
+      std::vector<std::uint8_t> heads(in.size(), 0);  // each block's section scanned on its own
+      for (std::size_t i = 0; i < in.size(); i += static_cast<std::size_t>(c.capacity)) heads[i] = 1;
+      const std::vector<Payload> expected = reference_scan(OpKind::Sum, h.type, in, report.exclusive, heads);
+      const std::vector<std::int64_t> wrong = mismatches(OpKind::Sum, h.type, in, report.exclusive, expected, outputs[k], heads);
+      if (wrong.empty()) {
+        ++g.matching;
+        continue;
+      }
+      const auto i = static_cast<std::size_t>(wrong.front());
+      const auto n = static_cast<std::int64_t>(in.size());
+      g.mismatches.push_back({n, static_cast<std::int32_t>((n + c.capacity - 1) / c.capacity), 32, "gpu", c.kinds[k], "wrong",
+                              "blocks of " + std::to_string(threads) + " threads: output[" + std::to_string(i) + "] = " +
+                                  format_value(h.type, outputs[k][i]) + ", expected " + format_value(h.type, expected[i])});
     }
-    const auto i = static_cast<std::size_t>(wrong.front());
-    const auto n = static_cast<std::int64_t>(in.size());
-    g.mismatches.push_back({n, static_cast<std::int32_t>((n + h.case_capacity - 1) / h.case_capacity), 32, "gpu", kinds[c], "wrong",
-                            "output[" + std::to_string(i) + "] = " + format_value(h.type, r.outputs[c][i]) + ", expected " +
-                                format_value(h.type, expected[i])});
+  };
+  judge(cases, r.outputs, h.case_threads);
+  if (own) {
+    g.own_block = h.timed_threads;
+    g.own_cases = static_cast<std::int64_t>(own_cases.inputs.size());
+    judge(own_cases, r.own_outputs, h.timed_threads);
   }
+  const std::size_t ran_cases = r.outputs.size() + r.own_outputs.size(), all_cases = cases.inputs.size() + own_cases.inputs.size();
   if (!r.error.empty()) g.note = "stopped: " + r.error;
   else if (ran != 0) g.note = "stopped: the harness " + std::string(ran < 0 ? "was killed or ran past " + std::to_string(options.timeout_s) + " s" : "exited with " + std::to_string(ran));
-  else if (r.outputs.size() < inputs.size()) g.note = "stopped after " + std::to_string(r.outputs.size()) + " of " + std::to_string(inputs.size()) + " cases";
+  else if (ran_cases < all_cases) g.note = "stopped after " + std::to_string(ran_cases) + " of " + std::to_string(all_cases) + " cases";
   g.timed = r.timed;
   g.timed_n = r.timed_n;
   g.timed_grid = r.timed_grid;
@@ -182,7 +206,7 @@ void check_on_gpu(const std::string& file, const std::string& source, cuda::Chec
   g.copy_ms = r.copy_ms;
   // A wrong output, or a case that did not finish (a fault on the device), is a wrong kernel; the timing's
   // own troubles are only said.
-  if (report.verdict != "error" && (!g.mismatches.empty() || r.outputs.size() < inputs.size())) report.verdict = "wrong";
+  if (report.verdict != "error" && (!g.mismatches.empty() || ran_cases < all_cases)) report.verdict = "wrong";
 }
 
 }  // namespace sv

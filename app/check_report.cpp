@@ -53,7 +53,8 @@ nlohmann::json report_json(const cuda::CheckReport& r) {
   j["matches"] = r.matches ? nlohmann::json(*r.matches) : nlohmann::json(nullptr);
   if (r.gpu) {
     const cuda::CheckGpu& g = *r.gpu;
-    nlohmann::json gj = {{"ran", g.ran}, {"note", g.note}, {"device", g.device}, {"cases", g.cases}, {"matching", g.matching}};
+    nlohmann::json gj = {{"ran", g.ran},       {"note", g.note},           {"device", g.device},      {"cases", g.cases},
+                         {"matching", g.matching}, {"own_block", g.own_block}, {"own_cases", g.own_cases}};
     gj["mismatches"] = nlohmann::json::array();
     for (const cuda::CheckCase& c : g.mismatches) gj["mismatches"].push_back({{"n", c.n}, {"blocks", c.grid}, {"input", c.input}, {"detail", c.detail}});
     gj["time"] = g.timed ? nlohmann::json{{"n", g.timed_n}, {"blocks", g.timed_grid}, {"block", g.timed_block}, {"kernel_ms", g.kernel_ms},
@@ -70,6 +71,8 @@ void print_gpu(std::ostream& out, const cuda::CheckGpu& g) {
     return;
   }
   out << "gpu (" << g.device << ", nvcc): " << g.matching << " of " << g.cases << " launches match the reference";
+  if (g.own_block)
+    out << " (" << g.own_cases << " of them in blocks of " << g.own_block << " threads, the file's own)";
   out << (g.note.empty() ? "" : "; " + g.note) << "\n";
   for (const cuda::CheckCase& c : g.mismatches)
     out << "  wrong on the GPU: n = " << c.n << " (" << c.grid << (c.grid == 1 ? " block" : " blocks") << "), " << c.input << ": " << c.detail << "\n";

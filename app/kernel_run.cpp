@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "core/ops.hpp"
 #include "core/values.hpp"
@@ -25,35 +26,29 @@ std::string read_kernel_source(const std::string& path) {
   return text;
 }
 
-namespace {
-
-// A request field a kernel of your own cannot honour: set means refused, naming the field as a flag.
-void refuse_built_in_fields(const RunRequest& r) {
-  const RunRequest d;
-  const auto refuse = [](const std::string& flag, const std::string& why) {
-    throw std::invalid_argument("--kernel with " + flag + ": " + why);
-  };
-  if (!r.algorithm.empty()) refuse("--algo", "choose one (a built-in algorithm or a kernel of your own)");
-  if (!r.options.empty()) refuse("--option", "switches belong to the built-in device-wide algorithms");
-  if (!r.flags.empty() || !r.app.empty() || !r.predicate.empty())
-    refuse(!r.flags.empty() ? "--flags" : !r.app.empty() ? "--app" : "--predicate",
-           "segmented scans and applications run the built-in algorithms");
-  if (r.executor == "gpu") refuse("--executor gpu", "a kernel of your own runs on the CPU emulator only");
-  if (r.amplify != d.amplify) refuse("--amplify", "the race amplifier is the GPU executor's");
-  if (r.input == "slides") refuse("--input slides", "give the values (--input 3,1,7,0,4,1,6,3)");
+std::optional<KernelRefusal> kernel_refusal(const RunRequest& r, const RunRequest& base) {
+  const OpKind op = r.op.value_or(OpKind::Sum);
+  if (r.algorithm != base.algorithm) return KernelRefusal{"algo", "", "choose one, a built-in algorithm or a kernel of your own"};
+  if (r.options != base.options) return KernelRefusal{"option", "", "switches belong to the built-in device-wide algorithms"};
+  for (const auto& [key, mine, theirs] : {std::tuple{"flags", &r.flags, &base.flags}, std::tuple{"app", &r.app, &base.app},
+                                          std::tuple{"predicate", &r.predicate, &base.predicate}})
+    if (*mine != *theirs) return KernelRefusal{key, "", "segmented scans and applications run the built-in algorithms"};
+  if (r.executor == "gpu") return KernelRefusal{"executor", "gpu", "a kernel of your own runs on the CPU emulator only"};
+  if (r.amplify != base.amplify) return KernelRefusal{"amplify", "", "the race amplifier is the GPU executor's"};
+  if (r.input == "slides" && base.input != "slides")
+    return KernelRefusal{"input", "slides", "give the values (--input 3,1,7,0,4,1,6,3)"};
+  if (op != OpKind::Sum && op != OpKind::Interval)
+    return KernelRefusal{"op", std::string(op_name(op)), "a kernel of your own scans with its + (sum), or runs symbolically (interval)"};
+  return std::nullopt;
 }
 
-}  // namespace
-
 cuda::KernelRunConfig kernel_run_config(const std::string& file, std::string source, const RunRequest& r) {
-  refuse_built_in_fields(r);
+  if (const auto no = kernel_refusal(r))
+    throw std::invalid_argument("--kernel with --" + no->key + (no->value.empty() ? "" : " " + no->value) + ": " + no->why);
   cuda::KernelRunConfig c;
   c.file = file;
   c.source = std::move(source);
   const OpKind op = r.op.value_or(OpKind::Sum);
-  if (op != OpKind::Sum && op != OpKind::Interval)
-    throw std::invalid_argument("--op " + std::string(op_name(op)) +
-                                ": a kernel of your own scans with its + (sum), or runs symbolically (interval)");
   c.symbolic = op == OpKind::Interval;
   c.exclusive = r.exclusive;
   c.block = r.block;

@@ -35,6 +35,7 @@
 #include "gui/app.hpp"
 #include "gui/draw/render.hpp"
 #include "gui/platform/desktop.hpp"
+#include "gui/kernel_refusal.hpp"
 #endif
 #include "trace/trace_json.hpp"
 
@@ -567,15 +568,10 @@ int run_command_line(int argc, char** argv) {
         throw UsageError("--lookback and --trace: choose one (a device-wide trace opens in the look-back view by itself)");
       if (!go.report_layout.empty() && go.frames == 0) throw UsageError("--report-layout comes with --frames");
       if (!go.kernel_path.empty()) {  // a kernel of your own in place of a built-in lesson
-        for (const char* flag : {"--algo", "--trace", "--lookback", "--scan", "--type", "--amplify", "--side-by-side"})
-          if (gui_cmd->count(flag)) throw UsageError(std::string("--kernel with ") + flag + ": a kernel of your own runs alone, as itself");
         if (go.lesson.executor == "auto") go.lesson.executor = "emulator";  // where a kernel of your own runs
-        if (go.lesson.executor == "gpu")
-          throw UsageError("--kernel with --executor gpu: a kernel of your own runs on the CPU emulator only");
-        const OpKind op = go.lesson.op.value_or(OpKind::Sum);
-        if (op != OpKind::Sum && op != OpKind::Interval)
-          throw UsageError("--kernel with --op " + std::string(op_name(op)) +
-                           ": a kernel of your own scans with its + (sum), or runs symbolically (interval)");
+        if (const auto no = gui::window_kernel_refusal(go))
+          throw UsageError("--kernel with --" + (no->key == "side" ? std::string("side-by-side") : no->key) +
+                           (no->value.empty() ? "" : " " + no->value) + ": " + no->why);
       }
       if (!go.screenshot.empty()) refuse_binary_on_terminal("--screenshot", go.screenshot, "png");
       gui::DesktopPlatform desktop(go.width, go.height);

@@ -17,9 +17,10 @@
 #                      and memcheck on bench (its single launches and graphs) at 2^16 and 2^22
 #   small              small and mid n (SCANVIZ_SMALL_SIZES, default 2^12..2^22) for each type in
 #                      SCANVIZ_SMALL_TYPES (default int32,int64): decoupled look-back's default, its gather
-#                      kernel in every shape and each shape's tiles alone, the default's tiles alone (and
-#                      held late), the tile kernel at every n, the empty kernel (the launch floor) and a
-#                      copy kernel, the copy and CUB, both measures (SCANVIZ_SMALL_POLICIES: other rows);
+#                      kernel in every shape with each shape's tiles alone and ordering floor, the
+#                      default's tiles alone (and held late), the tile kernel at every n, the empty
+#                      kernel (the launch floor) and a copy kernel, the copy and CUB, both measures
+#                      (SCANVIZ_SMALL_POLICIES: other rows);
 #                      the gather kernels' registers
 #   policies           decoupled look-back under the other tile policies at 2^24..2^28, twice (the
 #                      run-to-run spread of one binary)
@@ -133,7 +134,7 @@ cuobjdump --dump-resource-usage "$sv" 2>/dev/null | grep -A1 "gather_kernel" |
   tee "$out/gather-resources.txt"
 IFS=, read -ra small_types <<<"${SCANVIZ_SMALL_TYPES:-int32,int64}"
 for type in "${small_types[@]}"; do
-  SCANVIZ_BENCH_POLICIES=${SCANVIZ_SMALL_POLICIES:-gather,tiles-only,tiles-alone,empty} timeout 200 "$sv" bench --type "$type" --rounds 3 \
+  SCANVIZ_BENCH_POLICIES=${SCANVIZ_SMALL_POLICIES:-gather,ordering-floor,tiles-only,tiles-alone,empty} timeout 200 "$sv" bench --type "$type" --rounds 3 \
     --sizes "${SCANVIZ_SMALL_SIZES:-2^12,2^14,2^15,2^16,2^17,2^18,2^19,2^20,2^21,2^22}" --algorithms decoupled-lookback \
     --json "$out/small-$type.json" >"$out/small-$type.txt" 2>"$out/small-$type.err"
   echo "bench ($type): exit $?"

@@ -105,6 +105,12 @@ TEST_CASE("the harness's cases and outputs: floats exactly both ways, ints, erro
   CHECK(r.kernel_ms == 0.25);
   CHECK(r.copy_ms == 0.0625);
   CHECK(r.error.empty());
+  CHECK(r.own_outputs.empty());
+  // The same cases again at the file's own block: their lines apart from the check's.
+  const cuda::HarnessResult own = cuda::read_harness_output(ValueType::F32, written + "own " + lines_of(text)[1] + "\n");
+  CHECK(own.outputs.size() == inputs.size());
+  REQUIRE(own.own_outputs.size() == 1);
+  CHECK(own.own_outputs[0] == inputs[1]);
 
   const std::vector<std::vector<Payload>> ints = {{Payload::of(3), Payload::of(-7), Payload::of(2147483647)}};
   CHECK(cuda::harness_cases(ValueType::I32, ints) == "3 3 -7 2147483647\n");

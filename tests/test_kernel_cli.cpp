@@ -56,6 +56,24 @@ TEST_CASE("cli: trace --kernel refuses in one line, exit 2, and writes nothing")
   r = scanviz("trace --kernel " + kAssets + "cs677_brent_kung.cu --type int32 --out t.json", d.path);
   CHECK(r.code == 2);
   CHECK(r.err.find("this kernel scans float") != std::string::npos);
+  // What only built-in algorithms have, named as the flag given (the window refuses from the same list).
+  const std::pair<const char*, const char*> built_in[] = {
+      {"--algo brent-kung", "--kernel with --algo: choose one"},
+      {"--flags 1,0,0,1,0,0,0,0", "--kernel with --flags: segmented scans"},
+      {"--app allocate", "--kernel with --app: segmented scans"},
+      {"--option stages=4", "--kernel with --option: switches belong"},
+      {"--executor gpu", "--kernel with --executor gpu: a kernel of your own runs on the CPU emulator only"},
+      {"--op max", "--kernel with --op max: a kernel of your own scans with its +"},
+      {"--input slides", "--kernel with --input slides: give the values"},
+  };
+  for (const auto& [flags, line] : built_in) {
+    CAPTURE(std::string(flags));
+    r = scanviz("trace --kernel " + kAssets + "cs677_brent_kung.cu " + flags + " --out t.json", d.path);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find(line) != std::string::npos);
+    CHECK(!std::filesystem::exists(d.path / "t.json"));
+  }
   r = scanviz("trace --kernel " + kAssets + "pmpp_kogge_stone_double_buffer.cu --n 5 --out t.json", d.path);
   CHECK(r.code == 1);  // the unguarded load of slide 19 reads past the input
   CHECK(lines(r.err) == 1);

@@ -100,6 +100,15 @@ TEST_CASE("a block-level kernel on several blocks scans each block's section, ag
           }
         }
         CHECK(find_hazards(t).empty());
+        // The blocks run at once on a GPU: the launch is as deep as one block of it, not the blocks' sum.
+        cuda::KernelRunConfig one = c;
+        one.n = k.capacity;
+        one.input.resize(static_cast<std::size_t>(k.capacity));
+        const Trace single = cuda::record_kernel_launch(one).trace;
+        REQUIRE(single.meta.grid == 1);
+        CHECK(compute_metrics(t).steps == compute_metrics(single).steps);
+        CHECK(operation_depth(t) == operation_depth(single));
+        CHECK(compute_metrics(t).operations > compute_metrics(single).operations);
       }
 }
 

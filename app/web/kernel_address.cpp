@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "gui/kernel_refusal.hpp"
+
 namespace sv::web {
 
 std::string apply_fragment(std::string_view fragment, gui::GuiOptions& o) {
@@ -13,15 +15,8 @@ std::string apply_fragment(std::string_view fragment, gui::GuiOptions& o) {
     return e.what();
   }
   if (k.text.empty() && k.name.empty()) return {};
-  // As `scanviz gui --kernel` refuses them: a kernel of the reader's own runs alone, as itself.
-  // The lesson's fields that name a built-in lesson, against the default lesson a link starts from.
-  const RunRequest d = gui::default_lesson_request();
-  const RunRequest& r = o.lesson;
-  const std::pair<const char*, bool> others[] = {{"algo", r.algorithm != d.algorithm}, {"trace", !o.trace_path.empty()},
-                                                 {"lookback", !o.lookback.empty()}, {"scan", r.flags != d.flags || r.app != d.app},
-                                                 {"type", r.type.has_value()}, {"side", o.side_by_side}};
-  for (const auto& [key, set] : others)
-    if (set) return std::string("link: ") + key + "= with a kernel after '#': a kernel of your own runs alone, as itself";
+  if (const auto no = gui::window_kernel_refusal(o))  // as `scanviz gui --kernel` refuses them
+    return "link: " + no->key + "=" + no->value + " with a kernel after '#': " + no->why;
   o.kernel_name = k.name;
   o.kernel_text = std::move(k.text);
   return {};

@@ -69,6 +69,8 @@ Metrics compute_metrics(const Trace& trace) {
       ++(e.kind == EventKind::Read ? m.per_buffer[e.buffer].reads : m.per_buffer[e.buffer].writes);
   }
   for (const auto& [key, count] : barriers_by_thread) m.barriers = std::max(m.barriers, count);
+  std::map<std::uint32_t, std::int64_t> steps_of_block;  // blocks one after another: each block's own depth
+  const bool sequential = blocks_one_after_another(trace.meta);
   for (std::size_t k = 0; k < trace.steps.size(); ++k) {
     const Step& s = trace.steps[k];
     StepMetrics& sm = m.per_step[k];
@@ -79,7 +81,8 @@ Metrics compute_metrics(const Trace& trace) {
       sm.writes += e.kind == EventKind::Write;
     }
     sm.active_threads = static_cast<std::int64_t>(active_threads(trace, k).size());
-    if (sm.operations > 0) ++m.steps;
+    if (sm.operations > 0)
+      m.steps = std::max(m.steps, ++steps_of_block[sequential && s.first_event < trace.events.size() ? trace.events[s.first_event].block : 0]);
   }
   return m;
 }

@@ -26,7 +26,8 @@ struct BufferAccesses {
 };
 
 struct Metrics {
-  std::int64_t steps = 0;       // depth: steps that apply the operator at least once
+  std::int64_t steps = 0;       // depth: steps that apply the operator at least once (the deepest
+                                // block's, where blocks ran one after another: blocks_one_after_another)
   std::int64_t operations = 0;  // work: operator applications
   std::int64_t barriers = 0;    // block-wide barriers (most any one thread of a block passed)
   std::vector<StepMetrics> per_step;      // one per trace step
@@ -40,6 +41,7 @@ Metrics compute_metrics(const Trace& trace);
 // summed over the steps. Where every step applies the operator at most once along any path (the
 // built-in kernels, whose warp-synchronous levels are steps of their own) it is Metrics::steps; a
 // kernel of the user's own whose warp-level levels have no barrier gets them counted inside its step.
+// Where blocks ran one after another, the deepest block's sum.
 std::int64_t operation_depth(const Trace& trace);
 
 // Threads that applied the operator in step k (sorted); the writers when none did.

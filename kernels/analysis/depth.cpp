@@ -40,11 +40,16 @@ std::int64_t operation_depth(const Trace& trace) {
     }
     return 0;
   };
-  std::int64_t total = 0, deepest = 0;
+  // Blocks that ran one after another ran at once on the GPU: the depth is the deepest block's.
+  const bool sequential = blocks_one_after_another(trace.meta);
+  std::map<std::uint32_t, std::int64_t> total;  // per block (all under 0 unless sequential)
+  std::uint32_t block = 0;                      // the block of the step being read
+  std::int64_t deepest = 0;
   for (std::size_t s = 0; s < trace.events.size(); ++s) {
     while (next_step < trace.steps.size() && trace.steps[next_step].first_event <= s) {
-      total += deepest;
+      total[block] += deepest;
       deepest = 0;
+      block = sequential ? trace.events[s].block : 0;
       step = static_cast<int>(next_step++);
     }
     const Event& e = trace.events[s];
@@ -63,7 +68,10 @@ std::int64_t operation_depth(const Trace& trace) {
       cell_step[e.buffer][static_cast<std::size_t>(e.index)] = step;
     }
   }
-  return total + deepest;
+  total[block] += deepest;
+  std::int64_t depth = 0;
+  for (const auto& [b, d] : total) depth = std::max(depth, d);
+  return depth;
 }
 
 }  // namespace sv

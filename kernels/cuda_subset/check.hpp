@@ -50,6 +50,8 @@ struct CheckGpu {
   std::string note;    // one line: why it did not run, or what stopped it part way
   std::string device;  // the GPU's name
   std::int64_t cases = 0, matching = 0;  // launches of the check's sizes and inputs, and those matching the reference
+  std::int32_t own_block = 0;            // the file's own block where it differs from the check's: those cases run at it too
+  std::int64_t own_cases = 0;            // launches at the own block (counted in cases and matching too)
   std::vector<CheckCase> mismatches;     // outcome "wrong", with the first wrong cell
   bool timed = false;
   std::int64_t timed_n = 0, timed_grid = 0;

@@ -43,6 +43,7 @@ struct HarnessResult {
   std::string device;       // empty: none found (`no_device` says why)
   std::string no_device;
   std::vector<std::vector<Payload>> outputs;  // one a case it ran
+  std::vector<std::vector<Payload>> own_outputs;  // one a case it ran at the file's own block (the timed one)
   std::string error;        // a CUDA error that stopped it (the cases before it are in outputs)
   bool timed = false;
   std::int64_t timed_n = 0, timed_grid = 0;

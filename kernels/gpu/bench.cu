@@ -45,6 +45,7 @@ struct Candidate {
   std::int64_t alone_tile = 0;  // the tiles-alone baseline: each tile's own scan, of this many values
   bool graph = false;
   bool writes = true;  // false: the empty kernel, which writes nothing and is not checked
+  bool copies = false;  // its output is its input: the copies and the ordering floor
 };
 
 // The launch floor (SCANVIZ_BENCH_POLICIES=empty): a kernel that does nothing, in the grid and block
@@ -162,6 +163,11 @@ std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& w
     if (bench_policy_picked(e, "gather-alone"))
       for (const gpu::TilePolicy& t : gpu::gather_policies(type))
         c.push_back({"tiles alone " + t.name(), "tiles-alone", t, {}});
+    // ... and each shape's ordering floor: its tiles copied, each once it has read every earlier
+    // tile's flag (the dependency without the scan; checked against the input).
+    if (bench_policy_picked(e, "ordering-floor"))
+      for (const gpu::TilePolicy& t : gpu::gather_policies(type))
+        c.push_back({"ordering floor " + t.name(), "ordering-floor", t, {}});
     if (bench_policy_picked(e, "tiles-alone-late"))
       for (double us : bench_holds_us(std::getenv("SCANVIZ_BENCH_HOLDS"))) {
         char name[64];
@@ -281,7 +287,7 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
            for (std::size_t at = 0; at < all; at += piece)
              SV_CUDA(cudaMemcpyAsync(reinterpret_cast<char*>(out) + at, reinterpret_cast<const char*>(in) + at,
                                      std::min(piece, all - at), cudaMemcpyDeviceToDevice, st));
-         }, {}, 0, true},
+         }, {}, 0, true, true, true},
         {"cub", [&](const Item* in, Item* out, std::int64_t m, cudaStream_t st) {
            std::size_t t = temp_bytes;
            SV_CUDA(cub::DeviceScan::InclusiveSum(d_temp.get(), t, in, out, m, st));
@@ -300,7 +306,7 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
                               s->run(in, out, m);
                             },
                             [s] { s->check(); }, d.algorithm == "tiles-alone" ? std::int64_t{at.threads} * at.items : 0,
-                            d.algorithm != "hierarchical"});
+                            d.algorithm != "hierarchical", true, d.algorithm == "ordering-floor"});
     }
 
     if (const char* e = std::getenv("SCANVIZ_BENCH_POLICIES"); e && bench_policy_picked(e, "empty"))
@@ -311,7 +317,7 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
       candidates.push_back({"copy kernel", [](const Item* in, Item* out, std::int64_t m, cudaStream_t st) {
                               const std::int64_t per_block = 256 * (16 / static_cast<std::int64_t>(sizeof(Item)));
                               copy_kernel<<<static_cast<unsigned>((m + per_block - 1) / per_block), 256, 0, st>>>(in, out, m);
-                            }, {}, 0, true});
+                            }, {}, 0, true, true, true});
 
     // Block-level kernels: each block scans its tile of kBenchTile elements (on the default stream:
     // latency only).
@@ -355,7 +361,7 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
       if (!c.writes) return true;
       SV_CUDA(cudaMemcpy(h_out.data(), pairs.output(r), bytes, cudaMemcpyDeviceToHost));
       const bool block_row = std::find(block_rows.begin(), block_rows.end(), c.name) != block_rows.end();
-      if (c.alone_tile == 0) return h_out == (c.name.rfind("copy", 0) == 0 ? e.in : block_row ? e.tile : e.scan);
+      if (c.alone_tile == 0) return h_out == (c.copies ? e.in : block_row ? e.tile : e.scan);
       alone.resize(n);
       tile_scans(e.in, alone, c.alone_tile);
       return h_out == alone;

@@ -165,9 +165,15 @@ inline constexpr std::int64_t kGatherMaxTiles = 512;
 TilePolicy gather_policy_at(std::int64_t n, ValueType type);
 // The pipelined policy the default hands large inputs to: 9 stages, the input's L2 lines marked evict-last.
 TilePolicy pipelined_default(ValueType type);
-// The n from which the default runs pipelined_default(type) on the current device: as many tiles
-// as the device's blocks of it hold in their stages (9 a multiprocessor), so every stage has a tile
-// from the start; INT64_MAX where the device does not run the pipelined kernel (before sm_90).
+// The n from which the default runs pipelined_default(type) on the current device: pipelined_from_tiles
+// tiles for each of the device's blocks of it (one a multiprocessor); INT64_MAX where the device
+// does not run the pipelined kernel (before sm_90). 4-byte values from 9, so that every stage has a
+// tile from the start (the tile kernel won at 7.8 tiles a multiprocessor); 8-byte values from 4, where
+// the two kernels were within 2% either way and the pipelined one won by 3-6% from 4.9 up on the
+// H200 and the H100 (docs/performance.md, "What made the current figures").
+constexpr int pipelined_from_tiles(ValueType type) {
+  return type == ValueType::I64 || type == ValueType::F64 ? 4 : 9;
+}
 std::int64_t pipelined_from(ValueType type);
 
 // device_executor.cu: an untraced device-wide sum (int32, int64, float or double) that keeps its
@@ -182,7 +188,9 @@ std::int64_t pipelined_from(ValueType type);
 // algorithm "tiles-alone" is the benchmark's baseline, not a scan: decoupled look-back's tiles each
 // scanned on its own (no look-back; from the default's switch up on the pipelined kernel, as the
 // default runs there), with the extra option hold=NS (each tile held NS nanoseconds before it is
-// stored; the tile kernel at every n).
+// stored; the tile kernel at every n). algorithm "ordering-floor" is the other baseline, under a gather
+// policy only: each tile's input copied to the output once the tile has published its flag and read
+// every earlier tile's (GatherRun::ordered, gpu/gather_exec.cuh).
 class DeviceScanSum {
  public:
   DeviceScanSum(const std::string& algorithm, const std::map<std::string, std::string>& options, ValueType type,

@@ -130,7 +130,7 @@ TilePolicy pipelined_default(ValueType type) {
 
 std::int64_t pipelined_from(ValueType type) {
   const std::int64_t n = pipelined_capacity_of(type, kPipeMaxStages);
-  return n > 0 ? n : INT64_MAX;
+  return n > 0 ? n / kPipeMaxStages * pipelined_from_tiles(type) : INT64_MAX;
 }
 
 namespace {
@@ -193,6 +193,10 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
     v.push_back({256, 12, false, 1, 256, true, true});
     v.push_back({256, 16, false, 2, 256, true, true});
     v.push_back({256, 12, false, 2, 256, true, true, false});  // the default with a memset of the descriptors a run
+    // The default's kernel in 128- and 512-thread blocks (12 and 48 KB tiles; CUB's sm_90 tiles of
+    // 8-byte sums are 224 x 24, 42 KB).
+    v.push_back({128, 12, false, 2, 256, true, true});
+    v.push_back({512, 12, false, 2, 256, true, true});
     return v;
   }
   if (type != ValueType::I32) return v;
@@ -265,7 +269,8 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
   impl_->algorithm = algorithm;
   impl_->type = type;
   const bool alone = algorithm == "tiles-alone";  // the baseline: no look-back
-  const std::string scan = alone ? "decoupled-lookback" : algorithm;  // whose switches and tiles it takes
+  const bool floor = algorithm == "ordering-floor";  // the baseline: the look-back's waits, no scan
+  const std::string scan = alone || floor ? "decoupled-lookback" : algorithm;  // whose switches and tiles it takes
   std::map<std::string, std::string> switches = options;
   if (const auto h = switches.find("hold"); alone && h != switches.end()) {
     impl_->hold_ns = parse_hold_ns(h->second);
@@ -273,11 +278,13 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
   }
   impl_->config = parse_device_config(scan, switches, type, 0, true);
   if (policy == TilePolicy{}) policy = default_policy(type);  // the type's default
+  if (floor && !policy.gather)
+    throw std::invalid_argument("ordering-floor runs a gather policy only, not " + policy.name());
   if (alone && !(policy == default_policy(type)) && !policy.gather)
     throw std::invalid_argument("tiles-alone runs the default tile policy or a gather policy only, not " + policy.name());
   impl_->policy = policy;
   if (!default_kernel(policy, type)) {
-    if (!policy_built_for(policy, type) || (algorithm != "decoupled-lookback" && !(alone && policy.gather)))
+    if (!policy_built_for(policy, type) || (algorithm != "decoupled-lookback" && !((alone || floor) && policy.gather)))
       throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm + " on " +
                                   std::string(type_name(type)));
     if (policy.gather && (!default_switches(impl_->config.params) || impl_->hold_ns))
@@ -327,8 +334,10 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
   }
   if (t.gather) {
     visit_type(m.type, [&](auto v) {
-      DeviceSums<decltype(v)>::run_gather(m.state, n, exclusive, t.threads, t.items, m.algorithm == "tiles-alone",
-                                          d_in, d_out);
+      const GatherRun what = m.algorithm == "tiles-alone"      ? GatherRun::alone
+                             : m.algorithm == "ordering-floor" ? GatherRun::ordered
+                                                               : GatherRun::scan;
+      DeviceSums<decltype(v)>::run_gather(m.state, n, exclusive, t.threads, t.items, what, d_in, d_out);
     });
     return;
   }

@@ -11,6 +11,7 @@
 
 #include "core/payload.hpp"
 #include "gpu/device_launcher.cuh"
+#include "gpu/gather_exec.cuh"
 
 namespace sv::gpu {
 
@@ -36,9 +37,9 @@ struct DeviceSums {
   // block of that many stages does not fit, or the loaded kernel was built before sm_90.
   static std::int64_t pipelined_capacity(int stages);
   // Decoupled look-back's gather kernel (gpu/gather_exec.cuh): tiles of `threads` x `items`, items a
-  // multiple of the values in 16 bytes (1, 2 or 4 vectors a thread); alone: the tiles-alone baseline.
+  // multiple of the values in 16 bytes (1, 2 or 4 vectors a thread); the scan or a baseline (GatherRun).
   static void run_gather(SinglePassState& state, std::int64_t n, bool exclusive, std::int32_t threads,
-                         std::int32_t items, bool alone, const void* in, void* out);
+                         std::int32_t items, GatherRun what, const void* in, void* out);
 };
 
 extern template struct DeviceTracedRuns<std::int32_t>;

@@ -148,7 +148,7 @@ void DeviceSums<T>::run_pipelined(Scratch& scratch, SinglePassState& state, cons
 
 template <class T>
 void DeviceSums<T>::run_gather(SinglePassState& state, std::int64_t n, bool exclusive, std::int32_t threads,
-                               std::int32_t items, bool alone, const void* in, void* out) {
+                               std::int32_t items, GatherRun what, const void* in, void* out) {
   if (n == 0) return;
   const std::int64_t tile = std::int64_t{threads} * items, tiles = (n + tile - 1) / tile;
   if (tiles > 0x7fffffff) throw GpuError("a grid of " + std::to_string(tiles) + " blocks is more than CUDA launches");
@@ -163,7 +163,7 @@ void DeviceSums<T>::run_gather(SinglePassState& state, std::int64_t n, bool excl
   const DeviceBuffers b = state.prepare(layout, true, knobs);
   auto kernel = vectors == 1 ? gather_kernel<T, 1> : vectors == 2 ? gather_kernel<T, 2> : gather_kernel<T, 4>;
   kernel<<<static_cast<unsigned>(tiles), static_cast<unsigned>(threads), 0, state.stream()>>>(
-      static_cast<const T*>(in), static_cast<T*>(out), n, exclusive, b.descriptors.ptr, knobs.epoch, state.diag(), alone);
+      static_cast<const T*>(in), static_cast<T*>(out), n, exclusive, b.descriptors.ptr, knobs.epoch, state.diag(), what);
   check(cudaGetLastError(), "gather kernel launch");
 }
 

@@ -106,6 +106,22 @@ struct ThreadItems {
     for (int j = 1; j < kItems; ++j) s = SumOp<T>{}(s, items[j]);
     return s;
   }
+  // The thread's inputs as they were loaded (the ordering floor's output: a copy).
+  __device__ __forceinline__ void store_unscanned(T* __restrict__ out, std::int64_t first, std::int64_t n) const {
+    if (vectors) {
+#pragma unroll
+      for (int k = 0; k < kVectors; ++k) {
+        Vector x;
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) x.v[j] = items[k * kVec + j];
+        reinterpret_cast<Vector*>(out + first)[k] = x;
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < kItems; ++j)
+        if (first + j < n) out[first + j] = items[j];
+    }
+  }
   // The thread's outputs: `running` (the sum of everything before its first value) on.
   __device__ __forceinline__ void store(T* __restrict__ out, std::int64_t first, std::int64_t n, T running,
                                         bool exclusive) const {
@@ -160,29 +176,42 @@ __device__ __forceinline__ T gather_wait(const void* descriptors, std::int64_t d
   return value;
 }
 
+// What a launch of the gather kernel does with its tiles: decoupled look-back's scan, or one of the
+// benchmark's two baselines. alone: each tile scanned on its own, nothing published or read (its time
+// is the loads, the block's scan and the stores). ordered: the ordering floor, each tile's input
+// stored unscanned, but only after the tile published its flag and read every earlier tile's (the
+// dependency any single-pass scan of these tiles pays, without the scan's own work: one block sum
+// makes the flag wait for the loads, one more the stores for every thread's reads).
+enum class GatherRun : unsigned { scan, alone, ordered };
+
 // kVectors 16-byte vectors a thread (tile = blockDim.x x kVectors x gather_vector_items<T>() values),
-// grid = tiles. alone: the benchmark's baseline, each tile scanned on its own with nothing published
-// or read (its time is the loads, the block's scan and the stores).
+// grid = tiles.
 template <class T, int kVectors>
 __global__ void __launch_bounds__(1024) gather_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t n,
                                                       bool exclusive, void* descriptors, unsigned epoch, TileDiag* diag,
-                                                      bool alone) {
+                                                      GatherRun what) {
   __shared__ T warp_sums[32], red[32];
   const SumOp<T> op;
   const std::int64_t tile = blockIdx.x;
   const std::int64_t first = (tile * blockDim.x + threadIdx.x) * ThreadItems<T, kVectors>::kItems;
   ThreadItems<T, kVectors> x;
   x.load(in, out, first, n);
-  T total;
-  const T within = gather_block_scan(x.sum(), total, warp_sums);
+  T total, within = T(0);
+  if (what == GatherRun::ordered) total = gather_block_sum(x.sum(), warp_sums);
+  else within = gather_block_scan(x.sum(), total, warp_sums);
   // The tile's A, as soon as the block's total is known (the barriers above made it known to all).
-  if (!alone && threadIdx.x == 0 && tile + 1 < gridDim.x)
+  if (what != GatherRun::alone && threadIdx.x == 0 && tile + 1 < gridDim.x)
     store_packed_descriptor<T>(descriptors, tile, descriptor_flag_word(epoch, TileFlag::A), total);
   // Every predecessor's A, a thread's share each.
   T before = T(0);
-  if (!alone)
+  if (what != GatherRun::alone)
     for (std::int64_t d = threadIdx.x; d < tile; d += blockDim.x) before = op(before, gather_wait<T>(descriptors, d, epoch, diag));
-  x.store(out, first, n, op(gather_block_sum(before, red), within), exclusive);
+  before = gather_block_sum(before, red);
+  if (what == GatherRun::ordered) {
+    x.store_unscanned(out, first, n);
+    return;
+  }
+  x.store(out, first, n, op(before, within), exclusive);
 }
 
 }  // namespace sv::gpu

@@ -79,6 +79,8 @@ bool is_own_kernel_algorithm(std::string_view algorithm) {
   return !(id[0] >= '0' && id[0] <= '9') && std::all_of(id.begin(), id.end(), word);
 }
 
+bool blocks_one_after_another(const TraceMeta& m) { return m.grid > 1 && is_own_kernel_algorithm(m.algorithm); }
+
 std::vector<std::uint8_t> judged_heads(const TraceMeta& m) {
   const auto scan = m.options.find("scan");
   if (!is_own_kernel_algorithm(m.algorithm) || scan == m.options.end() || scan->second != kBlockSections || m.capacity < 1)

@@ -104,6 +104,9 @@ inline constexpr std::string_view kBlockSections = "blocks";
 // The segment heads the output is judged with: meta.flags, or for such a kernel a head at the first
 // element of each block's section (meta.capacity elements a block).
 std::vector<std::uint8_t> judged_heads(const TraceMeta& m);
+// A kernel of your own launched on several blocks ran them one after another on the emulator, each
+// step one block's; a GPU runs them at once, so its depth is the deepest block's, not their sum.
+bool blocks_one_after_another(const TraceMeta& m);
 
 struct TraceResult {
   std::vector<Payload> output;

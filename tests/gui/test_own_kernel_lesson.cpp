@@ -7,13 +7,17 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <string>
 #include <thread>
 #include <unistd.h>
 
 #include "algorithms.hpp"
 #include "core/values.hpp"
+#include "cuda_subset/record_kernel.hpp"
 #include "gui/lesson/kernel_check.hpp"
+#include "gui/model/diagram_model.hpp"
 #include "gui/lesson/own_kernel.hpp"
 #include "gui/panels/kernel_editor.hpp"
 #include "gui/platform/desktop.hpp"
@@ -158,4 +162,29 @@ TEST_CASE("own kernel lesson: a followed file is seen changed once per save, by 
   std::ofstream(path) << "three";
   CHECK(file_changed(w, desktop, 5.0, true));  // back with another time
   fs::remove(path);
+}
+
+TEST_CASE("own kernel lesson: a launch of blocks run one after another names each step's block in the narration") {
+  std::ifstream in(std::string(SCANVIZ_SOURCE_DIR) + "/kernels/block/cuda/kogge_stone.cu");
+  cuda::KernelRunConfig c;
+  c.file = "kogge_stone.cu";
+  c.source.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  c.n = 24;
+  c.block = 8;
+  const TraceView v = make_trace_view(cuda::record_kernel_launch(c).trace);
+  REQUIRE(v.trace.meta.grid == 3);
+  std::set<std::uint32_t> named;
+  for (std::size_t k = 0; k < v.trace.steps.size(); ++k) {
+    const std::uint32_t block = v.trace.events[v.trace.steps[k].first_event].block;
+    CHECK(narrate_step(v, static_cast<int>(k)).rfind("Block " + std::to_string(block) + " of 3. ", 0) == 0);
+    named.insert(block);
+  }
+  CHECK(named == std::set<std::uint32_t>{0, 1, 2});
+  // The diagram's rows say it too.
+  const Diagram m = build_diagram(v, static_cast<int>(v.trace.steps.size()) - 1, palette_light());
+  for (const DiagramRow& row : m.rows)
+    CHECK(row.label.rfind("block " + std::to_string(v.trace.events[v.trace.steps[static_cast<std::size_t>(row.step)].first_event].block) + ", ", 0) == 0);
+  c.n = 8;  // one block: nothing to tell apart
+  const TraceView one = make_trace_view(cuda::record_kernel_launch(c).trace);
+  CHECK(narrate_step(one, 1).rfind("Block", 0) == std::string::npos);
 }

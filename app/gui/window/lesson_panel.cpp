@@ -43,6 +43,8 @@ bool controls_panel(Ui& ui) {
                        m.algorithm.c_str(), static_cast<long long>(m.n), std::string(op_name(m.op)).c_str(),
                        m.executor.kind == "gpu" ? "the GPU " : "the emulator", m.executor.device.c_str(),
                        m.executor.kind == "gpu" ? "" : (" (" + m.executor.schedule + ")").c_str());
+    if (m.grid > 1) ImGui::TextWrapped("%d blocks of %d threads%s.", m.grid, m.block,
+                                       blocks_one_after_another(m) ? ", run one after another (each step is one block's); depth is the deepest block's" : "");
     ImGui::TextDisabled("Change a control below to record a new lesson.");
     ImGui::PopTextWrapPos();
     ImGui::Separator();
