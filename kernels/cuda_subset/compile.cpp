@@ -68,7 +68,7 @@ class Compiler {
   void land(std::size_t jump) { p_.code[jump].arg = here(); }
   void jump(Op op, std::int32_t to) { p_.code[emit(op)].arg = to; }
 
-  // Every statement counts one, as the tree walk counted them; adjacent counts are one instruction.
+  // Every statement executed counts one (the statements budget); adjacent counts are one instruction.
   void tick() {
     if (!p_.code.empty() && p_.code.size() > target_ && p_.code.back().op == Op::Tick) {
       ++p_.code.back().arg;
