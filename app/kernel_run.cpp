@@ -42,9 +42,12 @@ std::optional<KernelRefusal> kernel_refusal(const RunRequest& r, const RunReques
   return std::nullopt;
 }
 
+std::string kernel_refusal_line(const KernelRefusal& no) {
+  return "--kernel with --" + no.key + (no.value.empty() ? "" : " " + no.value) + ": " + no.why;
+}
+
 cuda::KernelRunConfig kernel_run_config(const std::string& file, std::string source, const RunRequest& r) {
-  if (const auto no = kernel_refusal(r))
-    throw std::invalid_argument("--kernel with --" + no->key + (no->value.empty() ? "" : " " + no->value) + ": " + no->why);
+  if (const auto no = kernel_refusal(r)) throw std::invalid_argument(kernel_refusal_line(*no));
   cuda::KernelRunConfig c;
   c.file = file;
   c.source = std::move(source);

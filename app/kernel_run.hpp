@@ -32,6 +32,9 @@ struct KernelRefusal {
 // kernel links refuse from.
 std::optional<KernelRefusal> kernel_refusal(const RunRequest& r, const RunRequest& base = {});
 
+// The refusal as the command line says it: "--kernel with --KEY VALUE: WHY".
+std::string kernel_refusal_line(const KernelRefusal& no);
+
 // The request (its fields already checked by set_field) as a run of the kernel `source`, named
 // `file` in messages: n, block, warp, operator (sum, or interval for the slides' symbolic values),
 // exclusive, input, seed and schedule. The fields only built-in algorithms have are refused, naming

@@ -569,9 +569,10 @@ int run_command_line(int argc, char** argv) {
       if (!go.report_layout.empty() && go.frames == 0) throw UsageError("--report-layout comes with --frames");
       if (!go.kernel_path.empty()) {  // a kernel of your own in place of a built-in lesson
         if (go.lesson.executor == "auto") go.lesson.executor = "emulator";  // where a kernel of your own runs
-        if (const auto no = gui::window_kernel_refusal(go))
-          throw UsageError("--kernel with --" + (no->key == "side" ? std::string("side-by-side") : no->key) +
-                           (no->value.empty() ? "" : " " + no->value) + ": " + no->why);
+        if (auto no = gui::window_kernel_refusal(go)) {
+          if (no->key == "side") no->key = "side-by-side";  // the link's key, the command line's flag
+          throw UsageError(kernel_refusal_line(*no));
+        }
       }
       if (!go.screenshot.empty()) refuse_binary_on_terminal("--screenshot", go.screenshot, "png");
       gui::DesktopPlatform desktop(go.width, go.height);

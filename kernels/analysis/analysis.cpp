@@ -35,6 +35,13 @@ std::string thread_ranges(const std::vector<std::uint32_t>& ids, std::string_vie
   return out.empty() ? "none" : out;
 }
 
+std::optional<std::uint32_t> step_block(const Trace& trace, std::size_t step) {
+  if (!blocks_one_after_another(trace.meta) || step >= trace.steps.size()) return std::nullopt;
+  const Step& s = trace.steps[step];
+  if (s.first_event >= s.end_event || s.first_event >= trace.events.size()) return std::nullopt;
+  return trace.events[s.first_event].block;
+}
+
 int step_of_event(const Trace& trace, std::uint64_t seq) {
   auto it = std::upper_bound(trace.steps.begin(), trace.steps.end(), seq,
                              [](std::uint64_t s, const Step& st) { return s < st.first_event; });
@@ -70,7 +77,6 @@ Metrics compute_metrics(const Trace& trace) {
   }
   for (const auto& [key, count] : barriers_by_thread) m.barriers = std::max(m.barriers, count);
   std::map<std::uint32_t, std::int64_t> steps_of_block;  // blocks one after another: each block's own depth
-  const bool sequential = blocks_one_after_another(trace.meta);
   for (std::size_t k = 0; k < trace.steps.size(); ++k) {
     const Step& s = trace.steps[k];
     StepMetrics& sm = m.per_step[k];
@@ -82,7 +88,7 @@ Metrics compute_metrics(const Trace& trace) {
     }
     sm.active_threads = static_cast<std::int64_t>(active_threads(trace, k).size());
     if (sm.operations > 0)
-      m.steps = std::max(m.steps, ++steps_of_block[sequential && s.first_event < trace.events.size() ? trace.events[s.first_event].block : 0]);
+      m.steps = std::max(m.steps, ++steps_of_block[step_block(trace, k).value_or(0)]);
   }
   return m;
 }

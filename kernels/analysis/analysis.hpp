@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,10 @@ std::string thread_ranges(const std::vector<std::uint32_t>& ids, std::string_vie
 
 // The step whose [first_event, end_event) holds event `seq`, or -1.
 int step_of_event(const Trace& trace, std::uint64_t seq);
+
+// The block step `step` is one of, where the blocks ran one after another (blocks_one_after_another);
+// none for other traces and for a step without events.
+std::optional<std::uint32_t> step_block(const Trace& trace, std::size_t step);
 
 // ---- hazards ----
 

@@ -41,15 +41,14 @@ std::int64_t operation_depth(const Trace& trace) {
     return 0;
   };
   // Blocks that ran one after another ran at once on the GPU: the depth is the deepest block's.
-  const bool sequential = blocks_one_after_another(trace.meta);
-  std::map<std::uint32_t, std::int64_t> total;  // per block (all under 0 unless sequential)
+  std::map<std::uint32_t, std::int64_t> total;  // per block (all under 0 unless they ran one after another)
   std::uint32_t block = 0;                      // the block of the step being read
   std::int64_t deepest = 0;
   for (std::size_t s = 0; s < trace.events.size(); ++s) {
     while (next_step < trace.steps.size() && trace.steps[next_step].first_event <= s) {
       total[block] += deepest;
       deepest = 0;
-      block = sequential ? trace.events[s].block : 0;
+      block = step_block(trace, next_step).value_or(0);
       step = static_cast<int>(next_step++);
     }
     const Event& e = trace.events[s];

@@ -103,7 +103,7 @@ class Parser {
     bool statement_;
   };
 
-  // Sets e's depth from its children's; refuses a tree deeper than the interpreter may recurse.
+  // Sets e's depth from its children's; refuses a tree deeper than the compiler may recurse.
   ExprP seal(ExprP e) const {
     int d = 0;
     for (const ExprP* c : {&e->a, &e->b, &e->c, &e->d})

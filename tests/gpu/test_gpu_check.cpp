@@ -3,21 +3,12 @@
 // without a device (gpu_main.cpp) or without nvcc.
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
-
+#include "../own_kernel_helpers.hpp"
 #include "../skips.hpp"
 #include "check_gpu.hpp"
 #include "gpu/executor.hpp"
 
 namespace {
-
-std::string read_source(const std::string& relative) {
-  std::ifstream in(std::string(SCANVIZ_SOURCE_DIR) + "/" + relative);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 bool have_nvcc() { return !sv::find_nvcc().empty(); }
 
@@ -29,7 +20,7 @@ TEST_CASE("gpu check: the correct kernels run on the device as the reference say
   // (Each is one nvcc run of the harness with CUB, tens of seconds: two kernels, one with atomics.)
   for (const char* file : {"assets/kernels/blelloch_exclusive.cu", "tests/kernels/atomic_ticket.cu"}) {
     CAPTURE(file);
-    const std::string source = read_source(file);
+    const std::string source = sv_test::read_source(file);
     sv::cuda::CheckReport r = sv::cuda::check_kernel(file, source);
     REQUIRE(r.verdict == "correct");
     sv::check_on_gpu(file, source, r, {std::int64_t{1} << 20, 300});
@@ -57,7 +48,7 @@ TEST_CASE("gpu check: a kernel that is wrong on the device is called wrong there
           sv_test::skip_unless(have_nvcc, "no nvcc (PATH, /usr/local/cuda/bin or $SCANVIZ_NVCC)")) {
   // Inclusive-not-exclusive: judged as exclusive (--exclusive), every launch's outputs differ.
   const std::string file = "tests/kernels/inclusive_not_exclusive.cu";
-  const std::string source = read_source(file);
+  const std::string source = sv_test::read_source(file);
   sv::cuda::CheckReport r = sv::cuda::check_kernel(file, source, {0, true});
   sv::check_on_gpu(file, source, r, {0, 300});
   REQUIRE(r.gpu.has_value());
@@ -72,7 +63,7 @@ TEST_CASE("gpu check: a kernel that is wrong on the device is called wrong there
 TEST_CASE("gpu check: slide 14's kernel also runs in its own blocks of 1024 threads, where warps can race" *
           sv_test::skip_unless(have_nvcc, "no nvcc (PATH, /usr/local/cuda/bin or $SCANVIZ_NVCC)")) {
   const std::string file = "assets/kernels/pmpp_kogge_stone_incorrect.cu";
-  const std::string source = read_source(file);
+  const std::string source = sv_test::read_source(file);
   sv::cuda::CheckReport r = sv::cuda::check_kernel(file, source);
   CHECK(r.verdict == "error");  // the emulator's schedules show the race, and its unguarded load reads past n
   sv::check_on_gpu(file, source, r, {0, 300});

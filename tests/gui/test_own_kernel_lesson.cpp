@@ -7,7 +7,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <thread>
@@ -15,13 +14,13 @@
 
 #include "algorithms.hpp"
 #include "core/values.hpp"
-#include "cuda_subset/record_kernel.hpp"
 #include "gui/lesson/kernel_check.hpp"
 #include "gui/model/diagram_model.hpp"
 #include "gui/lesson/own_kernel.hpp"
 #include "gui/panels/kernel_editor.hpp"
 #include "gui/platform/desktop.hpp"
 #include "gui/platform/file_watch.hpp"
+#include "own_kernel_helpers.hpp"
 
 using namespace sv;
 using namespace sv::gui;
@@ -165,12 +164,7 @@ TEST_CASE("own kernel lesson: a followed file is seen changed once per save, by 
 }
 
 TEST_CASE("own kernel lesson: a launch of blocks run one after another names each step's block in the narration") {
-  std::ifstream in(std::string(SCANVIZ_SOURCE_DIR) + "/kernels/block/cuda/kogge_stone.cu");
-  cuda::KernelRunConfig c;
-  c.file = "kogge_stone.cu";
-  c.source.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  c.n = 24;
-  c.block = 8;
+  cuda::KernelRunConfig c = sv_test::kernel_config("kernels/block/cuda/kogge_stone.cu", 24, 8);
   const TraceView v = make_trace_view(cuda::record_kernel_launch(c).trace);
   REQUIRE(v.trace.meta.grid == 3);
   std::set<std::uint32_t> named;

@@ -94,7 +94,6 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
 
   std::int64_t columns = 0;
   std::vector<double> heat_values;  // every cell's, placed in the diagram's range at the end
-  const bool sequential_blocks = blocks_one_after_another(t.meta);
   for (int k = 0; k <= current; ++k) {
     const int b = view.row_buffer[k];
     DiagramRow row;
@@ -102,8 +101,7 @@ Diagram build_diagram(const TraceView& view, int current, const Palette& pal, Di
     row.buffer = b;
     row.y = L.margin + k * (L.cell_h + L.row_gap);
     row.label = t.steps[k].label() + " | " + t.buffers[b].name;
-    if (sequential_blocks && t.steps[k].first_event < t.steps[k].end_event)  // whose step it is
-      row.label = "block " + std::to_string(t.events[t.steps[k].first_event].block) + ", " + row.label;
+    if (const auto block = step_block(t, static_cast<std::size_t>(k))) row.label = "block " + std::to_string(*block) + ", " + row.label;
     const BufferSnapshot& snap = t.snapshots[k][b];
     const bool output_row = t.buffers[b].name == "output";
     // The race-free run's snapshot of its row at this step, where the two line up.
@@ -318,8 +316,8 @@ std::string narrate_step(const TraceView& view, int step) {
     text += ".";
   }
   // Blocks run one after another: each step is one block's, which the diagram alone does not say.
-  if (blocks_one_after_another(t.meta) && s.first_event < s.end_event)
-    text = "Block " + std::to_string(t.events[s.first_event].block) + " of " + std::to_string(t.meta.grid) + ". " + text;
+  if (const auto block = step_block(t, static_cast<std::size_t>(step)))
+    text = "Block " + std::to_string(*block) + " of " + std::to_string(t.meta.grid) + ". " + text;
   return text;
 }
 
