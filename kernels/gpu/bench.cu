@@ -255,10 +255,13 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
   const std::vector<std::string>& wanted = options.algorithms;
   if (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end()) {
     const std::int64_t from = gpu::pipelined_from(options.type);
-    const gpu::TilePolicy gather = gpu::gather_policy_at(1, options.type);
-    const std::string runs = "bench: decoupled-lookback runs " + gather.name() + " up to n = " +
+    const gpu::TilePolicy small = gpu::gather_policy_at(1, options.type);
+    const std::int64_t small_up_to = gpu::kGatherSmallTiles * small.threads * small.items;
+    const gpu::TilePolicy gather = gpu::gather_policy_at(small_up_to + 1, options.type);
+    const std::string runs = "bench: decoupled-lookback runs " + small.name() + " up to n = " + std::to_string(small_up_to) +
+                             ", " + gather.name() + " up to n = " +
                              std::to_string(gpu::kGatherMaxTiles * gather.threads * gather.items) + ", then " +
-                             gpu::default_policy(options.type).name();
+                             gpu::default_policy(options.type).name() + " (tile ids from the block index up to the tiles the device holds at once)";
     progress(from == INT64_MAX
                  ? runs + " at every n (the pipelined kernel needs sm_90 code and 9 x 24 KB of shared memory a block)"
                  : runs + " below n = " + std::to_string(from) + ", " + gpu::pipelined_default(options.type).name() +

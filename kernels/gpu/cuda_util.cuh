@@ -143,6 +143,7 @@ struct TilePolicy {
   // The gather kernel (gpu/gather_exec.cuh): threads x items in 16-byte vectors, static tile ids, every
   // predecessor's aggregate read at once; the other fields unused.
   bool gather = false;
+  bool early = false;  // early aggregates: published before the tile is scanned (TileConfig::kEarly)
   std::string name() const;
   friend bool operator==(const TilePolicy&, const TilePolicy&) = default;
 };
@@ -157,10 +158,13 @@ TilePolicy default_policy(ValueType type);
 // The gather kernel's shapes, the default's (512 threads of one 16-byte vector: 2048 4-byte values
 // a tile, 1024 8-byte ones) first, then 128 to 1024 threads of one to four vectors.
 std::vector<TilePolicy> gather_policies(ValueType type);
-// The gather kernel the default runs at n: the first of gather_policies up to kGatherMaxTiles tiles
-// (2^20 4-byte values, 2^19 8-byte ones); threads 0 (none) above. Measured on the H200 and the H100
-// against the tile kernel and the gather kernel's other shapes (docs/performance.md, "The gather
-// kernel at small n"): one vector a thread in 512 threads won up to 512 tiles, the tile kernel above.
+// The gather kernel the default runs at n: one 16-byte vector a thread, in 256-thread blocks up to
+// kGatherSmallTiles of them (2^17 4-byte values, 2^16 8-byte ones), else in 512-thread blocks (the
+// first of gather_policies) up to kGatherMaxTiles (2^20 4-byte values, 2^19 8-byte ones); threads 0
+// (none) above. Measured on the H200 and the H100 against the tile kernel and the gather kernel's
+// other shapes (docs/performance.md, "The gather kernel at small n"): the smaller blocks won by
+// 0.1 us up to 128 of them, the larger up to 512 tiles, the tile kernel above.
+inline constexpr std::int64_t kGatherSmallTiles = 128;
 inline constexpr std::int64_t kGatherMaxTiles = 512;
 TilePolicy gather_policy_at(std::int64_t n, ValueType type);
 // The pipelined policy the default hands large inputs to: 9 stages, the input's L2 lines marked evict-last.
@@ -207,7 +211,8 @@ class DeviceScanSum {
   void set_stream(cudaStream_t stream);
   // The policy a run of n elements takes: the scanner's, except that the default's (its switches
   // left alone, decoupled-lookback or tiles-alone) is pipelined_default from pipelined_from elements
-  // up, gather_policy_at(n, ...) where that is one, and its tile kernel between. A run with a stall
+  // up, gather_policy_at(n, ...) where that is one, and its tile kernel between (with tile ids from
+  // the block index where the device holds all the tiles at once: Launcher::static_ids_where_resident). A run with a stall
   // pending for a test takes the tile kernel where it would gather.
   TilePolicy policy_at(std::int64_t n) const;
 

@@ -91,7 +91,7 @@ static_assert(TilePolicy{}.items == DefaultTileConfig<std::int32_t>::kItems &&
                   TilePolicy{}.streaming == DefaultTileConfig<std::int32_t>::kStreaming &&
                   TilePolicy{}.min_blocks == DefaultTileConfig<std::int32_t>::kMinBlocks &&
                   TilePolicy{}.staged == DefaultTileConfig<std::int32_t>::kStaged && TilePolicy{}.prefetch &&
-                  TilePolicy{}.threads == kTileThreads,
+                  TilePolicy{}.early == DefaultTileConfig<std::int32_t>::kEarly && TilePolicy{}.threads == kTileThreads,
               "TilePolicy's defaults must describe DefaultTileConfig<int32>");
 
 std::string TilePolicy::name() const {
@@ -108,6 +108,7 @@ std::string TilePolicy::name() const {
   if (persistent) s += " persist";
   if (bulk) s += bulk > 1 ? " bulk-store" : " bulk";
   if (static_ids) s += " static-ids";
+  if (early) s += " early";
   return s + l2 + " sleep" + std::to_string(backoff_max_ns) + (tiles_only ? " tiles-only" : "");
 }
 
@@ -116,6 +117,7 @@ TilePolicy default_policy(ValueType type) {
   TilePolicy t;
   t.items = DefaultTileConfig<std::int64_t>::kItems;
   t.min_blocks = DefaultTileConfig<std::int64_t>::kMinBlocks;
+  t.early = DefaultTileConfig<std::int64_t>::kEarly;
   return t;
 }
 
@@ -155,7 +157,8 @@ std::vector<TilePolicy> gather_policies(ValueType type) {
 TilePolicy gather_policy_at(std::int64_t n, ValueType type) {
   TilePolicy t = gather_shape(type, kGatherShapes[0]);
   const std::int64_t tile = std::int64_t{t.threads} * t.items;
-  if ((n + tile - 1) / tile > kGatherMaxTiles) t.threads = 0;
+  if ((n + tile / 2 - 1) / (tile / 2) <= kGatherSmallTiles) t.threads /= 2;  // 256 threads
+  else if ((n + tile - 1) / tile > kGatherMaxTiles) t.threads = 0;
   return t;
 }
 
@@ -197,6 +200,19 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
     // 8-byte sums are 224 x 24, 42 KB).
     v.push_back({128, 12, false, 2, 256, true, true});
     v.push_back({512, 12, false, 2, 256, true, true});
+    // CUB's shape (224 x 24, 42 KB tiles, five blocks a multiprocessor), unbounded; and early
+    // aggregates of the default, of 256 x 8 unbounded and of CUB's shape.
+    v.push_back({224, 24, false, 1, 256, true, true});
+    for (TilePolicy t : {default_policy(type), TilePolicy{256, 8, false, 1, 256, true, true},
+                         TilePolicy{224, 24, false, 1, 256, true, true}}) {
+      t.early = true;
+      v.push_back(t);
+    }
+    // Tile ids from the block index (no counter), of the default and of 256 x 8 unbounded.
+    for (TilePolicy t : {default_policy(type), TilePolicy{256, 8, false, 1, 256, true, true}}) {
+      t.static_ids = true;
+      v.push_back(t);
+    }
     return v;
   }
   if (type != ValueType::I32) return v;
@@ -216,6 +232,12 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
   v.push_back({192, 32, false, 2, 256, true, true});
   v.push_back({256, 24, false, 2, 256, true, true, false});  // the default with a memset of the descriptors a run
   v.push_back({512, 24, true, 2, 256, true, true});          // 512-thread blocks with evict-first hints
+  TilePolicy early;  // the default with early aggregates (TileConfig::kEarly)
+  early.early = true;
+  v.push_back(early);
+  TilePolicy static_ids;  // the default with tile ids from the block index
+  static_ids.static_ids = true;
+  v.push_back(static_ids);
   // Persistent blocks (the grid the device holds at once, the next tile's copies issued with the
   // stores; measured slower, see TileConfig): the default's shape, 512-thread blocks, no prefetch.
   // threads items  cs   minb sleep staged prefetch reuse persist
@@ -246,7 +268,9 @@ struct DeviceScanSum::Impl {
   DeviceConfig config;
   TilePolicy policy;
   std::int64_t pipe_from = INT64_MAX;  // the default's: from this n, pipelined_default (policy_at)
-  bool gathers = false;  // the default's: the gather kernel where gather_policy_at gives one
+  // The default's: the gather kernel where gather_policy_at gives one, and the tile kernel's ids from
+  // the block index where its tiles fit on the device at once.
+  bool gathers = false;
   unsigned hold_ns = 0;  // tiles-alone
   Scratch scratch;
   SinglePassState state;
@@ -359,7 +383,7 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
   }
   visit_type(m.type, [&](auto v) {
     DeviceSums<decltype(v)>::run(m.scratch, m.state, m.algorithm, m.config.block_algorithm, p, knobs,
-                                 t.reuse_descriptors, d_in, d_out);
+                                 t.reuse_descriptors, m.gathers, d_in, d_out);
   });
 }
 

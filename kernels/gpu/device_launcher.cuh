@@ -191,9 +191,16 @@ class Launcher {
   // What an untraced recorder gets (TileClock: where its times go).
   void recorder_args(const typename Rec::Args& a) { rec_args_ = a; }
 
+  // A single-pass launch whose tiles the device holds all at once takes its tile ids from the block
+  // index instead of the counter (the default's runs): every block of it becomes resident whatever
+  // order they start in, so no tile waits on one that cannot start, and the id's round trip through
+  // L2 before the first load is saved (docs/performance.md, "Tile ids from the block index").
+  void static_ids_where_resident() { static_where_resident_ = true; }
+
   template <class Pass>
-  void launch(Phase phase, int level, Op op, const DeviceParams& p, std::int64_t grid, const DeviceBuffers& b) {
+  void launch(Phase phase, int level, Op op, const DeviceParams& given, std::int64_t grid, const DeviceBuffers& b) {
     if (grid <= 0) return;
+    DeviceParams p = given;
     if (grid > 0x7fffffff) throw GpuError("a grid of " + std::to_string(grid) + " blocks is more than CUDA launches");
     typename Rec::Args args = rec_args_;
     if constexpr (Rec::kTraced) args = {book_->d_state, static_cast<std::uint16_t>(book_->launches.size())};
@@ -210,6 +217,9 @@ class Launcher {
                                                                     sizeof(T));
     if (persistent)
       grid = std::min<std::int64_t>(grid, resident_blocks<tile_pass_kernel<Pass, Op, Rec, C>>(p.threads, smem));
+    else if (static_where_resident_ && kSinglePass<Pass> && p.dynamic_ids &&
+             grid <= resident_blocks<tile_pass_kernel<Pass, Op, Rec, C>>(p.threads, smem))
+      p.dynamic_ids = false;
     kernel<<<static_cast<unsigned>(grid), static_cast<unsigned>(p.threads), smem, state_.stream()>>>(op, p, b, args,
                                                                                                  state_.diag(), knobs_);
     check(cudaGetLastError(), "device-wide scan launch");
@@ -291,6 +301,7 @@ class Launcher {
   std::string_view algorithm_;
   TileKnobs knobs_;
   bool reuse_descriptors_ = false;
+  bool static_where_resident_ = false;
   typename Rec::Args rec_args_{};
 };
 

@@ -38,19 +38,26 @@ using PolicyConfigs = ConfigList<DefaultTileConfig<std::int32_t>,
                                  TileConfig<32, false, 1024, 2, true>,
                                  TileConfig<24, false, 1024, 2, true, true>,   // persistent blocks
                                  TileConfig<24, false, 1024, 2, true, false, 1>,  // bulk loads
-                                 TileConfig<24, false, 1024, 2, true, false, 2>>;  // bulk loads and stores
+                                 TileConfig<24, false, 1024, 2, true, false, 2>,  // bulk loads and stores
+                                 TileConfig<24, false, 1024, 2, true, false, 0, true>>;  // the default, early aggregates
 // 8-byte values: besides the default (12 items, 24 KB tiles, 32 registers), the earlier default of
-// 8 items unbounded, 8 items bound, 12 unbounded and 32 KB tiles (16 items) bound.
+// 8 items unbounded, 8 items bound, 12 unbounded and 32 KB tiles (16 items) bound, 24 items unbounded
+// (CUB's sm_90 tiles of 8-byte sums are 224 x 24), and early aggregates of some of them.
 using PolicyConfigs64 = ConfigList<DefaultTileConfig<std::int64_t>,
                                    TileConfig<8, false, 1024, 1, true>,
                                    TileConfig<8, false, 1024, 2, true>,
                                    TileConfig<12, false, 1024, 1, true>,
-                                   TileConfig<16, false, 1024, 2, true>>;
+                                   TileConfig<16, false, 1024, 2, true>,
+                                   TileConfig<24, false, 1024, 1, true>,
+                                   TileConfig<12, false, 1024, 2, true, false, 0, true>,
+                                   TileConfig<8, false, 1024, 1, true, false, 0, true>,
+                                   TileConfig<24, false, 1024, 1, true, false, 0, true>>;
 
 template <class Config>
 bool policy_is(const TilePolicy& t) {
   return t.items == Config::kItems && t.streaming == Config::kStreaming && t.min_blocks == Config::kMinBlocks &&
-         t.staged == Config::kStaged && t.persistent == Config::kPersistent && t.bulk == Config::kBulk;
+         t.staged == Config::kStaged && t.persistent == Config::kPersistent && t.bulk == Config::kBulk &&
+         t.early == Config::kEarly;
 }
 template <class... Configs>
 bool policy_built(const TilePolicy& t, ConfigList<Configs...>) {

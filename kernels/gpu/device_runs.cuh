@@ -26,10 +26,11 @@ struct DeviceTracedRuns {
 // The sums DeviceScanSum runs, for a numeric T.
 template <class T>
 struct DeviceSums {
-  // `algorithm` (a device-wide scan or tiles-alone) under the type's default tile configuration.
+  // `algorithm` (a device-wide scan or tiles-alone) under the type's default tile configuration;
+  // static_where_resident: Launcher::static_ids_where_resident.
   static void run(Scratch& scratch, SinglePassState& state, const std::string& algorithm,
-                  std::string_view block_algorithm, const DeviceParams& p, TileKnobs knobs, bool reuse, const void* in,
-                  void* out);
+                  std::string_view block_algorithm, const DeviceParams& p, TileKnobs knobs, bool reuse,
+                  bool static_where_resident, const void* in, void* out);
   // Decoupled look-back pipelined (gpu/pipeline_exec.cuh): `stages` tiles a block.
   static void run_pipelined(Scratch& scratch, SinglePassState& state, const DeviceParams& p, TileKnobs knobs,
                             bool reuse, int stages, const void* in, void* out);

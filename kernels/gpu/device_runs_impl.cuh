@@ -128,8 +128,9 @@ void DeviceTracedRuns<T>::record(OpKind op, bool segmented, const std::string& a
 template <class T>
 void DeviceSums<T>::run(Scratch& scratch, SinglePassState& state, const std::string& algorithm,
                         std::string_view block_algorithm, const DeviceParams& p, TileKnobs knobs, bool reuse,
-                        const void* in, void* out) {
+                        bool static_where_resident, const void* in, void* out) {
   Launcher<SumOp<T>, NoRecorder> l(scratch, state, nullptr, algorithm, knobs, reuse);
+  if (static_where_resident) l.static_ids_where_resident();
   const Buf b_in{const_cast<void*>(in), 0, p.n}, b_out{out, 1, p.n};
   if (algorithm == "tiles-alone") drive_single_pass<TilesAlone>(l, SumOp<T>{}, p, b_in, b_out);
   else drive_device_scan(l, algorithm, block_algorithm, SumOp<T>{}, p, b_in, b_out);

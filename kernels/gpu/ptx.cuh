@@ -196,6 +196,11 @@ __device__ __forceinline__ T shfl_down(const T& v, unsigned delta) {
 }
 
 template <class T>
+__device__ __forceinline__ T shfl_xor(const T& v, int mask) {
+  return shfl_words(v, [mask](unsigned x) { return __shfl_xor_sync(kFullMask, x, mask); });
+}
+
+template <class T>
 __device__ __forceinline__ T shfl_idx(const T& v, int lane) {
   return shfl_words(v, [lane](unsigned x) { return __shfl_sync(kFullMask, x, lane); });
 }

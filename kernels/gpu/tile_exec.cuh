@@ -73,10 +73,21 @@ struct TileItems<T, Items, true> {
   bool bulk;  // the tile arrives by one bulk copy (TileExec::kBulkLoads)
 };
 
+template <class Op>
+inline constexpr bool kSumOp = false;
+template <class T>
+inline constexpr bool kSumOp<SumOp<T>> = true;
+
 template <class T, class Recorder, int Items = tile_items_per_thread<T>(), bool Streaming = false,
-          bool Staged = false, bool Persistent = false, int Bulk = 0>
+          bool Staged = false, bool Persistent = false, int Bulk = 0, bool Early = false>
 class TileExec {
  public:
+  // Early aggregates (TileConfig::kEarly) where the operator is a sum, which may add a lane's
+  // elements out of order: see reduce_tile.
+  template <class Op>
+  static constexpr bool early_for() {
+    return Early && Staged && !Persistent && kSumOp<Op>;
+  }
   // Bulk copies (TileConfig::kBulk): 1 the loads of a full tile, 2 its stores as well, on a GPU
   // that has them (sm_90 on).
   static constexpr bool kBulkLoads = Bulk >= 1 && Staged && !Persistent && kBulkBuilt;
@@ -210,44 +221,49 @@ class TileExec {
   }
 
   // The tile-local scan (kept in the items); returns the tile's aggregate in every thread.
+  //
+  // Early aggregates (early_for<Op>): the aggregate is each lane's plain sum of its elements and one
+  // warp reduction, so the look-back warp publishes it before any element is scanned; the other
+  // warps then scan every warp's segment (warp 1 the look-back warp's as well) while it looks back,
+  // and scan_store_tile waits for them. Otherwise each warp scans its own segment first and the
+  // aggregate falls out of the scan.
   template <class Op>
   __device__ T reduce_tile(Op op, Items_& items) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     T* totals = reinterpret_cast<T*>(s_.warp_totals);
-    T carry = op.identity();
     if constexpr (kBulkLoads) {
       if (items.bulk) bulk_wait(&s_.bar);
       else cp_async_wait_all();
     } else if constexpr (Staged) {
       cp_async_wait_all();
     }
+    T carry = op.identity();
+    if constexpr (early_for<Op>()) {
 #pragma unroll
-    for (int k = 0; k < Chunks; ++k) {
-      T v[V];
-      chunk(items, k, v);
+      for (int k = 0; k < Chunks; ++k) {
+        T v[V];
+        chunk(items, k, v);
 #pragma unroll
-      for (int j = 1; j < V; ++j) v[j] = op(v[j - 1], v[j]);
-      if constexpr (!Staged) {
+        for (int j = 0; j < V; ++j) carry = op(carry, v[j]);
+      }
+#pragma unroll
+      for (int d = 16; d >= 1; d /= 2) carry = op(carry, shfl_xor(carry, d));
+    } else if constexpr (Staged) {
+      carry = scan_segment(op, warp);
+    } else {
+#pragma unroll
+      for (int k = 0; k < Chunks; ++k) {
+        T v[V];
+        chunk(items, k, v);
+#pragma unroll
+        for (int j = 1; j < V; ++j) v[j] = op(v[j - 1], v[j]);
 #pragma unroll
         for (int j = 0; j < V; ++j) items.v[k * V + j] = v[j];
+        const T s = warp_inclusive(op, v[V - 1]);
+        const T before = shfl_up(s, 1);
+        items.pre[k] = lane == 0 ? carry : op(carry, before);  // the chunk's prefix within the warp
+        carry = op(carry, shfl_idx(s, 31));
       }
-      T s = v[V - 1];
-#pragma unroll
-      for (int d = 1; d < 32; d *= 2) {
-        const T left = shfl_up(s, d);
-        if (lane >= d) s = op(left, s);
-      }
-      const T before = shfl_up(s, 1);
-      const T pre = lane == 0 ? carry : op(carry, before);  // the chunk's prefix within the warp
-      if constexpr (Staged) {
-        // The warp-local inclusive scan, over the lane's own staged elements.
-#pragma unroll
-        for (int j = 0; j < V; ++j) v[j] = op(pre, v[j]);
-        put_chunk(k, v);
-      } else {
-        items.pre[k] = pre;
-      }
-      carry = op(carry, shfl_idx(s, 31));
     }
     if (lane == 0) totals[warp] = carry;
     __syncthreads();
@@ -262,6 +278,14 @@ class TileExec {
 #pragma unroll
       for (int k = 0; k < Chunks; ++k) items.pre[k] = op(warp_prefix, items.pre[k]);
     }
+    if constexpr (early_for<Op>()) {
+      if (warps == 1) {
+        scan_segment(op, 0);
+      } else if (warp > 0) {  // warp 1 also scans the look-back warp's segment
+        scan_segment(op, warp);
+        if (warp == 1) scan_segment(op, 0);
+      }
+    }
     items.scanned = true;
     return aggregate;
   }
@@ -271,6 +295,7 @@ class TileExec {
   __device__ void scan_store_tile(Op op, Items_& items, const T& prefix, const Buf& buf,
                                   std::int64_t tile, const DeviceParams& p) {
     if (!items.scanned) reduce_tile(op, items);
+    if constexpr (early_for<Op>()) __syncthreads();  // the other warps' scans of this warp's segment
     if constexpr (Persistent) {
       if (persist_) take_after(p);
     }
@@ -534,8 +559,10 @@ class TileExec {
   }
 
   // This lane's V elements of chunk k in the staging area (the same layout as in global memory).
-  __device__ T* staged_chunk(int k) const {
-    return stage_ + static_cast<int>(threadIdx.x >> 5) * 32 * Items + (k * 32 + static_cast<int>(threadIdx.x & 31)) * V;
+  __device__ T* staged_chunk(int k) const { return staged_chunk_of(static_cast<int>(threadIdx.x >> 5), k); }
+  // ... of warp segment `seg` (this lane's place in it).
+  __device__ T* staged_chunk_of(int seg, int k) const {
+    return stage_ + seg * 32 * Items + (k * 32 + static_cast<int>(threadIdx.x & 31)) * V;
   }
 
   // Thread 0 takes the next tile id from the counter; every thread returns it. With bulk loads and
@@ -582,10 +609,45 @@ class TileExec {
     next_ = take_id(p, counter_);
     copying_ = next_ < p.tiles && vector_ok(in_, next_, p);
   }
-  // Staged: V values over the lane's elements of chunk k (one 16-byte shared store where the type
-  // divides 16 bytes). Only the lane that copied them reads them again, so no barrier is needed.
-  __device__ void put_chunk(int k, const T (&v)[V]) const {
-    T* dst = staged_chunk(k);
+  // An ordered inclusive scan of one value a lane across the warp (the earlier lane on the left).
+  template <class Op>
+  __device__ static T warp_inclusive(Op op, T s) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      const T left = shfl_up(s, d);
+      if (lane >= d) s = op(left, s);
+    }
+    return s;
+  }
+  // Staged: the warp-local inclusive scan of warp segment `seg` written over its staged elements,
+  // this lane its own pieces of each chunk (a chunk's prefix within the segment carried from chunk to
+  // chunk); returns the segment's total in every lane. Any warp may scan any segment once the
+  // segment's copies are visible to it.
+  template <class Op>
+  __device__ T scan_segment(Op op, int seg) const {
+    const int lane = threadIdx.x & 31;
+    T carry = op.identity();
+#pragma unroll
+    for (int k = 0; k < Chunks; ++k) {
+      T v[V];
+      T* src = staged_chunk_of(seg, k);
+      read_chunk(src, v);
+#pragma unroll
+      for (int j = 1; j < V; ++j) v[j] = op(v[j - 1], v[j]);
+      const T s = warp_inclusive(op, v[V - 1]);
+      const T before = shfl_up(s, 1);
+      const T pre = lane == 0 ? carry : op(carry, before);  // the chunk's prefix within the segment
+#pragma unroll
+      for (int j = 0; j < V; ++j) v[j] = op(pre, v[j]);
+      write_chunk(src, v);
+      carry = op(carry, shfl_idx(s, 31));
+    }
+    return carry;
+  }
+  // V values to or from a lane's piece of the staging area: one 16-byte shared access where the
+  // type divides 16 bytes.
+  __device__ static void write_chunk(T* dst, const T (&v)[V]) {
     if constexpr (V * sizeof(T) == 16) {
       *reinterpret_cast<uint4*>(dst) = pack16(v);
     } else {
@@ -593,17 +655,21 @@ class TileExec {
       for (int j = 0; j < V; ++j) dst[j] = v[j];
     }
   }
-  // The lane's V elements of chunk k: from the registers, or from the staging area (one 16-byte
-  // shared load where the type divides 16 bytes).
+  __device__ static void read_chunk(const T* src, T (&v)[V]) {
+    if constexpr (V * sizeof(T) == 16) {
+      unpack16(*reinterpret_cast<const uint4*>(src), v);
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j) v[j] = src[j];
+    }
+  }
+  // Staged: V values over the lane's elements of chunk k. Only the lane that copied them reads them
+  // again, so no barrier is needed (early aggregates aside: see reduce_tile).
+  __device__ void put_chunk(int k, const T (&v)[V]) const { write_chunk(staged_chunk(k), v); }
+  // The lane's V elements of chunk k: from the registers, or from the staging area.
   __device__ void chunk(const Items_& items, int k, T (&v)[V]) const {
     if constexpr (Staged) {
-      const T* src = staged_chunk(k);
-      if constexpr (V * sizeof(T) == 16) {
-        unpack16(*reinterpret_cast<const uint4*>(src), v);
-      } else {
-#pragma unroll
-        for (int j = 0; j < V; ++j) v[j] = src[j];
-      }
+      read_chunk(staged_chunk(k), v);
     } else {
 #pragma unroll
       for (int j = 0; j < V; ++j) v[j] = items.v[k * V + j];
@@ -705,7 +771,8 @@ __global__ void __launch_bounds__(Config::kMaxThreads, (Config::kMinBlocks * Con
     tile_pass_kernel(Op op, DeviceParams p, DeviceBuffers b, typename Recorder::Args rec, TileDiag* diag, TileKnobs knobs) {
   using T = typename Op::value_type;
   constexpr bool persistent = tile_kernel_persistent<Config, Recorder>();
-  using X = TileExec<T, Recorder, Config::kItems, Config::kStreaming, Config::kStaged, persistent, Config::kBulk>;
+  using X = TileExec<T, Recorder, Config::kItems, Config::kStreaming, Config::kStaged, persistent, Config::kBulk,
+                     Config::kEarly>;
   __shared__ typename X::Storage storage;
   extern __shared__ __align__(16) unsigned char sv_tile_stage[];
   X x(storage, rec, diag, knobs, Config::kStaged ? reinterpret_cast<T*>(sv_tile_stage) : nullptr);

@@ -60,8 +60,12 @@ struct TileKnobs {
 // (TileExec, persistent blocks). Measured slower than fresh blocks, so no default uses it: a fresh
 // block asks L2 for its likely tile while its id is on the way, a persistent block's copies wait for
 // the id (docs/performance.md).
+//
+// EarlyAggregate (staged, one tile a block; sums only, TileExec::reduce_tile): the tile's aggregate
+// is a plain sum, published before the tile is scanned; the block's other warps scan the tile while
+// its look-back warp looks back.
 template <int ItemsPerThread, bool StreamingHints = false, int BoundThreads = 1024, int BoundBlocks = 1,
-          bool StagedTiles = false, bool PersistentBlocks = false, int BulkCopies = 0>
+          bool StagedTiles = false, bool PersistentBlocks = false, int BulkCopies = 0, bool EarlyAggregate = false>
 struct TileConfig {
   static constexpr int kItems = ItemsPerThread;
   static constexpr bool kStreaming = StreamingHints;
@@ -70,6 +74,8 @@ struct TileConfig {
   static constexpr bool kStaged = StagedTiles;
   static constexpr bool kPersistent = PersistentBlocks;
   static constexpr int kBulk = BulkCopies;
+  static constexpr bool kEarly = EarlyAggregate;
+  static_assert(!EarlyAggregate || (StagedTiles && !PersistentBlocks), "early aggregates are of staged tiles, one a block");
   static_assert(!PersistentBlocks || StagedTiles, "persistent blocks stage their tiles");
   static_assert(BulkCopies == 0 || (StagedTiles && !PersistentBlocks && !StreamingHints),
                 "bulk copies stage one tile a block, without cache hints");

@@ -31,10 +31,11 @@ const GpuStatus& gpu_status() {
 bool pipelines() {
   return gpu_status().cc_major >= 9 && gpu_status().shared_per_block >= 227 * 1024;
 }
-// The gather kernel the default runs at n (its name), or "" where it runs none: 512 threads of one
-// 16-byte vector, up to 512 tiles.
+// The gather kernel the default runs at n (its name), or "" where it runs none: one 16-byte vector a
+// thread, 256 threads up to 128 tiles, else 512 threads up to 512 tiles.
 std::string gathers_at(std::int64_t n, ValueType type) {
   const std::int64_t vector = type == ValueType::I64 || type == ValueType::F64 ? 2 : 4;
+  if (n <= 128 * 256 * vector) return "256x" + std::to_string(vector) + " gather";
   return n <= 512 * 512 * vector ? "512x" + std::to_string(vector) + " gather" : "";
 }
 // The policy verify_tile_policies_gpu says ran: the scanner's own, except that the default (the
@@ -72,7 +73,7 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
     CAPTURE(type_name(type));
     const std::vector<PolicyCheck> checks = verify_tile_policies_gpu(type, sizes, 77);
     CHECK(checks.size() >= static_cast<std::size_t>(policies) * sizes.size());
-    int epochs = 0, memset = 0, persistent = 0, bulk = 0, pipelined = 0, tiles_only = 0, turned = 0;
+    int epochs = 0, memset = 0, persistent = 0, bulk = 0, pipelined = 0, tiles_only = 0, turned = 0, early = 0;
     for (const PolicyCheck& c : checks) {
       CAPTURE(c.policy);
       CAPTURE(c.ran);
@@ -86,7 +87,11 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
       persistent += c.policy.find("persist") != std::string::npos;
       bulk += c.policy.find("bulk") != std::string::npos;
       pipelined += c.policy.find("pipe") != std::string::npos;
+      early += c.policy.find("early") != std::string::npos;
     }
+    // Early aggregates (a sum's aggregate published before its tile is scanned): of the default's
+    // shape for both types, and of two more shapes for int64.
+    CHECK(early >= (type == ValueType::I32 ? 1 : 3) * static_cast<int>(sizes.size()));
     CHECK(epochs > 0);
     CHECK(memset > 0);
     // The pipelined policies (6, 8 and 9 stages, 9 with the input's L2 lines marked the other way)
