@@ -258,10 +258,12 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     const gpu::TilePolicy small = gpu::gather_policy_at(1, options.type);
     const std::int64_t small_up_to = gpu::kGatherSmallTiles * small.threads * small.items;
     const gpu::TilePolicy gather = gpu::gather_policy_at(small_up_to + 1, options.type);
-    const std::string runs = "bench: decoupled-lookback runs " + small.name() + " up to n = " + std::to_string(small_up_to) +
-                             ", " + gather.name() + " up to n = " +
-                             std::to_string(gpu::kGatherMaxTiles * gather.threads * gather.items) + ", then " +
-                             gpu::default_policy(options.type).name() + " (tile ids from the block index up to the tiles the device holds at once)";
+    std::string runs = "bench: decoupled-lookback runs " + small.name() + " up to n = " + std::to_string(small_up_to) +
+                       ", " + gather.name() + " up to n = " +
+                       std::to_string(gpu::kGatherMaxTiles * gather.threads * gather.items) + ", then ";
+    if (const gpu::TilePolicy w = gpu::one_wave_policy(options.type); w.threads > 0)
+      runs += w.name() + " up to n = " + std::to_string(gpu::one_wave_tiles(options.type) * w.threads * w.items) + ", ";
+    runs += gpu::default_policy(options.type).name() + " (tile ids from the block index up to the tiles the device holds at once)";
     progress(from == INT64_MAX
                  ? runs + " at every n (the pipelined kernel needs sm_90 code and 9 x 24 KB of shared memory a block)"
                  : runs + " below n = " + std::to_string(from) + ", " + gpu::pipelined_default(options.type).name() +

@@ -167,6 +167,14 @@ std::vector<TilePolicy> gather_policies(ValueType type);
 inline constexpr std::int64_t kGatherSmallTiles = 128;
 inline constexpr std::int64_t kGatherMaxTiles = 512;
 TilePolicy gather_policy_at(std::int64_t n, ValueType type);
+// The tile kernel the default runs for 8-byte sums (int64, double) where the device holds all of its
+// tiles at once (one_wave_tiles): 256 threads x 8 items, 16 KB tiles without the register bound,
+// tile ids from the block index; threads 0 (none) for other types. It came within 0.96-1.03x of
+// CUB where the default's 24 KB tiles under the 32-register bound ran 0.89-0.98x (docs/performance.md,
+// "Tile ids from the block index").
+TilePolicy one_wave_policy(ValueType type);
+// device_policies.cu: the tiles of one_wave_policy(type) the current device holds at once; 0 for other types.
+std::int64_t one_wave_tiles(ValueType type);
 // The pipelined policy the default hands large inputs to: 9 stages, the input's L2 lines marked evict-last.
 TilePolicy pipelined_default(ValueType type);
 // The n from which the default runs pipelined_default(type) on the current device: pipelined_from_tiles
@@ -211,7 +219,8 @@ class DeviceScanSum {
   void set_stream(cudaStream_t stream);
   // The policy a run of n elements takes: the scanner's, except that the default's (its switches
   // left alone, decoupled-lookback or tiles-alone) is pipelined_default from pipelined_from elements
-  // up, gather_policy_at(n, ...) where that is one, and its tile kernel between (with tile ids from
+  // up, gather_policy_at(n, ...) where that is one, decoupled look-back's one_wave_policy where that
+  // is one and all its tiles fit on the device at once, and its tile kernel between (with tile ids from
   // the block index where the device holds all the tiles at once: Launcher::static_ids_where_resident). A run with a stall
   // pending for a test takes the tile kernel where it would gather.
   TilePolicy policy_at(std::int64_t n) const;

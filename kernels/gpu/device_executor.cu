@@ -121,6 +121,13 @@ TilePolicy default_policy(ValueType type) {
   return t;
 }
 
+TilePolicy one_wave_policy(ValueType type) {
+  TilePolicy t{256, 8, false, 1, 256, true, true};
+  t.static_ids = true;
+  if (type != ValueType::I64 && type != ValueType::F64) t.threads = 0;
+  return t;
+}
+
 TilePolicy pipelined_default(ValueType type) {
   TilePolicy t;
   t.threads = kPipeWarps * 32;
@@ -339,6 +346,12 @@ TilePolicy DeviceScanSum::policy_at(std::int64_t n) const {
   // A run with a stall pending (stall_next_run_for_test) takes the tile kernel, which has the hook.
   if (impl_->gathers && impl_->stall_tile < 0)
     if (const TilePolicy g = gather_policy_at(n, impl_->type); g.threads > 0) return g;
+  // 8-byte sums in one wave (not tiles-alone, whose baseline is the default's tile kernel).
+  if (impl_->gathers && impl_->stall_tile < 0 && impl_->algorithm == "decoupled-lookback")
+    if (const TilePolicy w = one_wave_policy(impl_->type); w.threads > 0) {
+      const std::int64_t tile = std::int64_t{w.threads} * w.items;
+      if ((n + tile - 1) / tile <= one_wave_tiles(impl_->type)) return w;
+    }
   return impl_->policy;
 }
 
@@ -348,9 +361,10 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
   Impl& m = *impl_;
   const TilePolicy t = policy_at(n);
   DeviceParams q = m.config.params;
-  if (!(t == m.policy)) {  // the default turned pipelined (the same tile size, in other threads x items)
+  if (!(t == m.policy)) {  // the default turned pipelined or one-wave (policy_at)
     q.threads = t.threads;
     q.items = t.items;
+    if (t.static_ids) q.dynamic_ids = false;
   }
   if (m.stall_tile >= 0) {  // one run only
     q.stall_tile = std::exchange(m.stall_tile, -1);

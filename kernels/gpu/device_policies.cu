@@ -25,6 +25,10 @@ void run_policy(Scratch& scratch, SinglePassState& state, const DeviceParams& p,
   drive_single_pass<DecoupledLookback>(l, SumOp<T>{}, p, Buf{const_cast<T*>(in), 0, p.n}, Buf{out, 1, p.n});
 }
 
+// The default's tile kernel for 8-byte sums where the device holds every tile at once
+// (one_wave_policy): 8 items a thread without the register bound, for int64 and double.
+using OneWaveConfig = TileConfig<8, false, 1024, 1, true>;
+
 // The compile-time tile configurations built for decoupled look-back's int32 and int64 sums besides
 // the defaults (each list starts with its type's default, for the run-time variants of it); a
 // TilePolicy picks one by its compile-time part (items, hints, register bound, staging). Every
@@ -44,7 +48,7 @@ using PolicyConfigs = ConfigList<DefaultTileConfig<std::int32_t>,
 // 8 items unbounded, 8 items bound, 12 unbounded and 32 KB tiles (16 items) bound, 24 items unbounded
 // (CUB's sm_90 tiles of 8-byte sums are 224 x 24), and early aggregates of some of them.
 using PolicyConfigs64 = ConfigList<DefaultTileConfig<std::int64_t>,
-                                   TileConfig<8, false, 1024, 1, true>,
+                                   OneWaveConfig,
                                    TileConfig<8, false, 1024, 2, true>,
                                    TileConfig<12, false, 1024, 1, true>,
                                    TileConfig<16, false, 1024, 2, true>,
@@ -52,6 +56,8 @@ using PolicyConfigs64 = ConfigList<DefaultTileConfig<std::int64_t>,
                                    TileConfig<12, false, 1024, 2, true, false, 0, true>,
                                    TileConfig<8, false, 1024, 1, true, false, 0, true>,
                                    TileConfig<24, false, 1024, 1, true, false, 0, true>>;
+
+using PolicyConfigsF64 = ConfigList<OneWaveConfig>;
 
 template <class Config>
 bool policy_is(const TilePolicy& t) {
@@ -90,7 +96,12 @@ bool policy_built_for(const TilePolicy& t, ValueType type) {
     return t.threads == gpu::kPipeWarps * 32 && t.items == pipe_items_of(type) && t.stages >= gpu::kPipeMinStages &&
            t.stages <= gpu::kPipeMaxStages;
   }
-  return type == ValueType::I32 ? policy_built(t, PolicyConfigs{}) : type == ValueType::I64 && policy_built(t, PolicyConfigs64{});
+  switch (type) {
+    case ValueType::I32: return policy_built(t, PolicyConfigs{});
+    case ValueType::I64: return policy_built(t, PolicyConfigs64{});
+    case ValueType::F64: return policy_built(t, PolicyConfigsF64{});
+    default: return false;
+  }
 }
 
 void run_policy(const TilePolicy& t, ValueType type, Scratch& scratch, SinglePassState& state, const DeviceParams& p,
@@ -98,9 +109,30 @@ void run_policy(const TilePolicy& t, ValueType type, Scratch& scratch, SinglePas
   if (type == ValueType::I32)
     run_policy_of(t, PolicyConfigs{}, scratch, state, p, knobs, static_cast<const std::int32_t*>(in),
                   static_cast<std::int32_t*>(out));
-  else
+  else if (type == ValueType::I64)
     run_policy_of(t, PolicyConfigs64{}, scratch, state, p, knobs, static_cast<const std::int64_t*>(in),
                   static_cast<std::int64_t*>(out));
+  else if (type == ValueType::F64)
+    run_policy_of(t, PolicyConfigsF64{}, scratch, state, p, knobs, static_cast<const double*>(in),
+                  static_cast<double*>(out));
+  else
+    throw std::invalid_argument("tile policy " + t.name() + " is not built for " + std::string(type_name(type)));
+}
+
+namespace {
+template <class T>
+std::int64_t resident_one_wave_tiles(const TilePolicy& t) {
+  constexpr auto kernel = tile_pass_kernel<DecoupledLookback, SumOp<T>, NoRecorder, OneWaveConfig>;
+  const std::size_t smem = prepare_stage<kernel>(static_cast<std::size_t>(t.threads) * OneWaveConfig::kItems * sizeof(T));
+  return resident_blocks<kernel>(t.threads, smem);
+}
+}  // namespace
+
+std::int64_t one_wave_tiles(ValueType type) {
+  const TilePolicy t = one_wave_policy(type);
+  if (t.threads == 0) return 0;
+  static_assert(OneWaveConfig::kMinBlocks == 1 && OneWaveConfig::kStaged);
+  return type == ValueType::I64 ? resident_one_wave_tiles<std::int64_t>(t) : resident_one_wave_tiles<double>(t);
 }
 
 }  // namespace gpu

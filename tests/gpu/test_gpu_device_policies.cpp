@@ -39,7 +39,8 @@ std::string gathers_at(std::int64_t n, ValueType type) {
   return n <= 512 * 512 * vector ? "512x" + std::to_string(vector) + " gather" : "";
 }
 // The policy verify_tile_policies_gpu says ran: the scanner's own, except that the default (the
-// first in the list) gathers at small n (gathers_at) and runs the pipelined kernel's 9 stages with
+// first in the list) gathers at small n (gathers_at), runs 8-byte sums in 256 x 8 tiles where the
+// device holds them all at once (one_wave_policy), and runs the pipelined kernel's 9 stages with
 // the input marked evict-last from 9 24 KB tiles a multiprocessor with 4-byte values (as many as its
 // stages hold; one block a multiprocessor) and from 4 with 8-byte ones, on sm_90 on.
 void check_ran(const PolicyCheck& c, const std::string& default_policy, ValueType type) {
@@ -49,6 +50,8 @@ void check_ran(const PolicyCheck& c, const std::string& default_policy, ValueTyp
     CHECK(c.ran.find(" pipe9 L2last") != std::string::npos);
   } else if (c.policy == default_policy && !gathers_at(c.n, type).empty()) {
     CHECK(c.ran == gathers_at(c.n, type));
+  } else if (c.policy == default_policy && wide && c.ran != c.policy) {
+    CHECK(c.ran == "256x8 staged static-ids sleep256");  // 8-byte sums in one wave (one_wave_policy)
   } else if (c.policy == default_policy) {
     CHECK(c.ran == c.policy);  // the tile kernel between the two
   } else {
@@ -73,7 +76,8 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
     CAPTURE(type_name(type));
     const std::vector<PolicyCheck> checks = verify_tile_policies_gpu(type, sizes, 77);
     CHECK(checks.size() >= static_cast<std::size_t>(policies) * sizes.size());
-    int epochs = 0, memset = 0, persistent = 0, bulk = 0, pipelined = 0, tiles_only = 0, turned = 0, early = 0;
+    int epochs = 0, memset = 0, persistent = 0, bulk = 0, pipelined = 0, tiles_only = 0, turned = 0, early = 0,
+        one_wave = 0;
     for (const PolicyCheck& c : checks) {
       CAPTURE(c.policy);
       CAPTURE(c.ran);
@@ -88,7 +92,12 @@ TEST_CASE("gpu device: every tile policy (descriptors kept under epochs or zeroe
       bulk += c.policy.find("bulk") != std::string::npos;
       pipelined += c.policy.find("pipe") != std::string::npos;
       early += c.policy.find("early") != std::string::npos;
+      one_wave += c.policy == checks.front().policy && c.ran.find("256x8 staged static-ids") != std::string::npos;
     }
+    // The default's 8-byte sums at 2^20 run 512 tiles of 256 x 8 in one wave on a device of 128
+    // multiprocessors or more (five blocks of them a multiprocessor).
+    if (type == ValueType::I64 && gpu_status().sm_count >= 128) CHECK(one_wave >= 1);
+    if (type == ValueType::I32) CHECK(one_wave == 0);
     // Early aggregates (a sum's aggregate published before its tile is scanned): of the default's
     // shape for both types, and of two more shapes for int64.
     CHECK(early >= (type == ValueType::I32 ? 1 : 3) * static_cast<int>(sizes.size()));
@@ -122,8 +131,10 @@ TEST_CASE("gpu device: the default and the pipelined tile policies on every nume
   // past an aligned allocation: the pipelined kernel's load warp then copies element by element
   // (no bulk copy) and its store warps store scalars; the default takes its guarded path. Sizes
   // with full tiles only, a partial last tile, less than a tile, and n = 1; 2^23 + 1, which the
-  // default hands to the pipelined kernel on sm_90 (2^22 + 1 and 2^21 + 1 too with 8-byte values).
-  const std::vector<std::int64_t> sizes = {(1 << 23) + 1, 6144 * 5, 3000, (1 << 22) + 1, 1, 6144 * 2, (1 << 21) + 1};
+  // default hands to the pipelined kernel on sm_90 (2^22 + 1 and 2^21 + 1 too with 8-byte values);
+  // 3 x 2^18 + 1, which it hands to the one-wave tile kernel with 8-byte values.
+  const std::vector<std::int64_t> sizes = {(1 << 23) + 1, 6144 * 5, 3000, (1 << 22) + 1, 1, 6144 * 2, (1 << 21) + 1,
+                                           (3 << 18) + 1};
   const bool pipelined_here = pipelines();
   for (ValueType type : {ValueType::F32, ValueType::F64, ValueType::I32, ValueType::I64}) {
     for (std::int64_t offset : {0, 1}) {
