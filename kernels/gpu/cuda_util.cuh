@@ -162,15 +162,15 @@ std::vector<TilePolicy> gather_policies(ValueType type);
 // kGatherSmallTiles of them (2^17 4-byte values, 2^16 8-byte ones), else in 512-thread blocks (the
 // first of gather_policies) up to kGatherMaxTiles (2^20 4-byte values, 2^19 8-byte ones); threads 0
 // (none) above. Measured on the H200 and the H100 against the tile kernel and the gather kernel's
-// other shapes (docs/performance.md, "The gather kernel at small n"): the smaller blocks won by
-// 0.1 us up to 128 of them, the larger up to 512 tiles, the tile kernel above.
+// other shapes (docs/performance.md, "The gather kernel's small shape"): the smaller blocks won by
+// up to 0.2 us below 128 of them and tied or won at 128, the larger up to 512 tiles, the tile kernel above.
 inline constexpr std::int64_t kGatherSmallTiles = 128;
 inline constexpr std::int64_t kGatherMaxTiles = 512;
 TilePolicy gather_policy_at(std::int64_t n, ValueType type);
 // The tile kernel the default runs for 8-byte sums (int64, double) where the device holds all of its
 // tiles at once (one_wave_tiles): 256 threads x 8 items, 16 KB tiles without the register bound,
-// tile ids from the block index; threads 0 (none) for other types. It came within 0.96-1.03x of
-// CUB where the default's 24 KB tiles under the 32-register bound ran 0.89-0.98x (docs/performance.md,
+// tile ids from the block index; threads 0 (none) for other types. It came within 0.96-1.01x of
+// CUB where the default's 24 KB tiles under the 32-register bound ran 0.88-0.98x (docs/performance.md,
 // "Tile ids from the block index").
 TilePolicy one_wave_policy(ValueType type);
 // device_policies.cu: the tiles of one_wave_policy(type) the current device holds at once; 0 for other types.

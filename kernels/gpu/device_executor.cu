@@ -242,9 +242,6 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
   TilePolicy early;  // the default with early aggregates (TileConfig::kEarly)
   early.early = true;
   v.push_back(early);
-  TilePolicy static_ids;  // the default with tile ids from the block index
-  static_ids.static_ids = true;
-  v.push_back(static_ids);
   // Persistent blocks (the grid the device holds at once, the next tile's copies issued with the
   // stores; measured slower, see TileConfig): the default's shape, 512-thread blocks, no prefetch.
   // threads items  cs   minb sleep staged prefetch reuse persist

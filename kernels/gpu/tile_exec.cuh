@@ -76,14 +76,14 @@ struct TileItems<T, Items, true> {
 template <class Op>
 inline constexpr bool kSumOp = false;
 template <class T>
-inline constexpr bool kSumOp<SumOp<T>> = true;
+inline constexpr bool kSumOp<SumOp<T>> = std::is_integral_v<T>;  // a float sum's order is its rounding
 
 template <class T, class Recorder, int Items = tile_items_per_thread<T>(), bool Streaming = false,
           bool Staged = false, bool Persistent = false, int Bulk = 0, bool Early = false>
 class TileExec {
  public:
-  // Early aggregates (TileConfig::kEarly) where the operator is a sum, which may add a lane's
-  // elements out of order: see reduce_tile.
+  // Early aggregates (TileConfig::kEarly) where the operator is an integer sum, which may add a
+  // lane's elements out of order: see reduce_tile.
   template <class Op>
   static constexpr bool early_for() {
     return Early && Staged && !Persistent && kSumOp<Op>;
