@@ -207,7 +207,7 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
     // 8-byte sums are 224 x 24, 42 KB).
     v.push_back({128, 12, false, 2, 256, true, true});
     v.push_back({512, 12, false, 2, 256, true, true});
-    // CUB's shape (224 x 24, 42 KB tiles, five blocks a multiprocessor), unbounded; and early
+    // CUB's shape (224 x 24, 42 KB tiles), unbounded; and early
     // aggregates of the default, of 256 x 8 unbounded and of CUB's shape.
     v.push_back({224, 24, false, 1, 256, true, true});
     for (TilePolicy t : {default_policy(type), TilePolicy{256, 8, false, 1, 256, true, true},
@@ -272,8 +272,9 @@ struct DeviceScanSum::Impl {
   DeviceConfig config;
   TilePolicy policy;
   std::int64_t pipe_from = INT64_MAX;  // the default's: from this n, pipelined_default (policy_at)
-  // The default's: the gather kernel where gather_policy_at gives one, and the tile kernel's ids from
-  // the block index where its tiles fit on the device at once.
+  // The default's: the gather kernel where gather_policy_at gives one, decoupled look-back's
+  // one_wave_policy for 8-byte sums where that fits, and the tile kernel's ids from the block index
+  // where its tiles fit on the device at once.
   bool gathers = false;
   unsigned hold_ns = 0;  // tiles-alone
   Scratch scratch;
