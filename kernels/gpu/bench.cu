@@ -262,7 +262,7 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
                        ", " + gather.name() + " up to n = " +
                        std::to_string(gpu::kGatherMaxTiles * gather.threads * gather.items) + ", then ";
     if (const gpu::TilePolicy w = gpu::one_wave_policy(options.type); w.threads > 0)
-      runs += w.name() + " up to n = " + std::to_string(gpu::one_wave_tiles(options.type) * w.threads * w.items) + ", ";
+      runs += w.name() + " up to n = " + std::to_string(gpu::one_wave_up_to(options.type)) + ", ";
     runs += gpu::default_policy(options.type).name() + " (tile ids from the block index up to the tiles the device holds at once)";
     progress(from == INT64_MAX
                  ? runs + " at every n (the pipelined kernel needs sm_90 code and 9 x 24 KB of shared memory a block)"

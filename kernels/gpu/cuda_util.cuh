@@ -168,13 +168,14 @@ inline constexpr std::int64_t kGatherSmallTiles = 128;
 inline constexpr std::int64_t kGatherMaxTiles = 512;
 TilePolicy gather_policy_at(std::int64_t n, ValueType type);
 // The tile kernel the default runs for 8-byte sums (int64, double) where the device holds all of its
-// tiles at once (one_wave_tiles): 256 threads x 8 items, 16 KB tiles without the register bound,
+// tiles at once (up to one_wave_up_to): 256 threads x 8 items, 16 KB tiles without the register bound,
 // tile ids from the block index; threads 0 (none) for other types. It came within 0.96-1.01x of
 // CUB where the default's 24 KB tiles under the 32-register bound ran 0.88-0.98x (docs/performance.md,
 // "Tile ids from the block index").
 TilePolicy one_wave_policy(ValueType type);
-// device_policies.cu: the tiles of one_wave_policy(type) the current device holds at once; 0 for other types.
-std::int64_t one_wave_tiles(ValueType type);
+// device_policies.cu: the largest n whose tiles of one_wave_policy(type) the current device holds at
+// once; 0 for other types.
+std::int64_t one_wave_up_to(ValueType type);
 // The pipelined policy the default hands large inputs to: 9 stages, the input's L2 lines marked evict-last.
 TilePolicy pipelined_default(ValueType type);
 // The n from which the default runs pipelined_default(type) on the current device: pipelined_from_tiles

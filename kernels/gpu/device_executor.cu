@@ -215,11 +215,12 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
       t.early = true;
       v.push_back(t);
     }
-    // Tile ids from the block index (no counter), of the default and of 256 x 8 unbounded.
-    for (TilePolicy t : {default_policy(type), TilePolicy{256, 8, false, 1, 256, true, true}}) {
-      t.static_ids = true;
-      v.push_back(t);
-    }
+    // Tile ids from the block index (no counter), of the default and of 256 x 8 unbounded (the
+    // default's tiles in one wave).
+    TilePolicy static_ids = default_policy(type);
+    static_ids.static_ids = true;
+    v.push_back(static_ids);
+    v.push_back(one_wave_policy(type));
     return v;
   }
   if (type != ValueType::I32) return v;
@@ -272,9 +273,9 @@ struct DeviceScanSum::Impl {
   DeviceConfig config;
   TilePolicy policy;
   std::int64_t pipe_from = INT64_MAX;  // the default's: from this n, pipelined_default (policy_at)
-  // The default's: the gather kernel where gather_policy_at gives one, decoupled look-back's
-  // one_wave_policy for 8-byte sums where that fits, and the tile kernel's ids from the block index
-  // where its tiles fit on the device at once.
+  std::int64_t one_wave_up_to = 0;     // decoupled look-back's default: up to this n, one_wave_policy
+  // The default's: the gather kernel where gather_policy_at gives one, and the tile kernel's ids from
+  // the block index where its tiles fit on the device at once.
   bool gathers = false;
   unsigned hold_ns = 0;  // tiles-alone
   Scratch scratch;
@@ -335,6 +336,8 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
     if (switches_kernel && policy == default_policy(type) && default_switches(impl_->config.params)) {
       impl_->pipe_from = pipelined_from(type);
       impl_->gathers = true;
+      // 8-byte sums in one wave (not tiles-alone, whose baseline is the default's tile kernel).
+      if (algorithm == "decoupled-lookback") impl_->one_wave_up_to = one_wave_up_to(type);
     }
   }
 }
@@ -344,12 +347,7 @@ TilePolicy DeviceScanSum::policy_at(std::int64_t n) const {
   // A run with a stall pending (stall_next_run_for_test) takes the tile kernel, which has the hook.
   if (impl_->gathers && impl_->stall_tile < 0)
     if (const TilePolicy g = gather_policy_at(n, impl_->type); g.threads > 0) return g;
-  // 8-byte sums in one wave (not tiles-alone, whose baseline is the default's tile kernel).
-  if (impl_->gathers && impl_->stall_tile < 0 && impl_->algorithm == "decoupled-lookback")
-    if (const TilePolicy w = one_wave_policy(impl_->type); w.threads > 0) {
-      const std::int64_t tile = std::int64_t{w.threads} * w.items;
-      if ((n + tile - 1) / tile <= one_wave_tiles(impl_->type)) return w;
-    }
+  if (n <= impl_->one_wave_up_to && impl_->stall_tile < 0) return one_wave_policy(impl_->type);
   return impl_->policy;
 }
 

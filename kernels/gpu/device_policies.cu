@@ -128,11 +128,13 @@ std::int64_t resident_one_wave_tiles(const TilePolicy& t) {
 }
 }  // namespace
 
-std::int64_t one_wave_tiles(ValueType type) {
+std::int64_t one_wave_up_to(ValueType type) {
   const TilePolicy t = one_wave_policy(type);
   if (t.threads == 0) return 0;
   static_assert(OneWaveConfig::kMinBlocks == 1 && OneWaveConfig::kStaged);
-  return type == ValueType::I64 ? resident_one_wave_tiles<std::int64_t>(t) : resident_one_wave_tiles<double>(t);
+  const std::int64_t tiles =
+      type == ValueType::I64 ? resident_one_wave_tiles<std::int64_t>(t) : resident_one_wave_tiles<double>(t);
+  return tiles * t.threads * t.items;
 }
 
 }  // namespace gpu
