@@ -223,8 +223,22 @@ def play_steps(browser, deadline):
         time.sleep(0.1)
         if (step := address_step(browser)) != steps[-1]:
             steps.append(step)
-    press(browser, " ", "Space", 32)
+    stop_playing(browser)
     return steps
+
+
+def stop_playing(browser, tries=3):
+    """Space again, until the address's step stays put for more than two steps' time (the window
+    plays a step a second). Where a frame takes longer than the key's repeat delay, the window may
+    see one press twice, which pauses and plays again: then the press is repeated."""
+    for _ in range(tries):
+        press(browser, " ", "Space", 32)
+        step, until = address_step(browser), time.monotonic() + 2.5
+        while time.monotonic() < until and address_step(browser) == step:
+            time.sleep(0.1)
+        if address_step(browser) == step:
+            return
+    fail(f"Space pressed {tries} times does not stop the timeline: the address's step still moves")
 
 
 def animation_frame_ms(browser, frames):
