@@ -13,8 +13,9 @@
 #   tests              every GPU test case (scanviz_gpu_tests)
 #   device             the device-wide scans: their GPU tests (unless `tests` runs too), scanviz bench
 #                      (default sizes, table and JSON) and the tile kernels' SASS
-#   device-sanitizers  compute-sanitizer memcheck, racecheck and synccheck on the small-n device tests,
-#                      and memcheck on bench (its single launches and graphs) at 2^16 and 2^22
+#   device-sanitizers  compute-sanitizer memcheck, racecheck and synccheck on the small-n device tests
+#                      and the one-wave 8-byte tests, and memcheck on bench (its single launches and
+#                      graphs) at 2^16 and 2^22
 #   small              small and mid n (SCANVIZ_SMALL_SIZES, default 2^12..2^22) for each type in
 #                      SCANVIZ_SMALL_TYPES (default int32,int64): decoupled look-back's default, its gather
 #                      kernel in every shape with each shape's tiles alone and ordering floor, the
@@ -347,9 +348,9 @@ grep -hv "^bench:" "$out/timing-24.txt" "$out/timing-28.txt"
 fi
 
 if want device-sanitizers; then
-say "compute-sanitizer on the small-n device tests"
+say "compute-sanitizer on the small-n and one-wave device tests"
 for tool in memcheck racecheck synccheck; do
-  timeout 120 compute-sanitizer --tool "$tool" "$bin/tests/scanviz_gpu_tests" -tc='gpu device small*' \
+  timeout 240 compute-sanitizer --tool "$tool" "$bin/tests/scanviz_gpu_tests" -tc='gpu device small*,gpu device one-wave*' \
     >"$out/device-$tool.txt" 2>&1
   printf '%-10s exit %s  %s\n' "$tool" "$?" "$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases:" "$out/device-$tool.txt" | tr '\n' ' ')"
 done | tee "$out/device-sanitizers.txt"

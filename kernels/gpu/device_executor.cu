@@ -75,8 +75,6 @@ bool default_kernel(gpu::TilePolicy t, ValueType type) {
   return t == gpu::default_policy(type);
 }
 
-// Whether `t` is built for decoupled look-back's sum of `type` (int32 and int64 have policy lists;
-
 }  // namespace
 
 
