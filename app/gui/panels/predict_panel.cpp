@@ -158,7 +158,7 @@ int predict_window(PredictUi& p, const TraceView& view, int shown, ImVec2 pos, I
       break;
     }
     if (key_pressed(GLFW_KEY_E)) p.edit = true;
-    submit |= ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) || key_pressed(GLFW_KEY_KP_ENTER);
+    submit |= ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) || key_pressed(GLFW_KEY_KP_ENTER);
   } else if (count > 0 && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab))) {  // typing: on to the next box
     p.current = (p.current + (io.KeyShift ? count - 1 : 1)) % count;
     p.edit = true;

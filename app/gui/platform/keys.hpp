@@ -7,6 +7,11 @@
 
 namespace sv::gui {
 
-inline bool key_pressed(int glfw_key) { return ImGui::IsKeyPressed(static_cast<ImGuiKey>(glfw_key)); }
+// Once a press: what toggles, answers or picks. A key held past Dear ImGui's repeat delay (0.275 s)
+// would otherwise act again every 0.05 s, which a slow frame or a firm press turns into a double
+// toggle or a second answer.
+inline bool key_pressed(int glfw_key) { return ImGui::IsKeyPressed(static_cast<ImGuiKey>(glfw_key), false); }
+// Again while held, after the delay: keys that step (the arrows, zoom, pages), as a text field's do.
+inline bool key_repeats(int glfw_key) { return ImGui::IsKeyPressed(static_cast<ImGuiKey>(glfw_key), true); }
 
 }  // namespace sv::gui

@@ -120,10 +120,10 @@ void kernel_window(Ui& ui, const PanelLayout& l) {
   // Keyboard alone: out of the text, Up and Down walk the report card's entries and Enter picks one,
   // Page Down and Page Up the starting points; Tab goes back into the text.
   if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::GetIO().WantTextInput) {
-    k.card_keys.moved = key_pressed(GLFW_KEY_DOWN) ? 1 : key_pressed(GLFW_KEY_UP) ? -1 : 0;
+    k.card_keys.moved = key_repeats(GLFW_KEY_DOWN) ? 1 : key_repeats(GLFW_KEY_UP) ? -1 : 0;
     k.card_keys.enter = key_pressed(GLFW_KEY_ENTER) || key_pressed(GLFW_KEY_KP_ENTER);
     if (key_pressed(GLFW_KEY_TAB)) k.editor.focus = true;
-    k.editor.start_step = key_pressed(GLFW_KEY_PAGE_DOWN) ? 1 : key_pressed(GLFW_KEY_PAGE_UP) ? -1 : 0;
+    k.editor.start_step = key_repeats(GLFW_KEY_PAGE_DOWN) ? 1 : key_repeats(GLFW_KEY_PAGE_UP) ? -1 : 0;
   }
   // Side by side where the panel is wide enough for both, else the report card under the editor.
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -16,14 +16,16 @@ void handle_keys(Ui& ui) {
   if (ImGui::GetIO().WantTextInput) return;
   // With the look-back view in front, the timeline keys move its time (tile event by tile event).
   const bool lookback_keys = ui.show_lookback && ui.lookback.focused;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) {
+  // Toggles act once a press (gui/platform/keys.hpp); the arrows repeat while held.
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) {
     if (lookback_keys) lookback_key(ui.lookback, LookbackKey::PlayPause);
     else ui.playing = !ui.playing;
   }
   const std::pair<ImGuiKey, LookbackKey> keys[] = {{ImGuiKey_RightArrow, LookbackKey::Next}, {ImGuiKey_LeftArrow, LookbackKey::Previous},
                                                    {ImGuiKey_Home, LookbackKey::Start}, {ImGuiKey_End, LookbackKey::End}};
   for (const auto& [key, action] : keys) {
-    if (!ImGui::IsKeyPressed(ImGui::GetKeyIndex(key))) continue;
+    const bool steps = key == ImGuiKey_RightArrow || key == ImGuiKey_LeftArrow;
+    if (!ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), steps)) continue;
     if (lookback_keys) lookback_key(ui.lookback, action);
     else if (action == LookbackKey::Next) set_step(ui, ui.step + 1);
     else if (action == LookbackKey::Previous) set_step(ui, ui.step - 1);
@@ -32,8 +34,8 @@ void handle_keys(Ui& ui) {
   }
   for (CanvasState* cs : {&ui.canvas, &ui.canvas_racy}) {
     float zoom = 1;
-    if (key_pressed(GLFW_KEY_EQUAL) || key_pressed(GLFW_KEY_KP_ADD)) zoom = 1.25f;
-    if (key_pressed(GLFW_KEY_MINUS) || key_pressed(GLFW_KEY_KP_SUBTRACT)) zoom = 1 / 1.25f;
+    if (key_repeats(GLFW_KEY_EQUAL) || key_repeats(GLFW_KEY_KP_ADD)) zoom = 1.25f;
+    if (key_repeats(GLFW_KEY_MINUS) || key_repeats(GLFW_KEY_KP_SUBTRACT)) zoom = 1 / 1.25f;
     if (zoom != 1) {
       cs->view.scale_x *= zoom;
       cs->view.scale_y *= zoom;
