@@ -142,10 +142,32 @@ def save(png, path):
     print(f"page_test: screenshot {path}")
 
 
+# The page side of press: a key armed in window.svReleaseAfterFrame is released (a key-up to the
+# window, as the browser sends one) right after the window's next frame. The frame loop asked for
+# that frame before the key went down, so its callback runs first: exactly one frame sees the key.
+KEY_RELEASE_SCRIPT = """addEventListener('keydown', function(e) {
+  if (!e.isTrusted || window.svReleaseAfterFrame !== e.keyCode) return;
+  window.svReleaseAfterFrame = null;
+  var key = e.key, code = e.code, keyCode = e.keyCode;
+  requestAnimationFrame(function() {
+    var up = new KeyboardEvent('keyup', {key: key, code: code});
+    Object.defineProperty(up, 'keyCode', {value: keyCode});
+    dispatchEvent(up);
+  });
+}, true);"""
+
+
+def install_key_release(browser):
+    """KEY_RELEASE_SCRIPT in every page the browser opens from now on."""
+    browser.send("Page.addScriptToEvaluateOnNewDocument", {"source": KEY_RELEASE_SCRIPT})
+
+
 def press(browser, key, code, keycode):
-    """A key pressed as a person does: down until a frame has seen it (Dear ImGui sees a press only
-    when a frame finds the key down), then up, before its repeat delay (0.275 s) even where frames
-    are slow: a second frame with the key still down may count it again."""
+    """A key pressed as a person does, down for exactly one of the window's frames: Dear ImGui sees a
+    press only when a frame finds the key down, and a second frame that finds it still down after
+    the repeat delay (0.275 s, one slow frame) counts it again (the arrows and a text field's keys
+    repeat). The page releases it after that frame (install_key_release); the browser's key-up follows."""
+    browser.evaluate(f"window.svReleaseAfterFrame = {keycode}")
     for kind, frames in (("rawKeyDown", 1), ("keyUp", 2)):
         browser.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": code,
                                                 "windowsVirtualKeyCode": keycode, "nativeVirtualKeyCode": keycode})
@@ -213,12 +235,30 @@ def address_step(browser):
     return next((int(p[5:]) for p in search.lstrip("?").split("&") if p.startswith("step=")), None)
 
 
-def play_steps(browser, deadline):
+def step_to(browser, target, presses=6):
+    """The arrows, as a person steps to `target`: Right while the address's step is before it, Left
+    while after, each press moving it that way; returns the presses. Held, an arrow keeps stepping
+    (the window's keys), so a frame slower than the repeat delay (0.275 s) may count one press
+    twice: the step is read after each press, not assumed."""
+    count = 0
+    while (step := address_step(browser) or 0) != target:
+        if count == presses:
+            fail(f"{presses} presses of the arrows left the address at step {step}, not {target}")
+        key = ("ArrowRight", "ArrowRight", 39) if step < target else ("ArrowLeft", "ArrowLeft", 37)
+        press(browser, *key)
+        count += 1
+        moved = address_step(browser) or 0
+        if (moved - step) * (target - step) <= 0:
+            fail(f"{key[0]} at step {step} left the address at step {moved}: the arrow did not step that way")
+    return count
+
+
+def play_steps(browser):
     """Presses Space and returns the steps the address names over the next seconds (until it has
     moved twice), then Space again to stop."""
     steps = [address_step(browser)]
     press(browser, " ", "Space", 32)
-    until = min(deadline, time.monotonic() + 8)
+    until = time.monotonic() + 8
     while time.monotonic() < until and len(set(steps)) < 3:
         time.sleep(0.1)
         if (step := address_step(browser)) != steps[-1]:
@@ -227,18 +267,17 @@ def play_steps(browser, deadline):
     return steps
 
 
-def stop_playing(browser, tries=3):
-    """Space again, until the address's step stays put for more than two steps' time (the window
-    plays a step a second). Where a frame takes longer than the key's repeat delay, the window may
-    see one press twice, which pauses and plays again: then the press is repeated."""
-    for _ in range(tries):
-        press(browser, " ", "Space", 32)
-        step, until = address_step(browser), time.monotonic() + 2.5
-        while time.monotonic() < until and address_step(browser) == step:
-            time.sleep(0.1)
-        if address_step(browser) == step:
-            return
-    fail(f"Space pressed {tries} times does not stop the timeline: the address's step still moves")
+def stop_playing(browser):
+    """Space again, and the address's step then stays put for more than two steps' time (the window
+    plays a step a second): Space stopped the timeline, once, however slow the frames (a toggle acts
+    once a press, gui/platform/keys.hpp)."""
+    press(browser, " ", "Space", 32)
+    step, until = address_step(browser), time.monotonic() + 2.5
+    while time.monotonic() < until:
+        time.sleep(0.1)
+        if address_step(browser) != step:
+            fail(f"Space pressed during play did not stop the timeline: the address's step went {step} -> "
+                 f"{address_step(browser)}")
 
 
 def animation_frame_ms(browser, frames):

@@ -77,13 +77,16 @@ def allow_downloads(browser, folder):
 
 
 def downloaded(browser, folder):
-    """The file the page last handed to the browser, once the browser has saved it whole."""
+    """The file the page last handed to the browser, once the browser has saved it whole; then
+    removed, so that a later download of the same name is not taken for this one."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         last = browser.evaluate("Module.lastDownload")
         if last and os.path.isfile(path := os.path.join(folder, last["name"])) and os.path.getsize(path) == last["size"]:
             with open(path, "rb") as f:
-                return last["name"], f.read()
+                data = f.read()
+            os.remove(path)
+            return last["name"], data
         time.sleep(0.1)
     fail("File > Export: the browser saved no file in 30 s; the page's last download: " +
          str(browser.evaluate("Module.lastDownload")) + "; it said:\n  " + "\n  ".join(console_lines(browser.events)[-5:]))

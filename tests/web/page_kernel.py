@@ -10,7 +10,7 @@ import os
 import time
 import zlib
 
-from page_browser import drop_file, load, page_line, press, save, screenshot, wait_frames
+from page_browser import drop_file, load, page_line, press, save, screenshot, step_to, wait_frames
 from page_common import HEIGHT, WIDTH, fail
 from page_files import allow_downloads, click_file_item, downloaded
 from page_images import HAZARD, colour_in_diagram, count_cell_rows, count_colour, pixel, read_png
@@ -189,7 +189,7 @@ def typed_kernel(browser, url, out):
     close_panel(browser)
     # The run opens at its first step, the load; the right arrow shows stride 1, where the race is.
     load_step = screenshot(browser)
-    press(browser, "ArrowRight", "ArrowRight", 39)
+    step_to(browser, 1)
     race = screenshot(browser)
     save(race, os.path.join(out, "web-kernel-race.png"))
     hazard = colour_in_diagram(read_png(race), HAZARD)

@@ -2,7 +2,7 @@
 follows the window and opens there, File > Copy link, and links that name a lesson (or a bad value)."""
 import os
 
-from page_browser import copy_link, load, page_line, play_steps, press, save, screenshot
+from page_browser import copy_link, load, page_line, play_steps, save, screenshot, step_to
 from page_common import HEIGHT, WIDTH, fail
 from page_images import CELL_BORDER, CELL_FILL, close, count_cell_rows, diagram_box, pixel, read_png
 
@@ -33,20 +33,18 @@ def check_default_lesson(image, size=(WIDTH, HEIGHT), wide=False):
     print(f"page_test: the diagram's row of 8 cells is drawn (top border at y = {top})")
 
 
-def timeline(browser, url, out, shot, deadline):
-    """The right arrow twice, the address after it, Space, Copy link and a link to a step, from the
+def timeline(browser, url, out, shot):
+    """The right arrow to step 2, the address after it, Space, Copy link and a link to a step, from the
     default lesson whose first screenshot is `shot`."""
-    # The right arrow twice, as a person presses it: the timeline moves to step 2.
-    # Each key is held for about a frame: Dear ImGui sees a press only when a frame finds the key
-    # down, and a key held longer than its repeat delay (0.275 s) counts again.
-    for _ in range(2):
-        press(browser, "ArrowRight", "ArrowRight", 39)
+    # The right arrow, as a person presses it, to step 2 (twice, unless a slow frame counted a
+    # press twice: step_to).
+    arrow_presses = step_to(browser, 2)
     stepped = screenshot(browser)
     # The address follows the window (history.replaceState): it names step 2 now, and opens there.
     stepped_search = browser.evaluate("location.search")
     stepped_again, _ = load(browser, browser.evaluate("location.href"))
     # Space plays: the step the address names moves on by itself.
-    playing_steps = play_steps(browser, deadline)
+    playing_steps = play_steps(browser)
     # File > Copy link: the clipboard has it, or (headless Chromium grants no clipboard) the
     # page's link box shows it.
     copied = copy_link(browser)
@@ -62,11 +60,11 @@ def timeline(browser, url, out, shot, deadline):
     check_default_lesson(image)
     rows_before, rows_after = count_cell_rows(image), count_cell_rows(read_png(stepped))
     if (rows_before, rows_after) != (1, 3):
-        fail(f"the diagram shows {rows_before} row(s) of cells at the start and {rows_after} after the right arrow "
-             "twice, not 1 and 3 (the load, then a row a step)")
-    print("page_test: two presses of the right arrow drew the rows of steps 1 and 2")
+        fail(f"the diagram shows {rows_before} row(s) of cells at the start and {rows_after} at step 2, "
+             "not 1 and 3 (the load, then a row a step)")
+    print(f"page_test: the right arrow ({arrow_presses} presses) drew the rows of steps 1 and 2")
     if "step=2" not in stepped_search.split("&") and f"?step=2" not in stepped_search:
-        fail(f"after the right arrow twice the address says '{stepped_search}', not step=2")
+        fail(f"after the right arrow to step 2 the address says '{stepped_search}', not step=2")
     if count_cell_rows(read_png(stepped_again)) != 3:
         fail(f"the address after two steps ({stepped_search}) opens with {count_cell_rows(read_png(stepped_again))} "
              "row(s) of cells, not 3")

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The web build in a real browser: serves the site folder from a local HTTP server, opens it in
 headless Chromium (driven over the DevTools protocol on a pipe, no other package needed), waits for
-the window's first frame, takes a screenshot and checks its pixels, then presses the right arrow
-twice and checks that the diagram shows the two steps more and that the address says step=2 (and
-opens there); clicks File > Copy link and checks the link; presses Space and checks that the step
-moves on; opens links to the charts with a schedule, measures frame times (requestAnimationFrame)
+the window's first frame, takes a screenshot and checks its pixels, then steps to step 2 with the
+right arrow and checks that the diagram shows the two steps more and that the address says step=2
+(and opens there); presses Space and checks that the step moves on, and again that it stops; clicks
+File > Copy link and checks the link; opens links to the charts with a schedule, measures frame times (requestAnimationFrame)
 for the default lesson and n = 1024; opens links to a step, to the race, to
 the look-back view, to a trace recorded on an H100 and to a bench table measured on an H200 (fetched
 by the page) and checks each; drops the same two files on the window and checks that they open;
@@ -28,14 +28,13 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 
 import page_files
 import page_kernel
 import page_lesson
 import page_views
 import page_window
-from page_browser import Browser, load, serve
+from page_browser import Browser, install_key_release, load, serve
 from page_common import HEIGHT, WIDTH, skip
 
 # The source tree: the kernels the test drops on the page (assets/kernels/).
@@ -64,14 +63,14 @@ def main():
             browser.session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
             browser.send("Runtime.enable")
             browser.send("Page.enable")
+            install_key_release(browser)
             browser.send("Emulation.setDeviceMetricsOverride",
                          {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False,
                           "screenWidth": 1920, "screenHeight": 1080})
-            deadline = time.monotonic() + 60
             shot, first_frame_ms = load(browser, url)
             print(f"page_test: first frame {first_frame_ms:.0f} ms after navigation")
             # Each scenario acts as a person does, then checks what the page shows (tests/web/page_*.py).
-            page_lesson.timeline(browser, url, out, shot, deadline)
+            page_lesson.timeline(browser, url, out, shot)
             page_views.views(browser, url, out, shot)
             page_lesson.lesson_links(browser, url)
             page_window.frame_times(browser, url)

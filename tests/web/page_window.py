@@ -106,8 +106,10 @@ def lecture_mode(browser, url, out):
     lecture, _ = load(browser, url + "?lecture=1")
     # The browser refuses the link's fullscreen (no key pressed yet): the first F asks again.
     press(browser, "f", "KeyF", 70)
-    time.sleep(0.3)
-    lecture_f_fullscreen = browser.evaluate("document.fullscreenElement !== null")
+    lecture_f_fullscreen, until = False, time.monotonic() + 5  # the browser answers the request in its own time
+    while not lecture_f_fullscreen and time.monotonic() < until:
+        time.sleep(0.05)
+        lecture_f_fullscreen = browser.evaluate("document.fullscreenElement !== null")
     press(browser, "f", "KeyF", 70)
     load(browser, url)
     press(browser, "l", "KeyL", 76)
