@@ -237,9 +237,8 @@ def address_step(browser):
 
 def step_to(browser, target, presses=6):
     """The arrows, as a person steps to `target`: Right while the address's step is before it, Left
-    while after, each press moving it that way; returns the presses. Held, an arrow keeps stepping
-    (the window's keys), so a frame slower than the repeat delay (0.275 s) may count one press
-    twice: the step is read after each press, not assumed."""
+    while after, each press moving it that way; returns the presses. The step is read after each
+    press, not assumed from the presses (held, an arrow keeps stepping)."""
     count = 0
     while (step := address_step(browser) or 0) != target:
         if count == presses:

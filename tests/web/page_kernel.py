@@ -72,9 +72,9 @@ def with_control(browser, key, code, keycode):
 
 def type_kernel(browser, text, folder):
     """Replaces the editor's text (Ctrl+A) with `text`, typed, and makes sure it holds exactly that:
-    File > Save kernel downloads the editor's text. Where it does not (a frame slower than Dear
-    ImGui's key repeat delay, 0.275 s, on a busy machine, lets a held Enter count twice), it is typed
-    again. Leaves the text box taking the keyboard (K twice: the panel closed and opened)."""
+    File > Save kernel downloads the editor's text. Where it does not, it is typed again, up to three
+    times, each attempt said (each Enter is down for one frame, so that a slow frame cannot repeat
+    it: press). Leaves the text box taking the keyboard (K twice: the panel closed and opened)."""
     for _ in range(3):
         with_control(browser, "a", "KeyA", 65)
         type_text(browser, text)

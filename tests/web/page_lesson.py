@@ -36,8 +36,7 @@ def check_default_lesson(image, size=(WIDTH, HEIGHT), wide=False):
 def timeline(browser, url, out, shot):
     """The right arrow to step 2, the address after it, Space, Copy link and a link to a step, from the
     default lesson whose first screenshot is `shot`."""
-    # The right arrow, as a person presses it, to step 2 (twice, unless a slow frame counted a
-    # press twice: step_to).
+    # The right arrow, as a person presses it, to step 2 (twice; step_to reads the step after each).
     arrow_presses = step_to(browser, 2)
     stepped = screenshot(browser)
     # The address follows the window (history.replaceState): it names step 2 now, and opens there.
