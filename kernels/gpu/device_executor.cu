@@ -272,9 +272,9 @@ struct DeviceScanSum::Impl {
   TilePolicy policy;
   std::int64_t pipe_from = INT64_MAX;  // the default's: from this n, pipelined_default (policy_at)
   std::int64_t one_wave_up_to = 0;     // decoupled look-back's default: up to this n, one_wave_policy
-  // The default's: the gather kernel where gather_policy_at gives one, and the tile kernel's ids from
-  // the block index where its tiles fit on the device at once.
-  bool gathers = false;
+  // The default with its switches left alone: the gather kernel where gather_policy_at gives one, and
+  // the tile kernel's ids from the block index where its tiles fit on the device at once.
+  bool switches = false;
   unsigned hold_ns = 0;  // tiles-alone
   Scratch scratch;
   SinglePassState state;
@@ -333,7 +333,7 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
     const bool switches_kernel = algorithm == "decoupled-lookback" || (alone && impl_->hold_ns == 0);
     if (switches_kernel && policy == default_policy(type) && default_switches(impl_->config.params)) {
       impl_->pipe_from = pipelined_from(type);
-      impl_->gathers = true;
+      impl_->switches = true;
       // 8-byte sums in one wave (not tiles-alone, whose baseline is the default's tile kernel).
       if (algorithm == "decoupled-lookback") impl_->one_wave_up_to = one_wave_up_to(type);
     }
@@ -343,7 +343,7 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
 TilePolicy DeviceScanSum::policy_at(std::int64_t n) const {
   if (n >= impl_->pipe_from) return pipelined_default(impl_->type);
   // A run with a stall pending (stall_next_run_for_test) takes the tile kernel, which has the hook.
-  if (impl_->gathers && impl_->stall_tile < 0)
+  if (impl_->switches && impl_->stall_tile < 0)
     if (const TilePolicy g = gather_policy_at(n, impl_->type); g.threads > 0) return g;
   if (n <= impl_->one_wave_up_to && impl_->stall_tile < 0) return one_wave_policy(impl_->type);
   return impl_->policy;
@@ -391,7 +391,7 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
   }
   visit_type(m.type, [&](auto v) {
     DeviceSums<decltype(v)>::run(m.scratch, m.state, m.algorithm, m.config.block_algorithm, p, knobs,
-                                 t.reuse_descriptors, m.gathers, d_in, d_out);
+                                 t.reuse_descriptors, m.switches, d_in, d_out);
   });
 }
 
