@@ -20,11 +20,15 @@ nlohmann::json report_json(const cuda::CheckReport& r) {
   j["format"] = "scanviz-check";
   j["file"] = r.file;
   j["kernel"] = r.kernel;
+  j["kernels"] = r.kernels;
+  j["launch"] = r.launch;
   j["verdict"] = r.verdict;
   j["block"] = r.block;
   j["elements_per_block"] = r.capacity;
   j["exclusive"] = r.exclusive;
   j["exclusive_told_from_outputs"] = r.exclusive_told;
+  j["schedules"] = r.schedules;
+  j["warps"] = r.warps;
   j["cases"] = nlohmann::json::array();
   for (const cuda::CheckCase& c : r.cases)
     j["cases"].push_back({{"n", c.n}, {"blocks", c.grid}, {"schedule", c.schedule}, {"warp", c.warp}, {"input", c.input},
@@ -33,6 +37,7 @@ nlohmann::json report_json(const cuda::CheckReport& r) {
   for (const cuda::CheckHazard& h : r.hazards)
     j["hazards"].push_back({{"kind", h.kind},
                             {"buffer", h.buffer},
+                            {"memory", h.memory},
                             {"index", h.index},
                             {"line_write", h.line_write},
                             {"line_read", h.line_read ? nlohmann::json(h.line_read) : nlohmann::json(nullptr)},
@@ -44,7 +49,7 @@ nlohmann::json report_json(const cuda::CheckReport& r) {
                             {"warp", h.warp}});
   j["errors"] = nlohmann::json::array();
   for (const cuda::CheckError& e : r.errors)
-    j["errors"].push_back({{"kind", e.kind}, {"line", e.line}, {"column", e.column}, {"message", e.message}});
+    j["errors"].push_back({{"kind", e.kind}, {"line", e.line}, {"column", e.column}, {"message", e.message}, {"severity", e.severity}});
   j["diagnoses"] = nlohmann::json::array();
   for (const cuda::CheckError& d : r.diagnoses) j["diagnoses"].push_back({{"line", d.line}, {"message", d.message}});
   j["work"] = r.work ? nlohmann::json(*r.work) : nlohmann::json(nullptr);
@@ -90,11 +95,16 @@ void print_report(std::ostream& out, const cuda::CheckReport& r) {
     out << " (kernel " << r.kernel << ", blocks of " << r.block << " threads scanning " << r.capacity << " elements, "
         << (r.exclusive ? "exclusive" : "inclusive") << " scan" << (r.exclusive_told ? ", told from its outputs" : "") << ")";
   out << "\n";
+  if (!r.launch.empty()) out << "launch: --launch '" << r.launch << "'\n";
   if (!r.cases.empty()) {
     std::map<std::string, int> count;
     for (const cuda::CheckCase& c : r.cases) ++count[c.outcome];
-    out << "cases: " << r.cases.size() << " run (sizes, integer and float inputs, schedules, lockstep widths 32/4/1): "
-        << count["correct"] << " correct, " << count["wrong"] << " wrong, " << count["error"] << " error\n";
+    std::string schedules, warps;
+    for (const std::string& s : r.schedules) schedules += (schedules.empty() ? "" : ", ") + s;
+    for (const std::int32_t w : r.warps) warps += (warps.empty() ? "" : "/") + std::to_string(w);
+    out << "cases: " << r.cases.size() << " run (sizes, integer and float inputs, schedules " << schedules << ", lockstep widths " << warps
+        << (r.block > 64 ? "; fewer for a block of over 64 threads" : "") << "): " << count["correct"] << " correct, " << count["wrong"]
+        << " wrong, " << count["error"] << " faulted\n";
     int shown = 0;
     for (const cuda::CheckCase& c : r.cases)
       if (c.outcome == "wrong" && shown++ < 5)
@@ -102,9 +112,9 @@ void print_report(std::ostream& out, const cuda::CheckReport& r) {
             << c.schedule << ", warp " << c.warp << ": " << c.detail << "\n";
   }
   for (const cuda::CheckError& e : r.errors)
-    out << "error: " << e.kind << (e.line ? " at line " + std::to_string(e.line) : "") << ": " << e.message << "\n";
+    out << e.severity << ": " << e.kind << (e.line ? " at line " + std::to_string(e.line) : "") << ": " << e.message << "\n";
   for (const cuda::CheckHazard& h : r.hazards) {
-    out << "hazard: " << h.kind << " on " << h.buffer << "[" << h.index << "] in step " << h.step << ": thread " << h.thread_first
+    out << "hazard: " << h.kind << " on " << h.buffer << "[" << h.index << "] (" << h.memory << " memory) in step " << h.step << ": thread " << h.thread_first
         << (h.kind == "WAR" ? " read it" : " wrote it") << " (line " << (h.kind == "WAR" ? h.line_read : h.line_write) << "), thread "
         << h.thread_second << (h.kind == "RAW" ? " read it" : " wrote it") << " (line "
         << (h.kind == "RAW" ? h.line_read : h.line_second) << ") with no __syncthreads() between (n = " << h.n << ", schedule "
@@ -125,9 +135,10 @@ void print_report(std::ostream& out, const cuda::CheckReport& r) {
 
 }  // namespace
 
-int check_command(const std::string& file, const std::string& source, std::int32_t block, bool exclusive, bool json, bool gpu) {
-  if (block < 0 || block > 1024) throw std::invalid_argument("--block " + std::to_string(block) + " is outside 1..1024");
-  cuda::CheckReport r = cuda::check_kernel(file, source, {block, exclusive});
+int check_command(const std::string& file, const std::string& source, const cuda::CheckOptions& options, bool json, bool gpu) {
+  if (options.block < 0 || options.block > 1024) throw std::invalid_argument("--block " + std::to_string(options.block) + " is outside 1..1024");
+  if (options.block && options.launch) throw std::invalid_argument("--block and --launch: the launch says the block");
+  cuda::CheckReport r = cuda::check_kernel(file, source, options);
   if (gpu) check_on_gpu(file, source, r);
   if (json) std::cout << report_json(r).dump(2) << "\n";
   else print_report(std::cout, r);

@@ -3,13 +3,17 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
+#include <vector>
 #include <string>
 
 #include "check_report.hpp"
 #include "core/files.hpp"
 #include "cuda_subset/record_kernel.hpp"
+#include "entry/record.hpp"
 #include "kernel_run.hpp"
+#include "run/launch.hpp"
 #include "trace/trace_json.hpp"
 
 namespace sv {
@@ -28,27 +32,56 @@ int kernel_command(const std::string& file, F&& f) {
   } catch (const EmulationError& e) {
     std::cerr << kernel_fault_line(e, file) << "\n";
     return 1;
+  } catch (const RequestError& e) {
+    std::cerr << "scanviz: " << request_error_text(e, "--") << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "scanviz: " << e.what() << "\n";
     return 2;
   }
 }
 
+// "1,7,1024,2^12" -> sizes from 1 to 2^20 (a kernel of your own's largest n).
+std::vector<std::int64_t> parse_check_sizes(const std::string& text) {
+  std::vector<std::int64_t> sizes;
+  if (text.empty()) return sizes;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    std::int64_t v = 0;
+    try {
+      v = eval_launch_expr(item.find('^') != std::string::npos ? "1 << (" + item.substr(item.find('^') + 1) + ")" : item, 0);
+      if (item.find('^') != std::string::npos && item.substr(0, item.find('^')) != "2") v = 0;
+    } catch (const LaunchError&) {
+      v = 0;
+    }
+    if (v < 1 || v > (std::int64_t{1} << 20))
+      throw std::invalid_argument("--sizes: '" + item.substr(0, 40) + "' is not a size from 1 to 2^20");
+    sizes.push_back(v);
+    start = comma + 1;
+  }
+  return sizes;
+}
+
 }  // namespace
 
 int trace_kernel(const std::string& file, const RunRequest& request, const std::string& out, std::int32_t grid) {
   return kernel_command(file, [&] {
-    cuda::KernelRunConfig c = kernel_run_config(file, read_kernel_source(file), request);
+    if (const auto no = kernel_refusal(request)) throw std::invalid_argument(kernel_refusal_line(*no));
     if (grid < 0) throw std::invalid_argument("--grid " + std::to_string(grid) + " is not a number of blocks");
-    c.grid = grid;
-    const Trace trace = cuda::record_kernel_launch(c).trace;
+    if (grid != 0 && !request.launch.empty()) throw std::invalid_argument("--grid and --launch: the launch says the grid");
+    RecordOptions options;
+    options.own = OwnSource{file, read_kernel_source(file), kernel_include_reader(file), grid};
+    const Trace trace = record(request, options).trace;
+    const std::string schedule = Schedule::parse(request.schedule.empty() ? "in-order" : request.schedule, request.seed)->name();
     save_trace(out, trace);
     std::ostream& say = stream_named(out) == 1 ? std::cerr : std::cout;
     const bool sections = judged_heads(trace.meta) != trace.meta.flags;
     say << "wrote " << output_name(out) << ": " << trace.meta.algorithm << " from " << file << ", n = " << trace.meta.n
         << ", block " << trace.meta.block;
     if (trace.meta.grid > 1) say << ", " << trace.meta.grid << " blocks one after another";
-    say << ", CPU emulator (schedule " << c.schedule.name() << "), " << trace.events.size() << " events, " << trace.steps.size()
+    say << ", CPU emulator (schedule " << schedule << "), " << trace.events.size() << " events, " << trace.steps.size()
         << " steps, outcome " << outcome_name(trace.result.outcome) << (sections ? " (each block's section scanned on its own)" : "") << "\n";
     return 0;
   });
@@ -61,11 +94,22 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
   check->add_flag("--exclusive", o.exclusive, "judge it as an exclusive scan (default: told from its outputs)");
   check->add_flag("--gpu", o.gpu, "also compile it with nvcc, run it on the GPU on the same sizes and inputs, and time it against CUB and a copy");
   check->add_option("--block", o.block, "threads per block, the value of its BLOCK_DIM (default 8; 64 for a kernel with warp shuffles)");
+  check->add_option("--launch", o.launch, "the launch as CUDA says it: 'NAME<<<GRID, BLOCK, SHARED_BYTES>>>(ARGS)', GRID, BLOCK and "
+                                          "SHARED_BYTES expressions in n, ARGS in, out, io, sums, zeros(K), buf(K), n or numbers");
+  check->add_option("--sizes", o.sizes, "the cases' sizes, e.g. 1,7,1024,2^12 (default: around the block's elements)");
   return check;
 }
 
 int check_kernel(const CheckOptions& o) {
-  return kernel_command(o.kernel, [&] { return check_command(o.kernel, read_kernel_source(o.kernel), o.block, o.exclusive, o.json, o.gpu); });
+  return kernel_command(o.kernel, [&] {
+    cuda::CheckOptions c;
+    c.block = o.block;
+    c.exclusive = o.exclusive;
+    if (!o.launch.empty()) c.launch = parse_launch(o.launch);
+    c.sizes = parse_check_sizes(o.sizes);
+    c.include = kernel_include_reader(o.kernel);
+    return check_command(o.kernel, read_kernel_source(o.kernel), c, o.json, o.gpu);
+  });
 }
 
 }  // namespace sv

@@ -25,6 +25,8 @@ struct CheckOptions {
   std::string kernel;
   std::int32_t block = 0;
   bool exclusive = false, json = false, gpu = false;
+  std::string launch;  // NAME<<<GRID, BLOCK, SHARED_BYTES>>>(ARGS), run/launch.hpp
+  std::string sizes;   // the cases' sizes, "1,7,1024,2^12"
 };
 CLI::App* add_check_command(CLI::App& app, CheckOptions& o);
 

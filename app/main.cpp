@@ -20,6 +20,8 @@
 #include "device/device_options.hpp"
 #include "emulator/block_emulator.hpp"
 #include "emulator/record.hpp"
+#include "entry/record.hpp"
+#include "run/prepare.hpp"
 #include "run/request.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
@@ -154,49 +156,23 @@ void refuse_binary_on_terminal(const std::string& option, const std::string& out
                      format + ", or " + option + " - | ...)");
 }
 
-enum class Where { Emulator, Gpu };
-
-// --executor auto picks the GPU when one is usable, unless an emulator-only field (a schedule, or a
-// warp narrowing a block algorithm's lockstep) asks for the emulator; an explicit gpu without a usable
-// device is an error naming the CUDA error. What the GPU cannot run is refused by validate_request.
-Where choose_executor(const RunRequest& r, std::string& why) {
-  if (r.executor == "emulator") return Where::Emulator;
-  const AlgorithmInfo* info = find_algorithm(r.algorithm);
-  const bool narrowed = r.warp && info && !info->warp_level;
-  if (r.executor == "gpu") {
-    const GpuStatus gpu = probe_gpu();
-    if (!gpu.usable) throw UsageError("--executor gpu: no usable CUDA device (" + gpu.error + "); use --executor emulator");
-    return Where::Gpu;
-  }
-  if (!r.schedule.empty() || narrowed) {
-    why = !r.schedule.empty() ? "--schedule given" : "--warp given";
-    return Where::Emulator;
-  }
-  const GpuStatus gpu = probe_gpu();
-  if (gpu.usable) return Where::Gpu;
-  why = "no usable CUDA device: " + gpu.error;
-  return Where::Emulator;
-}
-
 int cmd_trace(const TraceOptions& o, const RunRequest& request) {
-  const BlockRunConfig config = run_config(request);
-  std::string why;
-  const Where where = choose_executor(request, why);
-  if (where == Where::Emulator && request.amplify) throw UsageError("--amplify applies to the GPU executor only");
-  const bool device = is_device_algorithm(config.algorithm);
-  const GpuOptions gpu_options{o.trace_capacity, request.amplify};
-  const Trace trace = where == Where::Gpu ? (device ? record_device_scan_gpu(config, gpu_options)
-                                                    : record_block_scan_gpu(config, gpu_options))
-                                          : record_scan(config);
+  RecordOptions options;
+  options.trace_capacity = o.trace_capacity;
+  const Recording run = record(request, options);
+  const Trace& trace = run.trace;
+  const bool device = is_device_algorithm(trace.meta.algorithm);
   save_trace(o.out, trace);
   std::ostream& say = messages_for(o.out);
   say << "wrote " << output_name(o.out) << ": " << trace.meta.algorithm << ", n = " << trace.meta.n << ", "
       << op_name(trace.meta.op) << ", ";
-  if (where == Where::Gpu)
+  if (run.gpu)
     say << "GPU " << trace.meta.executor.device << " (sm_" << trace.meta.executor.compute_capability << ")";
   else
-    say << "CPU emulator (" << (device ? "launch order " + trace.meta.executor.schedule : "schedule " + config.schedule.name())
-        << (why.empty() ? "" : "; " + why) << ")";
+    say << "CPU emulator ("
+        << (device ? "launch order " + trace.meta.executor.schedule
+                   : "schedule " + Schedule::parse(request.schedule.empty() ? "in-order" : request.schedule, request.seed)->name())
+        << (run.why.empty() ? "" : "; " + request_error_text(RequestError("", run.why), "--")) << ")";
   if (device)
     say << ", " << trace.meta.grid << " tiles of " << trace.meta.capacity << ", " << trace.tile_events.size()
         << " tile events, " << trace.steps.size() << " launches, outcome " << outcome_name(trace.result.outcome);
@@ -354,6 +330,8 @@ int run_command_line(int argc, char** argv) {
       {"app", "an application of the scan: compact (keep the elements passing --predicate) or allocate (offsets "
               "of the requests in --input); the scan is then the exclusive sum"},
       {"predicate", "with --app compact: e.g. \"x > 0\", \"x % 2 == 0\", \"x > 0 && x < 5\""},
+      {"launch", "with --kernel: the launch as CUDA says it, 'NAME<<<GRID, BLOCK, SHARED_BYTES>>>(ARGS)', GRID, BLOCK and "
+                 "SHARED_BYTES expressions in n, ARGS in, out, io, sums, zeros(K), buf(K), n or numbers (docs/cli.md)"},
   });
   std::string trace_kernel_file;  // not a request field: the page's links and a trace's meta have no file to read
   trace->add_option("--kernel", trace_kernel_file, "a scan kernel of your own (.cu, docs/kernel-subset.md) instead of --algo; "
@@ -510,6 +488,7 @@ int run_command_line(int argc, char** argv) {
     if (*trace) {
       if (trace_kernel_file.empty() && !trace->count("--algo")) throw UsageError("trace: --algo or --kernel is required");
       if (trace_kernel_file.empty() && trace->count("--grid")) throw UsageError("trace: --grid is for --kernel (a built-in algorithm's tiles follow n and --block)");
+      if (trace_kernel_file.empty() && trace->count("--launch")) throw UsageError("trace: --launch is for --kernel (a built-in algorithm's launch follows n and --block)");
       if (!trace_kernel_file.empty())
         return trace_kernel(trace_kernel_file, cli::request_of(*trace, to.flags), to.out, trace_kernel_grid);
       return cmd_trace(to, cli::request_of(*trace, to.flags));

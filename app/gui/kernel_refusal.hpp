@@ -11,7 +11,7 @@ namespace sv::gui {
 
 // The first option of `opt` a kernel of your own cannot run with, named as a link's key ("algo",
 // "scan", "side"), or none: the views of a built-in lesson (a trace file, the look-back view, the
-// side-by-side kernel, a value type) and what kernel_refusal (kernel_run.hpp) refuses of the lesson,
+// side-by-side kernel, a value type) and what kernel_refusal (entry/own_run.hpp) refuses of the lesson,
 // against the default lesson. Each view says it in its own words.
 std::optional<KernelRefusal> window_kernel_refusal(const GuiOptions& opt);
 

@@ -100,7 +100,7 @@ std::string_view hazard_kind_name(HazardKind k) {
   return names.at(static_cast<std::size_t>(k));
 }
 
-std::vector<Hazard> find_hazards(const Trace& trace) {
+std::vector<Hazard> find_hazards(const Trace& trace, bool global) {
   // Replays the events: each thread's barrier count is its barrier interval; per (block, interval,
   // buffer, index) the reads and writes so far, and the value the cell had when the interval began.
   struct CellState {
@@ -169,7 +169,7 @@ std::vector<Hazard> find_hazards(const Trace& trace) {
       ++interval_of[pair_key(e.block, e.thread)];
       continue;
     }
-    if (!is_access(e) || e.buffer >= trace.buffers.size() || trace.buffers[e.buffer].space != Space::Shared) continue;
+    if (!is_access(e) || e.buffer >= trace.buffers.size() || (trace.buffers[e.buffer].space != Space::Shared && !global)) continue;
     const Key key{e.block, interval_of[pair_key(e.block, e.thread)], e.buffer, e.index};
     CellState& cell = cells[key];
     auto& mem = memory[pair_key(e.block, e.buffer)];

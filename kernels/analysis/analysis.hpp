@@ -88,7 +88,9 @@ struct Hazard {
   Payload expected;
 };
 
-std::vector<Hazard> find_hazards(const Trace& trace);
+// `global`: global memory's cells too (a kernel of the user's own, whose global races compute-sanitizer's
+// racecheck cannot see); the built-in lessons show shared memory's.
+std::vector<Hazard> find_hazards(const Trace& trace, bool global = false);
 
 // One line, as the CLI and the GUI's tooltip say it: "RAW buffer_s[31]: thread 31 wrote x30..x31
 // (line 34), then thread 32 read it (line 34) instead of x31". The lines are the emulator form's

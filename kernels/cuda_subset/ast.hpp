@@ -1,5 +1,6 @@
-// The syntax tree of a kernel in the CUDA subset, with names already resolved: locals are slots of
-// the thread's frame, shared variables are buffers, and every node keeps its source position.
+// The syntax tree of a kernel of a .cu file, with names already resolved: locals are slots of the
+// thread's frame, shared variables are buffers, the file's __device__ functions are called by index,
+// and every node keeps its source position.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,9 @@
 
 namespace sv::cuda {
 
-enum class Base : std::uint8_t { Void, Bool, Int, UInt, Float, Double };
+// Int and UInt are 32 bits (int, unsigned, int32_t, and the narrower integers, which are read as int),
+// Long and ULong 64 (long, long long, int64_t, size_t, uint64_t).
+enum class Base : std::uint8_t { Void, Bool, Int, UInt, Float, Double, Long, ULong };
 
 struct Type {
   Base base = Base::Int;
@@ -19,7 +22,9 @@ struct Type {
   friend bool operator==(const Type&, const Type&) = default;
 };
 std::string type_name(Type t);
-inline bool is_integer(Base b) { return b == Base::Bool || b == Base::Int || b == Base::UInt; }
+inline bool is_integer(Base b) { return b == Base::Bool || b == Base::Int || b == Base::UInt || b == Base::Long || b == Base::ULong; }
+inline bool is_wide(Base b) { return b == Base::Long || b == Base::ULong; }
+inline bool is_unsigned(Base b) { return b == Base::UInt || b == Base::ULong; }
 inline bool is_floating(Base b) { return b == Base::Float || b == Base::Double; }
 
 enum class Builtin : std::uint8_t { ThreadIdx, BlockIdx, BlockDim, GridDim, WarpSize, LaneId };
@@ -27,6 +32,12 @@ enum class Builtin : std::uint8_t { ThreadIdx, BlockIdx, BlockDim, GridDim, Warp
 enum class EK : std::uint8_t {
   IntLit, FloatLit, Local, Shared, SharedScalar, Builtin, Index, Unary, Binary, And, Or, Cond, Assign, IncDec, Cast,
   Shfl, AtomicAdd,
+  Call,     // a __device__ function of the file (ival: its index), arguments in `args`
+  PtrAdd,   // pointer a moved by integer b cells (p + i, &a[i]; op 1: p - i)
+  Comma,    // a, then b: the value of b
+  MinMax,   // min / max / fminf / fmaxf / fmin / fmax of a and b (op 0 min, 1 max)
+  Abs,      // abs / fabsf / fabs of a
+  Printf,   // printf's arguments evaluated in order (the format is not printed): int 0
 };
 
 // Binary and compound-assignment operators (Assign with op None is plain `=`).
@@ -44,10 +55,12 @@ struct Expr {
   bool prefix = false;     // IncDec
   std::uint16_t depth = 1; // of the subtree: the compiler recurses this deep
   std::unique_ptr<Expr> a, b, c, d;
+  std::vector<std::unique_ptr<Expr>> args;  // Call, Printf
 };
 using ExprP = std::unique_ptr<Expr>;
 
-enum class SK : std::uint8_t { Block, Expr, Decl, If, For, While, DoWhile, Break, Continue, Return, Sync, SyncWarp, Fence, Empty };
+// Return: `e` the value a function returns (none in a kernel or a void function). Assert: `cond`.
+enum class SK : std::uint8_t { Block, Expr, Decl, If, For, While, DoWhile, Break, Continue, Return, Sync, SyncWarp, Fence, Empty, Assert };
 
 struct Stmt {
   SK kind = SK::Empty;
@@ -65,6 +78,7 @@ struct SharedVar {
   Type elem;                // element type (never a pointer)
   std::int64_t length = 1;  // cells; a scalar has one
   bool scalar = false;
+  bool dynamic = false;     // extern __shared__ T name[]: sized by the launch; every such array is one allocation
   SrcPos pos;
 };
 
@@ -77,17 +91,38 @@ struct Param {
   bool read = false;
 };
 
+// A __device__ (or __host__ __device__) function of the file. Calls are compiled inline: its
+// parameters and locals have slots of their own in every thread's frame, which is why recursion is
+// refused (a function is never running twice in one thread).
+struct Function {
+  std::string name;
+  SrcPos pos;
+  Type result;              // Void for a void function
+  std::vector<Param> params;
+  std::vector<ExprP> defaults;  // per parameter: its default argument, or null
+  StmtP body;               // null for a declaration that was never defined
+  std::vector<std::int64_t> calls;  // the functions its body calls (recursion is refused)
+};
+
 struct Kernel {
   std::string file;
+  std::vector<std::string> files;  // by SrcPos::file: the file and the ones it #includes
   std::string name;
   SrcPos pos;
   std::vector<Param> params;
   std::vector<SharedVar> shared;
-  std::int64_t slots = 0;  // locals in a thread's frame
+  std::int64_t slots = 0;  // locals in a thread's frame (the file's: every function's and kernel's)
   Type element{Base::Float, false};  // the scan's element type: what the pointer parameters point to
   StmtP body;
   bool uses_warp_intrinsics = false;
   std::vector<std::string> local_names;  // by slot, for messages
+  std::vector<Function> functions;       // the file's __device__ functions, by the index a Call names
+  std::vector<std::string> kernels;      // the names of every __global__ kernel of the file, in order
 };
+
+// The name of the file a position is in.
+inline const std::string& file_of(const Kernel& k, SrcPos at) {
+  return at.file < k.files.size() ? k.files[at.file] : k.file;
+}
 
 }  // namespace sv::cuda

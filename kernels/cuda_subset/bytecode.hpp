@@ -42,6 +42,12 @@ enum class Op : std::uint8_t {
   Declare,      // pops the initial value of local `s` (Decl)
   Undefine,     // local `s` declared without a value
   Barrier,      // __syncthreads() `s`; `loop` is the innermost loop around it (budget faults name it)
+  StoreSlot,    // pops a function's argument into its parameter's slot `arg`
+  PtrAdd,       // pops an offset and a pointer, pushes the pointer moved (`e`: PtrAdd)
+  MinMax,       // pops two, pushes the smaller or larger (`e`)
+  Abs,          // the top, replaced by its absolute value (`e`)
+  Assert,       // pops a condition; faults when it is false (`s`: Assert)
+  NoReturn,     // a function `e` ran off its end without returning its value: a fault
 };
 
 struct Instr {
@@ -55,6 +61,7 @@ struct Instr {
 
 struct Program {
   std::vector<Instr> code;
+  std::int32_t inlined = 0;  // calls compiled inline
   std::int32_t stack = 0;  // the most values the operand stack holds
 };
 

@@ -18,8 +18,14 @@ namespace sv::cuda {
 
 namespace {
 
-constexpr const char* kSchedules[] = {"in-order", "reverse", "round-robin", "random:1", "random:2"};
-constexpr std::int32_t kWarps[] = {32, 4, 1};
+const std::vector<std::string> kSchedules = {"in-order", "reverse", "round-robin", "random:1", "random:2"};
+const std::vector<std::int32_t> kWarps = {32, 4, 1};
+// A block of more than 64 threads runs every case in proportion to its threads: two schedules (the
+// threads in order, and a random interleaving) and lockstep 32 and 1 (a GPU's warps, and every thread
+// on its own, where a missing barrier shows) keep a 1024-thread check within seconds; the card says so.
+constexpr std::int32_t kLargeBlock = 64;
+const std::vector<std::string> kLargeSchedules = {"in-order", "random:1"};
+const std::vector<std::int32_t> kLargeWarps = {32, 1};
 
 struct Outcome {
   bool faulted = false;
@@ -27,6 +33,7 @@ struct Outcome {
   std::int64_t first_wrong = -1;
   std::string detail;
   std::vector<Trace> traces;  // the launch's
+  std::vector<UninitializedRead> uninitialized;  // reads of cells never written that reached nothing
 };
 
 std::vector<Payload> float_input(ValueType type, std::int64_t n, std::uint64_t seed) {
@@ -56,8 +63,10 @@ std::vector<Payload> expected_output(const KernelRunConfig& c, ValueType type, s
 // that carries the earlier blocks' sums), else against each block's section on its own.
 Outcome run_launch(KernelRunConfig c, ValueType type, std::int64_t capacity) {
   Outcome o;
+  if (c.launch) capacity = launch_at(c).capacity;  // the launch's own sections at this n
   c.grid = static_cast<std::int32_t>((c.n + capacity - 1) / capacity);
   KernelRun run = record_kernel_launch(c);
+  o.uninitialized = run.uninitialized;
   const std::vector<Payload> output = run.trace.result.output;
   const std::vector<std::uint8_t> written = run.output_written;
   const bool whole = run.trace.meta.grid > 1 && judged_heads(run.trace.meta).empty();
@@ -93,6 +102,8 @@ class Checker {
     base_.file = file;
     base_.source = source;
     base_.block = opt.block;
+    base_.launch = opt.launch;
+    base_.include = opt.include;
   }
 
   CheckReport run() {
@@ -100,29 +111,43 @@ class Checker {
       prepare();
       sweep();
     } catch (const KernelError& e) {
-      r_.errors.push_back({e.kind, e.pos.line, e.pos.col, e.message});
+      r_.errors.push_back({e.kind, e.pos.line, e.pos.col, e.message, "error"});
+    } catch (const LaunchError& e) {
+      r_.errors.push_back({"launch", 0, 0, e.what(), "error"});
     } catch (const std::invalid_argument& e) {
-      r_.errors.push_back({"unsupported", 0, 0, e.what()});
+      r_.errors.push_back({"unsupported", 0, 0, e.what(), "error"});
     }
-    const bool wrong = std::any_of(r_.cases.begin(), r_.cases.end(), [](const CheckCase& c) { return c.outcome == "wrong"; });
-    r_.verdict = !r_.errors.empty() ? "error" : (wrong || !r_.hazards.empty()) ? "wrong" : "correct";
+    // error: the file cannot be run as asked (its source refused, a launch that cannot be bound);
+    // every bug found by running it (a wrong output, a race, a fault) makes it wrong.
+    const bool wrong = std::any_of(r_.cases.begin(), r_.cases.end(), [](const CheckCase& c) { return c.outcome != "correct"; });
+    const bool refused = std::any_of(r_.errors.begin(), r_.errors.end(), [](const CheckError& e) {
+      return e.kind == "syntax" || e.kind == "unsupported" || e.kind == "limit" || e.kind == "launch";
+    });
+    r_.verdict = refused ? "error" : (wrong || !r_.hazards.empty()) ? "wrong" : "correct";
     return std::move(r_);
   }
 
  private:
   void prepare() {
-    // Blocks of 8 threads, small enough to try every schedule; two warps for a kernel with warp intrinsics.
-    warp_level_ = parse_kernel(base_.source, base_.file).uses_warp_intrinsics;
-    if (!base_.block) base_.block = warp_level_ ? 64 : 8;
-    r_.block = base_.block;
-    const std::string macro = block_macro(base_.source, base_.file);
-    std::map<std::string, std::string> over;
-    if (!macro.empty()) over[macro] = std::to_string(base_.block);
-    const Kernel k = parse_kernel(base_.source, base_.file, over);
-    r_.kernel = k.name;
-    type_ = run_type_of(k, false);
-    symbolic_ok_ = is_floating(k.element.base);
-    capacity_ = elements_per_block(k, base_.block);
+    const Kernel whole = parse_run_kernel(base_);
+    r_.kernels = whole.kernels;
+    warp_level_ = whole.uses_warp_intrinsics;
+    if (base_.launch) {
+      launch_capacity();
+    } else {
+      // Blocks of 8 threads, small enough to try every schedule; two warps for a kernel with warp intrinsics.
+      if (!base_.block) base_.block = warp_level_ ? 64 : 8;
+      r_.block = base_.block;
+      const std::string macro = block_macro(base_.source, base_.file, base_.include);
+      std::map<std::string, std::string> over;
+      if (!macro.empty()) over[macro] = std::to_string(base_.block);
+      const Kernel k = parse_run_kernel(base_, over);
+      capacity_ = elements_per_block(k, base_.block);
+      r_.launch = inferred_launch(k, base_.block, capacity_);
+    }
+    r_.kernel = whole.name;
+    type_ = kernel_run_type(base_);
+    symbolic_ok_ = type_ == ValueType::F32 || type_ == ValueType::F64;
     r_.capacity = capacity_;
     // Inclusive or exclusive, told from the outputs at a full block (unless said).
     KernelRunConfig c = base_;
@@ -165,17 +190,77 @@ class Checker {
     }
   }
 
+  // With a launch: its block (at n = 1) and the elements a block scans, where the grid has many
+  // blocks at n = 64 blocks' threads. A launch of one block whatever n (<<<1, 1024>>>) scans what its
+  // block holds: its largest __shared__ array of the scan's type, else one element a thread, and the
+  // cases stay within that.
+  void launch_capacity() {
+    KernelRunConfig c = base_;
+    c.n = 1;
+    const std::int32_t threads = launch_at(c).threads;
+    c.n = std::int64_t{64} * threads;
+    const Launch many = launch_at(c);
+    single_block_ = many.grid == 1;
+    capacity_ = single_block_ ? elements_per_block(parse_run_kernel(base_), threads) : many.capacity;
+    base_.block = threads;
+    r_.block = threads;
+    r_.launch = launch_text(*base_.launch);
+  }
+
+  // The launch inferred for a kernel without one, as a --launch line to start from: the file's
+  // kernel, a block of `threads`, as many blocks as n needs, its parameters bound as bind_params does.
+  static std::string inferred_launch(const Kernel& k, std::int32_t threads, std::int64_t capacity) {
+    std::string args;
+    try {
+      const ParamBinding p = bind_params(k, 1);
+      static const char* buffers[] = {"in", "out", "sums"};
+      for (std::size_t i = 0; i < k.params.size(); ++i)
+        args += std::string(i ? ", " : "") + (p.buffer[i] >= 0 && p.buffer[i] < 3 ? buffers[p.buffer[i]] : "n");
+    } catch (const KernelError&) {
+      args = "...";
+    }
+    std::string shared;
+    for (const SharedVar& v : k.shared)
+      if (v.dynamic) shared = ", " + std::to_string(2 * threads) + " * sizeof(" + type_name(v.elem) + ")";
+    const std::string grid = capacity == 1 ? "n" : "(n + " + std::to_string(capacity - 1) + ") / " + std::to_string(capacity);
+    return k.name + "<<<" + grid + ", " + std::to_string(threads) + shared + ">>>(" + args + ")";
+  }
+
+  // The sizes the cases run: the ones asked for, else those around the block's elements, less those
+  // the launch cannot run (a block of n threads past 1024).
+  std::vector<std::int64_t> sizes() const {
+    std::vector<std::int64_t> out;
+    for (const std::int64_t n : opt_.sizes.empty() ? check_sizes(capacity_) : opt_.sizes) {
+      KernelRunConfig c = base_;
+      c.n = n;
+      if (base_.launch) try {
+          (void)launch_at(c);
+        } catch (const LaunchError&) {
+          if (!opt_.sizes.empty()) throw;
+          continue;
+        }
+      if (single_block_ && n > capacity_ && opt_.sizes.empty()) continue;
+      out.push_back(n);
+    }
+    return out;
+  }
+
+  const std::vector<std::string>& schedules() const { return base_.block > kLargeBlock ? kLargeSchedules : kSchedules; }
+  const std::vector<std::int32_t>& warps() const { return base_.block > kLargeBlock ? kLargeWarps : kWarps; }
+
   void sweep() {
-    for (std::int64_t n : check_sizes(capacity_)) {
-      for (const char* schedule : kSchedules)
-        for (std::int32_t warp : kWarps)
+    for (const std::string& s : schedules()) r_.schedules.push_back(s);
+    for (const std::int32_t w : warps()) r_.warps.push_back(w);
+    for (std::int64_t n : sizes()) {
+      for (const std::string& schedule : schedules())
+        for (std::int32_t warp : warps())
           if (warp == 32 || !warp_level_) one_case(n, schedule, warp, false);  // shuffles need the warp of 32
       if (type_ != ValueType::I32)
         for (std::int32_t warp : {32, 1}) one_case(n, "in-order", warp, true);
     }
   }
 
-  void one_case(std::int64_t n, const char* schedule, std::int32_t warp, bool floats) {
+  void one_case(std::int64_t n, const std::string& schedule, std::int32_t warp, bool floats) {
     if (out_of_budget_) return;  // an endless loop is said once; the other cases would only repeat it
     KernelRunConfig c = base_;
     c.n = n;
@@ -187,6 +272,10 @@ class Checker {
     try {
       const Outcome o = run_launch(c, type_, capacity_);
       for (const Trace& t : o.traces) collect_hazards(t, cc);
+      for (const UninitializedRead& u : o.uninitialized)
+        add_error("uninitialized-read", u.line, u.column,
+                  "thread " + std::to_string(u.thread) + " reads " + u.cell + " before anything was written to it; the value reaches no output, "
+                  "address or branch (n = " + std::to_string(n) + ")", "warning");
       if (!o.ok) {
         cc.outcome = "wrong";
         cc.detail = o.detail;
@@ -201,21 +290,25 @@ class Checker {
     r_.cases.push_back(std::move(cc));
   }
 
-  void add_error(const std::string& kind, std::uint32_t line, std::uint32_t column, std::string message) {
-    for (const CheckError& e : r_.errors)
-      if (e.kind == kind && e.line == line) return;
+  void add_error(const std::string& kind, std::uint32_t line, std::uint32_t column, std::string message, const std::string& severity = "error") {
+    for (CheckError& e : r_.errors)
+      if (e.kind == kind && e.line == line) {
+        if (severity == "error") e.severity = "error";  // a fault elsewhere outranks the warning
+        return;
+      }
     // The report names the kind and the line: keep the message after "FILE:LINE:COL: error: ".
     const std::string prefix = r_.file + ":";
     if (const auto at = message.find(": error: "); message.rfind(prefix, 0) == 0 && at != std::string::npos)
       message = message.substr(at + 9);
-    r_.errors.push_back({kind, line, column, std::move(message)});
+    r_.errors.push_back({kind, line, column, std::move(message), severity});
   }
 
   void collect_hazards(const Trace& t, const CheckCase& cc) {
-    for (const Hazard& h : find_hazards(t)) {
+    for (const Hazard& h : find_hazards(t, true)) {
       CheckHazard ch;
       ch.kind = std::string(hazard_kind_name(h.kind));
       ch.buffer = t.buffers[static_cast<std::size_t>(h.buffer)].name;
+      ch.memory = t.buffers[static_cast<std::size_t>(h.buffer)].space == Space::Shared ? "shared" : "global";
       ch.index = h.index;
       const HazardAccess& w = h.first.write ? h.first : h.second;
       const HazardAccess& other = h.first.write ? h.second : h.first;
@@ -300,6 +393,7 @@ class Checker {
   bool symbolic_ok_ = false;
   bool out_of_budget_ = false;
   bool warp_level_ = false;
+  bool single_block_ = false;  // a launch of one block whatever n
   std::int64_t capacity_ = 1;
 };
 

@@ -10,6 +10,8 @@
 
 #include "core/ops.hpp"
 #include "core/payload.hpp"
+#include "cuda_subset/lexer.hpp"
+#include "run/launch.hpp"
 
 namespace sv::cuda {
 
@@ -26,6 +28,7 @@ struct CheckCase {
 struct CheckHazard {
   std::string kind;    // RAW, WAR, WAW
   std::string buffer;
+  std::string memory;  // shared, or global (a race compute-sanitizer's racecheck does not see)
   std::int64_t index = 0;
   std::uint32_t line_write = 0;
   std::uint32_t line_read = 0;  // 0 for WAW: the second access wrote too (line_second)
@@ -38,10 +41,11 @@ struct CheckHazard {
 };
 
 struct CheckError {
-  std::string kind;  // syntax, unsupported, limit, out-of-bounds, uninitialized-read, barrier-divergence, budget, runtime, wrong-value
+  std::string kind;  // syntax, unsupported, limit, launch, out-of-bounds, uninitialized-read, barrier-divergence, budget, runtime, wrong-value
   std::uint32_t line = 0;
   std::uint32_t column = 0;
   std::string message;
+  std::string severity = "error";  // "warning": found, and harmless here (a read of a cell never written whose value reaches nothing)
 };
 
 // `check --gpu`: the kernel compiled by nvcc and run on the device (app/check_gpu.*).
@@ -62,24 +66,31 @@ struct CheckGpu {
 struct CheckReport {
   std::string file;
   std::string kernel;
+  std::string launch;  // the launch that ran, as a --launch line (given, or inferred: a starting point to edit)
+  std::vector<std::string> kernels;  // every __global__ kernel of the file
   std::int32_t block = 0;
   std::int64_t capacity = 0;  // elements one block scans
   bool exclusive = false;
   bool exclusive_told = false;  // told from the outputs (not said with --exclusive)
   std::vector<CheckCase> cases;
+  std::vector<std::string> schedules;  // the cases' schedules and lockstep widths (fewer for blocks of over 64 threads)
+  std::vector<std::int32_t> warps;
   std::vector<CheckHazard> hazards;
   std::vector<CheckError> errors;      // faults and source errors (kind syntax/unsupported: nothing ran)
   std::vector<CheckError> diagnoses;  // for wrong outputs: what the symbolic run shows (kind "wrong-value"), with lines
   std::optional<std::int64_t> work, steps;
   std::int64_t work_n = 0;            // the n work and steps were measured at
   std::optional<std::string> matches;  // the known algorithm whose closed forms equal them at work_n
-  std::string verdict;                 // correct, wrong, error
+  std::string verdict;                 // correct, wrong (a bug found by running it), error (it cannot run as asked)
   std::optional<CheckGpu> gpu;         // with --gpu
 };
 
 struct CheckOptions {
   std::int32_t block = 0;  // 0: 8 threads (small enough to try every schedule)
   bool exclusive = false;  // said: judge as exclusive; else told from the outputs
+  std::optional<LaunchSpec> launch;  // how the kernel is launched (its kernel, block and arguments); else inferred
+  std::vector<std::int64_t> sizes;   // the cases' sizes; empty: check_sizes of the block's elements
+  IncludeReader include;             // reads an #include "local.h"
 };
 
 // The input of a check's case of n elements: small integers (exact in float) or random floats.

@@ -1,6 +1,8 @@
 // Compiles a kernel's tree to the stack machine of bytecode.hpp, in the order the tree's own
 // evaluation takes: a target's pointer and index before the value assigned, left before right,
-// && || ?: by jumps, loops as a condition, a body and a jump back.
+// && || ?: by jumps, loops as a condition, a body and a jump back. A call of a __device__ function is
+// compiled inline: its arguments stored in its parameters' slots, its body, its returns as jumps to
+// the call's end with the value on the stack.
 #include "cuda_subset/bytecode.hpp"
 
 #include <algorithm>
@@ -12,8 +14,10 @@ namespace {
 
 class Compiler {
  public:
-  Program run(const Kernel& k) {
-    statement(*k.body);
+  explicit Compiler(const Kernel& k) : k_(k) {}
+
+  Program run() {
+    statement(*k_.body);
     emit(Op::Halt);
     return std::move(p_);
   }
@@ -23,6 +27,14 @@ class Compiler {
     const Stmt* s;
     std::vector<std::size_t> breaks, continues;  // jumps to patch to the loop's end and its next round
   };
+  struct Call {
+    int height;                        // the operand stack's height where the call began
+    std::vector<std::size_t> returns;  // jumps to patch to the call's end
+  };
+  // Inline calls nest at most this deep (a chain of functions, each calling the next).
+  static constexpr std::size_t kMaxInlineDepth = 32;
+  // Instructions a kernel may become once its calls are inlined.
+  static constexpr std::size_t kMaxInstructions = 1'000'000;
 
   // What each instruction does to the operand stack's height.
   static int effect(Op op, const Expr* e) {
@@ -43,7 +55,12 @@ class Compiler {
       case Op::Binary:
       case Op::AssignCell:
       case Op::AtomicAdd:
-      case Op::Declare: return -1;
+      case Op::Declare:
+      case Op::StoreSlot:
+      case Op::PtrAdd:
+      case Op::MinMax:
+      case Op::Assert: return -1;
+      case Op::NoReturn: return 1;
       case Op::Shuffle: return e->d ? -2 : -1;
       default: return 0;
     }
@@ -54,6 +71,9 @@ class Compiler {
     in.op = op;
     in.e = e;
     in.s = s;
+    if (p_.code.size() >= kMaxInstructions)
+      throw KernelError("limit", file_of(k_, e ? e->pos : s ? s->pos : SrcPos{}), e ? e->pos : s ? s->pos : SrcPos{},
+                        "the kernel is more than " + std::to_string(kMaxInstructions) + " instructions with its functions' calls inlined");
     p_.code.push_back(in);
     height_ += effect(op, e);
     p_.stack = std::max(p_.stack, height_);
@@ -164,7 +184,45 @@ class Compiler {
         expression(*e.b);
         emit(Op::AtomicAdd, &e);
         return;
+      case EK::PtrAdd: operands(e, Op::PtrAdd); return;
+      case EK::MinMax: operands(e, Op::MinMax); return;
+      case EK::Abs: operands(e, Op::Abs); return;
+      case EK::Comma:
+        expression(*e.a);
+        emit(Op::Pop);
+        expression(*e.b);
+        return;
+      case EK::Printf:  // its arguments are evaluated (their reads are the kernel's) and nothing is printed
+        for (const ExprP& a : e.args) {
+          expression(*a);
+          emit(Op::Pop);
+        }
+        p_.code[emit(Op::PushInt)].imm = 0;
+        return;
+      case EK::Call: call(e); return;
     }
+  }
+
+  // f(args) inline: the arguments (or the defaults) evaluated left to right, stored into the
+  // parameters' slots last to first, then the body; every return jumps to the end with its value.
+  void call(const Expr& e) {
+    const Function& f = k_.functions[static_cast<std::size_t>(e.ival)];
+    if (calls_.size() >= kMaxInlineDepth)
+      throw KernelError("limit", file_of(k_, e.pos), e.pos, "calls nested more than " + std::to_string(kMaxInlineDepth) + " functions deep");
+    for (std::size_t p = 0; p < f.params.size(); ++p) expression(p < e.args.size() ? *e.args[p] : *f.defaults[p]);
+    for (std::size_t p = f.params.size(); p-- > 0;) p_.code[emit(Op::StoreSlot)].arg = static_cast<std::int32_t>(f.params[p].slot);
+    ++p_.inlined;
+    calls_.push_back(Call{height_, {}});
+    std::vector<Loop> outer;
+    outer.swap(loops_);  // the callee's break and continue are its own
+    statement(*f.body);
+    if (f.result.base == Base::Void && !f.result.pointer) p_.code[emit(Op::PushInt)].imm = 0;  // a void call's value
+    else emit(Op::NoReturn, &e);
+    const std::int32_t end = here();
+    for (const std::size_t j : calls_.back().returns) p_.code[j].arg = end;
+    height_ = calls_.back().height + 1;
+    calls_.pop_back();
+    loops_.swap(outer);
   }
 
   // A loop's body, then its continue point (`next`: what runs there before the jump to `top`).
@@ -260,7 +318,20 @@ class Compiler {
       }
       case SK::Break: loops_.back().breaks.push_back(emit(Op::Jump)); return;
       case SK::Continue: loops_.back().continues.push_back(emit(Op::Jump)); return;
-      case SK::Return: emit(Op::Halt); return;
+      case SK::Return:
+        if (calls_.empty()) {
+          emit(Op::Halt);
+          return;
+        }
+        if (s.e) expression(*s.e);
+        else p_.code[emit(Op::PushInt)].imm = 0;
+        calls_.back().returns.push_back(emit(Op::Jump));
+        height_ = calls_.back().height;  // the value leaves with the jump
+        return;
+      case SK::Assert:
+        expression(*s.cond);
+        emit(Op::Assert, nullptr, &s);
+        return;
       case SK::Sync: p_.code[emit(Op::Barrier, nullptr, &s)].loop = loops_.empty() ? nullptr : loops_.back().s; return;
       case SK::SyncWarp:
       case SK::Fence:
@@ -268,14 +339,16 @@ class Compiler {
     }
   }
 
+  const Kernel& k_;
   Program p_;
   int height_ = 0;
+  std::vector<Call> calls_;
   std::size_t target_ = 0;  // the last position a jump lands on
   std::vector<Loop> loops_;
 };
 
 }  // namespace
 
-Program compile(const Kernel& k) { return Compiler().run(k); }
+Program compile(const Kernel& k) { return Compiler(k).run(); }
 
 }  // namespace sv::cuda

@@ -8,9 +8,12 @@
 
 namespace sv::cuda {
 
+// A position in the source: `file` indexes the files the preprocessor read (0: the file given; an
+// #include "local.h" gets the next index), line and column count from 1.
 struct SrcPos {
   std::uint32_t line = 0;
   std::uint32_t col = 0;
+  std::uint16_t file = 0;
 };
 
 // kind: "syntax" (not C), "unsupported" (C outside the subset), "limit" (a budget of an untrusted

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <unordered_map>
+#include <utility>
 
 #include "core/ops.hpp"
 #include "cuda_subset/bytecode.hpp"
@@ -21,7 +23,10 @@ struct Value {
   Interval iv;         // floating values of a symbolic run (--op interval)
   Origin origin;       // where an element value came from (the dataflow arrows)
   std::int32_t buf = -1;  // a pointer's buffer
+  std::uint32_t taint = 0;  // computed from a cell read before anything was written to it: that read's line
 };
+
+std::uint32_t taint_of(const Value& a, const Value& b) { return a.taint ? a.taint : b.taint; }
 
 template <class T>
 bool compare(BinOp op, T x, T y) {
@@ -35,11 +40,22 @@ bool compare(BinOp op, T x, T y) {
   }
 }
 
+// An integer of base `b` as the interpreter holds it: 32-bit values sign- or zero-extended, 64-bit
+// ones as their bits (an unsigned long long above 2^63 is negative here, and compared as unsigned).
 std::int64_t wrap(Base b, std::int64_t v) {
   if (b == Base::UInt) return static_cast<std::int64_t>(static_cast<std::uint32_t>(v));
   if (b == Base::Bool) return v != 0;
+  if (b == Base::Long || b == Base::ULong) return v;
   return static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v)));
 }
+
+// Two's-complement arithmetic on 64 bits, without the signed overflow C++ leaves undefined.
+std::int64_t add64(std::int64_t x, std::int64_t y) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(y)); }
+std::int64_t sub64(std::int64_t x, std::int64_t y) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y)); }
+std::int64_t mul64(std::int64_t x, std::int64_t y) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(y)); }
+
+// An integer's value as a double, read as its base says (an unsigned long long's bits as unsigned).
+double as_double(Base b, std::int64_t v) { return b == Base::ULong ? static_cast<double>(static_cast<std::uint64_t>(v)) : static_cast<double>(v); }
 
 // a ⊕ b of the symbolic run: the slides' operator, whichever side the kernel writes the lower range on.
 struct EitherOrderInterval {
@@ -71,6 +87,12 @@ struct Block {
   std::vector<std::string> names;
   std::vector<std::int64_t> lengths;
   std::vector<std::int32_t> shared_buffer;  // per shared variable
+  std::int32_t globals = 0;                 // buffers below this are global memory
+  std::vector<UninitializedRead> uninitialized;  // reads of cells never written, first per line
+  // Cells a value computed from such a read was stored to (left undefined), and that read's line: a
+  // later read of the cell carries the first read's line, where the bug is.
+  std::unordered_map<std::uint64_t, std::uint32_t> poisoned;
+  static std::uint64_t cell_key(int buf, std::int64_t index) { return static_cast<std::uint64_t>(buf) << 40 ^ static_cast<std::uint64_t>(index); }
 
   [[noreturn]] void fault(const char* kind, SrcPos at, const std::string& what) const {
     throw EmulationError(k.file + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) + ": error: " + what, kind,
@@ -90,12 +112,17 @@ class Thread {
       Value& v = frame_[static_cast<std::size_t>(k_.params[p].slot)];
       if (k_.params[p].type.pointer) v.buf = b_.bind.param_buffer[p];
       else v.i = wrap(k_.params[p].type.base, b_.bind.param_value[p]);
-      if (is_floating(k_.params[p].type.base) && !k_.params[p].type.pointer) v.f = static_cast<double>(b_.bind.param_value[p]);
+      if (is_floating(k_.params[p].type.base) && !k_.params[p].type.pointer)
+        v.f = p < b_.bind.param_number.size() ? b_.bind.param_number[p] : static_cast<double>(b_.bind.param_value[p]);
       defined_[static_cast<std::size_t>(k_.params[p].slot)] = 1;
     }
-    for (std::size_t s = 0; s < k_.shared.size(); ++s)
-      if (declare(k_.shared[s].name, k_.shared[s].length) != b_.shared_buffer[s])
-        b_.fault("runtime", k_.shared[s].pos, "the emulator placed __shared__ '" + k_.shared[s].name + "' unexpectedly");
+    bool dynamic = false;  // every extern __shared__ array is the one allocation the launch sized
+    for (std::size_t s = 0; s < k_.shared.size(); ++s) {
+      const SharedVar& v = k_.shared[s];
+      if (v.dynamic && std::exchange(dynamic, true)) continue;
+      if (declare(v.name, v.dynamic ? b_.bind.dynamic_cells : v.length) != b_.shared_buffer[s])
+        b_.fault("runtime", v.pos, "the emulator placed __shared__ '" + v.name + "' unexpectedly");
+    }
     x_.step(Phase::Interval, 0, k_.pos.line);
     execute();
   }
@@ -121,8 +148,27 @@ class Thread {
   // ---- memory ----
   const std::string& buffer_name(int buf) const { return b_.names[static_cast<std::size_t>(buf)]; }
 
+  void note_uninitialized(int buf, std::int64_t index, SrcPos at) {
+    for (const UninitializedRead& u : b_.uninitialized)
+      if (u.line == at.line) return;
+    if (b_.uninitialized.size() < 16)
+      b_.uninitialized.push_back({at.line, at.col, x_.thread(), buffer_name(buf) + "[" + std::to_string(index) + "]"});
+  }
+
+  // A value read from a cell never written reaches what makes it a bug: said at the read's line.
+  [[noreturn]] void taint_fault(const Value& v, SrcPos at, const std::string& reaches) const {
+    std::string cell = "a cell";
+    for (const UninitializedRead& u : b_.uninitialized)
+      if (u.line == v.taint) cell = u.cell;
+    b_.fault("uninitialized-read", SrcPos{v.taint, 1, 0},
+             "thread " + std::to_string(x_.thread()) + " reads " + cell + " before anything was written to it, and the value " + reaches +
+                 " at line " + std::to_string(at.line));
+  }
+
   std::int64_t cell(const Value& p, const Value& index, const Expr& at) const {
-    const std::int64_t c = p.i + index.i;
+    if (p.taint || index.taint) taint_fault(p.taint ? p : index, at.pos, "is used as an address");
+    if (p.buf < 0) b_.fault("out-of-bounds", at.pos, "thread " + std::to_string(x_.thread()) + " accesses memory through a null pointer");
+    const std::int64_t c = add64(p.i, index.i);
     const std::int64_t length = b_.lengths[static_cast<std::size_t>(p.buf)];
     if (c < 0 || c >= length)
       b_.fault("out-of-bounds", at.pos, "thread " + std::to_string(x_.thread()) + " accesses " + buffer_name(p.buf) + "[" +
@@ -135,7 +181,7 @@ class Thread {
   Payload encode(const Value& v, Base declared) const {
     const bool element = declared == k_.element.base;
     if (b_.symbolic && element) return Payload::of(v.iv);
-    const double num = is_floating(declared) ? v.f : static_cast<double>(v.i);
+    const double num = is_floating(declared) ? v.f : as_double(declared, v.i);
     switch (b_.bind.run_type) {
       case ValueType::F32: return Payload::of(static_cast<float>(num));
       case ValueType::F64: return Payload::of(num);
@@ -164,14 +210,29 @@ class Thread {
     return v;
   }
 
+  // A read of a cell never written is no fault by itself: the value carries the read's line, and
+  // what it reaches decides (an output, an address, a branch: taint_fault); one that reaches nothing
+  // is a warning (the textbook Brent-Kung reads its unloaded tail and is correct).
   Value load(int buf, std::int64_t index, Base declared, SrcPos at) {
-    Value v = decode(x_.read(buf, index, at.line), declared);
+    bool undefined = false;
+    Value v = decode(x_.read_maybe_undefined(buf, index, at.line, &undefined), declared);
+    if (undefined) {
+      const auto p = b_.poisoned.find(Block::cell_key(buf, index));
+      if (p != b_.poisoned.end()) {
+        v.taint = p->second;
+      } else {
+        v.taint = at.line ? at.line : 1;
+        note_uninitialized(buf, index, at);
+      }
+    }
     v.origin = declared == k_.element.base ? Origin::cell(static_cast<std::uint8_t>(buf), index) : Origin::none();
     return v;
   }
 
   void store(int buf, std::int64_t index, const Value& v, Base declared, SrcPos at) {
-    x_.write(buf, index, encode(v, declared), declared == k_.element.base ? v.origin : Origin::none(), at.line);
+    if (v.taint && buf < b_.globals) taint_fault(v, at, "is stored to " + buffer_name(buf) + "[" + std::to_string(index) + "]");
+    if (v.taint) b_.poisoned[Block::cell_key(buf, index)] = v.taint;
+    x_.write_maybe_undefined(buf, index, encode(v, declared), declared == k_.element.base ? v.origin : Origin::none(), at.line, v.taint != 0);
   }
 
   // ---- arithmetic ----
@@ -184,7 +245,7 @@ class Thread {
         r.iv = v.iv;
         return r;
       }
-      const double num = is_floating(from.base) ? v.f : static_cast<double>(v.i);
+      const double num = is_floating(from.base) ? v.f : as_double(from.base, v.i);
       if (num != 0)
         b_.fault("runtime", at, "the number " + std::to_string(num) + " cannot be a symbolic value (--op interval): only 0, the identity, can");
       r.iv = Interval::identity();
@@ -196,7 +257,7 @@ class Thread {
       b_.fault("runtime", at, "converting a symbolic value (--op interval) to " + type_name(to));
     }
     if (is_floating(to.base)) {
-      const double num = is_floating(from.base) ? v.f : static_cast<double>(v.i);
+      const double num = is_floating(from.base) ? v.f : as_double(from.base, v.i);
       r.f = to.base == Base::Float ? static_cast<double>(static_cast<float>(num)) : num;
       return r;
     }
@@ -205,7 +266,8 @@ class Thread {
         r.i = v.f != 0;
         return r;
       }
-      if (!(std::abs(v.f) < 4294967296.0))
+      const double limit = is_wide(to.base) ? 9223372036854775808.0 : 4294967296.0;
+      if (!(std::abs(v.f) < limit))
         b_.fault("runtime", at, "the value " + std::to_string(v.f) + " does not fit " + type_name(to));
       r.i = wrap(to.base, static_cast<std::int64_t>(v.f));
       return r;
@@ -259,7 +321,10 @@ class Thread {
       b_.fault("runtime", at, "only + (the scan's operator) applies to symbolic values (--op interval)");
     }
     if (op >= BinOp::Lt) {
-      r.i = is_floating(t) ? compare(op, a.f, b.f) : compare(op, a.i, b.i);
+      if (result_base == Base::Void) r.i = compare(op, std::pair(a.buf, a.i), std::pair(b.buf, b.i));  // two pointers
+      else if (is_floating(t)) r.i = compare(op, a.f, b.f);
+      else if (t == Base::ULong) r.i = compare(op, static_cast<std::uint64_t>(a.i), static_cast<std::uint64_t>(b.i));
+      else r.i = compare(op, a.i, b.i);
       return r;
     }
     if (is_floating(t)) {
@@ -277,19 +342,31 @@ class Thread {
     }
     const std::int64_t x = a.i, y = b.i;
     switch (op) {
-      case BinOp::Add: r.i = wrap(t, x + y); return r;
-      case BinOp::Sub: r.i = wrap(t, x - y); return r;
-      case BinOp::Mul: r.i = wrap(t, x * y); return r;
+      case BinOp::Add: r.i = wrap(t, add64(x, y)); return r;
+      case BinOp::Sub: r.i = wrap(t, sub64(x, y)); return r;
+      case BinOp::Mul: r.i = wrap(t, mul64(x, y)); return r;
       case BinOp::Div:
       case BinOp::Mod:
         if (y == 0) b_.fault("runtime", at, std::string(op == BinOp::Div ? "division" : "remainder") + " by zero in thread " + std::to_string(x_.thread()));
-        r.i = wrap(t, op == BinOp::Div ? x / y : x % y);
+        if (t == Base::ULong) {
+          const auto ux = static_cast<std::uint64_t>(x), uy = static_cast<std::uint64_t>(y);
+          r.i = static_cast<std::int64_t>(op == BinOp::Div ? ux / uy : ux % uy);
+        } else if (y == -1) {
+          r.i = wrap(t, op == BinOp::Div ? sub64(0, x) : 0);  // INT64_MIN / -1 wraps (C++ leaves it undefined)
+        } else {
+          r.i = wrap(t, op == BinOp::Div ? x / y : x % y);
+        }
         return r;
       case BinOp::Shl:
-      case BinOp::Shr:
-        if (y < 0 || y > 31) b_.fault("runtime", at, "shift by " + std::to_string(y) + " (outside 0..31) in thread " + std::to_string(x_.thread()));
-        r.i = wrap(t, op == BinOp::Shl ? static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << y) : x >> y);
+      case BinOp::Shr: {
+        const std::int64_t bits = is_wide(t) ? 64 : 32;
+        if (y < 0 || y >= bits)
+          b_.fault("runtime", at, "shift by " + std::to_string(y) + " (outside 0.." + std::to_string(bits - 1) + ", undefined in C++) in thread " + std::to_string(x_.thread()));
+        if (op == BinOp::Shl) r.i = wrap(t, static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << y));
+        else if (t == Base::ULong) r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) >> y);
+        else r.i = wrap(t, x >> y);
         return r;
+      }
       case BinOp::BitAnd: r.i = wrap(t, x & y); return r;
       case BinOp::BitOr: r.i = wrap(t, x | y); return r;
       case BinOp::BitXor: r.i = wrap(t, x ^ y); return r;
@@ -346,10 +423,12 @@ class Thread {
         case Op::LoopTick: loop_tick(in.s->pos); break;
         case Op::Jump: pc = static_cast<std::size_t>(in.arg); break;
         case Op::JumpFalse:
-          if ((--sp)->i == 0) pc = static_cast<std::size_t>(in.arg);  // conditions are bool: the parser converted them
+          if ((--sp)->taint) branch_fault(*sp, code, pc);
+          if (sp->i == 0) pc = static_cast<std::size_t>(in.arg);  // conditions are bool: the parser converted them
           break;
         case Op::JumpTrue:
-          if ((--sp)->i != 0) pc = static_cast<std::size_t>(in.arg);
+          if ((--sp)->taint) branch_fault(*sp, code, pc);
+          if (sp->i != 0) pc = static_cast<std::size_t>(in.arg);
           break;
         case Op::Pop: --sp; break;
         case Op::Halt: return;
@@ -372,12 +451,25 @@ class Thread {
           sp[-1].i = c;
           break;
         }
-        case Op::Unary: sp[-1] = unary(*e, sp[-1]); break;
-        case Op::Binary:
-          --sp;
-          sp[-1] = binary(static_cast<BinOp>(e->op), e->a->type.base, sp[-1], sp[0], e->pos, e->type.pointer ? Base::Void : e->type.base);
+        case Op::Unary: {
+          const std::uint32_t taint = sp[-1].taint;
+          sp[-1] = unary(*e, sp[-1]);
+          sp[-1].taint = taint;
           break;
-        case Op::Convert: sp[-1] = convert(sp[-1], e->a->type, e->type, e->pos); break;
+        }
+        case Op::Binary: {
+          --sp;
+          const std::uint32_t taint = taint_of(sp[-1], sp[0]);
+          sp[-1] = binary(static_cast<BinOp>(e->op), e->a->type.base, sp[-1], sp[0], e->pos, e->a->type.pointer ? Base::Void : e->type.base);
+          sp[-1].taint = taint;
+          break;
+        }
+        case Op::Convert: {
+          const std::uint32_t taint = sp[-1].taint;
+          sp[-1] = convert(sp[-1], e->a->type, e->type, e->pos);
+          sp[-1].taint = taint;
+          break;
+        }
         case Op::AssignLocal: sp[-1] = assign(*e, local_place(*e->a), sp[-1]); break;
         case Op::AssignCell:
           --sp;
@@ -386,13 +478,15 @@ class Thread {
         case Op::IncDecLocal: *sp++ = incdec(*e, local_place(*e->a)); break;
         case Op::IncDecCell: sp[-1] = incdec(*e, cell_place(sp[-1], *e->a)); break;
         case Op::Shuffle: {
-          const std::int64_t width = e->d ? (--sp)->i : 32;
+          const Value width = e->d ? *--sp : integer(32);
           --sp;
-          sp[-1] = shuffle(*e, sp[-1], sp[0].i, width);
+          if (width.taint || sp[0].taint) taint_fault(width.taint ? width : sp[0], e->pos, "says a shuffle's lane");
+          sp[-1] = shuffle(*e, sp[-1], sp[0].i, width.i);
           break;
         }
         case Op::AtomicAdd:
           --sp;
+          if (sp[0].taint) taint_fault(sp[0], e->pos, "is added by an atomic");
           sp[-1] = atomic_add(*e, cell_place(sp[-1], *e->a), sp[0]);
           break;
         case Op::Declare:
@@ -401,8 +495,44 @@ class Thread {
           break;
         case Op::Undefine: defined_[static_cast<std::size_t>(in.s->slot)] = 0; break;
         case Op::Barrier: barrier(*in.s, in.loop); break;
+        case Op::StoreSlot:
+          frame_[static_cast<std::size_t>(in.arg)] = *--sp;
+          defined_[static_cast<std::size_t>(in.arg)] = 1;
+          break;
+        case Op::PtrAdd: {
+          const std::int64_t by = (--sp)->i;
+          sp[-1].i = e->op ? sub64(sp[-1].i, by) : add64(sp[-1].i, by);
+          break;
+        }
+        case Op::MinMax: {
+          --sp;
+          const std::uint32_t taint = taint_of(sp[-1], sp[0]);
+          sp[-1] = min_max(*e, sp[-1], sp[0]);
+          sp[-1].taint = taint;
+          break;
+        }
+        case Op::Abs: sp[-1] = absolute(*e, sp[-1]); break;
+        case Op::Assert:
+          if ((--sp)->taint) taint_fault(*sp, in.s->pos, "decides an assert");
+          if (sp->i == 0) b_.fault("runtime", in.s->pos, "assert failed in thread " + std::to_string(x_.thread()));
+          break;
+        case Op::NoReturn:
+          b_.fault("runtime", e->pos, "'" + k_.functions[static_cast<std::size_t>(e->ival)].name + "' ended without returning a value (thread " +
+                                          std::to_string(x_.thread()) + ")");
       }
     }
+  }
+
+  // A condition computed from a cell never written: the line is the branch's, found from the code
+  // around the jump (the instruction before it computed the condition).
+  [[noreturn]] void branch_fault(const Value& v, const Instr* code, std::size_t pc) const {
+    SrcPos at{v.taint, 1, 0};
+    for (std::size_t k = pc; k-- > 0;)
+      if (code[k].e || code[k].s) {
+        at = code[k].e ? code[k].e->pos : code[k].s->pos;
+        break;
+      }
+    taint_fault(v, at, "decides a branch");
   }
 
   static Value integer(std::int64_t i) {
@@ -448,8 +578,24 @@ class Thread {
     Value r;
     if (op == UnOp::BitNot) r.i = wrap(e.type.base, ~a.i);
     else if (is_floating(e.type.base)) r.f = -a.f;
-    else r.i = wrap(e.type.base, -a.i);
+    else r.i = wrap(e.type.base, sub64(0, a.i));
     return r;
+  }
+
+  Value min_max(const Expr& e, const Value& a, const Value& b) const {
+    if (sym(e.type.base)) b_.fault("runtime", e.pos, "min and max do not apply to symbolic values (--op interval)");
+    bool take_b;
+    if (is_floating(e.type.base)) take_b = e.op ? b.f > a.f : b.f < a.f;
+    else if (e.type.base == Base::ULong) take_b = e.op ? static_cast<std::uint64_t>(b.i) > static_cast<std::uint64_t>(a.i) : static_cast<std::uint64_t>(b.i) < static_cast<std::uint64_t>(a.i);
+    else take_b = e.op ? b.i > a.i : b.i < a.i;
+    return take_b ? b : a;
+  }
+
+  Value absolute(const Expr& e, Value v) const {
+    if (sym(e.type.base)) b_.fault("runtime", e.pos, "abs does not apply to symbolic values (--op interval)");
+    if (is_floating(e.type.base)) v.f = std::abs(v.f);
+    else if (!is_unsigned(e.type.base)) v.i = wrap(e.type.base, v.i < 0 ? sub64(0, v.i) : v.i);
+    return v;
   }
 
   // `p = rhs` or `p op= rhs` (e: Assign): the target was placed before the value was computed.
@@ -458,7 +604,9 @@ class Thread {
     if (op != BinOp::None) {
       const Type common = e.b->type;  // the parser converted the right side to the common type
       const Value old = convert(get(p, *e.a), e.a->type, common, e.pos);
+      const std::uint32_t taint = taint_of(old, rhs);
       rhs = convert(binary(op, common.base, old, rhs, e.pos, common.base), common, e.a->type, e.pos);
+      rhs.taint = taint;
     }
     set(p, rhs, *e.a);
     return rhs;
@@ -469,7 +617,8 @@ class Thread {
     if (sym(e.type.base)) b_.fault("runtime", e.pos, "++ and -- do not apply to symbolic values (--op interval)");
     Value now;
     if (is_floating(e.type.base)) now.f = old.f + (e.op ? -1 : 1);
-    else now.i = wrap(e.type.base, old.i + (e.op ? -1 : 1));
+    else now.i = wrap(e.type.base, add64(old.i, e.op ? -1 : 1));
+    now.taint = old.taint;
     set(p, now, *e.a);
     return e.prefix ? now : old;
   }
@@ -551,25 +700,34 @@ class Thread {
 
 }  // namespace
 
-std::int64_t interpret(BlockEmulator& emu, const Kernel& k, const Binding& bind, const Trace& trace, const Budget& budget) {
+std::int64_t interpret(BlockEmulator& emu, const Kernel& k, const Binding& bind, const Trace& trace, const Budget& budget,
+                       std::vector<UninitializedRead>* uninitialized) {
   Block blk{k, bind, budget, trace};
   blk.symbolic = bind.run_type == ValueType::Interval;
   blk.passed.assign(static_cast<std::size_t>(bind.threads), 0);
   blk.values.assign(static_cast<std::size_t>(bind.threads) * static_cast<std::size_t>(k.slots + blk.program.stack), Value{});
   blk.defined.assign(static_cast<std::size_t>(bind.threads) * static_cast<std::size_t>(k.slots), 0);
-  const auto globals = static_cast<std::int32_t>(trace.buffers.size());  // input, output, partial sums
-  for (std::size_t s = 0; s < k.shared.size(); ++s) blk.shared_buffer.push_back(globals + static_cast<std::int32_t>(s));
+  const auto globals = static_cast<std::int32_t>(trace.buffers.size());  // input, output, partial sums, the launch's others
+  blk.globals = globals;
   for (std::int32_t g = 0; g < globals; ++g) {
     blk.names.push_back(trace.buffers[static_cast<std::size_t>(g)].name);
     blk.lengths.push_back(static_cast<std::int64_t>(emu.buffer_values(g).size()));
   }
   for (std::size_t p = 0; p < k.params.size(); ++p)
     if (bind.param_buffer[p] >= 0) blk.names[static_cast<std::size_t>(bind.param_buffer[p])] = k.params[p].name;
+  std::int32_t dynamic = -1;  // the buffer of the extern __shared__ arrays, all one allocation
   for (const SharedVar& v : k.shared) {
+    if (v.dynamic && dynamic >= 0) {
+      blk.shared_buffer.push_back(dynamic);
+      continue;
+    }
+    blk.shared_buffer.push_back(static_cast<std::int32_t>(blk.names.size()));
+    if (v.dynamic) dynamic = blk.shared_buffer.back();
     blk.names.push_back(v.name);
-    blk.lengths.push_back(v.length);
+    blk.lengths.push_back(v.dynamic ? bind.dynamic_cells : v.length);
   }
   emu.run([&](EmuExec& x) { Thread(blk, x).run(); });
+  if (uninitialized) *uninitialized = blk.uninitialized;
   const auto [lo, hi] = std::minmax_element(blk.passed.begin(), blk.passed.end());
   if (lo != blk.passed.end() && *lo != *hi) {
     const auto line = blk.barrier_line[static_cast<std::size_t>(*lo)];

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/ops.hpp"
@@ -22,17 +23,29 @@ struct Budget {
 
 struct Binding {
   std::vector<std::int32_t> param_buffer;  // per parameter: the emulator buffer of a pointer, else -1
-  std::vector<std::int64_t> param_value;   // per parameter: the value of a scalar
+  std::vector<std::int64_t> param_value;   // per parameter: the value of an integer scalar
+  std::vector<double> param_number;        // per parameter: the value of a floating scalar
   ValueType run_type = ValueType::F32;     // what the element type's values are (Interval: symbolic)
   std::int32_t block_id = 0;
   std::int32_t grid = 1;
   std::int32_t threads = 1;
   std::int32_t warp = 32;
+  std::int64_t dynamic_cells = 0;  // the cells of the block's extern __shared__ allocation
+};
+
+// A read of a cell nothing had written, whose value reached nothing that makes it a bug (no output,
+// address, branch): a warning of the report card. The first of each line.
+struct UninitializedRead {
+  std::uint32_t line = 0, column = 0;
+  std::int32_t thread = 0;
+  std::string cell;  // "XY[2]"
 };
 
 // Runs `k` on every thread of `emu`. Throws EmulationError (kind and line set) for a fault of the
 // kernel: out-of-bounds, uninitialized-read, barrier-divergence, budget, runtime.
 // `trace` is the one `emu` records into (read for the memory budget). Returns the statements run.
-std::int64_t interpret(BlockEmulator& emu, const Kernel& k, const Binding& b, const Trace& trace, const Budget& budget = {});
+// `uninitialized`, when given, gets the reads of cells never written whose values reached nothing.
+std::int64_t interpret(BlockEmulator& emu, const Kernel& k, const Binding& b, const Trace& trace, const Budget& budget = {},
+                       std::vector<UninitializedRead>* uninitialized = nullptr);
 
 }  // namespace sv::cuda

@@ -1,12 +1,13 @@
-// The lexer and the small preprocessor of the CUDA subset: comments, #define NAME TOKENS (object-like,
-// expanded where used), #include and #pragma lines skipped; every other directive is refused.
+// Characters to tokens (lexer.hpp): comments and line continuations dropped, identifiers, numbers
+// with their suffixes, string and character literals, punctuators. A character no token starts with,
+// and an unterminated literal, become a one-character token the preprocessor refuses only where it
+// is not skipped (`#if 0` around prose is common).
 #include "cuda_subset/lexer.hpp"
 
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <set>
 
 namespace sv::cuda {
 
@@ -16,38 +17,34 @@ bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) ||
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 constexpr std::string_view kPuncts[] = {"<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=",
-                                        "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "::",
+                                        "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "::", "##",
                                         "(", ")", "[", "]", "{", "}", ";", ",", "+", "-", "*", "/", "%", "<",
                                         ">", "=", "!", "~", "&", "|", "^", "?", ":", ".", "#"};
 
-class Lexer {
+class Tokenizer {
  public:
-  Lexer(std::string_view src, const std::string& file) : src_(src), file_(file) {}
+  Tokenizer(std::string_view src, const std::string& file, std::uint16_t index) : src_(src), file_(file), index_(index) {}
 
-  [[noreturn]] void fail(const char* kind, SrcPos at, const std::string& what) const { throw KernelError(kind, file_, at, what); }
-
-  // The raw tokens of one logical line range [pos_, end of line), or of the whole file.
-  std::vector<Token> run(std::map<std::string, std::pair<SrcPos, std::vector<Token>>>& macros) {
+  std::vector<Token> run() {
     std::vector<Token> out;
     bool line_start = true;
     while (true) {
       skip_space_and_comments(line_start);
       if (pos_ >= src_.size()) break;
-      if (src_[pos_] == '#' && line_start) {
-        directive(macros);
-        line_start = true;
-        continue;
-      }
+      Token t = next();
+      t.line_start = line_start;
       line_start = false;
-      out.push_back(next());
-      if (out.size() > kMaxTokens)
-        fail("limit", out.back().pos, "more than " + std::to_string(kMaxTokens) + " tokens: a kernel this long is refused");
+      out.push_back(std::move(t));
+      if (out.size() > 4 * kMaxTokens)
+        fail("limit", out.back().pos, "more than " + std::to_string(4 * kMaxTokens) + " tokens: a file this long is refused");
     }
     return out;
   }
 
  private:
-  SrcPos here() const { return {line_, static_cast<std::uint32_t>(pos_ - line_begin_ + 1)}; }
+  [[noreturn]] void fail(const char* kind, SrcPos at, const std::string& what) const { throw KernelError(kind, file_, at, what); }
+
+  SrcPos here() const { return {line_, static_cast<std::uint32_t>(pos_ - line_begin_ + 1), index_}; }
   char peek(std::size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
   void advance() {
     if (src_[pos_] == '\n') {
@@ -57,21 +54,23 @@ class Lexer {
     ++pos_;
   }
 
-  // Skips blanks and comments; `stop_at_newline` (inside a directive) stops before an unescaped newline.
-  void skip_space_and_comments(bool& line_start, bool stop_at_newline = false) {
+  void skip_space_and_comments(bool& line_start) {
     while (pos_ < src_.size()) {
       const char c = src_[pos_];
-      if (c == '\\' && peek(1) == '\n') {  // a line continuation
+      if (c == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n'))) {  // a line continuation
+        if (peek(1) == '\r') advance();
         advance();
         advance();
       } else if (c == '\n') {
-        if (stop_at_newline) return;
         line_start = true;
         advance();
       } else if (std::isspace(static_cast<unsigned char>(c))) {
         advance();
       } else if (c == '/' && peek(1) == '/') {
-        while (pos_ < src_.size() && src_[pos_] != '\n') advance();
+        while (pos_ < src_.size() && src_[pos_] != '\n') {
+          if (src_[pos_] == '\\' && peek(1) == '\n') advance();  // a // comment continued
+          advance();
+        }
       } else if (c == '/' && peek(1) == '*') {
         const SrcPos at = here();
         advance();
@@ -90,6 +89,12 @@ class Lexer {
     Token t;
     t.pos = here();
     const char c = src_[pos_];
+    if ((c == 'u' || c == 'U' || c == 'L') && (peek(1) == '"' || peek(1) == '\'')) advance();  // u"", L'' prefixes
+    else if (c == 'u' && peek(1) == '8' && peek(2) == '"') {
+      advance();
+      advance();
+    }
+    if (src_[pos_] == '"' || src_[pos_] == '\'') return literal(t);
     if (ident_start(c)) {
       const std::size_t b = pos_;
       while (pos_ < src_.size() && ident_char(src_[pos_])) advance();
@@ -97,9 +102,7 @@ class Lexer {
       t.text = std::string(src_.substr(b, pos_ - b));
       return t;
     }
-    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1)))))
-      return number(t);
-    if (c == '"' || c == '\'') fail("unsupported", t.pos, "string and character literals are outside the CUDA subset");
+    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))))) return number(t);
     for (std::string_view p : kPuncts)
       if (src_.substr(pos_, p.size()) == p) {
         for (std::size_t k = 0; k < p.size(); ++k) advance();
@@ -107,13 +110,60 @@ class Lexer {
         t.text = std::string(p);
         return t;
       }
-    fail("syntax", t.pos, std::string("unexpected character '") + (std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : "\\x" + hex(c)) + "'");
+    t.kind = Tok::Punct;  // no token starts here: refused where it is not skipped
+    t.text = std::string(1, c);
+    advance();
+    return t;
   }
 
-  static std::string hex(char c) {
-    const char* digits = "0123456789abcdef";
-    const auto u = static_cast<unsigned char>(c);
-    return {digits[u >> 4], digits[u & 15]};
+  // A string or character literal; unterminated on its line, the quote alone (refused where used).
+  Token literal(Token& t) {
+    const char quote = src_[pos_];
+    const std::size_t b = pos_;
+    advance();
+    std::string value;
+    while (pos_ < src_.size() && src_[pos_] != quote && src_[pos_] != '\n') {
+      if (src_[pos_] == '\\' && pos_ + 1 < src_.size()) {
+        advance();
+        value += escape();
+        continue;
+      }
+      value += src_[pos_];
+      advance();
+    }
+    if (pos_ >= src_.size() || src_[pos_] != quote) {
+      t.kind = Tok::Punct;
+      t.text = std::string(1, quote);
+      t.string_value = "unterminated";
+      return t;
+    }
+    advance();
+    t.text = std::string(src_.substr(b, pos_ - b));
+    if (quote == '"') {
+      t.kind = Tok::String;
+      t.string_value = std::move(value);
+      return t;
+    }
+    t.kind = Tok::Int;  // 'a': an int of the character's value
+    if (value.empty()) fail("syntax", t.pos, "an empty character literal ''");
+    t.int_value = static_cast<unsigned char>(value[0]);
+    return t;
+  }
+
+  char escape() {
+    const char e = src_[pos_];
+    advance();
+    switch (e) {
+      case 'n': return '\n';
+      case 't': return '\t';
+      case 'r': return '\r';
+      case '0': return '\0';
+      case 'a': return '\a';
+      case 'b': return '\b';
+      case 'f': return '\f';
+      case 'v': return '\v';
+      default: return e;  // \\ \" \' \?
+    }
   }
 
   Token number(Token& t) {
@@ -142,117 +192,48 @@ class Lexer {
       t.kind = Tok::Float;
       char* end = nullptr;
       t.float_value = std::strtod(body.c_str(), &end);
-      if (end != body.c_str() + body.size() || !std::isfinite(t.float_value))
-        fail("syntax", t.pos, "malformed number '" + body + "'");
+      if (end != body.c_str() + body.size() || !std::isfinite(t.float_value)) fail("syntax", t.pos, "malformed number '" + body + "'");
       if (peek() == 'f' || peek() == 'F') {
         t.float_suffix = true;
         advance();
+      } else if (peek() == 'l' || peek() == 'L') {
+        advance();  // long double: read as double
       }
     } else {
       t.kind = Tok::Int;
       errno = 0;
       char* end = nullptr;
       t.int_value = std::strtoull(body.c_str() + (is_hex ? 2 : 0), &end, is_hex ? 16 : 10);
-      if (errno != 0 || (is_hex && body.size() == 2) || t.int_value > 0xffffffffull)
-        fail("unsupported", t.pos, "integer literal '" + body + "' does not fit 32 bits");
-      if (peek() == 'u' || peek() == 'U') {
-        t.unsigned_suffix = true;
+      if (errno != 0 || (is_hex && body.size() == 2)) fail("unsupported", t.pos, "integer literal '" + body + "' does not fit 64 bits");
+      // Suffixes in any order: u, l, ll.
+      for (int k = 0; k < 3 && (peek() == 'u' || peek() == 'U' || peek() == 'l' || peek() == 'L'); ++k) {
+        if (peek() == 'u' || peek() == 'U') t.unsigned_suffix = true;
+        else {
+          t.long_suffix = true;
+          if (peek(1) == 'l' || peek(1) == 'L') advance();
+        }
         advance();
       }
-      if (t.int_value > 0x7fffffffull) t.unsigned_suffix = true;  // as C types a large hex literal
+      if (is_hex && t.int_value > 0x7fffffffull && t.int_value <= 0xffffffffull) t.unsigned_suffix = true;  // as C types a large hex literal
     }
     if (ident_char(peek())) fail("unsupported", t.pos, "literal suffix '" + std::string(1, peek()) + "' on '" + body + "'");
     return t;
   }
 
-  void directive(std::map<std::string, std::pair<SrcPos, std::vector<Token>>>& macros) {
-    const SrcPos at = here();
-    advance();  // '#'
-    bool ls = false;
-    skip_space_and_comments(ls, true);
-    std::string name;
-    while (pos_ < src_.size() && ident_char(src_[pos_])) {
-      name += src_[pos_];
-      advance();
-    }
-    if (name == "include" || name == "pragma") {
-      while (pos_ < src_.size() && src_[pos_] != '\n') advance();
-      return;
-    }
-    if (name != "define")
-      fail("unsupported", at, "preprocessor directive '#" + name + "' is outside the CUDA subset (#define NAME VALUE, #include and #pragma are read)");
-    skip_space_and_comments(ls, true);
-    const SrcPos name_at = here();
-    std::string macro;
-    while (pos_ < src_.size() && ident_char(src_[pos_])) {
-      macro += src_[pos_];
-      advance();
-    }
-    if (macro.empty() || !ident_start(macro[0])) fail("syntax", name_at, "#define needs a name");
-    if (peek() == '(') fail("unsupported", name_at, "function-like macro '" + macro + "(...)': only #define NAME VALUE is supported");
-    std::vector<Token> body;
-    while (true) {
-      skip_space_and_comments(ls, true);
-      if (pos_ >= src_.size() || src_[pos_] == '\n') break;
-      body.push_back(next());
-    }
-    if (macros.count(macro)) fail("syntax", name_at, "macro '" + macro + "' is defined twice");
-    macros[macro] = {name_at, std::move(body)};
-  }
-
   std::string_view src_;
   const std::string& file_;
+  std::uint16_t index_;
   std::size_t pos_ = 0;
   std::uint32_t line_ = 1;
   std::size_t line_begin_ = 0;
 };
 
-using MacroTable = std::map<std::string, std::pair<SrcPos, std::vector<Token>>>;
-
-void expand(const Token& use, const MacroTable& macros, std::set<std::string>& active, std::vector<Token>& out,
-            const std::string& file) {
-  const auto it = use.kind == Tok::Ident ? macros.find(use.text) : macros.end();
-  if (it == macros.end() || active.count(use.text)) {
-    out.push_back(use);
-    if (out.size() > kMaxTokens)
-      throw KernelError("limit", file, use.pos, "more than " + std::to_string(kMaxTokens) + " tokens after macro expansion");
-    return;
-  }
-  active.insert(use.text);
-  for (Token t : it->second.second) {
-    t.pos = use.pos;  // errors point at where the macro is used
-    expand(t, macros, active, out, file);
-  }
-  active.erase(use.text);
-}
-
 }  // namespace
 
-Lexed lex(std::string_view source, const std::string& file, const std::map<std::string, std::string>& overrides) {
-  if (source.size() > kMaxSourceBytes)
-    throw KernelError("limit", file, {1, 1}, "the source is " + std::to_string(source.size()) + " bytes, more than the " +
-                                                  std::to_string(kMaxSourceBytes) + " a kernel may have");
+std::vector<Token> tokenize(std::string_view source, const std::string& file, std::uint16_t file_index) {
   for (char c : source)
-    if (c == '\0') throw KernelError("syntax", file, {1, 1}, "the source holds a NUL byte: not a text file");
-  MacroTable macros;
-  Lexer lexer(source, file);
-  std::vector<Token> raw = lexer.run(macros);
-  for (const auto& [name, text] : overrides) {
-    auto it = macros.find(name);
-    if (it == macros.end()) continue;
-    MacroTable none;
-    it->second.second = Lexer(text, file).run(none);
-  }
-  Lexed result;
-  for (const auto& [name, def] : macros) result.macros[name] = def.first;
-  std::set<std::string> active;
-  for (const Token& t : raw) expand(t, macros, active, result.tokens, file);
-  Token end;
-  end.kind = Tok::End;
-  end.text = "end of file";
-  end.pos = raw.empty() ? SrcPos{1, 1} : raw.back().pos;
-  result.tokens.push_back(end);
-  return result;
+    if (c == '\0') throw KernelError("syntax", file, {1, 1, file_index}, "the source holds a NUL byte: not a text file");
+  return Tokenizer(source, file, file_index).run();
 }
 
 }  // namespace sv::cuda

@@ -1,5 +1,6 @@
-// The front end of the CUDA subset: one __global__ kernel parsed by recursive descent (the grammar is
-// in docs/kernel-subset.md), its names resolved and its expressions typed as it is read.
+// The front end: a whole .cu file read by recursive descent (what is read is in docs/kernel-subset.md),
+// its host code skipped, one __global__ kernel returned as the entry with the file's __device__
+// functions, its names resolved and its expressions typed as it is read.
 #pragma once
 
 #include <map>
@@ -7,6 +8,7 @@
 #include <string_view>
 
 #include "cuda_subset/ast.hpp"
+#include "cuda_subset/lexer.hpp"
 
 namespace sv::cuda {
 
@@ -17,11 +19,13 @@ inline constexpr int kMaxStatementNesting = 16;
 inline constexpr int kMaxExpressionDepth = 24;
 inline constexpr int kMaxParseDepth = 200;
 
-// Parses `source` (named `file` in messages); `overrides` replaces #define bodies (BLOCK_DIM=8).
+// Parses `source` (named `file` in messages); `overrides` replaces #define bodies (BLOCK_DIM=8);
+// `entry` names the kernel returned (empty: the file's only one); `include` reads an #include "x.h".
 // Throws KernelError: kind "syntax", "unsupported" or "limit".
-Kernel parse_kernel(std::string_view source, const std::string& file, const std::map<std::string, std::string>& overrides = {});
+Kernel parse_kernel(std::string_view source, const std::string& file, const std::map<std::string, std::string>& overrides = {},
+                    const std::string& entry = {}, const IncludeReader& include = {});
 
 // The names of the #define macros in `source` (no parse; empty on a lexer error).
-std::map<std::string, SrcPos> defined_macros(std::string_view source, const std::string& file);
+std::map<std::string, SrcPos> defined_macros(std::string_view source, const std::string& file, const IncludeReader& include = {});
 
 }  // namespace sv::cuda

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "core/schedule.hpp"
 #include "cuda_subset/ast.hpp"
 #include "cuda_subset/interpreter.hpp"
+#include "run/launch.hpp"
+#include "cuda_subset/lexer.hpp"
 #include "trace/trace.hpp"
 
 namespace sv::cuda {
@@ -31,15 +34,26 @@ struct KernelRunConfig {
                               // one), record_kernel_launch all (0: as many as n needs)
   std::int32_t block_id = 0;  // the block run_kernel emulates (blockIdx.x)
   Budget budget;
+  // The launch as the file's author says it (kernel, grid, block, shared bytes and arguments, in n);
+  // without one the kernel is the file's only kernel and the rest is inferred (docs/cli.md).
+  std::optional<LaunchSpec> launch;
+  IncludeReader include;  // reads an #include "local.h" (natively: beside the file)
 };
+
+// The kernel the run's file and launch name, parsed with the block-size override (none when empty).
+Kernel parse_run_kernel(const KernelRunConfig& config, const std::map<std::string, std::string>& overrides = {});
 
 // The macro that stands for the block's thread count: BLOCK_DIM or BLOCK_SIZE, else SECTION_SIZE;
 // empty when the file defines none of them.
-std::string block_macro(const std::string& source, const std::string& file);
+std::string block_macro(const std::string& source, const std::string& file, const IncludeReader& include = {});
 
 // The run's value type: the element type of the kernel's pointer parameters (float, double, int), or
 // Interval when symbolic. Throws KernelError where the kernel's type has none.
 ValueType run_type_of(const Kernel& k, bool symbolic);
+
+// The run's value type of config's kernel: the element type of its output (the launch's out or io
+// parameter, else its pointer parameters'), or Interval when symbolic.
+ValueType kernel_run_type(const KernelRunConfig& config);
 
 // Threads a block runs with, given n: config.block, else the smallest power of two whose
 // block-size macro makes the kernel's largest __shared__ element array hold n. Throws KernelError
@@ -56,6 +70,16 @@ std::int64_t elements_per_block(const Kernel& k, std::int32_t threads);
 struct ParamBinding {
   std::vector<std::int32_t> buffer;
   std::vector<std::int64_t> value;
+  std::vector<double> number;  // per parameter: the value of a floating scalar
+  // The global buffers after the input (0) and the output (1), in order from 2: the partial sums
+  // (one cell a block), a launch's zeros(K) and buf(K).
+  struct Extra {
+    std::string name;
+    std::int64_t cells = 0;
+    bool zeroed = false;
+  };
+  std::vector<Extra> extras;
+  bool in_place = false;  // io: the output buffer starts as the input
 };
 ParamBinding bind_params(const Kernel& k, std::int64_t n);
 
@@ -67,6 +91,7 @@ Trace record_kernel_trace(const KernelRunConfig& config);
 struct KernelRun {
   Trace trace;
   std::vector<std::uint8_t> output_written;
+  std::vector<UninitializedRead> uninitialized;  // reads of cells never written that reached nothing (warnings)
 };
 KernelRun run_kernel(const KernelRunConfig& config);
 
@@ -77,7 +102,12 @@ struct Launch {
   std::int32_t threads = 1;
   std::int32_t grid = 1;
   std::int64_t capacity = 1;  // elements a block scans
+  std::int64_t shared_bytes = 0;  // dynamic shared memory a block (extern __shared__)
 };
+
+// The launch of config.launch at config.n: its expressions evaluated and checked (a block of 1 to 1024
+// threads, a grid of 1 to 65535 blocks). Without a launch, infer_launch. Throws LaunchError.
+Launch launch_at(const KernelRunConfig& config);
 Launch infer_launch(const KernelRunConfig& config);
 
 // Every block of the launch (infer_launch), one after another in blockIdx order and each to completion,

@@ -27,6 +27,12 @@ Payload EmuExec::read(int buffer, std::int64_t index, unsigned line) { return em
 void EmuExec::write(int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line) {
   emu_->write(lane_, buffer, index, value, origin, line);
 }
+Payload EmuExec::read_maybe_undefined(int buffer, std::int64_t index, unsigned line, bool* undefined) {
+  return emu_->read(lane_, buffer, index, line, undefined);
+}
+void EmuExec::write_maybe_undefined(int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line, bool undefined) {
+  emu_->write(lane_, buffer, index, value, origin, line, undefined);
+}
 Payload EmuExec::atomic(int buffer, std::int64_t index, const AtomicUpdate& update, unsigned line) {
   return emu_->atomic(lane_, buffer, index, update, line);
 }
@@ -107,10 +113,11 @@ Event& BlockEmulator::append(EventKind kind, int lane, unsigned line) {
   return e;
 }
 
-Payload BlockEmulator::read(int lane, int buffer, std::int64_t index, unsigned line) {
+Payload BlockEmulator::read(int lane, int buffer, std::int64_t index, unsigned line, bool* undefined) {
   yield(lane, LaneState::Read);
   check_cell(lane, buffer, index, line, "read of");
-  check_defined(lane, buffer, index, line, "read");
+  if (undefined) *undefined = !defined_[buffer][index];
+  else check_defined(lane, buffer, index, line, "read");
   Event& e = append(EventKind::Read, lane, line);
   e.buffer = static_cast<std::uint8_t>(buffer);
   e.index = index;
@@ -118,11 +125,11 @@ Payload BlockEmulator::read(int lane, int buffer, std::int64_t index, unsigned l
   return e.value;
 }
 
-void BlockEmulator::write(int lane, int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line) {
+void BlockEmulator::write(int lane, int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line, bool undefined) {
   yield(lane, LaneState::Write);
   check_cell(lane, buffer, index, line, "write to");
   values_[buffer][index] = value;
-  defined_[buffer][index] = 1;
+  defined_[buffer][index] = undefined ? 0 : 1;
   Event& e = append(EventKind::Write, lane, line);
   e.buffer = static_cast<std::uint8_t>(buffer);
   e.index = index;

@@ -156,6 +156,11 @@ class EmuExec {
   // Used by the accessors.
   Payload read(int buffer, std::int64_t index, unsigned line);
   void write(int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line);
+  // A kernel of the user's own: a read of a cell never written is no fault yet (`*undefined` says
+  // so), and a write may leave its cell undefined (a value computed from such a read), so that only
+  // what such a value reaches decides whether it is a bug.
+  Payload read_maybe_undefined(int buffer, std::int64_t index, unsigned line, bool* undefined);
+  void write_maybe_undefined(int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line, bool undefined);
 
   // An atomic read-modify-write of one cell (atomicAdd): issued with the warp's writes, the lanes of
   // one instruction one after another; `update` maps the cell's old value to its new value and that
@@ -237,8 +242,8 @@ class BlockEmulator {
 
   // lane side
   void yield(int lane, LaneState wait_for);
-  Payload read(int lane, int buffer, std::int64_t index, unsigned line);
-  void write(int lane, int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line);
+  Payload read(int lane, int buffer, std::int64_t index, unsigned line, bool* undefined = nullptr);
+  void write(int lane, int buffer, std::int64_t index, const Payload& value, Origin origin, unsigned line, bool undefined = false);
   Payload atomic(int lane, int buffer, std::int64_t index, const EmuExec::AtomicUpdate& update, unsigned line);
   std::int64_t record_op(int lane, const Payload& result, Origin a, Origin b, unsigned line);
   void barrier(int lane, unsigned line);

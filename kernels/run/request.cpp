@@ -1,6 +1,8 @@
 // The run request's text form, its checks and its run (run/request.hpp).
 #include "run/request.hpp"
 
+#include "run/launch.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -171,6 +173,13 @@ void set_field(RunRequest& r, std::string_view key, std::string_view value) {
     r.executor = v;
   } else if (key == "amplify") {
     r.amplify = whole_number<std::uint64_t>(key, value, 0);
+  } else if (key == "launch") {
+    try {
+      (void)parse_launch(v);
+    } catch (const LaunchError& e) {
+      fail(key, "{launch}: " + std::string(e.what()));
+    }
+    r.launch = v;
   } else {
     std::string keys;
     for (std::string_view k : kRequestKeys) keys += (keys.empty() ? "" : ", ") + std::string(k);
@@ -197,6 +206,7 @@ std::vector<std::pair<std::string, std::string>> request_fields(const RunRequest
   if (!r.predicate.empty()) f.emplace_back("predicate", r.predicate);
   if (r.executor != d.executor) f.emplace_back("executor", r.executor);
   if (r.amplify != d.amplify) f.emplace_back("amplify", std::to_string(r.amplify));
+  if (!r.launch.empty()) f.emplace_back("launch", r.launch);
   return f;
 }
 
@@ -223,6 +233,7 @@ std::string print_request(const RunRequest& r) {
 
 void validate_request(const RunRequest& r) {
   if (r.algorithm.empty()) fail("algo", "{algo}: no algorithm named (an empty name)");
+  if (!r.launch.empty()) fail("launch", "{launch} says how a kernel of your own is launched; " + r.algorithm + " is a built-in algorithm");
   const AlgorithmInfo* info = find_algorithm(r.algorithm);
   const bool device = find_device_algorithm(r.algorithm) != nullptr;
   if (!info && !device) fail("algo", "{algo}: unknown algorithm '" + r.algorithm + "'");
@@ -336,6 +347,10 @@ RunRequest request_from_meta(const TraceMeta& m) {
   if (const auto a = r.options.find("amplify"); a != r.options.end()) {
     r.amplify = std::stoull(a->second);
     r.options.erase(a);
+  }
+  if (const auto l = r.options.find("kernel_launch"); l != r.options.end()) {  // a kernel of your own's
+    r.launch = l->second;
+    r.options.erase(l);
   }
   if (const auto p = r.options.find("pipelined"); p != r.options.end() && p->second == "on") {
     r.block = 0;  // the pipelined kernel has its own tile, which a request may not set

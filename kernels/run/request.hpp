@@ -37,15 +37,16 @@ struct RunRequest {
   std::string predicate;                        // app=compact: "x > 0"
   std::string executor = "auto";                // auto, gpu or emulator
   std::uint64_t amplify = 0;                    // GPU race amplifier seed (0: off)
+  std::string launch;                           // a kernel of your own: NAME<<<GRID, BLOCK, SHARED>>>(ARGS) (run/launch.hpp)
 
   bool operator==(const RunRequest&) const = default;
 };
 
 // The keys of the text form, in the order the printer writes them; the command line's flags are the
 // same words (--algo, --n, ...). `scan` is read too (the window's and links' form of flags and app).
-inline constexpr std::array<std::string_view, 16> kRequestKeys = {
+inline constexpr std::array<std::string_view, 17> kRequestKeys = {
     "algo", "n",     "block", "warp",  "op",        "type",     "exclusive", "input",
-    "seed", "schedule", "option", "flags", "app", "predicate", "executor", "amplify"};
+    "seed", "schedule", "option", "flags", "app", "predicate", "executor", "amplify", "launch"};
 
 // A request that cannot run. `field` is the key at fault (or "scan", where that form was given); the
 // text names fields as {key}, which each view spells its own way (the command line --key, a link

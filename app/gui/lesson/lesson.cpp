@@ -9,6 +9,7 @@
 #include "algorithms.hpp"
 #include "core/schedule.hpp"
 #include "core/values.hpp"
+#include "entry/record.hpp"
 #include "gpu/executor.hpp"
 #include "gui/lesson/own_kernel.hpp"
 #include "run/request.hpp"
@@ -127,14 +128,9 @@ LessonRecording record_lesson_controls(const LessonControls& l, bool side_by_sid
   LessonRecording r;
   try {
     const std::string algo(block_algorithms()[static_cast<std::size_t>(algorithm_index(l))].name);
-    auto record = [&](const std::string& name) {
-      const BlockRunConfig c = lesson_config(l, name);
-      return std::make_unique<TraceView>(make_trace_view(
-          l.request.executor == "gpu" ? record_block_scan_gpu(c, GpuOptions{GpuOptions{}.trace_capacity, l.request.amplify})
-                                      : record_block_scan(c)));
-    };
-    r.view = record(algo);
-    if (side_by_side) r.racy = record(side_by_side_partner(algo));
+    auto recorded = [&](const std::string& name) { return std::make_unique<TraceView>(make_trace_view(record(lesson_request(l, name)).trace)); };
+    r.view = recorded(algo);
+    if (side_by_side) r.racy = recorded(side_by_side_partner(algo));
   } catch (const std::exception& e) {
     r.view.reset();
     r.racy.reset();

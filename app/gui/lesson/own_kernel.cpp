@@ -7,6 +7,7 @@
 #include "core/values.hpp"
 #include "cuda_subset/diagnostic.hpp"
 #include "cuda_subset/parser.hpp"
+#include "entry/record.hpp"
 #include "kernel_run.hpp"
 
 namespace sv::gui {
@@ -24,15 +25,16 @@ RunRequest own_kernel_request(const RunRequest& lesson, const OwnKernel& k) {
   r.input = lesson.input == "slides" ? "" : lesson.input;
   r.seed = lesson.seed;
   r.schedule = lesson.schedule;
+  r.launch = lesson.launch;
   return r;
 }
 
 namespace {
 
 Trace record(const OwnKernel& k, const RunRequest& lesson) {
-  cuda::KernelRunConfig c = kernel_run_config(k.name, k.text, own_kernel_request(lesson, k));
+  cuda::KernelRunConfig c = own_kernel_config(own_kernel_request(lesson, k), OwnSource{k.name, k.text, kernel_include_reader(k.name), 0});
   if (lesson.input == "slides") {
-    const ValueType type = cuda::run_type_of(cuda::parse_kernel(c.source, c.file), c.symbolic);
+    const ValueType type = cuda::kernel_run_type(c);
     c.input = slides_input(c.symbolic ? OpKind::Interval : OpKind::Sum, type, static_cast<std::size_t>(c.n));
   }
   return cuda::record_kernel_trace(c);
