@@ -4,12 +4,15 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "cuda_subset/record_kernel.hpp"
 #include "own_kernel_helpers.hpp"
+#include "run/launch.hpp"
 
 using namespace sv;
 
@@ -100,4 +103,77 @@ TEST_CASE("10000 mutated kernels: refused, run or faulted in one error, never a 
   MESSAGE(refused << " refused, " << ran << " ran, " << faulted << " faulted in " << seconds << " s");
   CHECK(ran > 100);  // the mutations leave many kernels that still run: the interpreter is fuzzed too
   CHECK(faulted > 10);
+}
+
+namespace {
+
+// Whole student files and the launches that run them, in blocks of 8 threads (the fuzz's budget);
+// the mutations add the preprocessor's and the whole file's constructs.
+struct WholeSeed {
+  const char* file;
+  const char* launch;
+};
+const WholeSeed kWholeSeeds[] = {
+    {"tests/fixtures/whole_files/gpugems3_prescan_bank_conflict_free.cu", "prescan<<<(n + 15) / 16, 8, 32 * sizeof(float)>>>(out, in, n)"},
+    {"tests/fixtures/whole_files/blog_scan_versions_benchmark.cu", "scan_v2_brent_kung<<<1, 8>>>(in, out, n)"},
+    {"tests/fixtures/whole_files/single_pass_chained_scan.cu", "chained_scan<<<(n + 7) / 8, 8>>>(in, out, zeros(1), zeros(n + 1), buf(n + 1), n)"},
+    {"tests/fixtures/whole_files/warp_shuffle_exclusive_forgot_subtract.cu", "exclusive_scan_shfl<<<1, 8>>>(in, out, n)"},
+    {"tests/fixtures/whole_files/double_buffer_missing_else_copy.cu", "ks_double_buffer<<<1, 8>>>(in, out, n)"},
+};
+
+const char* const kWholePieces[] = {
+    "#define F(x) F(x) F(x)\n", "#define G(a, ...) a ## __VA_ARGS__ #a\n", "#if 1\n", "#else\n", "#endif\n", "#ifdef __CUDACC__\n",
+    "#elif defined(X) && X / 0\n", "#include \"self.h\"\n", "#include \"cycle.h\"\n", "#include <cstdio>\n", "#error stop\n",
+    "#undef BLOCK_SIZE\n", "__device__ float f(float a) { return f(a); }\n", "__device__ int g(int x = 1) { return x; }\n",
+    "extern __shared__ float dyn[];", "template <int B>", "static_cast<int>(", "reinterpret_cast<float*>(", "nullptr", ", ",
+    "int main() { return 0; }\n", "__global__ void other(float* a) { }\n", "size_t", "long long", "auto", "printf(\"%d\", 1);",
+    "assert(0);", "min(1, 2)", "&", "*", "sizeof(float)", "(float*)",
+};
+
+std::string mutate_whole(std::string s, std::mt19937_64& rng) {
+  if (rng() % 2) s.insert(rng() % s.size(), std::string(" ") + kWholePieces[rng() % std::size(kWholePieces)] + " ");
+  return mutate(std::move(s), rng);
+}
+
+}  // namespace
+
+TEST_CASE("2000 mutated whole files with their launches: refused, run or faulted in one error, never a crash or a hang") {
+  std::vector<std::string> seeds;
+  for (const WholeSeed& s : kWholeSeeds) seeds.push_back(sv_test::read_source(s.file));
+  const std::map<std::string, std::string> includes = {{"self.h", "#include \"self.h\"\n"}, {"cycle.h", "#include \"other.h\"\n"},
+                                                       {"other.h", "#include \"cycle.h\"\n"}};
+  std::mt19937_64 rng(20261129);
+  int refused = 0, ran = 0, faulted = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const std::size_t seed = static_cast<std::size_t>(i) % seeds.size();
+    cuda::KernelRunConfig c;
+    c.file = "mutant.cu";
+    c.source = mutate_whole(seeds[seed], rng);
+    c.include = [&](const std::string& name, const std::string&) -> std::optional<std::string> {
+      const auto it = includes.find(name);
+      return it == includes.end() ? std::nullopt : std::optional<std::string>(it->second);
+    };
+    c.n = 1 + static_cast<std::int64_t>(rng() % 16);
+    c.warp = rng() % 2 ? 32 : 1;
+    c.budget.statements = 200000;
+    c.budget.events = 100000;
+    c.budget.steps = 256;
+    try {
+      c.launch = parse_launch(kWholeSeeds[seed].launch);
+      const Trace t = cuda::record_kernel_launch(c).trace;
+      CHECK(static_cast<std::int64_t>(t.result.output.size()) == c.n);
+      ++ran;
+    } catch (const cuda::KernelError& e) {
+      CHECK(std::string(e.what()).find('\n') == std::string::npos);
+      CHECK(std::string(e.what()).size() < 2000);
+      ++refused;
+    } catch (const EmulationError&) {
+      ++faulted;
+    } catch (const std::invalid_argument&) {  // a launch that cannot run at this n
+      ++refused;
+    }
+  }
+  MESSAGE(refused << " refused, " << ran << " ran, " << faulted << " faulted");
+  CHECK(ran > 50);
+  CHECK(refused > 50);
 }

@@ -112,7 +112,8 @@ class Parser {
 
   void top_level() {
     if (accept(";")) return;
-    if (at("}") && namespaces_ > 0) {
+    if (at("}")) {
+      if (namespaces_ == 0) fail("syntax", cur().pos, "unexpected '}' at file scope");
       ++i_;
       --namespaces_;
       return;
@@ -212,6 +213,7 @@ class Parser {
         if (!assigned && !at(";")) return;  // a function's body (a struct's is followed by ';')
         continue;
       } else if (at("}")) {
+        if (&cur() == &start) fail("syntax", start.pos, "unexpected '}'");
         return;  // a namespace's end: top_level closes it
       }
       ++i_;

@@ -1,496 +1,891 @@
-// The preprocessor of a kernel's file (lexer.hpp): directives, object- and function-like macros with #
-// and ##, conditional groups, local includes, all on tokens, so every token keeps its file, line and
-// column, and a token a macro produced takes the position of the macro's use. The input is untrusted:
-// every expansion counts against one budget of tokens, and nesting of every kind is bounded.
-#include <cctype>
-#include <cstdint>
+// The C preprocessor of a kernel's file (lexer.hpp), on the tokens of lexer.cpp: object- and
+// function-like macros (variadic, # and ##, __VA_OPT__), rescanning with a macro disabled inside its
+// own expansion (as GCC does: a context per expansion), conditional groups with an #if evaluator,
+// #include "local.h" through the caller's reader, #error. Every token keeps its file, line and column;
+// a macro's own tokens take the position of the macro's use, so an error points at the use. The
+// input is untrusted: every token an expansion makes counts against one budget, and each kind of
+// nesting is bounded, so no file costs more than a few tens of megabytes or seconds.
+#include <map>
+#include <memory>
 #include <set>
 
-#include "cuda_subset/lexer.hpp"
+#include "cuda_subset/preprocessor.hpp"
 
 namespace sv::cuda {
 
 namespace {
 
+using pp::is_punct;
+using pp::PK;
+using pp::PPToken;
+using pp::Scanner;
+using pp::shown;
+
+// The budget of all expansions of one file: tokens made (kept or dropped later) and their bytes.
+constexpr std::size_t kMaxWorkTokens = 4 * kMaxTokens;
+constexpr std::size_t kMaxWorkBytes = 16u << 20;
+constexpr std::size_t kMaxPastedBytes = 4096;  // one token made by ##
+constexpr std::size_t kMaxIncludes = 1000;     // #include lines read, all files together
+
 struct Macro {
+  enum class Special : std::uint8_t { None, File, Line };
   bool function_like = false;
-  bool variadic = false;
-  bool builtin = false;  // predefined: not reported as the file's
+  bool variadic = false;      // the last parameter takes the rest (named __VA_ARGS__ or `name...`)
+  bool predefined = false;    // not the file's: not reported, and a #define replaces it silently
+  Special special = Special::None;
   std::vector<std::string> params;
-  std::vector<Token> body;
-  SrcPos pos;
+  std::vector<PPToken> body;
+  SrcPos at;
+  bool disabled = false;      // being expanded: its name is not expanded again (C's rescanning rule)
 };
 
-// The headers whose names scanviz knows without reading them (as <...> ones): CUDA's and its samples'.
+using MacroTable = std::map<std::string, Macro>;
+
+// Headers scanviz knows without reading them, even written with quotes: CUDA's, its samples', C's.
 bool known_header(const std::string& name) {
-  static const std::set<std::string> known = {"cuda_runtime.h", "cuda.h", "cuda_runtime_api.h", "device_launch_parameters.h",
-                                              "cooperative_groups.h", "helper_cuda.h", "helper_functions.h", "cuda_fp16.h",
-                                              "device_functions.h", "math_functions.h", "curand_kernel.h"};
-  return known.count(name) > 0 || name.rfind("cub/", 0) == 0 || name.rfind("thrust/", 0) == 0;
+  static const std::set<std::string> known = {
+      "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "device_launch_parameters.h", "device_functions.h",
+      "cooperative_groups.h", "cuda_fp16.h", "cuda_bf16.h", "math_functions.h", "math_constants.h", "curand.h",
+      "curand_kernel.h", "helper_cuda.h", "helper_functions.h", "helper_string.h", "helper_timer.h",
+      "sm_20_atomic_functions.h", "sm_30_intrinsics.h", "stdio.h", "stdlib.h", "string.h", "math.h", "assert.h",
+      "stdint.h", "time.h", "limits.h", "float.h", "stdbool.h", "stddef.h"};
+  const std::size_t slash = name.find_last_of('/');
+  const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+  for (const char* dir : {"cub/", "thrust/", "cooperative_groups/", "cuda/"})
+    if (name.rfind(dir, 0) == 0) return true;
+  return known.count(base) > 0;
 }
 
-Token number_token(std::int64_t v, SrcPos at) {
-  Token t;
-  t.kind = Tok::Int;
+PPToken number_token(std::uint64_t v, const PPToken& like) {
+  PPToken t;
+  t.kind = PK::Number;
   t.text = std::to_string(v);
-  t.int_value = static_cast<std::uint64_t>(v);
-  t.pos = at;
+  t.pos = like.pos;
+  t.space = like.space;
   return t;
 }
+
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
+class Preprocessor;
+
+// Expands a run of tokens: each macro use is replaced by its body (arguments substituted) and the
+// result rescanned together with what follows, in a context that disables that macro until read.
+// `refill` gives the next source line when a function-like macro's arguments run past the line.
+class Expander {
+ public:
+  using Refill = std::function<bool(std::vector<PPToken>&)>;
+  Expander(Preprocessor& pp, std::vector<PPToken> tokens, Refill refill, int depth);
+  void run(std::vector<PPToken>& out);
+
+ private:
+  struct Context {
+    std::vector<PPToken> toks;
+    std::size_t next = 0;
+    Macro* macro = nullptr;  // enabled again when the context is left
+  };
+
+  PPToken* peek(bool refill);
+  PPToken take();
+  void push(Macro& m, std::vector<PPToken> toks, const PPToken& use);
+  std::vector<std::vector<PPToken>> collect(const Macro& m, const PPToken& name);
+  std::vector<PPToken> substitute(const Macro& m, const std::vector<std::vector<PPToken>>& args, const PPToken& use);
+  std::vector<PPToken> with_va_opt(const Macro& m, const std::vector<std::vector<PPToken>>& args) const;
+  PPToken stringize(const std::vector<PPToken>& arg, const PPToken& use) const;
+  PPToken paste(const PPToken& left, const PPToken& right, const PPToken& use);
+  std::vector<PPToken> expanded(const std::vector<PPToken>& arg);
+
+  Preprocessor& pp_;
+  std::vector<Context> ctx_;  // ctx_[0]: the tokens given (and refilled)
+  Refill refill_;
+  int depth_;                 // expanders inside expanders: arguments are expanded on their own
+};
 
 class Preprocessor {
  public:
   Preprocessor(const std::map<std::string, std::string>& overrides, const IncludeReader& include)
       : overrides_(overrides), include_(include) {
-    for (const auto& [name, value] : {std::pair{"__CUDACC__", "1"}, std::pair{"__NVCC__", "1"}, std::pair{"__CUDA_ARCH__", "900"},
-                                      std::pair{"__cplusplus", "201703L"}}) {
+    for (const auto& [name, value] : {std::pair{"__CUDACC__", "1"}, std::pair{"__NVCC__", "1"},
+                                      std::pair{"__CUDA_ARCH__", "900"}, std::pair{"__cplusplus", "201703L"}}) {
       Macro m;
-      m.builtin = true;
-      m.body = tokenize(value, "<built-in>", 0);
-      macros_[name] = m;
+      m.predefined = true;
+      Scanner(value, "<built-in>", 0).read_all(m.body);
+      macros_[name] = std::move(m);
     }
+    macros_["__FILE__"].special = Macro::Special::File;
+    macros_["__LINE__"].special = Macro::Special::Line;
+    for (const char* name : {"__FILE__", "__LINE__"}) macros_[name].predefined = true;
   }
 
   Lexed run(std::string_view source, const std::string& file) {
-    result_.files.push_back(file);
+    out_.files.push_back(file);
     bytes_ = source.size();
-    file_tokens(tokenize(source, file, 0), 0, 0);
-    for (const Token& t : result_.tokens) check_output(t);
-    for (const auto& [name, m] : macros_)
-      if (!m.builtin) result_.macros[name] = m.pos;
+    open_.push_back({std::make_unique<Scanner>(source, file, 0), 0});
+    while (!open_.empty()) step();
     Token end;
     end.kind = Tok::End;
     end.text = "end of file";
-    end.pos = result_.tokens.empty() ? SrcPos{1, 1, 0} : result_.tokens.back().pos;
-    result_.tokens.push_back(end);
-    return std::move(result_);
+    end.pos = out_.tokens.empty() ? SrcPos{1, 1, 0} : out_.tokens.back().pos;
+    out_.tokens.push_back(end);
+    return std::move(out_);
+  }
+
+  // ---- what the expander asks ----
+  [[noreturn]] void fail(const char* kind, SrcPos at, const std::string& what) const {
+    throw KernelError(kind, at.file < out_.files.size() ? out_.files[at.file] : out_.files.front(), at, what);
+  }
+
+  Macro* find(const std::string& name) {
+    const auto it = macros_.find(name);
+    return it == macros_.end() ? nullptr : &it->second;
+  }
+
+  // Counts tokens an expansion made: an exponential macro stops here, long before memory runs out.
+  void spend(SrcPos at, std::size_t tokens, std::size_t bytes) {
+    work_tokens_ += tokens;
+    work_bytes_ += bytes;
+    if (work_tokens_ > kMaxWorkTokens || work_bytes_ > kMaxWorkBytes)
+      fail("limit", at, "macro expansion makes more than " + std::to_string(kMaxWorkTokens) + " tokens (" +
+                            std::to_string(kMaxWorkBytes >> 20) + " MiB): a kernel this long is refused");
+  }
+
+  // __FILE__ and __LINE__ at a use.
+  PPToken special(const Macro& m, const PPToken& use) const {
+    if (m.special == Macro::Special::Line) return number_token(use.pos.line, use);
+    PPToken t = use;
+    t.kind = PK::String;
+    t.text = quoted(out_.files[use.pos.file]);
+    return t;
   }
 
  private:
-  [[noreturn]] void fail(const char* kind, SrcPos at, const std::string& what) const {
-    throw KernelError(kind, at.file < result_.files.size() ? result_.files[at.file] : result_.files.front(), at, what);
-  }
-
-  // Every token made, kept or thrown away, counts: an exponential macro stops at the budget.
-  void spend(SrcPos at, std::size_t n = 1) {
-    work_ += n;
-    if (work_ > 8 * kMaxTokens || result_.tokens.size() > kMaxTokens)
-      fail("limit", at, "more than " + std::to_string(kMaxTokens) + " tokens after macro expansion: a kernel this long is refused");
-  }
-
-  void check_output(const Token& t) const {
-    if (t.kind != Tok::Punct) return;
-    if (t.text == "'" || t.text == "\"") fail("syntax", t.pos, std::string("an unterminated ") + (t.text == "'" ? "character" : "string") + " literal");
-    if (t.text.size() == 1 && std::string_view("@$`\\").find(t.text[0]) != std::string_view::npos)
-      fail("syntax", t.pos, "unexpected character '" + t.text + "'");
-    if (t.text.size() == 1 && !std::isprint(static_cast<unsigned char>(t.text[0])))
-      fail("syntax", t.pos, "unexpected byte in the source (not a character of C)");
-  }
-
-  // ---- one file ----
-  struct Group {
-    bool active;      // this branch is taken
-    bool taken;       // some branch of the #if was
-    bool seen_else;
+  struct Open {
+    std::unique_ptr<Scanner> scanner;
+    std::size_t cond_base;  // conds_ below this index belong to the files including this one
+  };
+  struct Cond {
     SrcPos at;
+    std::string directive;  // if, ifdef or ifndef: for "#ifdef without #endif"
+    bool active;            // this group's lines are read
+    bool taken;             // some group of this #if was (or the #if is inside a skipped group)
+    bool seen_else;
   };
 
-  void file_tokens(const std::vector<Token>& toks, std::uint16_t file, int depth) {
-    std::vector<Group> groups;
-    std::vector<Token> text;  // the active lines since the last directive, expanded together
-    auto active = [&] { return groups.empty() || groups.back().active; };
-    std::size_t i = 0;
-    while (i < toks.size()) {
-      if (!(toks[i].kind == Tok::Punct && toks[i].text == "#" && toks[i].line_start)) {
-        if (active()) text.push_back(toks[i]);
-        ++i;
-        continue;
-      }
-      std::size_t end = i + 1;
-      while (end < toks.size() && !toks[end].line_start) ++end;
-      const std::vector<Token> line(toks.begin() + static_cast<std::ptrdiff_t>(i + 1), toks.begin() + static_cast<std::ptrdiff_t>(end));
-      const SrcPos at = toks[i].pos;
-      i = end;
-      const std::string name = line.empty() ? "" : line[0].text;
-      if (name == "if" || name == "ifdef" || name == "ifndef") {
-        if (groups.size() >= static_cast<std::size_t>(kMaxConditionalDepth))
-          fail("limit", at, "#if nested more than " + std::to_string(kMaxConditionalDepth) + " deep");
-        const bool outer = active();
-        const bool value = outer && condition(name, line, at);
-        groups.push_back({value, value || !outer, false, at});  // inside a skipped group no branch is taken
-        continue;
-      }
-      if (name == "elif" || name == "else") {
-        if (groups.empty()) fail("syntax", at, "#" + name + " without #if");
-        Group& g = groups.back();
-        if (g.seen_else) fail("syntax", at, "#" + name + " after #else");
-        g.seen_else = name == "else";
-        const bool value = !g.taken && (name == "else" || condition("if", line, at));
-        g.active = value;
-        g.taken = g.taken || value;
-        continue;
-      }
-      if (name == "endif") {
-        if (groups.empty()) fail("syntax", at, "#endif without #if");
-        groups.pop_back();
-        continue;
-      }
-      if (!active()) continue;
-      flush(text);  // what a directive changes applies after it
-      if (name == "define") define(line, at);
-      else if (name == "undef") {
-        if (line.size() < 2 || line[1].kind != Tok::Ident) fail("syntax", at, "#undef needs a name");
-        macros_.erase(line[1].text);
-      } else if (name == "include") include(line, at, file, depth);
-      else if (name == "error") fail("syntax", at, "#error" + rest_text(line));
-      else if (name == "pragma" || name == "line" || name == "warning" || name.empty()) {
-      } else
-        fail("unsupported", at, "preprocessor directive '#" + name + "' is not read");
+  bool active() const { return conds_.empty() || conds_.back().active; }
+  bool parent_active() const { return conds_.size() < 2 || conds_[conds_.size() - 2].active; }
+
+  // One logical line of the file being read (or its end).
+  void step() {
+    Open& f = open_.back();
+    Scanner& s = *f.scanner;
+    const bool directive = s.at_directive();
+    if (!directive && s.at_end()) {
+      if (conds_.size() > f.cond_base) fail("syntax", conds_.back().at, "#" + conds_.back().directive + " without #endif");
+      open_.pop_back();
+      return;
     }
-    if (!groups.empty()) fail("syntax", groups.back().at, "this #if is never closed by #endif");
-    flush(text);
+    if (directive) return this->directive(s);
+    if (!active()) return s.skip_line();
+    std::vector<PPToken> line;
+    s.read_line(line);
+    if (line.empty()) return;
+    std::vector<PPToken> out;
+    Expander(*this, std::move(line), [this, &s](std::vector<PPToken>& more) { return more_text(s, more); }, 0).run(out);
+    emit(out);
   }
 
-  static std::string rest_text(const std::vector<Token>& line) {
-    std::string s;
-    for (std::size_t k = 1; k < line.size(); ++k) s += " " + line[k].text;
-    return s;
+  // The next lines of text for arguments that go on past a line: none past a directive or the file.
+  static bool more_text(Scanner& s, std::vector<PPToken>& more) {
+    while (!s.at_directive() && !s.at_end()) {
+      const std::size_t before = more.size();
+      s.read_line(more);
+      if (more.size() > before) return true;
+    }
+    return false;
   }
 
-  void flush(std::vector<Token>& text) {
-    if (text.empty()) return;
-    std::vector<Token> out;
-    expand(text, {}, nullptr, out, 0);
-    for (Token& t : out) {
-      result_.tokens.push_back(std::move(t));
-      spend(result_.tokens.back().pos, 0);
+  void emit(const std::vector<PPToken>& toks) {
+    for (const PPToken& t : toks) {
+      out_.tokens.push_back(pp::to_token(t, out_.files[t.pos.file]));
+      if (out_.tokens.size() > kMaxTokens)
+        fail("limit", t.pos, "more than " + std::to_string(kMaxTokens) + " tokens after macro expansion: a kernel this long is refused");
     }
-    text.clear();
   }
 
   // ---- directives ----
-  void define(const std::vector<Token>& line, SrcPos at) {
-    if (line.size() < 2 || line[1].kind != Tok::Ident) fail("syntax", at, "#define needs a name");
-    const std::string name = line[1].text;
-    if (name == "defined") fail("syntax", line[1].pos, "'defined' cannot be a macro");
-    Macro m;
-    m.pos = line[1].pos;
-    std::size_t k = 2;
-    // NAME( with no space is a function-like macro: the tokenizer's columns tell.
-    if (k < line.size() && line[k].text == "(" && line[k].pos.line == line[1].pos.line &&
-        line[k].pos.col == line[1].pos.col + name.size()) {
-      m.function_like = true;
-      ++k;
-      while (k < line.size() && line[k].text != ")") {
-        if (line[k].text == "...") {
-          m.variadic = true;
-        } else if (line[k].kind == Tok::Ident) {
-          m.params.push_back(line[k].text);
-        } else if (line[k].text != ",") {
-          fail("syntax", line[k].pos, "'" + line[k].text + "' in the parameters of macro '" + name + "'");
-        }
-        ++k;
-      }
-      if (k >= line.size()) fail("syntax", at, "the parameters of macro '" + name + "' are never closed");
-      ++k;
+  void directive(Scanner& s) {
+    const SrcPos at = s.take_hash();
+    const std::string name = s.directive_name();
+    if (name == "if" || name == "ifdef" || name == "ifndef") return open_group(s, name, at);
+    if (name == "elif" || name == "elifdef" || name == "elifndef" || name == "else") return next_group(s, name, at);
+    if (name == "endif") {
+      if (conds_.size() <= open_.back().cond_base) fail("syntax", at, "#endif without #if");
+      conds_.pop_back();
+      return s.skip_line();
     }
-    m.body.assign(line.begin() + static_cast<std::ptrdiff_t>(k), line.end());
-    if (const auto o = overrides_.find(name); o != overrides_.end() && !m.function_like) {
-      m.body = tokenize(o->second, result_.files[at.file], at.file);
-      for (Token& t : m.body) t.pos = m.pos;
+    if (!active()) return s.skip_line();
+    if (name == "define") return define(s, at);
+    if (name == "undef") return undef(s, at);
+    if (name == "include") return include(s, at);
+    if (name == "error") fail("syntax", at, "#error" + prefixed(s.raw_line()));
+    if (name == "pragma") {
+      std::vector<PPToken> rest;
+      s.read_line(rest);
+      if (rest.size() == 1 && rest[0].text == "once" && open_.size() > 1) once_.insert(s.name());
+      return;
     }
-    spend(at, m.body.size());
-    macros_[name] = std::move(m);
+    if (name == "warning" || name == "line" || name == "0" || name.empty()) return s.skip_line();  // line markers too
+    fail("unsupported", at, "preprocessor directive '#" + shown(name) + "' is not supported");
   }
 
-  void include(const std::vector<Token>& line, SrcPos at, std::uint16_t file, int depth) {
-    if (line.size() >= 2 && line[1].text == "<") return;  // a system header: its CUDA names are known
-    if (line.size() < 2 || line[1].kind != Tok::String) fail("syntax", at, "#include needs \"file\" or <file>");
-    const std::string name = line[1].string_value;
-    if (known_header(name)) return;
-    if (depth + 1 > kMaxIncludeDepth) fail("limit", at, "#include nested more than " + std::to_string(kMaxIncludeDepth) + " deep");
-    for (const std::string& open : including_)
-      if (open == name) fail("syntax", at, "#include \"" + name + "\" includes itself (an #include cycle)");
-    const std::optional<std::string> text = include_ ? include_(name, result_.files[file]) : std::nullopt;
-    if (!text) fail("syntax", at, "#include \"" + name + "\": file not found beside " + result_.files[file]);
-    bytes_ += text->size();
-    if (bytes_ > kMaxSourceBytes)
-      fail("limit", at, "the file and its includes are more than the " + std::to_string(kMaxSourceBytes) + " bytes a kernel may have");
-    if (result_.files.size() >= 0xffff) fail("limit", at, "too many includes");
-    const auto index = static_cast<std::uint16_t>(result_.files.size());
-    result_.files.push_back(name);
-    including_.push_back(name);
-    file_tokens(tokenize(*text, name, index), index, depth + 1);
-    including_.pop_back();
+  static std::string prefixed(const std::string& text) { return text.empty() ? "" : " " + text; }
+
+  void open_group(Scanner& s, const std::string& name, SrcPos at) {
+    if (conds_.size() >= static_cast<std::size_t>(kMaxConditionalDepth))
+      fail("limit", at, "#if nested more than " + std::to_string(kMaxConditionalDepth) + " deep");
+    if (!active()) {  // inside a skipped group no group is read: only nesting is followed
+      conds_.push_back({at, name, false, true, false});
+      return s.skip_line();
+    }
+    const bool value = condition(s, name, at, name);
+    conds_.push_back({at, name, value, value, false});
   }
 
-  // #if EXPR, #ifdef NAME, #ifndef NAME.
-  bool condition(const std::string& kind, const std::vector<Token>& line, SrcPos at) {
+  void next_group(Scanner& s, const std::string& name, SrcPos at) {
+    if (conds_.size() <= open_.back().cond_base) fail("syntax", at, "#" + name + " without #if");
+    Cond& c = conds_.back();
+    if (c.seen_else) fail("syntax", at, "#" + name + " after #else");
+    if (name == "else") {
+      c.seen_else = true;
+      c.active = !c.taken;
+      c.taken = true;
+      return s.skip_line();
+    }
+    if (c.taken || !parent_active()) {
+      c.active = false;
+      return s.skip_line();
+    }
+    const bool value = condition(s, name == "elif" ? "if" : name.substr(2), at, name);
+    conds_.back().active = value;
+    conds_.back().taken = value;
+  }
+
+  // #if EXPR, #ifdef NAME, #ifndef NAME; `directive`: as written (elif, elifdef, ...).
+  bool condition(Scanner& s, const std::string& kind, SrcPos at, const std::string& directive) {
+    std::vector<PPToken> line;
+    s.read_line(line);
     if (kind != "if") {
-      if (line.size() < 2 || line[1].kind != Tok::Ident) fail("syntax", at, "#" + kind + " needs a name");
-      return (macros_.count(line[1].text) > 0) == (kind == "ifdef");
+      if (line.empty() || line[0].kind != PK::Ident) fail("syntax", at, "#" + directive + " needs a macro name");
+      return defined(line[0].text) == (kind == "ifdef");
     }
-    // `defined X` first, then the macros, then names left are 0.
-    std::vector<Token> expr;
-    for (std::size_t k = 1; k < line.size(); ++k) {
-      if (line[k].kind == Tok::Ident && line[k].text == "defined") {
-        const bool paren = k + 1 < line.size() && line[k + 1].text == "(";
-        const std::size_t n = k + (paren ? 2 : 1);
-        if (n >= line.size() || line[n].kind != Tok::Ident) fail("syntax", line[k].pos, "'defined' needs a name");
-        expr.push_back(number_token(macros_.count(line[n].text) ? 1 : 0, line[k].pos));
-        k = n + (paren ? 1 : 0);
-        if (paren && (k >= line.size() || line[k].text != ")")) fail("syntax", line[k - 1].pos, "expected ')' after 'defined(" + line[n].text + "'");
-        continue;
-      }
-      expr.push_back(line[k]);
-    }
-    std::vector<Token> out;
-    expand(expr, {}, nullptr, out, 0);
-    for (Token& t : out)
-      if (t.kind == Tok::Ident) t = number_token(t.text == "true" ? 1 : 0, t.pos);
-    if (out.empty()) fail("syntax", at, "#if with no expression");
-    std::size_t p = 0;
-    const std::int64_t v = Eval(*this, out, p).conditional(0);
-    if (p != out.size()) fail("syntax", out[p].pos, "unexpected '" + out[p].text + "' in #if");
-    return v != 0;
+    std::vector<PPToken> out;
+    Expander(*this, with_defined(line), nullptr, 0).run(out);
+    if (out.empty()) fail("syntax", at, "#" + directive + " with no expression");
+    return evaluate(out);
   }
 
-  // The #if evaluator: C's integer operators over int64.
-  struct Eval {
-    Preprocessor& pp;
-    const std::vector<Token>& t;
-    std::size_t& p;
-    Eval(Preprocessor& pp_, const std::vector<Token>& t_, std::size_t& p_) : pp(pp_), t(t_), p(p_) {}
+  bool defined(const std::string& name) const { return macros_.count(name) > 0 || name == "__has_include"; }
 
-    bool at(std::string_view s) const { return p < t.size() && t[p].kind == Tok::Punct && t[p].text == s; }
-    SrcPos pos() const { return p < t.size() ? t[p].pos : t.back().pos; }
-
-    std::int64_t conditional(int depth) {
-      if (depth > kMaxExpansionDepth) pp.fail("limit", pos(), "an #if expression nested too deeply");
-      const std::int64_t c = binary(0, depth + 1);
-      if (!at("?")) return c;
-      ++p;
-      const std::int64_t a = conditional(depth + 1);
-      if (!at(":")) pp.fail("syntax", pos(), "expected ':' in #if");
-      ++p;
-      const std::int64_t b = conditional(depth + 1);
-      return c ? a : b;
-    }
-
-    std::int64_t binary(int level, int depth) {
-      static const std::vector<std::vector<std::string_view>> levels = {
-          {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
-      if (level == static_cast<int>(levels.size())) return unary(depth);
-      std::int64_t v = binary(level + 1, depth);
-      for (;;) {
-        std::string_view op;
-        for (std::string_view o : levels[static_cast<std::size_t>(level)])
-          if (at(o)) op = o;
-        if (op.empty()) return v;
-        const SrcPos where = pos();
-        ++p;
-        const std::int64_t r = binary(level + 1, depth);
-        const auto u = [](std::int64_t x) { return static_cast<std::uint64_t>(x); };
-        if (op == "||") v = v || r;
-        else if (op == "&&") v = v && r;
-        else if (op == "|") v |= r;
-        else if (op == "^") v ^= r;
-        else if (op == "&") v &= r;
-        else if (op == "==") v = v == r;
-        else if (op == "!=") v = v != r;
-        else if (op == "<") v = v < r;
-        else if (op == ">") v = v > r;
-        else if (op == "<=") v = v <= r;
-        else if (op == ">=") v = v >= r;
-        else if (op == "<<" || op == ">>") {
-          if (r < 0 || r > 63) pp.fail("syntax", where, "a shift by " + std::to_string(r) + " in #if");
-          v = op == "<<" ? static_cast<std::int64_t>(u(v) << r) : v >> r;
-        } else if (op == "+") v = static_cast<std::int64_t>(u(v) + u(r));
-        else if (op == "-") v = static_cast<std::int64_t>(u(v) - u(r));
-        else if (op == "*") v = static_cast<std::int64_t>(u(v) * u(r));
-        else {
-          if (r == 0) pp.fail("syntax", where, "division by zero in #if");
-          if (v == INT64_MIN && r == -1) pp.fail("syntax", where, "a value outside 64 bits in #if");
-          v = op == "/" ? v / r : v % r;
-        }
-      }
-    }
-
-    std::int64_t unary(int depth) {
-      if (depth > kMaxExpansionDepth) pp.fail("limit", pos(), "an #if expression nested too deeply");
-      if (p >= t.size()) pp.fail("syntax", pos(), "an #if expression ends too soon");
-      const Token& k = t[p];
-      if (k.kind == Tok::Punct && (k.text == "-" || k.text == "+" || k.text == "!" || k.text == "~")) {
-        ++p;
-        const std::int64_t v = unary(depth + 1);
-        if (k.text == "-") return static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v));
-        if (k.text == "!") return !v;
-        if (k.text == "~") return ~v;
-        return v;
-      }
-      if (k.kind == Tok::Punct && k.text == "(") {
-        ++p;
-        const std::int64_t v = conditional(depth + 1);
-        if (!at(")")) pp.fail("syntax", pos(), "expected ')' in #if");
-        ++p;
-        return v;
-      }
-      if (k.kind == Tok::Int) {
-        ++p;
-        return static_cast<std::int64_t>(k.int_value);
-      }
-      pp.fail("syntax", k.pos, "'" + k.text + "' in an #if expression");
-    }
-  };
-
-  // ---- expansion ----
-  // Expands `in` into `out`: each macro not in `active` is replaced by its body (arguments
-  // substituted) and that rescanned with it active. `use`: the position every produced token takes
-  // (the outermost use), or null at the top.
-  void expand(const std::vector<Token>& in, const std::set<std::string>& active, const SrcPos* use, std::vector<Token>& out, int depth) {
-    if (depth > kMaxExpansionDepth)
-      fail("limit", use ? *use : in.front().pos, "macros expanded more than " + std::to_string(kMaxExpansionDepth) + " deep");
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      const Token& t = in[i];
-      const SrcPos at = use ? *use : t.pos;
-      spend(at);
-      if (t.kind == Tok::Ident && (t.text == "__LINE__" || t.text == "__FILE__")) {
-        Token r = t.text == "__LINE__" ? number_token(at.line, at) : t;
-        if (t.text == "__FILE__") {
-          r.kind = Tok::String;
-          r.string_value = result_.files[at.file];
-          r.text = "\"" + r.string_value + "\"";
-          r.pos = at;
-        }
-        out.push_back(r);
+  // `defined X` and `defined(X)` as 1 or 0, before the macros are expanded (which would replace X).
+  std::vector<PPToken> with_defined(const std::vector<PPToken>& line) const {
+    std::vector<PPToken> out;
+    for (std::size_t k = 0; k < line.size(); ++k) {
+      if (line[k].kind != PK::Ident || line[k].text != "defined") {
+        out.push_back(line[k]);
         continue;
       }
-      const auto m = t.kind == Tok::Ident && !active.count(t.text) ? macros_.find(t.text) : macros_.end();
-      if (m == macros_.end() || (m->second.function_like && !(i + 1 < in.size() && in[i + 1].text == "("))) {
-        Token kept = t;
-        kept.pos = at;
-        out.push_back(std::move(kept));
-        continue;
-      }
-      const Macro mac = m->second;  // a copy: an #undef cannot happen mid-line, but the map may rehash
-      std::vector<std::vector<Token>> args;
-      if (mac.function_like) i = arguments(in, i + 1, args, mac, t);
-      std::vector<Token> body = substitute(mac, args, active, at, depth);
-      std::set<std::string> inner = active;
-      inner.insert(t.text);
-      expand(body, inner, &at, out, depth + 1);
-    }
-  }
-
-  // The arguments of a call whose '(' is at in[open]; returns the index of its ')'.
-  std::size_t arguments(const std::vector<Token>& in, std::size_t open, std::vector<std::vector<Token>>& args, const Macro& m,
-                        const Token& name) {
-    int parens = 0;
-    args.emplace_back();
-    std::size_t k = open + 1;
-    for (; k < in.size(); ++k) {
-      const Token& a = in[k];
-      if (a.kind == Tok::Punct && (a.text == "(" || a.text == "[" || a.text == "{")) ++parens;
-      if (a.kind == Tok::Punct && (a.text == ")" || a.text == "]" || a.text == "}")) {
-        if (parens == 0 && a.text == ")") break;
-        --parens;
-      }
-      if (a.kind == Tok::Punct && a.text == "," && parens == 0 && !(m.variadic && args.size() > m.params.size())) {
-        args.emplace_back();
-        continue;
-      }
-      args.back().push_back(a);
-    }
-    if (k >= in.size()) fail("syntax", name.pos, "the arguments of macro '" + name.text + "' are never closed");
-    if (args.size() == 1 && args[0].empty() && m.params.empty()) args.clear();
-    const std::size_t want = m.params.size();
-    if (args.size() < want || (args.size() > want && !m.variadic))
-      fail("syntax", name.pos, "macro '" + name.text + "' takes " + std::to_string(want) + (m.variadic ? " or more" : "") + " arguments, not " +
-                                   std::to_string(args.size()));
-    return k;
-  }
-
-  // The macro's body with its parameters replaced: # stringizes, ## pastes (both on the argument as
-  // written), any other use takes the argument fully expanded.
-  std::vector<Token> substitute(const Macro& m, const std::vector<std::vector<Token>>& args, const std::set<std::string>& active,
-                                SrcPos at, int depth) {
-    auto param_of = [&](const Token& t) -> int {
-      if (t.kind != Tok::Ident) return -1;
-      for (std::size_t p = 0; p < m.params.size(); ++p)
-        if (m.params[p] == t.text) return static_cast<int>(p);
-      if (m.variadic && t.text == "__VA_ARGS__") return static_cast<int>(m.params.size());
-      return -1;
-    };
-    auto raw = [&](int p) {
-      if (static_cast<std::size_t>(p) < m.params.size()) return args[static_cast<std::size_t>(p)];
-      std::vector<Token> va;  // the variadic arguments, commas between them
-      for (std::size_t a = m.params.size(); a < args.size(); ++a) {
-        if (a > m.params.size()) {
-          Token comma;
-          comma.kind = Tok::Punct;
-          comma.text = ",";
-          comma.pos = at;
-          va.push_back(comma);
-        }
-        va.insert(va.end(), args[a].begin(), args[a].end());
-      }
-      return va;
-    };
-    std::vector<Token> out;
-    const std::vector<Token>& b = m.body;
-    for (std::size_t k = 0; k < b.size(); ++k) {
-      if (m.function_like && b[k].text == "#" && b[k].kind == Tok::Punct && k + 1 < b.size() && param_of(b[k + 1]) >= 0) {
-        std::string s;
-        for (const Token& a : raw(param_of(b[k + 1]))) s += (s.empty() ? "" : " ") + a.text;
-        Token str;
-        str.kind = Tok::String;
-        str.string_value = s;
-        std::string quoted;
-        for (char c : s) quoted += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-        str.text = "\"" + quoted + "\"";
-        str.pos = at;
-        out.push_back(str);
-        ++k;
-        continue;
-      }
-      if (b[k].kind == Tok::Punct && b[k].text == "##" && !out.empty() && k + 1 < b.size()) {
-        std::vector<Token> right = param_of(b[k + 1]) >= 0 ? raw(param_of(b[k + 1])) : std::vector<Token>{b[k + 1]};
-        ++k;
-        if (right.empty()) continue;
-        const std::string pasted = out.back().text + right.front().text;
-        std::vector<Token> one = tokenize(pasted, result_.files[at.file], at.file);
-        if (one.size() != 1) fail("syntax", at, "pasting '" + out.back().text + "' and '" + right.front().text + "' does not give one token");
-        one[0].pos = at;
-        out.back() = one[0];
-        out.insert(out.end(), right.begin() + 1, right.end());
-        continue;
-      }
-      const int p = param_of(b[k]);
-      if (p < 0) {
-        out.push_back(b[k]);
-        continue;
-      }
-      const bool pasted_next = k + 1 < b.size() && b[k + 1].text == "##";
-      std::vector<Token> arg = raw(p);
-      if (!pasted_next) {
-        std::vector<Token> expanded;
-        if (!arg.empty()) expand(arg, active, &at, expanded, depth + 1);
-        arg = std::move(expanded);
-      }
-      spend(at, arg.size());
-      out.insert(out.end(), arg.begin(), arg.end());
+      const std::size_t end = defined_operand(line, k);
+      out.push_back(number_token(defined(line[end - (is_punct(line[end], ")") ? 1 : 0)].text) ? 1 : 0, line[k]));
+      k = end;
     }
     return out;
   }
 
+ public:
+  // The index of the last token of `defined X` or `defined ( X )` starting at t[k].
+  std::size_t defined_operand(const std::vector<PPToken>& t, std::size_t k) const {
+    const bool paren = k + 1 < t.size() && is_punct(t[k + 1], "(");
+    const std::size_t name = k + (paren ? 2 : 1);
+    if (name >= t.size() || t[name].kind != PK::Ident) fail("syntax", t[k].pos, "'defined' needs a macro name");
+    if (paren && (name + 1 >= t.size() || !is_punct(t[name + 1], ")"))) fail("syntax", t[name].pos, "expected ')' after 'defined(" + t[name].text + "'");
+    return paren ? name + 1 : name;
+  }
+  bool is_defined(const std::string& name) const { return defined(name); }
+  bool has_include(const std::string& name, SrcPos at) const {
+    if (known_header(name)) return true;
+    return include_ && include_(name, out_.files[at.file]).has_value();
+  }
+  const std::string& file_name(SrcPos at) const { return out_.files[at.file]; }
+
+ private:
+  bool evaluate(const std::vector<PPToken>& expr);
+
+  void define(Scanner& s, SrcPos at) {
+    std::vector<PPToken> line;
+    s.read_line(line);
+    if (line.empty() || line[0].kind != PK::Ident) fail("syntax", at, "#define needs a macro name");
+    const std::string name = line[0].text;
+    if (name == "defined" || name == "__VA_ARGS__" || name == "__VA_OPT__") fail("syntax", line[0].pos, "'" + name + "' cannot be a macro");
+    Macro m;
+    m.at = line[0].pos;
+    std::size_t k = 1;
+    if (k < line.size() && is_punct(line[k], "(") && !line[k].space) k = parameters(line, k, m, name);  // NAME( with no blank
+    m.body.assign(line.begin() + static_cast<std::ptrdiff_t>(k), line.end());
+    if (!m.body.empty()) m.body[0].space = false;
+    check_body(m, name);
+    if (const auto o = overrides_.find(name); o != overrides_.end() && !m.function_like) {
+      m.body.clear();  // the caller's value (BLOCK_DIM=8) in place of the file's
+      Scanner(o->second, s.name(), s.file()).read_all(m.body);
+      for (PPToken& t : m.body) t.pos = m.at;
+    }
+    spend(at, m.body.size(), 0);
+    out_.macros.emplace(name, m.at);  // a second #define replaces the first, as compilers do (with a warning)
+    macros_[name] = std::move(m);
+  }
+
+  // The parameter list of a function-like macro from line[open] = '('; the index after its ')'.
+  std::size_t parameters(const std::vector<PPToken>& line, std::size_t open, Macro& m, const std::string& name) const {
+    m.function_like = true;
+    std::size_t k = open + 1;
+    if (k < line.size() && is_punct(line[k], ")")) return k + 1;
+    while (true) {
+      if (k >= line.size()) fail("syntax", line[open].pos, "the parameters of macro '" + name + "' are never closed");
+      const PPToken& p = line[k];
+      if (is_punct(p, "...")) {
+        m.variadic = true;
+        m.params.push_back("__VA_ARGS__");
+        ++k;
+      } else if (p.kind == PK::Ident && p.text != "__VA_ARGS__" && p.text != "__VA_OPT__") {
+        for (const std::string& q : m.params)
+          if (q == p.text) fail("syntax", p.pos, "macro '" + name + "' has two parameters named '" + p.text + "'");
+        m.params.push_back(p.text);
+        ++k;
+        if (k < line.size() && is_punct(line[k], "...")) {  // GNU: name... takes the rest as `name`
+          m.variadic = true;
+          ++k;
+        }
+      } else {
+        fail("syntax", p.pos, "'" + shown(p.text) + "' in the parameters of macro '" + name + "'");
+      }
+      if (k < line.size() && is_punct(line[k], ")")) return k + 1;
+      if (m.variadic || k >= line.size() || !is_punct(line[k], ","))
+        fail("syntax", k < line.size() ? line[k].pos : line[open].pos, "expected ',' or ')' in the parameters of macro '" + name + "'");
+      ++k;
+    }
+  }
+
+  // What C requires of a body: # before a parameter, ## between two tokens, __VA_ARGS__ and
+  // __VA_OPT__(...) only in a macro with `...`.
+  void check_body(const Macro& m, const std::string& name) const {
+    const std::vector<PPToken>& b = m.body;
+    const bool va = m.variadic && m.params.back() == "__VA_ARGS__";
+    auto is_param = [&](const PPToken& t) {
+      if (t.kind != PK::Ident) return false;
+      for (const std::string& p : m.params)
+        if (p == t.text) return true;
+      return false;
+    };
+    for (std::size_t k = 0; k < b.size(); ++k) {
+      if (is_punct(b[k], "##") && (k == 0 || k + 1 == b.size()))
+        fail("syntax", b[k].pos, "'##' at either end of macro '" + name + "': nothing to paste");
+      if (m.function_like && is_punct(b[k], "#") && !(k + 1 < b.size() && is_param(b[k + 1])))
+        fail("syntax", b[k].pos, "'#' in macro '" + name + "' is not followed by a parameter");
+      if (b[k].kind == PK::Ident && b[k].text == "__VA_ARGS__" && !va)
+        fail("syntax", b[k].pos, "__VA_ARGS__ in macro '" + name + "', which has no '...' parameter");
+      if (b[k].kind == PK::Ident && b[k].text == "__VA_OPT__") {
+        if (!va) fail("syntax", b[k].pos, "__VA_OPT__ in macro '" + name + "', which has no '...' parameter");
+        if (k + 1 >= b.size() || !is_punct(b[k + 1], "(")) fail("syntax", b[k].pos, "__VA_OPT__ needs '(' ... ')'");
+        int depth = 0;
+        std::size_t j = k + 1;
+        for (; j < b.size(); ++j) {
+          if (b[j].kind == PK::Ident && b[j].text == "__VA_OPT__" && j != k) fail("syntax", b[j].pos, "__VA_OPT__ inside __VA_OPT__");
+          depth += is_punct(b[j], "(") ? 1 : is_punct(b[j], ")") ? -1 : 0;
+          if (depth == 0) break;
+        }
+        if (j >= b.size()) fail("syntax", b[k].pos, "__VA_OPT__'s '(' is never closed");
+      }
+    }
+  }
+
+  void undef(Scanner& s, SrcPos at) {
+    std::vector<PPToken> line;
+    s.read_line(line);
+    if (line.empty() || line[0].kind != PK::Ident) fail("syntax", at, "#undef needs a macro name");
+    macros_.erase(line[0].text);
+  }
+
+  void include(Scanner& s, SrcPos at) {
+    auto header = s.header_name();
+    if (!header) {  // #include MACRO: the macro's expansion names the file
+      std::vector<PPToken> line, out;
+      s.read_line(line);
+      Expander(*this, std::move(line), nullptr, 0).run(out);
+      if (!out.empty() && out[0].kind == PK::String && out[0].text.front() == '"')
+        header = std::pair{'"', out[0].text.substr(1, out[0].text.size() - 2)};
+      else if (!out.empty() && is_punct(out[0], "<"))
+        header = std::pair{'<', std::string()};
+      else
+        fail("syntax", at, "#include expects \"FILE\" or <FILE>");
+    }
+    const auto& [quote, name] = *header;
+    if (quote == '<' || known_header(name) || once_.count(name)) return;  // a system header: its names are CUDA's
+    for (char c : name)
+      if (static_cast<unsigned char>(c) < 0x20) fail("syntax", at, "#include \"" + shown(name) + "\": a control character in a file name");
+    if (open_.size() > static_cast<std::size_t>(kMaxIncludeDepth))  // open_[0]: the file itself
+      fail("limit", at, "#include nested more than " + std::to_string(kMaxIncludeDepth) + " deep");
+    for (const Open& o : open_)
+      if (o.scanner->name() == name) fail("syntax", at, "#include \"" + name + "\" includes itself: an #include cycle");
+    if (out_.files.size() > kMaxIncludes) fail("limit", at, "more than " + std::to_string(kMaxIncludes) + " #include lines read");
+    const std::optional<std::string> text = include_ ? include_(name, s.name()) : std::nullopt;
+    if (!text) fail("syntax", at, "#include \"" + name + "\": file not found");
+    bytes_ += text->size();
+    if (bytes_ > kMaxSourceBytes)
+      fail("limit", at, "the file and its includes are " + std::to_string(bytes_) + " bytes, more than the " +
+                            std::to_string(kMaxSourceBytes) + " a kernel may have");
+    if (text->find('\0') != std::string::npos) fail("syntax", at, "#include \"" + name + "\": the file holds a NUL byte: not a text file");
+    const auto index = static_cast<std::uint16_t>(out_.files.size());
+    out_.files.push_back(name);
+    open_.push_back({std::make_unique<Scanner>(*text, name, index), conds_.size()});
+  }
+
   const std::map<std::string, std::string>& overrides_;
   const IncludeReader& include_;
-  std::map<std::string, Macro> macros_;
-  std::vector<std::string> including_;  // the includes being read: a cycle is refused
-  Lexed result_;
+  MacroTable macros_;
+  std::vector<Open> open_;     // the file being read last, the files including it before
+  std::vector<Cond> conds_;
+  std::set<std::string> once_;  // #pragma once files
+  Lexed out_;
   std::size_t bytes_ = 0;
-  std::size_t work_ = 0;
+  std::size_t work_tokens_ = 0, work_bytes_ = 0;
 };
+
+// ---- the expander ----
+
+Expander::Expander(Preprocessor& pp, std::vector<PPToken> tokens, Refill refill, int depth)
+    : pp_(pp), refill_(std::move(refill)), depth_(depth) {
+  ctx_.push_back({std::move(tokens), 0, nullptr});
+}
+
+// The next token without taking it. A context read to its end is left (its macro enabled again)
+// only when a token after it is wanted: while its last token expands, the macro stays disabled.
+PPToken* Expander::peek(bool refill) {
+  while (true) {
+    Context& c = ctx_.back();
+    if (c.next < c.toks.size()) return &c.toks[c.next];
+    if (ctx_.size() > 1) {
+      if (c.macro) c.macro->disabled = false;
+      ctx_.pop_back();
+      continue;
+    }
+    if (!refill || !refill_) return nullptr;
+    c.toks.clear();
+    c.next = 0;
+    if (!refill_(c.toks)) return nullptr;
+  }
+}
+
+PPToken Expander::take() {
+  Context& c = ctx_.back();
+  return std::move(c.toks[c.next++]);
+}
+
+void Expander::push(Macro& m, std::vector<PPToken> toks, const PPToken& use) {
+  if (ctx_.size() + static_cast<std::size_t>(depth_) > static_cast<std::size_t>(kMaxExpansionDepth))
+    pp_.fail("limit", use.pos, "macros expanded inside each other more than " + std::to_string(kMaxExpansionDepth) + " deep");
+  m.disabled = true;
+  ctx_.push_back({std::move(toks), 0, &m});
+}
+
+void Expander::run(std::vector<PPToken>& out) {
+  while (peek(false)) {
+    PPToken t = take();
+    Macro* m = t.kind == PK::Ident && !t.painted ? pp_.find(t.text) : nullptr;
+    if (!m) {
+      out.push_back(std::move(t));
+      continue;
+    }
+    if (m->disabled) {  // its own name inside its expansion: left as it is, for good
+      t.painted = true;
+      out.push_back(std::move(t));
+      continue;
+    }
+    if (m->special != Macro::Special::None) {
+      out.push_back(pp_.special(*m, t));
+      continue;
+    }
+    if (!m->function_like) {
+      push(*m, substitute(*m, {}, t), t);
+      continue;
+    }
+    const PPToken* open = peek(true);
+    if (!open || !is_punct(*open, "(")) {  // a function-like macro's name alone is a name
+      out.push_back(std::move(t));
+      continue;
+    }
+    const auto args = collect(*m, t);
+    push(*m, substitute(*m, args, t), t);
+  }
+}
+
+// The arguments of a use whose '(' is next: split at commas outside parentheses (the variadic
+// parameter takes the rest, commas and all), over line breaks.
+std::vector<std::vector<PPToken>> Expander::collect(const Macro& m, const PPToken& name) {
+  (void)take();  // '('
+  std::vector<std::vector<PPToken>> args(1);
+  int parens = 0;
+  while (true) {
+    if (!peek(true)) pp_.fail("syntax", name.pos, "the arguments of macro '" + name.text + "' are never closed (a directive or the end of the file comes first)");
+    PPToken a = take();
+    if (is_punct(a, "(")) {
+      ++parens;
+    } else if (is_punct(a, ")")) {
+      if (parens == 0) break;
+      --parens;
+    } else if (is_punct(a, ",") && parens == 0 && !(m.variadic && args.size() == m.params.size())) {
+      args.emplace_back();
+      continue;
+    }
+    args.back().push_back(std::move(a));
+  }
+  const std::size_t want = m.params.size();
+  if (want == 0 && args.size() == 1 && args[0].empty()) args.clear();
+  if (m.variadic && args.size() + 1 == want) args.emplace_back();  // F(a) for F(x, ...): no variadic arguments
+  if (args.size() != want)
+    pp_.fail("syntax", name.pos, "macro '" + name.text + "' takes " + std::to_string(want) + (m.variadic ? " or more" : "") +
+                                     " argument" + (want == 1 ? "" : "s") + ", not " + std::to_string(args.size()));
+  return args;
+}
+
+// An argument macro-expanded on its own, as C expands one before substituting it.
+std::vector<PPToken> Expander::expanded(const std::vector<PPToken>& arg) {
+  if (depth_ + static_cast<int>(ctx_.size()) > kMaxExpansionDepth)
+    pp_.fail("limit", arg.front().pos, "macros expanded inside each other more than " + std::to_string(kMaxExpansionDepth) + " deep");
+  std::size_t bytes = 0;
+  for (const PPToken& t : arg) bytes += t.text.size();
+  pp_.spend(arg.front().pos, arg.size(), bytes);  // the copy: nested arguments copy theirs again, level by level
+  std::vector<PPToken> out;
+  Expander(pp_, arg, nullptr, depth_ + static_cast<int>(ctx_.size())).run(out);
+  return out;
+}
+
+// The body with __VA_OPT__(x) replaced by x when there are variadic arguments, else by nothing.
+std::vector<PPToken> Expander::with_va_opt(const Macro& m, const std::vector<std::vector<PPToken>>& args) const {
+  std::vector<PPToken> body;
+  const bool some = !args.back().empty();
+  for (std::size_t k = 0; k < m.body.size(); ++k) {
+    const PPToken& b = m.body[k];
+    if (b.kind != PK::Ident || b.text != "__VA_OPT__") {
+      body.push_back(b);
+      continue;
+    }
+    int depth = 0;
+    std::size_t j = k + 1;  // '(': check_body saw it closed
+    for (; j < m.body.size(); ++j) {
+      depth += is_punct(m.body[j], "(") ? 1 : is_punct(m.body[j], ")") ? -1 : 0;
+      if (depth == 0) break;
+    }
+    if (some) body.insert(body.end(), m.body.begin() + static_cast<std::ptrdiff_t>(k + 2), m.body.begin() + static_cast<std::ptrdiff_t>(j));
+    else body.push_back({"", b.pos, PK::Placemarker, b.space, false});
+    k = j;
+  }
+  return body;
+}
+
+PPToken Expander::stringize(const std::vector<PPToken>& arg, const PPToken& use) const {
+  std::string s = "\"";
+  for (std::size_t k = 0; k < arg.size(); ++k) {
+    if (k > 0 && arg[k].space) s += ' ';
+    if (arg[k].kind != PK::String && arg[k].kind != PK::Char) {
+      s += arg[k].text;
+      continue;
+    }
+    for (char c : arg[k].text) {  // a literal keeps its quotes and escapes: "a\n" becomes \"a\\n\"
+      if (c == '"' || c == '\\') s += '\\';
+      s += c;
+    }
+  }
+  return {s + "\"", use.pos, PK::String, false, false};
+}
+
+// left ## right: the two spelled as one, which must be one token.
+PPToken Expander::paste(const PPToken& left, const PPToken& right, const PPToken& use) {
+  if (left.kind == PK::Placemarker) return right;
+  if (right.kind == PK::Placemarker) return left;
+  const std::string text = left.text + right.text;
+  if (text.size() > kMaxPastedBytes) pp_.fail("limit", use.pos, "## makes a token longer than " + std::to_string(kMaxPastedBytes) + " characters");
+  std::optional<PPToken> one = Scanner::one_token(text);
+  if (!one) pp_.fail("syntax", use.pos, "pasting '" + shown(left.text) + "' and '" + shown(right.text) + "' does not give a valid token");
+  one->pos = use.pos;
+  one->space = left.space;
+  return *one;
+}
+
+// The macro's body for one use: parameters replaced (after # a parameter is stringized; beside ## it
+// is the argument as written; elsewhere the argument expanded), then ## pasted. The body's own
+// tokens take the use's position; an argument's tokens keep theirs (they are written at the use).
+std::vector<PPToken> Expander::substitute(const Macro& m, const std::vector<std::vector<PPToken>>& args, const PPToken& use) {
+  const std::vector<PPToken> va_body = m.variadic ? with_va_opt(m, args) : std::vector<PPToken>{};
+  const std::vector<PPToken>& body = m.variadic ? va_body : m.body;
+  auto param = [&](const PPToken& t) -> int {
+    if (t.kind != PK::Ident) return -1;
+    for (std::size_t p = 0; p < m.params.size(); ++p)
+      if (m.params[p] == t.text) return static_cast<int>(p);
+    return -1;
+  };
+  struct Item {
+    PPToken tok;
+    bool paste = false;  // a ## of the body (one inside an argument pastes nothing)
+  };
+  std::vector<Item> items;
+  auto add = [&](PPToken t, bool paste_op = false) {  // counted as made, before a huge argument is copied 8 times
+    pp_.spend(use.pos, 1, t.text.size());
+    items.push_back({std::move(t), paste_op});
+  };
+  pp_.spend(use.pos, 1, 0);  // an empty expansion is work too
+  std::vector<std::optional<std::vector<PPToken>>> expansions(args.size());
+  for (std::size_t k = 0; k < body.size(); ++k) {
+    const PPToken& b = body[k];
+    if (m.function_like && is_punct(b, "#") && k + 1 < body.size() && param(body[k + 1]) >= 0) {
+      add(stringize(args[static_cast<std::size_t>(param(body[++k]))], use));
+      items.back().tok.space = b.space;
+      continue;
+    }
+    if (is_punct(b, "##")) {
+      add({"##", use.pos, PK::Punct, b.space, false}, true);
+      continue;
+    }
+    const int p = param(b);
+    if (p < 0) {
+      add(b);
+      items.back().tok.pos = use.pos;
+      continue;
+    }
+    const auto& arg = args[static_cast<std::size_t>(p)];
+    const bool before = k > 0 && is_punct(body[k - 1], "##"), after = k + 1 < body.size() && is_punct(body[k + 1], "##");
+    // GNU: `, ## __VA_ARGS__` drops the comma when there are no variadic arguments, else pastes nothing.
+    if (before && m.variadic && static_cast<std::size_t>(p) + 1 == m.params.size() && k >= 2 && is_punct(body[k - 2], ",") &&
+        items.size() >= 2 && items.back().paste) {
+      items.pop_back();
+      if (arg.empty()) items.pop_back();
+      for (const PPToken& a : arg) add(a);
+      continue;
+    }
+    if (!before && !after && !arg.empty() && !expansions[static_cast<std::size_t>(p)])
+      expansions[static_cast<std::size_t>(p)] = expanded(arg);
+    const std::vector<PPToken>& toks = before || after || arg.empty() ? arg : *expansions[static_cast<std::size_t>(p)];
+    if (toks.empty()) add({"", use.pos, PK::Placemarker, b.space, false});
+    for (std::size_t a = 0; a < toks.size(); ++a) {
+      add(toks[a]);
+      if (a == 0) items.back().tok.space = b.space;
+    }
+  }
+  std::vector<PPToken> out;
+  out.reserve(items.size());
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    if (!items[k].paste) {
+      out.push_back(std::move(items[k].tok));
+      continue;
+    }
+    PPToken left = out.empty() ? PPToken{"", use.pos, PK::Placemarker, false, false} : std::move(out.back());
+    if (!out.empty()) out.pop_back();
+    PPToken right = k + 1 < items.size() && !items[k + 1].paste ? std::move(items[++k].tok) : PPToken{"", use.pos, PK::Placemarker, false, false};
+    out.push_back(paste(left, right, use));
+  }
+  std::erase_if(out, [](const PPToken& t) { return t.kind == PK::Placemarker; });
+  if (!out.empty()) out[0].space = use.space;
+  return out;
+}
+
+// ---- #if ----
+
+// C's integers in an #if: intmax_t or uintmax_t, the usual conversions between them.
+struct Value {
+  std::uint64_t v = 0;
+  bool is_unsigned = false;
+  std::int64_t s() const { return static_cast<std::int64_t>(v); }
+};
+
+class Evaluator {
+ public:
+  Evaluator(Preprocessor& pp, const std::vector<PPToken>& t) : pp_(pp), t_(t) {}
+
+  Value expression() {
+    Value v = conditional(true, 0);
+    while (at(",")) {  // the comma operator
+      ++p_;
+      v = conditional(true, 0);
+    }
+    if (p_ < t_.size()) pp_.fail("syntax", t_[p_].pos, "unexpected '" + shown(t_[p_].text) + "' in #if (an operator missing?)");
+    return v;
+  }
+
+ private:
+  bool at(std::string_view s) const { return p_ < t_.size() && is_punct(t_[p_], s); }
+  SrcPos pos() const { return p_ < t_.size() ? t_[p_].pos : t_.back().pos; }
+
+  void deeper(int depth) const {
+    if (depth > kMaxExpansionDepth) pp_.fail("limit", pos(), "an #if expression nested more than " + std::to_string(kMaxExpansionDepth) + " deep");
+  }
+
+  // `live`: evaluated; an operand && or || or ?: skips is parsed, its division by zero no error.
+  Value conditional(bool live, int depth) {
+    deeper(depth);
+    const Value c = binary(0, live, depth);
+    if (!at("?")) return c;
+    ++p_;
+    const Value a = conditional(live && c.v != 0, depth + 1);
+    if (!at(":")) pp_.fail("syntax", pos(), "expected ':' in #if");
+    ++p_;
+    const Value b = conditional(live && c.v == 0, depth + 1);
+    const bool u = a.is_unsigned || b.is_unsigned;
+    return {c.v != 0 ? a.v : b.v, u};
+  }
+
+  // How tightly a binary operator binds (C's precedence, || loosest), or -1 for no such operator.
+  static int precedence(const PPToken& t) {
+    static const std::vector<std::vector<std::string_view>> levels = {
+        {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
+    if (t.kind != PK::Punct) return -1;
+    for (std::size_t level = 0; level < levels.size(); ++level)
+      for (std::string_view o : levels[level])
+        if (t.text == o) return static_cast<int>(level);
+    return -1;
+  }
+
+  // Operators binding at least as tightly as `min`, left to right (precedence climbing: a long
+  // chain of them is a loop, not a recursion).
+  Value binary(int min, bool live, int depth) {
+    Value v = unary(live, depth);
+    while (p_ < t_.size()) {
+      const int prec = precedence(t_[p_]);
+      if (prec < min) return v;
+      const std::string_view op = t_[p_].text;
+      const SrcPos where = t_[p_].pos;
+      ++p_;
+      const bool right_live = live && !(op == "||" && v.v != 0) && !(op == "&&" && v.v == 0);
+      const Value r = binary(prec + 1, right_live, depth + 1);
+      v = apply(op, v, r, live, where);
+    }
+    return v;
+  }
+
+  Value apply(std::string_view op, Value a, Value b, bool live, SrcPos where) const {
+    const bool u = a.is_unsigned || b.is_unsigned;
+    if (op == "||") return {a.v != 0 || b.v != 0, false};
+    if (op == "&&") return {a.v != 0 && b.v != 0, false};
+    if (op == "|") return {a.v | b.v, u};
+    if (op == "^") return {a.v ^ b.v, u};
+    if (op == "&") return {a.v & b.v, u};
+    if (op == "==") return {a.v == b.v, false};
+    if (op == "!=") return {a.v != b.v, false};
+    if (op == "<") return {u ? a.v < b.v : a.s() < b.s(), false};
+    if (op == ">") return {u ? a.v > b.v : a.s() > b.s(), false};
+    if (op == "<=") return {u ? a.v <= b.v : a.s() <= b.s(), false};
+    if (op == ">=") return {u ? a.v >= b.v : a.s() >= b.s(), false};
+    if (op == "<<" || op == ">>") return shift(op == "<<", a, b);
+    if (op == "+") return {a.v + b.v, u};
+    if (op == "-") return {a.v - b.v, u};
+    if (op == "*") return {a.v * b.v, u};
+    if (b.v == 0) {
+      if (live) pp_.fail("syntax", where, "division by zero in #if");
+      return {0, u};
+    }
+    if (u) return {op == "/" ? a.v / b.v : a.v % b.v, true};
+    if (a.s() == INT64_MIN && b.s() == -1) return {op == "/" ? a.v : 0, false};  // wraps, as GCC's does
+    return {static_cast<std::uint64_t>(op == "/" ? a.s() / b.s() : a.s() % b.s()), false};
+  }
+
+  // A shift by a negative count shifts the other way; by 64 or more, everything is shifted out.
+  static Value shift(bool left, Value a, Value b) {
+    std::uint64_t n = b.v;
+    if (!b.is_unsigned && b.s() < 0) {
+      left = !left;
+      n = b.s() == INT64_MIN ? 64 : static_cast<std::uint64_t>(-b.s());
+    }
+    const bool negative = !a.is_unsigned && a.s() < 0;
+    if (n >= 64) return {left || !negative ? 0 : ~0ull, a.is_unsigned};
+    if (left) return {a.v << n, a.is_unsigned};
+    return {a.is_unsigned ? a.v >> n : static_cast<std::uint64_t>(a.s() >> n), a.is_unsigned};
+  }
+
+  Value unary(bool live, int depth) {
+    deeper(depth);
+    if (p_ >= t_.size()) pp_.fail("syntax", pos(), "the #if expression ends too soon");
+    const PPToken& k = t_[p_];
+    if (k.kind == PK::Punct && (k.text == "-" || k.text == "+" || k.text == "!" || k.text == "~")) {
+      ++p_;
+      const Value v = unary(live, depth + 1);
+      if (k.text == "-") return {0 - v.v, v.is_unsigned};
+      if (k.text == "~") return {~v.v, v.is_unsigned};
+      if (k.text == "!") return {v.v == 0, false};
+      return v;
+    }
+    if (is_punct(k, "(")) {
+      ++p_;
+      Value v = conditional(live, depth + 1);
+      while (at(",")) {
+        ++p_;
+        v = conditional(live, depth + 1);
+      }
+      if (!at(")")) pp_.fail("syntax", pos(), "expected ')' in #if");
+      ++p_;
+      return v;
+    }
+    ++p_;
+    const std::string& file = pp_.file_name(k.pos);
+    if (k.kind == PK::Number) {
+      const pp::Number n = pp::number_value(k, file);
+      if (n.is_float) pp_.fail("syntax", k.pos, "a floating-point number in #if");
+      return {n.int_value, n.u || n.int_value > 0x7fffffffffffffffull};
+    }
+    if (k.kind == PK::Char) return {static_cast<std::uint64_t>(pp::char_value(k, file)), false};
+    if (k.kind == PK::Ident) return identifier(k);
+    pp_.fail("syntax", k.pos, "'" + shown(k.text) + "' in an #if expression");
+  }
+
+  // A name left after expansion: 0, as C says, but for true, false, defined and __has_include.
+  Value identifier(const PPToken& k) {
+    if (k.text == "true") return {1, false};
+    if (k.text == "defined") {  // one a macro's expansion made
+      --p_;
+      const std::size_t end = pp_.defined_operand(t_, p_);
+      const PPToken& name = t_[end - (is_punct(t_[end], ")") ? 1 : 0)];
+      p_ = end + 1;
+      return {pp_.is_defined(name.text), false};
+    }
+    if (k.text == "__has_include") return {has_include(k), false};
+    return {0, false};
+  }
+
+  bool has_include(const PPToken& k) {
+    if (!at("(")) pp_.fail("syntax", k.pos, "__has_include needs (\"file\") or (<file>)");
+    ++p_;
+    if (p_ < t_.size() && t_[p_].kind == PK::String && t_[p_].text.front() == '"') {
+      const std::string name = t_[p_].text.substr(1, t_[p_].text.size() - 2);
+      ++p_;
+      if (!at(")")) pp_.fail("syntax", pos(), "expected ')' after __has_include's file");
+      ++p_;
+      return pp_.has_include(name, k.pos);
+    }
+    while (p_ < t_.size() && !at(")")) ++p_;  // <file>: system headers count as there
+    if (!at(")")) pp_.fail("syntax", k.pos, "__has_include's '(' is never closed");
+    ++p_;
+    return true;
+  }
+
+  Preprocessor& pp_;
+  const std::vector<PPToken>& t_;
+  std::size_t p_ = 0;
+};
+
+bool Preprocessor::evaluate(const std::vector<PPToken>& expr) { return Evaluator(*this, expr).expression().v != 0; }
 
 }  // namespace
 
@@ -499,6 +894,7 @@ Lexed lex(std::string_view source, const std::string& file, const std::map<std::
   if (source.size() > kMaxSourceBytes)
     throw KernelError("limit", file, {1, 1, 0}, "the source is " + std::to_string(source.size()) + " bytes, more than the " +
                                                      std::to_string(kMaxSourceBytes) + " a kernel may have");
+  if (source.find('\0') != std::string_view::npos) throw KernelError("syntax", file, {1, 1, 0}, "the source holds a NUL byte: not a text file");
   return Preprocessor(overrides, include).run(source, file);
 }
 
