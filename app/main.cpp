@@ -408,6 +408,7 @@ int run_command_line(int argc, char** argv) {
                "compact[:PREDICATE] (default x % 2 == 0) or allocate"},
       {"schedule", "the emulator's schedule for the lesson: in-order (default), reverse, round-robin or random[:SEED]"},
       {"block", "threads per block (default: as many as n needs; a kernel of your own: its BLOCK_DIM)"},
+      {"launch", "with --kernel: the launch as CUDA says it, 'NAME<<<GRID, BLOCK, SHARED_BYTES>>>(ARGS)' (docs/cli.md)"},
   });
   std::string gui_measure;
   gui_cmd->add_option("--measure", gui_measure,

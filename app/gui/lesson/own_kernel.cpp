@@ -47,15 +47,22 @@ LessonRecording record_own_kernel(const std::shared_ptr<const OwnKernel>& k, con
   LessonRecording r;
   r.ran_kernel = k;
   try {
+    const auto as_sum = [&] {
+      RunRequest sum = lesson;
+      sum.op = OpKind::Sum;
+      r.view = std::make_unique<TraceView>(make_trace_view(record(*k, sum)));
+    };
     try {
       r.view = std::make_unique<TraceView>(make_trace_view(record(*k, lesson)));
     } catch (const EmulationError& e) {
       // A kernel whose values cannot be symbolic (a constant other than 0, a value tested as a
       // condition) runs as a sum rather than not at all; the status line says so.
       if (std::string(e.what()).find("(--op interval)") == std::string::npos) throw;
-      RunRequest sum = lesson;
-      sum.op = OpKind::Sum;
-      r.view = std::make_unique<TraceView>(make_trace_view(record(*k, sum)));
+      as_sum();
+    } catch (const cuda::KernelError& e) {
+      // An integer kernel has no symbolic run: the interval lesson's default runs it as a sum.
+      if (lesson.op != OpKind::Interval || e.message.find("symbolically") == std::string::npos) throw;
+      as_sum();
     }
   } catch (const cuda::KernelError& e) {
     r.error = e.what();
