@@ -137,7 +137,7 @@ std::string mutate_whole(std::string s, std::mt19937_64& rng) {
 
 }  // namespace
 
-TEST_CASE("2000 mutated whole files with their launches: refused, run or faulted in one error, never a crash or a hang") {
+TEST_CASE("2000 mutated whole-file kernels with their launches: refused, run or faulted in one error, never a crash or a hang") {
   std::vector<std::string> seeds;
   for (const WholeSeed& s : kWholeSeeds) seeds.push_back(sv_test::read_source(s.file));
   const std::map<std::string, std::string> includes = {{"self.h", "#include \"self.h\"\n"}, {"cycle.h", "#include \"other.h\"\n"},

@@ -65,7 +65,7 @@ TEST_CASE("gpu check: slide 14's kernel also runs in its own blocks of 1024 thre
   const std::string file = "assets/kernels/pmpp_kogge_stone_incorrect.cu";
   const std::string source = sv_test::read_source(file);
   sv::cuda::CheckReport r = sv::cuda::check_kernel(file, source);
-  CHECK(r.verdict == "error");  // the emulator's schedules show the race, and its unguarded load reads past n
+  CHECK(r.verdict == "wrong");  // the emulator's schedules show the race, and its unguarded load reads past n
   sv::check_on_gpu(file, source, r, {0, 300});
   REQUIRE(r.gpu.has_value());
   INFO(r.gpu->note);
@@ -78,5 +78,5 @@ TEST_CASE("gpu check: slide 14's kernel also runs in its own blocks of 1024 thre
   for (const sv::cuda::CheckCase& c : r.gpu->mismatches) own_wrong += c.detail.rfind("blocks of 1024 threads", 0) == 0;
   MESSAGE("slide 14's kernel on " << r.gpu->device << ": " << r.gpu->matching << " of " << r.gpu->cases << " launches right, "
                                   << own_wrong << " of the " << r.gpu->own_cases << " in blocks of 1024 wrong");
-  CHECK(r.verdict == "error");  // the device's outputs leave the emulator's verdict as it was
+  CHECK(r.verdict == "wrong");  // the device's outputs leave the emulator's verdict as it was
 }
