@@ -289,7 +289,8 @@ __global__ void k(const int* X, int* Y, int n) {
   __syncthreads();
   int acc = 0;
   for (int m = 0; m <= threadIdx.x; ++m) acc += s[m];
-  printf("thread %d: %d\n", threadIdx.x, s[threadIdx.x]);
+  printf("thread %d: "
+         "%d\n", threadIdx.x, s[threadIdx.x]);
   assert(acc == acc);
   Y[threadIdx.x] = max(min(acc, 1 << 30), -(1 << 30)) + abs(0);
 }

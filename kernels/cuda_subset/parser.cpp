@@ -1402,7 +1402,7 @@ class Parser {
     if (name == "printf") {
       expect("(");
       if (cur().kind != Tok::String) fail("syntax", cur().pos, "printf's first argument is its format string");
-      ++i_;
+      while (cur().kind == Tok::String) ++i_;  // "a" "b": adjacent literals are one string
       auto e = node(EK::Printf, at, {Base::Int, false});
       while (accept(",")) e->args.push_back(assignment());
       expect(")");
