@@ -80,6 +80,8 @@ struct SharedVar {
   bool scalar = false;
   bool dynamic = false;     // extern __shared__ T name[]: sized by the launch; every such array is one allocation
   SrcPos pos;
+  bool device = false;      // a __device__ or __constant__ variable: global memory, set to `init` at every run's start
+  double init = 0;
 };
 
 struct Param {

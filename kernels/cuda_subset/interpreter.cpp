@@ -119,7 +119,7 @@ class Thread {
     bool dynamic = false;  // every extern __shared__ array is the one allocation the launch sized
     for (std::size_t s = 0; s < k_.shared.size(); ++s) {
       const SharedVar& v = k_.shared[s];
-      if (v.dynamic && std::exchange(dynamic, true)) continue;
+      if (v.device || (v.dynamic && std::exchange(dynamic, true))) continue;
       if (declare(v.name, v.dynamic ? b_.bind.dynamic_cells : v.length) != b_.shared_buffer[s])
         b_.fault("runtime", v.pos, "the emulator placed __shared__ '" + v.name + "' unexpectedly");
     }
@@ -716,7 +716,12 @@ std::int64_t interpret(BlockEmulator& emu, const Kernel& k, const Binding& bind,
   for (std::size_t p = 0; p < k.params.size(); ++p)
     if (bind.param_buffer[p] >= 0) blk.names[static_cast<std::size_t>(bind.param_buffer[p])] = k.params[p].name;
   std::int32_t dynamic = -1;  // the buffer of the extern __shared__ arrays, all one allocation
-  for (const SharedVar& v : k.shared) {
+  for (std::size_t s = 0; s < k.shared.size(); ++s) {
+    const SharedVar& v = k.shared[s];
+    if (v.device) {  // global memory the launch made
+      blk.shared_buffer.push_back(bind.device_buffer.at(s));
+      continue;
+    }
     if (v.dynamic && dynamic >= 0) {
       blk.shared_buffer.push_back(dynamic);
       continue;

@@ -31,6 +31,7 @@ struct Binding {
   std::int32_t threads = 1;
   std::int32_t warp = 32;
   std::int64_t dynamic_cells = 0;  // the cells of the block's extern __shared__ allocation
+  std::vector<std::int32_t> device_buffer;  // per shared variable: the global buffer of a __device__ one, else -1
 };
 
 // A read of a cell nothing had written, whose value reached nothing that makes it a bug (no output,

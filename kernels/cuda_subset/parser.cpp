@@ -146,8 +146,7 @@ class Parser {
     if (s.device || s.constant || s.shared) {
       if (s.shared) return file_shared(s);
       if (looks_like_function()) return function_definition();
-      fail("unsupported", s.at, std::string(s.constant ? "__constant__" : "__device__") +
-                                    " variables are not read yet: pass the values as a kernel parameter, or declare them inside the kernel");
+      return device_variable();
     }
     if (s.is_const && at_type() && constant_definition()) return;
     i_ = start;
@@ -309,6 +308,48 @@ class Parser {
     if (b == Base::Int) return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
     if (b == Base::Bool) return v != 0;
     return v;
+  }
+
+  // __device__ T name [= VALUE]; or __device__ T name[SIZE]; (and __constant__): a cell or an array of
+  // global memory every kernel of the file sees, set to VALUE (else 0) at the start of every run.
+  void device_variable() {
+    if (!at_type()) fail("syntax", cur().pos, "expected the type of a __device__ variable, found '" + cur().text + "'");
+    const Type t = base_type();
+    do {
+      if (at("*")) fail("unsupported", cur().pos, "a __device__ pointer is not read: pass the buffer as a kernel parameter");
+      const SrcPos at = cur().pos;
+      const std::string name = ident("a variable name");
+      SharedVar v{name, t, 1, true, false, at};
+      v.device = true;
+      if (accept("[")) {
+        ExprP size = expression();
+        expect("]");
+        const auto n = const_value(*size);
+        if (!n || *n < 1 || *n > (std::int64_t{1} << 24))
+          fail("unsupported", size->pos, "the size of __device__ array '" + name + "' is not a constant from 1 to 2^24");
+        v.length = *n;
+        v.scalar = false;
+      }
+      if (accept("=")) {
+        if (accept("{")) {  // = {} or = {0}: zeroed, as it is anyway
+          if (!at_is("}")) {
+            ExprP first = assignment();
+            if (const_value(*first).value_or(1) != 0 || !at_is("}"))
+              fail("unsupported", first->pos, "a __device__ array's initializer other than {0} is not read");
+          }
+          expect("}");
+        } else {
+          ExprP value = assignment();
+          const auto n = const_value(*value);
+          if (n) v.init = static_cast<double>(*n);
+          else if (value->kind == EK::FloatLit) v.init = value->fval;
+          else fail("unsupported", value->pos, "the initializer of __device__ '" + name + "' is not a constant");
+        }
+      }
+      scopes_.front()[name] = Symbol{Symbol::Shared, static_cast<std::int64_t>(file_shared_.size()), 0, t};
+      file_shared_.push_back(v);
+    } while (accept(","));
+    expect(";");
   }
 
   // extern __shared__ T name[]; at file scope: the kernels' dynamic shared memory.

@@ -35,7 +35,7 @@ std::map<std::string, std::string> block_override(const KernelRunConfig& c, std:
 std::int64_t shared_capacity(const Kernel& k) {
   std::int64_t capacity = 0;
   for (const SharedVar& v : k.shared)
-    if (!v.scalar && v.elem.base == k.element.base) capacity = std::max(capacity, v.length);
+    if (!v.scalar && !v.device && v.elem.base == k.element.base) capacity = std::max(capacity, v.length);
   return capacity;
 }
 
@@ -54,7 +54,7 @@ void check_shared_size(const Kernel& k, std::int64_t dynamic_bytes) {
     throw KernelError("limit", k.file, k.pos, "the launch gives " + std::to_string(bytes) + " bytes of dynamic shared memory, more than the " +
                                                   std::to_string(kMaxSharedBytes) + " a block may have");
   for (const SharedVar& v : k.shared) {
-    if (v.dynamic) continue;
+    if (v.dynamic || v.device) continue;
     bytes += cell_bytes(v.elem.base) * v.length;
     if (bytes > kMaxSharedBytes)
       throw KernelError("limit", file_of(k, v.pos), v.pos, "__shared__ '" + v.name + "' brings the block's shared memory to " + std::to_string(bytes) +
@@ -290,8 +290,27 @@ Bound bind_launch(const KernelRunConfig& c, const Launch& l) {
   b.extras = std::move(params.extras);
   for (ParamBinding::Extra& e : b.extras)
     if (e.cells == 0) e.cells = l.grid;  // the partial sums: one cell a block
+  // The file's __device__ variables: global buffers after the parameters', set at the run's start.
+  b.bind.device_buffer.assign(k.shared.size(), -1);
+  for (std::size_t s = 0; s < k.shared.size(); ++s)
+    if (k.shared[s].device) {
+      b.bind.device_buffer[s] = static_cast<std::int32_t>(2 + b.extras.size());
+      b.extras.push_back({k.shared[s].name, k.shared[s].length, true, k.shared[s].init});
+    }
   b.in_place = params.in_place;
   return b;
+}
+
+// A buffer's cells set to `v`, in the run's type (a symbolic run's: the identity for 0).
+Payload fill_value(ValueType type, double v) {
+  switch (type) {
+    case ValueType::F32: return Payload::of(static_cast<float>(v));
+    case ValueType::F64: return Payload::of(v);
+    case ValueType::I32: return Payload::of(static_cast<std::int32_t>(v));
+    case ValueType::I64: return Payload::of(static_cast<std::int64_t>(v));
+    case ValueType::Interval: break;
+  }
+  return Payload::of(v == 0 ? Interval::identity() : Interval::range(static_cast<std::int32_t>(v), static_cast<std::int32_t>(v)));
 }
 
 // The global buffers between the blocks of a launch: what the earlier blocks left (empty before the first).
@@ -317,8 +336,8 @@ std::int64_t run_block(const KernelRunConfig& c, const Bound& b, std::int32_t bl
     for (std::size_t x = 0; x < b.extras.size(); ++x)
       if (b.extras[x].zeroed) {
         const auto cells = static_cast<std::size_t>(b.extras[x].cells);
-        const Payload zero = b.bind.run_type == ValueType::Interval ? Payload::of(Interval::identity()) : identity_of(OpKind::Sum, b.bind.run_type);
-        emu.set_global(static_cast<int>(2 + x), std::vector<Payload>(cells, zero), std::vector<std::uint8_t>(cells, 1));
+        emu.set_global(static_cast<int>(2 + x), std::vector<Payload>(cells, fill_value(b.bind.run_type, b.extras[x].fill)),
+                       std::vector<std::uint8_t>(cells, 1));
       }
   }
   for (int g = 0; g < globals && !memory.values.empty(); ++g)

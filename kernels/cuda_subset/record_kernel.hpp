@@ -77,6 +77,7 @@ struct ParamBinding {
     std::string name;
     std::int64_t cells = 0;
     bool zeroed = false;
+    double fill = 0;  // a zeroed buffer's value (a __device__ variable's initializer)
   };
   std::vector<Extra> extras;
   bool in_place = false;  // io: the output buffer starts as the input
