@@ -3,9 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
 #include <iostream>
-#include <vector>
 #include <string>
 
 #include "check_report.hpp"
@@ -13,6 +11,7 @@
 #include "cuda_subset/record_kernel.hpp"
 #include "entry/record.hpp"
 #include "kernel_run.hpp"
+#include "run_flags.hpp"
 #include "run/launch.hpp"
 #include "trace/trace_json.hpp"
 
@@ -39,29 +38,6 @@ int kernel_command(const std::string& file, F&& f) {
     std::cerr << "scanviz: " << e.what() << "\n";
     return 2;
   }
-}
-
-// "1,7,1024,2^12" -> sizes from 1 to 2^20 (a kernel of your own's largest n).
-std::vector<std::int64_t> parse_check_sizes(const std::string& text) {
-  std::vector<std::int64_t> sizes;
-  if (text.empty()) return sizes;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
-    std::int64_t v = 0;
-    try {
-      v = eval_launch_expr(item.find('^') != std::string::npos ? "1 << (" + item.substr(item.find('^') + 1) + ")" : item, 0);
-      if (item.find('^') != std::string::npos && item.substr(0, item.find('^')) != "2") v = 0;
-    } catch (const LaunchError&) {
-      v = 0;
-    }
-    if (v < 1 || v > (std::int64_t{1} << 20))
-      throw std::invalid_argument("--sizes: '" + item.substr(0, 40) + "' is not a size from 1 to 2^20");
-    sizes.push_back(v);
-    start = comma + 1;
-  }
-  return sizes;
 }
 
 }  // namespace
@@ -106,7 +82,7 @@ int check_kernel(const CheckOptions& o) {
     c.block = o.block;
     c.exclusive = o.exclusive;
     if (!o.launch.empty()) c.launch = parse_launch(o.launch);
-    c.sizes = parse_check_sizes(o.sizes);
+    if (!o.sizes.empty()) c.sizes = cli::parse_sizes(o.sizes, 20);  // a kernel of your own's largest n
     c.include = kernel_include_reader(o.kernel);
     return check_command(o.kernel, read_kernel_source(o.kernel), c, o.json, o.gpu);
   });

@@ -205,23 +205,6 @@ int cmd_race(const TraceOptions& o, const RunRequest& request) {
   return 0;
 }
 
-// "1024,2^20,65536" -> sizes.
-std::vector<std::int64_t> parse_sizes(const std::string& text) {
-  std::vector<std::int64_t> sizes;
-  std::istringstream in(text);
-  for (std::string tok; std::getline(in, tok, ',');) {
-    std::int64_t v = 0;
-    int k = 0;
-    char extra = 0;
-    if (std::sscanf(tok.c_str(), "2^%d%c", &k, &extra) == 1 && k >= 0 && k <= 30) v = std::int64_t{1} << k;
-    else if (std::sscanf(tok.c_str(), "%ld%c", &v, &extra) != 1) v = 0;
-    if (v < 1 || v > (std::int64_t{1} << 30)) throw UsageError("--sizes: '" + tok + "' is not a size from 1 to 2^30");
-    sizes.push_back(v);
-  }
-  if (sizes.empty()) throw UsageError("--sizes: no sizes given");
-  return sizes;
-}
-
 int cmd_bench(const std::string& sizes, int runs, int rounds, const std::string& json_path, const std::string& algorithms,
               const std::string& type) {
   BenchOptions options;
@@ -229,7 +212,7 @@ int cmd_bench(const std::string& sizes, int runs, int rounds, const std::string&
   if (!parsed_type || *parsed_type == ValueType::Interval)
     throw UsageError("--type: '" + type + "' is not a type bench times (int32, int64, float or double)");
   options.type = *parsed_type;
-  if (!sizes.empty()) options.sizes = parse_sizes(sizes);
+  if (!sizes.empty()) options.sizes = cli::parse_sizes(sizes, 30);
   if (runs < 1) throw UsageError("--runs must be at least 1");
   options.runs = runs;
   if (rounds < 1 || rounds > 100) throw UsageError("--rounds must be from 1 to 100");
@@ -538,7 +521,7 @@ int run_command_line(int argc, char** argv) {
       go.lesson = cli::request_of(*gui_cmd, gui_flags, gui::default_lesson_request());  // checked by the window, once
       go.input_given = gui_cmd->count("--input") > 0;
       if (!gui_measure.empty())
-        for (std::int64_t n : parse_sizes(gui_measure)) {
+        for (std::int64_t n : cli::parse_sizes(gui_measure, 30)) {
           const int log2_n = std::countr_zero(static_cast<std::uint64_t>(n));
           if (std::popcount(static_cast<std::uint64_t>(n)) != 1 || log2_n < 10 || log2_n > 28)
             throw UsageError("--measure: the timing panel measures powers of two from 2^10 to 2^28, not " + std::to_string(n));

@@ -1,6 +1,7 @@
 // The run request's flags (run_flags.hpp).
 #include "run_flags.hpp"
 
+#include <cstdio>
 #include <sstream>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,23 @@ std::string flag_text(const RequestError& e) {
   std::string text = request_error_text(e, "--");
   if (e.field == "algo" && text.find("unknown algorithm") != std::string::npos) text += " (scanviz algos lists them)";
   return text;
+}
+
+std::vector<std::int64_t> parse_sizes(const std::string& text, int max_log2) {
+  std::vector<std::int64_t> sizes;
+  std::istringstream in(text);
+  for (std::string tok; std::getline(in, tok, ',');) {
+    std::int64_t v = 0;
+    int k = 0;
+    char extra = 0;
+    if (std::sscanf(tok.c_str(), "2^%d%c", &k, &extra) == 1 && k >= 0 && k <= max_log2) v = std::int64_t{1} << k;
+    else if (std::sscanf(tok.c_str(), "%ld%c", &v, &extra) != 1) v = 0;
+    if (v < 1 || v > (std::int64_t{1} << max_log2))
+      throw std::invalid_argument("--sizes: '" + tok.substr(0, 40) + "' is not a size from 1 to 2^" + std::to_string(max_log2));
+    sizes.push_back(v);
+  }
+  if (sizes.empty()) throw std::invalid_argument("--sizes: no sizes given");
+  return sizes;
 }
 
 }  // namespace sv::cli

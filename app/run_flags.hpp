@@ -31,4 +31,7 @@ RunRequest request_of(const CLI::App& command, const RunFlags& flags, RunRequest
 // unknown, where to find the names.
 std::string flag_text(const RequestError& e);
 
+// --sizes: "1024,2^20,65536" -> sizes from 1 to 2^max_log2. Throws std::invalid_argument naming the flag.
+std::vector<std::int64_t> parse_sizes(const std::string& text, int max_log2);
+
 }  // namespace sv::cli

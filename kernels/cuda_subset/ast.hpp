@@ -25,6 +25,21 @@ std::string type_name(Type t);
 inline bool is_integer(Base b) { return b == Base::Bool || b == Base::Int || b == Base::UInt || b == Base::Long || b == Base::ULong; }
 inline bool is_wide(Base b) { return b == Base::Long || b == Base::ULong; }
 inline bool is_unsigned(Base b) { return b == Base::UInt || b == Base::ULong; }
+
+// An integer of base `b` as the front end and the interpreter hold it: 32-bit values sign- or
+// zero-extended, 64-bit ones as their bits (an unsigned long long above 2^63 is negative here).
+inline std::int64_t wrap_integer(Base b, std::int64_t v) {
+  if (b == Base::UInt) return static_cast<std::int64_t>(static_cast<std::uint32_t>(v));
+  if (b == Base::Bool) return v != 0;
+  if (b == Base::Long || b == Base::ULong) return v;
+  return static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v)));
+}
+
+// Bytes a value of type `t` takes on a GPU (sizeof).
+inline std::int64_t size_of(Type t) {
+  if (t.pointer) return 8;
+  return t.base == Base::Double || is_wide(t.base) ? 8 : t.base == Base::Bool ? 1 : 4;
+}
 inline bool is_floating(Base b) { return b == Base::Float || b == Base::Double; }
 
 enum class Builtin : std::uint8_t { ThreadIdx, BlockIdx, BlockDim, GridDim, WarpSize, LaneId };

@@ -40,14 +40,7 @@ bool compare(BinOp op, T x, T y) {
   }
 }
 
-// An integer of base `b` as the interpreter holds it: 32-bit values sign- or zero-extended, 64-bit
-// ones as their bits (an unsigned long long above 2^63 is negative here, and compared as unsigned).
-std::int64_t wrap(Base b, std::int64_t v) {
-  if (b == Base::UInt) return static_cast<std::int64_t>(static_cast<std::uint32_t>(v));
-  if (b == Base::Bool) return v != 0;
-  if (b == Base::Long || b == Base::ULong) return v;
-  return static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v)));
-}
+std::int64_t wrap(Base b, std::int64_t v) { return wrap_integer(b, v); }
 
 // Two's-complement arithmetic on 64 bits, without the signed overflow C++ leaves undefined.
 std::int64_t add64(std::int64_t x, std::int64_t y) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(y)); }

@@ -39,7 +39,7 @@ std::int64_t shared_capacity(const Kernel& k) {
   return capacity;
 }
 
-std::int64_t cell_bytes(Base b) { return b == Base::Double || is_wide(b) ? 8 : b == Base::Bool ? 1 : 4; }
+std::int64_t cell_bytes(Base b) { return size_of(Type{b, false}); }
 
 // The extern __shared__ arrays' element (the first one's: they are one allocation), if any.
 std::optional<Base> dynamic_element(const Kernel& k) {

@@ -8,8 +8,8 @@
 
 namespace sv {
 
-bool runs_on_gpu(const RunRequest& r, bool own_kernel, std::string& why) {
-  if (r.executor == "emulator" || own_kernel) return false;
+bool runs_on_gpu(const RunRequest& r, std::string& why) {
+  if (r.executor == "emulator") return false;
   const AlgorithmInfo* info = find_algorithm(r.algorithm);
   const bool narrowed = r.warp && info && !info->warp_level;
   if (r.executor == "gpu") {
@@ -29,13 +29,12 @@ bool runs_on_gpu(const RunRequest& r, bool own_kernel, std::string& why) {
 
 Recording record(const RunRequest& r, const RecordOptions& options) {
   Recording out;
-  if (options.own) {
-    runs_on_gpu(r, true, out.why);
+  if (options.own) {  // the emulator, always (kernel_refusal refuses executor=gpu)
     out.trace = cuda::record_kernel_launch(own_kernel_config(r, *options.own)).trace;
     return out;
   }
   const BlockRunConfig config = run_config(r);
-  out.gpu = runs_on_gpu(r, false, out.why);
+  out.gpu = runs_on_gpu(r, out.why);
   if (!out.gpu && r.amplify) throw RequestError("amplify", "{amplify} applies to the GPU executor only");
   const GpuOptions gpu{options.trace_capacity, r.amplify};
   if (!out.gpu) out.trace = record_scan(config);

@@ -36,11 +36,11 @@ struct Recording {
   std::string why;   // why the emulator ran where the request said auto ("" when it was asked for)
 };
 
-// Where `r` runs: the GPU when one is usable and the request does not ask for the emulator (a
-// schedule, a warp narrowing a block algorithm's lockstep, a kernel of the user's own), else the
-// emulator; `why` says why auto chose the emulator. Throws RequestError (field executor) for
-// executor=gpu without a usable device.
-bool runs_on_gpu(const RunRequest& r, bool own_kernel, std::string& why);
+// Where a built-in algorithm's `r` runs: the GPU when one is usable and the request does not ask for
+// the emulator (a schedule, a warp narrowing a block algorithm's lockstep), else the emulator; `why`
+// says why auto chose the emulator. Throws RequestError (field executor) for executor=gpu without a
+// usable device. A kernel of the user's own always runs on the emulator.
+bool runs_on_gpu(const RunRequest& r, std::string& why);
 
 // The run `r` asks for, recorded. Throws RequestError for a request that cannot run (its field
 // named), cuda::KernelError for a kernel of the user's own outside what is read, EmulationError for a
