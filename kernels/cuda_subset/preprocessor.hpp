@@ -99,4 +99,20 @@ Token to_token(const PPToken& t, const std::string& file);
 // A token's text for a message: control characters and bytes outside ASCII as \xNN.
 std::string shown(std::string_view text);
 
+// What an #if expression asks of the preprocessor around it; the evaluator is pp_condition.cpp.
+class ConditionHost {
+ public:
+  virtual ~ConditionHost() = default;
+  [[noreturn]] virtual void fail(const char* kind, SrcPos at, const std::string& what) const = 0;
+  virtual const std::string& file_name(SrcPos at) const = 0;
+  // The index of the token that ends `defined X` or `defined(X)` starting at t[k].
+  virtual std::size_t defined_operand(const std::vector<PPToken>& t, std::size_t k) const = 0;
+  virtual bool is_defined(const std::string& name) const = 0;
+  virtual bool has_include(const std::string& name, SrcPos at) const = 0;
+};
+
+// The value of an #if line's expression (macros expanded, `defined` kept) as a condition. Throws
+// KernelError through host.fail.
+bool evaluate_condition(const ConditionHost& host, const std::vector<PPToken>& expr);
+
 }  // namespace sv::cuda::pp
