@@ -53,7 +53,17 @@ enum class EK : std::uint8_t {
   MinMax,   // min / max / fminf / fmaxf / fmin / fmax of a and b (op 0 min, 1 max)
   Abs,      // abs / fabsf / fabs of a
   Printf,   // printf's arguments evaluated in order (the format is not printed): int 0
+  // Host code (a host function that launches the kernels, docs/kernel-subset.md):
+  Launch,   // KERNEL<<<args[0], args[1], args[2]>>>(args[3...]): ival the kernel's index in Kernel::launched
+  Api,      // a CUDA runtime or C library call (op: ApiKind), its arguments in `args`; ival a local's slot
 };
+
+// The host calls run (EK::Api). Malloc: cudaMalloc(&local, bytes) into slot ival (`a` that local); Alloc: malloc(bytes)
+// or new T[count] (op NewArray), a pointer of the expression's type; Copy: cudaMemcpy(dst, src, bytes);
+// Set: cudaMemset(p, byte, bytes); Exit: exit(code); Nop: the rest (cudaFree, cudaDeviceSynchronize,
+// cudaGetLastError, events), its arguments evaluated, 0 (or a null pointer) its value, slot ival (an
+// &local it was given, e.g. the time of cudaEventElapsedTime) set to 0.
+enum class ApiKind : std::uint8_t { Malloc, Alloc, NewArray, Copy, Set, Exit, Nop };
 
 // Binary and compound-assignment operators (Assign with op None is plain `=`).
 enum class BinOp : std::uint8_t { None, Add, Sub, Mul, Div, Mod, Shl, Shr, BitAnd, BitOr, BitXor, Lt, Gt, Le, Ge, Eq, Ne };
@@ -135,6 +145,10 @@ struct Kernel {
   std::vector<std::string> local_names;  // by slot, for messages
   std::vector<Function> functions;       // the file's __device__ functions, by the index a Call names
   std::vector<std::string> kernels;      // the names of every __global__ kernel of the file, in order
+  // A host function as the entry: its body allocates, copies and launches the file's kernels (by
+  // name, EK::Launch), which are parsed as entries of their own when they run.
+  bool host = false;
+  std::vector<std::string> launched;
 };
 
 // The name of the file a position is in.

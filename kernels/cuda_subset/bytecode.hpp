@@ -48,6 +48,8 @@ enum class Op : std::uint8_t {
   Abs,          // the top, replaced by its absolute value (`e`)
   Assert,       // pops a condition; faults when it is false (`s`: Assert)
   NoReturn,     // a function `e` ran off its end without returning its value: a fault
+  Launch,       // host code: pops e's arguments (grid, block, shared bytes, the kernel's), runs the launch, pushes 0
+  Api,          // host code: pops e's arguments, makes the call (ApiKind), pushes its value
 };
 
 struct Instr {

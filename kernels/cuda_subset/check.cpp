@@ -11,7 +11,9 @@
 #include "algorithms.hpp"
 #include "analysis/analysis.hpp"
 #include "core/values.hpp"
+#include "cuda_subset/host_run.hpp"
 #include "cuda_subset/parser.hpp"
+#include "cuda_subset/host_run.hpp"
 #include "cuda_subset/record_kernel.hpp"
 
 namespace sv::cuda {
@@ -195,6 +197,7 @@ class Checker {
   // block holds: its largest __shared__ array of the scan's type, else one element a thread, and the
   // cases stay within that.
   void launch_capacity() {
+    if (base_.launch->host) return host_capacity();
     KernelRunConfig c = base_;
     c.n = 1;
     const std::int32_t threads = launch_at(c).threads;
@@ -202,6 +205,29 @@ class Checker {
     const Launch many = launch_at(c);
     single_block_ = many.grid == 1;
     capacity_ = single_block_ ? elements_per_block(parse_run_kernel(base_), threads) : many.capacity;
+    base_.block = threads;
+    r_.block = threads;
+    r_.launch = launch_text(*base_.launch);
+  }
+
+  // A host function launches what it launches: its first launch at n = 1024 (else 1) says the block
+  // and the elements a block scans (the sizes run around them, over several blocks), also where the
+  // run then faults (the sweep reports it).
+  void host_capacity() {
+    Launch first;
+    for (const std::int64_t n : {1024, 1}) {
+      KernelRunConfig c = base_;
+      c.n = n;
+      c.input = random_input(OpKind::Sum, kernel_run_type(c), static_cast<std::size_t>(n), 7);
+      try {
+        (void)record_host_run(c, &first);
+      } catch (const EmulationError&) {
+      }
+      if (first.threads > 1 || first.capacity > 1) break;
+    }
+    const std::int32_t threads = first.threads;
+    capacity_ = std::max<std::int64_t>(1, first.capacity);
+    single_block_ = false;
     base_.block = threads;
     r_.block = threads;
     r_.launch = launch_text(*base_.launch);

@@ -62,6 +62,8 @@ class Compiler {
       case Op::Assert: return -1;
       case Op::NoReturn: return 1;
       case Op::Shuffle: return e->d ? -2 : -1;
+      case Op::Launch:
+      case Op::Api: return 1 - static_cast<int>(e->args.size());  // pops its arguments, pushes its value
       default: return 0;
     }
   }
@@ -200,6 +202,11 @@ class Compiler {
         p_.code[emit(Op::PushInt)].imm = 0;
         return;
       case EK::Call: call(e); return;
+      case EK::Launch:
+      case EK::Api:  // host code: the arguments in order, then the call
+        for (const ExprP& a : e.args) expression(*a);
+        emit(e.kind == EK::Launch ? Op::Launch : Op::Api, &e);
+        return;
     }
   }
 

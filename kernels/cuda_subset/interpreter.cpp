@@ -61,8 +61,9 @@ struct EitherOrderInterval {
 
 // What the threads of one block share while they run.
 struct Block {
-  Block(const Kernel& k_, const Binding& bind_, const Budget& budget_, const Trace& trace_)
-      : k(k_), bind(bind_), budget(budget_), trace(trace_), program(compile(k_)) {}
+  Block(BlockEmulator& emu_, const Kernel& k_, const Binding& bind_, const Budget& budget_, const Trace& trace_)
+      : emu(emu_), k(k_), bind(bind_), budget(budget_), trace(trace_), program(compile(k_)) {}
+  BlockEmulator& emu;
   const Kernel& k;
   const Binding& bind;
   const Budget& budget;
@@ -103,7 +104,10 @@ class Thread {
   void run() {
     for (std::size_t p = 0; p < k_.params.size(); ++p) {
       Value& v = frame_[static_cast<std::size_t>(k_.params[p].slot)];
-      if (k_.params[p].type.pointer) v.buf = b_.bind.param_buffer[p];
+      if (k_.params[p].type.pointer) {
+        v.buf = b_.bind.param_buffer[p];
+        v.i = p < b_.bind.param_offset.size() ? b_.bind.param_offset[p] : 0;
+      }
       else v.i = wrap(k_.params[p].type.base, b_.bind.param_value[p]);
       if (is_floating(k_.params[p].type.base) && !k_.params[p].type.pointer)
         v.f = p < b_.bind.param_number.size() ? b_.bind.param_number[p] : static_cast<double>(b_.bind.param_value[p]);
@@ -509,6 +513,14 @@ class Thread {
           if ((--sp)->taint) taint_fault(*sp, in.s->pos, "decides an assert");
           if (sp->i == 0) b_.fault("runtime", in.s->pos, "assert failed in thread " + std::to_string(x_.thread()));
           break;
+        case Op::Launch:
+        case Op::Api: {
+          const std::size_t n = e->args.size();
+          sp -= n;
+          const Value r = in.op == Op::Launch ? launch(*e, sp) : host_api(*e, sp);
+          *sp++ = r;
+          break;
+        }
         case Op::NoReturn:
           b_.fault("runtime", e->pos, "'" + k_.functions[static_cast<std::size_t>(e->ival)].name + "' ended without returning a value (thread " +
                                           std::to_string(x_.thread()) + ")");
@@ -661,6 +673,88 @@ class Thread {
   }
 
 
+  // ---- host code (Kernel::host): one thread, run directly; launches and allocations by b_.bind.host ----
+  Value launch(const Expr& e, const Value* args) {
+    std::vector<HostValue> values;
+    for (std::size_t a = 0; a < e.args.size(); ++a) {
+      if (args[a].taint) taint_fault(args[a], e.args[a]->pos, "is passed to a launch");
+      values.push_back({args[a].buf, args[a].i, args[a].f});
+    }
+    b_.bind.host->launch(b_.emu, e, values);
+    return integer(0);
+  }
+
+  // The cells a call's `bytes` covers of pointer `p` (of element type `elem`), checked against its buffer.
+  std::int64_t span(const Value& p, std::int64_t bytes, Base elem, const Expr& e, const char* call, const char* verb) const {
+    const std::int64_t size = size_of(Type{elem, false});
+    const std::int64_t cells = bytes / size;
+    if (bytes < 0 || bytes % size != 0)
+      b_.fault("runtime", e.pos, std::string(call) + " of " + std::to_string(bytes) + " bytes: not a whole number of " + type_name(Type{elem, false}) + " elements");
+    if (cells == 0) return 0;
+    if (p.buf < 0) b_.fault("out-of-bounds", e.pos, std::string(call) + " " + verb + " a null pointer");
+    const std::int64_t length = b_.lengths[static_cast<std::size_t>(p.buf)];
+    if (p.i < 0 || cells > length - p.i)
+      b_.fault("out-of-bounds", e.pos, std::string(call) + " " + verb + " " + buffer_name(p.buf) + "[" + std::to_string(p.i) + ".." +
+                                           std::to_string(p.i + cells - 1) + "], outside its " + std::to_string(length) + " elements");
+    return cells;
+  }
+
+  Value host_api(const Expr& e, const Value* args) {
+    for (std::size_t a = 0; a < e.args.size(); ++a)
+      if (args[a].taint) taint_fault(args[a], e.args[a]->pos, "is passed to a call of the host");
+    switch (static_cast<ApiKind>(e.op)) {
+      case ApiKind::Malloc:
+      case ApiKind::Alloc:
+      case ApiKind::NewArray: {
+        const Base elem = e.a ? e.a->type.base : e.type.base;  // cudaMalloc's pointer, or what malloc's value points to
+        const std::int64_t count = static_cast<ApiKind>(e.op) == ApiKind::NewArray ? args[0].i : args[0].i / size_of(Type{elem, false});
+        if (elem == Base::Void) b_.fault("unsupported", e.pos, "malloc without a cast to the element's pointer type");
+        if (count < 0 || count > (std::int64_t{1} << 24))
+          b_.fault("limit", e.pos, "an allocation of " + std::to_string(count) + " elements (0 to 2^24 are run)");
+        const std::string name = e.ival >= 0 ? k_.local_names[static_cast<std::size_t>(e.ival)] : "heap@" + std::to_string(e.pos.line);
+        Value p;
+        p.buf = b_.bind.host->allocate(b_.emu, name, count, e.pos);
+        b_.names.push_back(name);
+        b_.lengths.push_back(count);
+        if (e.ival < 0) return p;
+        frame_[static_cast<std::size_t>(e.ival)] = p;
+        defined_[static_cast<std::size_t>(e.ival)] = 1;
+        return integer(0);
+      }
+      case ApiKind::Copy: {
+        const Base elem = e.args[0]->type.base;
+        const std::int64_t cells = span(args[0], args[2].i, elem, e, "cudaMemcpy", "writes");
+        (void)span(args[1], args[2].i, elem, e, "cudaMemcpy", "reads");
+        for (std::int64_t c = 0; c < cells; ++c) {
+          bool undefined = false;
+          const Payload v = x_.read_maybe_undefined(args[1].buf, args[1].i + c, e.pos.line, &undefined);
+          x_.write_maybe_undefined(args[0].buf, args[0].i + c, v, Origin::cell(static_cast<std::uint8_t>(args[1].buf), args[1].i + c), e.pos.line, undefined);
+        }
+        return integer(0);
+      }
+      case ApiKind::Set: {
+        const Base elem = e.args[0]->type.base;
+        const std::int64_t cells = span(args[0], args[2].i, elem, e, "cudaMemset", "writes");
+        const std::int64_t byte = args[1].i & 0xff;
+        if (byte != 0 && (byte != 0xff || !is_integer(elem)))
+          b_.fault("unsupported", e.pos, "cudaMemset to the byte " + std::to_string(byte) + ": only 0, and 0xff (-1) of integers, are run");
+        Value v;
+        v.i = byte ? -1 : 0;
+        for (std::int64_t c = 0; c < cells; ++c) store(args[0].buf, args[0].i + c, v, elem, e.pos);
+        return integer(0);
+      }
+      case ApiKind::Exit:
+        b_.fault("runtime", e.pos, "the host code calls exit(" + std::to_string(e.args.empty() ? 1 : args[0].i) + ")");
+      case ApiKind::Nop: break;
+    }
+    if (e.ival >= 0) {  // cudaEventElapsedTime(&ms, ...): the time is 0 here
+      frame_[static_cast<std::size_t>(e.ival)] = Value{};
+      defined_[static_cast<std::size_t>(e.ival)] = 1;
+    }
+    Value r;
+    return r;  // 0, or a null pointer (buf -1)
+  }
+
   // ---- statements ----
   void barrier(const Stmt& s, const Stmt* loop) {
     const auto t = static_cast<std::size_t>(x_.thread());
@@ -695,7 +789,7 @@ class Thread {
 
 std::int64_t interpret(BlockEmulator& emu, const Kernel& k, const Binding& bind, const Trace& trace, const Budget& budget,
                        std::vector<UninitializedRead>* uninitialized) {
-  Block blk{k, bind, budget, trace};
+  Block blk{emu, k, bind, budget, trace};
   blk.symbolic = bind.run_type == ValueType::Interval;
   blk.passed.assign(static_cast<std::size_t>(bind.threads), 0);
   blk.values.assign(static_cast<std::size_t>(bind.threads) * static_cast<std::size_t>(k.slots + blk.program.stack), Value{});
@@ -724,7 +818,8 @@ std::int64_t interpret(BlockEmulator& emu, const Kernel& k, const Binding& bind,
     blk.names.push_back(v.name);
     blk.lengths.push_back(v.dynamic ? bind.dynamic_cells : v.length);
   }
-  emu.run([&](EmuExec& x) { Thread(blk, x).run(); });
+  if (k.host) emu.run_direct([&](EmuExec& x) { Thread(blk, x).run(); });  // its launches run emulators of their own
+  else emu.run([&](EmuExec& x) { Thread(blk, x).run(); });
   if (uninitialized) *uninitialized = blk.uninitialized;
   const auto [lo, hi] = std::minmax_element(blk.passed.begin(), blk.passed.end());
   if (lo != blk.passed.end() && *lo != *hi) {

@@ -21,6 +21,24 @@ struct Budget {
   std::int64_t snapshot_cells = 16'000'000;  // steps times the cells of all buffers: about 400 MB of snapshots
 };
 
+// What a host function's calls do beyond the host thread's own memory: allocations and launches
+// (host_run.cpp). A pointer is a buffer and an offset; a number its integer and floating value.
+struct HostValue {
+  std::int32_t buf = -1;
+  std::int64_t i = 0;
+  double f = 0;
+};
+class HostCalls {
+ public:
+  virtual ~HostCalls() = default;
+  // A new global buffer of `host`'s (the host thread's emulator) of `cells` cells, never written
+  // (cudaMalloc, malloc, new[]); its index.
+  virtual int allocate(BlockEmulator& host, const std::string& name, std::int64_t cells, SrcPos at) = 0;
+  // Runs launch `e` (EK::Launch: grid, block, shared bytes, then the kernel's arguments) to its end on
+  // the global buffers of `host`, which it leaves as the launch did.
+  virtual void launch(BlockEmulator& host, const Expr& e, const std::vector<HostValue>& args) = 0;
+};
+
 struct Binding {
   std::vector<std::int32_t> param_buffer;  // per parameter: the emulator buffer of a pointer, else -1
   std::vector<std::int64_t> param_value;   // per parameter: the value of an integer scalar
@@ -32,6 +50,8 @@ struct Binding {
   std::int32_t warp = 32;
   std::int64_t dynamic_cells = 0;  // the cells of the block's extern __shared__ allocation
   std::vector<std::int32_t> device_buffer;  // per shared variable: the global buffer of a __device__ one, else -1
+  std::vector<std::int64_t> param_offset;   // per pointer parameter: the cell it points at (empty: 0)
+  HostCalls* host = nullptr;                // a host function's (Kernel::host) allocations and launches
 };
 
 // A read of a cell nothing had written, whose value reached nothing that makes it a bug (no output,

@@ -177,6 +177,7 @@ ExprP Parser::binary(int min_prec) {
   ExprP lhs = unary();
   while (const BinInfo* info = binary_at(cur())) {
     if (info->prec <= min_prec) break;
+    if (launch_config_ && (at_is(">>") || at_is(">"))) break;  // <<<GRID, BLOCK>>>: the launch's end
     const SrcPos at = cur().pos;
     ++i_;
     Depth depth(*this, at);
@@ -251,6 +252,10 @@ ExprP Parser::cast_to(Type t, ExprP a, SrcPos at) {
     if (!t.pointer || !a->type.pointer) fail("unsupported", at, "casting " + type_name(a->type) + " to " + type_name(t));
     if (a->kind == EK::IntLit) {  // a null pointer
       a->type = t;
+      return a;
+    }
+    if (a->kind == EK::Api && a->op == static_cast<std::uint8_t>(ApiKind::Alloc) && a->type.base == Base::Void) {
+      a->type = t;  // (float*)malloc(bytes): the cells are bytes / sizeof(float)
       return a;
     }
     auto e = node(EK::Cast, at, t);
@@ -488,9 +493,13 @@ ExprP Parser::call(const std::string& name, SrcPos at) {
     e->a = convert(std::move(args[0]), t, "take the absolute value of");
     return seal(std::move(e));
   }
-  if (name == "printf") {
+  if (name == "printf" || (host_ && name == "fprintf")) {
     expect("(");
-    if (cur().kind != Tok::String) fail("syntax", cur().pos, "printf's first argument is its format string");
+    if (name == "fprintf") {  // fprintf(stderr, FORMAT, ...): its stream read past
+      (void)assignment();
+      expect(",");
+    }
+    if (cur().kind != Tok::String) fail("syntax", cur().pos, name + "'s format string is a string literal");
     while (cur().kind == Tok::String) ++i_;  // "a" "b": adjacent literals are one string
     auto e = node(EK::Printf, at, {Base::Int, false});
     while (accept(",")) e->args.push_back(assignment());
@@ -499,6 +508,8 @@ ExprP Parser::call(const std::string& name, SrcPos at) {
   }
   if (name == "__syncthreads" || name == "__syncwarp" || name == "__threadfence")
     fail("unsupported", at, name + "() inside an expression: write it as a statement of its own");
+  if (host_)
+    if (ExprP e = host_call(name, at)) return e;
   if (const auto it = function_index_.find(name); it != function_index_.end()) return function_call(it->second, at);
   for (const Kernel& k : kernels_)
     if (k.name == name) fail("unsupported", at, "launching or calling the kernel '" + name + "' from device code is not read");
@@ -543,7 +554,11 @@ ExprP Parser::primary() {
     e->fval = tok.float_suffix ? static_cast<double>(static_cast<float>(tok.float_value)) : tok.float_value;
     return e;
   }
-  if (tok.kind == Tok::String) fail("unsupported", at, "a string literal outside printf is not read");
+  if (tok.kind == Tok::String) {
+    if (!host_) fail("unsupported", at, "a string literal outside printf is not read");
+    while (cur().kind == Tok::String) ++i_;  // host code passes messages around: a pointer that reads nothing
+    return null_pointer(at);
+  }
   if (accept("(")) {
     Depth depth(*this, at);
     ExprP e = expression();
@@ -560,7 +575,23 @@ ExprP Parser::primary() {
     return cast_to(t, std::move(a), at);
   }
   ++i_;
+  if (name == "std" && accept("::")) return primary();  // std::printf, std::exit, std::min
   if (name == "true" || name == "false") return literal_int(name == "true", at, Base::Bool);
+  if (host_) {
+    if (const auto v = host_constant(name)) return literal_int(*v, at);
+    if (name == "new") return new_array(at);
+    if (name == "delete") {
+      if (accept("[")) expect("]");
+      auto e = node(EK::Api, at, {Base::Void, false});
+      e->op = static_cast<std::uint8_t>(ApiKind::Nop);
+      e->ival = -1;
+      e->args.push_back(unary());
+      return seal(std::move(e));
+    }
+    if ((at_is("<<") || at_is("<")) && is_kernel(name)) return launch(name, at);
+    if (name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim" || name == "warpSize")
+      fail("unsupported", at, "'" + name + "' in host code: it is a kernel's");
+  }
   if (name == "nullptr" || name == "NULL") return null_pointer(at);
   if (name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim") return builtin(name, at);
   if (name == "warpSize") {

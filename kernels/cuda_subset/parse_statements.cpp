@@ -232,6 +232,11 @@ StmtP Parser::declaration() {
       if (is_auto) t = init->type;
       if (t.base == Base::Void && !t.pointer) fail("syntax", init->pos, "a void value initializes '" + name + "'");
       d->e = convert(std::move(init), t, "initialize");
+    } else if (host_ && accept("(")) {  // dim3 grid(blocks) (its y and z read past)
+      ExprP init = assignment();
+      while (accept(",")) (void)assignment();
+      expect(")");
+      d->e = convert(std::move(init), t, "initialize");
     } else if (is_auto) {
       fail("syntax", at, "'auto " + name + "' needs an initializer");
     }
@@ -378,6 +383,7 @@ StmtP Parser::statement() {
       return s;
     }
     if (w == "__syncthreads" || w == "__syncwarp" || w == "__threadfence" || w == "__threadfence_block" || w == "__threadfence_system") {
+      if (host_) fail("unsupported", at, w + "() in host code: it is a kernel's");
       ++i_;
       expect("(");
       if (w == "__syncwarp" && !at_is(")")) {

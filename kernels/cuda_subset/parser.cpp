@@ -106,6 +106,7 @@ void Parser::top_level() {
   }
   if (s.is_const && at_type() && constant_definition()) return;
   i_ = start;
+  note_host_function();
   skip_host_item();
 }
 

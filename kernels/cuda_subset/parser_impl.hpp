@@ -40,6 +40,7 @@ class Parser {
     scopes_.emplace_back();  // the file's scope: constants, type aliases, extern __shared__ arrays
     while (cur().kind != Tok::End) top_level();
     if (namespaces_ > 0) fail("syntax", cur().pos, "a namespace's '{' is never closed");
+    if (!entry.empty() && !is_kernel(entry) && host_functions_.count(entry)) return host_entry(entry);
     return pick(entry);
   }
 
@@ -257,6 +258,22 @@ class Parser {
   // nullptr: a pointer that points at nothing (buffer -1), of whatever pointer type it is converted to.
   ExprP null_pointer(SrcPos at);
 
+  // ---- host code (parse_host.cpp) ----
+  // Notes a host function's definition at the top level (what is then skipped), for host_entry.
+  void note_host_function();
+  void parse_host_function(const std::string& name);
+  // The host function `name` as the entry (Kernel::host), with the host functions it calls.
+  Kernel host_entry(const std::string& name);
+  std::optional<std::int64_t> host_constant(const std::string& name) const;
+  // &name, (void**)&name: the slot of local `name` (its type in last_address_type_).
+  std::int64_t address_of_local(const std::string& call);
+  // A CUDA runtime or C library call of host code; null where `name` is none (a host function of the
+  // file is then parsed, for function_call).
+  ExprP host_call(const std::string& name, SrcPos at);
+  ExprP new_array(SrcPos at);
+  ExprP launch(const std::string& kernel, SrcPos at);
+  bool is_kernel(const std::string& name) const;
+
   std::vector<Token> t_;
   std::vector<std::string> files_;
   std::string file_;
@@ -284,6 +301,13 @@ class Parser {
   bool* warp_ = nullptr;
   std::optional<Type> result_;
   bool in_function_ = false;
+  // Host code.
+  bool host_ = false;             // reading a host function of the entry
+  bool launch_config_ = false;    // inside <<<...>>>: '>>' ends it
+  std::map<std::string, std::size_t> host_functions_;  // name: the token its definition starts at
+  std::vector<std::string> host_parsing_;              // the host functions being read, outermost first
+  std::vector<std::string> launched_;                  // Kernel::launched
+  Type last_address_type_;
 };
 
 }  // namespace sv::cuda::parse

@@ -6,23 +6,18 @@
 #include <optional>
 
 #include "core/values.hpp"
+#include "cuda_subset/host_run.hpp"
 #include "cuda_subset/parser.hpp"
+#include "cuda_subset/record_parts.hpp"
 #include "emulator/block_emulator.hpp"
 #include "emulator/record.hpp"
 #include "run/prepare.hpp"
 
 namespace sv::cuda {
 
-namespace {
+namespace detail {
 
 constexpr std::int64_t kMaxSharedBytes = 48 * 1024;  // a block's static shared memory on every CUDA GPU
-// Each thread's stack: the interpreter's loop, the emulator's frames below it and a fault's message
-// (the interpreter does not recurse), with room for the frames of a debug build with AddressSanitizer.
-#ifdef __EMSCRIPTEN__
-constexpr std::size_t kInterpreterStack = 96 * 1024;  // the page's stacks are real memory: 96 MiB for 1024 threads
-#else
-constexpr std::size_t kInterpreterStack = 256 * 1024;  // reserved, not committed: untouched pages cost nothing
-#endif
 
 std::map<std::string, std::string> block_override(const KernelRunConfig& c, std::int32_t threads) {
   if (c.launch) return {};  // the launch says the block; the file's macros stay as written
@@ -117,7 +112,9 @@ ParamBinding bind_to_launch(Kernel& k, const LaunchSpec& l, std::int64_t n, std:
   return p;
 }
 
-}  // namespace
+}  // namespace detail
+
+using namespace detail;
 
 Kernel parse_run_kernel(const KernelRunConfig& c, const std::map<std::string, std::string>& overrides) {
   return parse_kernel(c.source, c.file, overrides, c.launch ? c.launch->kernel : std::string(), c.include);
@@ -219,20 +216,12 @@ std::int32_t infer_block(const KernelRunConfig& c) {
   throw std::invalid_argument("n = " + std::to_string(c.n) + " does not fit one block of at most 1024 threads of this kernel");
 }
 
-namespace {
+namespace detail {
 
 void check_n(const KernelRunConfig& c) {
   if (c.n < 1 || c.n > (std::int64_t{1} << 20)) throw std::invalid_argument("n = " + std::to_string(c.n) + " is outside 1..1048576 for a kernel of your own");
 }
 
-// A kernel bound to a launch: what every block of it shares.
-struct Bound {
-  Kernel k;
-  Binding bind;
-  TraceMeta meta;
-  std::vector<ParamBinding::Extra> extras;  // the global buffers from 2
-  bool in_place = false;
-};
 
 Bound bind_launch(const KernelRunConfig& c, const Launch& l) {
   Bound b;
@@ -313,11 +302,6 @@ Payload fill_value(ValueType type, double v) {
   return Payload::of(v == 0 ? Interval::identity() : Interval::range(static_cast<std::int32_t>(v), static_cast<std::int32_t>(v)));
 }
 
-// The global buffers between the blocks of a launch: what the earlier blocks left (empty before the first).
-struct GlobalMemory {
-  std::vector<std::vector<Payload>> values;
-  std::vector<std::vector<std::uint8_t>> defined;
-};
 
 // One block of the launch into `trace`, on `memory`, which it leaves as the block did. Returns the
 // statements it ran.
@@ -388,9 +372,10 @@ void judge_launch(Trace& t, std::vector<Payload> output) {
   t.result.output = std::move(output);
 }
 
-}  // namespace
+}  // namespace detail
 
 KernelRun run_kernel(const KernelRunConfig& c) {
+  if (c.launch && c.launch->host) return record_kernel_launch(c);  // the host's launches, all of them
   const std::int32_t grid = std::max(c.grid, 1);
   if (c.block_id < 0 || c.block_id >= grid) throw std::invalid_argument("block " + std::to_string(c.block_id) + " of a grid of " + std::to_string(grid));
   check_n(c);
@@ -418,6 +403,10 @@ Launch launch_at(const KernelRunConfig& c) {
   constexpr std::int64_t kMaxGrid = 65535;
   const LaunchSpec& s = *c.launch;
   Launch l;
+  if (s.host) {  // the host function launches: one section, the whole input
+    l.capacity = c.n;
+    return l;
+  }
   const std::int64_t threads = eval_launch_expr(s.block, c.n), grid = eval_launch_expr(s.grid, c.n);
   const std::int64_t bytes = s.shared.empty() ? 0 : eval_launch_expr(s.shared, c.n);
   const std::string at = " at n = " + std::to_string(c.n);
@@ -456,6 +445,7 @@ Launch infer_launch(const KernelRunConfig& c) {
 
 KernelRun record_kernel_launch(const KernelRunConfig& c) {
   check_n(c);
+  if (c.launch && c.launch->host) return record_host_run(c);
   const Launch l = launch_at(c);
   const Bound b = bind_launch(c, l);
   KernelRun run;

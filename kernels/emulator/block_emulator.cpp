@@ -79,7 +79,7 @@ void BlockEmulator::set_global(int buffer, const std::vector<Payload>& values, c
 void BlockEmulator::yield(int lane, LaneState wait_for) {
   Lane& l = lanes_[lane];
   l.state = wait_for;
-  l.thread.suspend();
+  if (!direct_) l.thread.suspend();
 }
 
 void BlockEmulator::fail(int lane, const std::string& what, const char* kind, unsigned line) const {
@@ -339,6 +339,15 @@ void BlockEmulator::run(const Body& body) {
       throw EmulationError(error_);
     }
   }
+  if (step_open_) close_step();
+}
+
+void BlockEmulator::run_direct(const Body& body) {
+  if (lanes_.size() != 1) throw std::logic_error("run_direct runs one thread");
+  direct_ = true;
+  EmuExec x(this, 0);
+  body(x);
+  lanes_[0].state = LaneState::Done;
   if (step_open_) close_step();
 }
 

@@ -212,7 +212,8 @@ class BlockEmulator {
   BlockEmulator(const BlockEmulator&) = delete;
   BlockEmulator& operator=(const BlockEmulator&) = delete;
 
-  // Another global buffer after input and output (a kernel's partial sums), before run(); its index.
+  // Another global buffer after input and output (a kernel's partial sums), before run() (or while
+  // run_direct runs, before any shared buffer); its index.
   int add_global(const std::string& name, std::int64_t length);
   // A global buffer's contents before run(): what the earlier blocks of a launch left there (cells
   // not `defined` read as never written).
@@ -220,8 +221,13 @@ class BlockEmulator {
 
   // Runs `body` on every thread to completion. Throws EmulationError.
   void run(const Body& body);
+  // Runs `body` on the emulator's one thread in the caller's context, without a coroutine: every
+  // access happens at once (a host function, whose kernel launches run emulators of their own).
+  // Global buffers may be added while it runs.
+  void run_direct(const Body& body);
 
   const std::vector<Payload>& buffer_values(int buffer) const { return values_.at(buffer); }
+  int buffers() const { return static_cast<int>(values_.size()); }
   const std::vector<std::uint8_t>& buffer_defined(int buffer) const { return defined_.at(buffer); }
 
  private:
@@ -277,6 +283,7 @@ class BlockEmulator {
   std::string error_;
   std::exception_ptr first_error_;  // rethrown as it was when it is an EmulationError
   bool step_open_ = false;
+  bool direct_ = false;  // run_direct: no coroutine to suspend
 };
 
 }  // namespace sv

@@ -277,18 +277,11 @@ std::int64_t eval_launch_expr(const std::string& expr, std::int64_t n) {
   return Eval(expr, n).run();
 }
 
-LaunchSpec parse_launch(const std::string& text) {
-  if (text.size() > kMaxLaunchText) throw LaunchError("a launch of more than " + std::to_string(kMaxLaunchText) + " characters");
-  LaunchSpec l;
-  l.text = trim(text);
-  const std::string& s = l.text;
-  std::size_t p = 0;
-  while (p < s.size() && ident_char(s[p])) ++p;
-  l.kernel = s.substr(0, p);
-  if (l.kernel.empty() || std::isdigit(static_cast<unsigned char>(l.kernel[0])))
-    throw LaunchError("launch " + quote(s) + ": it starts with the kernel's name, as in scan<<<(n + 255) / 256, 256>>>(in, out, n)");
-  const std::size_t chevrons = s.find("<<<", p);
-  if (chevrons == std::string::npos) throw LaunchError("launch " + quote(s) + ": no <<<GRID, BLOCK>>> (as in " + l.kernel + "<<<1, 256>>>(in, out, n))");
+namespace {
+
+// The <<<GRID, BLOCK[, SHARED]>>> of a kernel's launch, and the template arguments before it, into
+// `l`; returns where the arguments start.
+std::size_t config_of(LaunchSpec& l, const std::string& s, std::size_t p, std::size_t chevrons) {
   const std::string between = trim(std::string_view(s).substr(p, chevrons - p));
   if (!between.empty()) {
     if (between.front() != '<' || between.back() != '>') throw LaunchError("launch " + quote(s) + ": unexpected " + quote(between) + " after the kernel's name");
@@ -304,9 +297,33 @@ LaunchSpec parse_launch(const std::string& text) {
   if (config.size() >= 3) l.shared = config[2];
   for (const std::string& e : {l.grid, l.block, l.shared})
     if (!e.empty()) (void)eval_launch_expr(e, 1);
-  const std::string rest = trim(std::string_view(s).substr(close + 3));
+  return close + 3;
+}
+
+}  // namespace
+
+LaunchSpec parse_launch(const std::string& text) {
+  if (text.size() > kMaxLaunchText) throw LaunchError("a launch of more than " + std::to_string(kMaxLaunchText) + " characters");
+  LaunchSpec l;
+  l.text = trim(text);
+  const std::string& s = l.text;
+  std::size_t p = 0;
+  while (p < s.size() && ident_char(s[p])) ++p;
+  l.kernel = s.substr(0, p);
+  if (l.kernel.empty() || std::isdigit(static_cast<unsigned char>(l.kernel[0])))
+    throw LaunchError("launch " + quote(s) + ": it starts with the kernel's name, as in scan<<<(n + 255) / 256, 256>>>(in, out, n)");
+  const std::size_t chevrons = s.find("<<<", p);
+  std::size_t args_at = p;
+  if (chevrons != std::string::npos) {
+    args_at = config_of(l, s, p, chevrons);
+  } else if (const std::string after = trim(std::string_view(s).substr(p)); after.empty() || after.front() != '(') {
+    throw LaunchError("launch " + quote(s) + ": no <<<GRID, BLOCK>>> (as in " + l.kernel + "<<<1, 256>>>(in, out, n)), nor a host function's (ARGS)");
+  } else {
+    l.host = true;  // a host function of the file, which launches the kernels itself
+  }
+  const std::string rest = trim(std::string_view(s).substr(args_at));
   if (rest.size() < 2 || rest.front() != '(' || rest.back() != ')')
-    throw LaunchError("launch " + quote(s) + ": the arguments follow >>> in parentheses, as in (in, out, n)");
+    throw LaunchError("launch " + quote(s) + ": the arguments follow " + (l.host ? "the function's name" : ">>>") + " in parentheses, as in (in, out, n)");
   const std::string inside = trim(std::string_view(rest).substr(1, rest.size() - 2));
   if (!inside.empty())
     for (const std::string& a : split_top(inside)) l.args.push_back(argument(a));
@@ -327,7 +344,8 @@ std::string launch_text(const LaunchSpec& l) {
     for (std::size_t i = 0; i < l.template_args.size(); ++i) t += (i ? ", " : "") + l.template_args[i];
     t += ">";
   }
-  t += "<<<" + l.grid + ", " + l.block + (l.shared.empty() ? "" : ", " + l.shared) + ">>>(";
+  if (!l.host) t += "<<<" + l.grid + ", " + l.block + (l.shared.empty() ? "" : ", " + l.shared) + ">>>";
+  t += "(";
   for (std::size_t i = 0; i < l.args.size(); ++i) {
     const LaunchArg& a = l.args[i];
     static const char* names[] = {"in", "out", "io", "sums", "zeros", "buf"};

@@ -27,11 +27,13 @@ struct LaunchSpec {
   std::string kernel;                      // the __global__ function launched
   std::vector<std::string> template_args;  // scan<float, 256>: as written
   std::string grid, block, shared;         // expressions in n; shared may be empty (0 bytes)
+  bool host = false;                       // NAME(ARGS): a host function of the file that launches the kernels
   std::vector<LaunchArg> args;
   std::string text;                        // the launch as given, for the card
 };
 
-// Reads `text` (NAME[<TARGS>]<<<GRID, BLOCK[, SHARED]>>>(ARGS)). Throws LaunchError.
+// Reads `text`: NAME[<TARGS>]<<<GRID, BLOCK[, SHARED]>>>(ARGS), or NAME(ARGS) for a host function of
+// the file that allocates, copies and launches as its code says. Throws LaunchError.
 LaunchSpec parse_launch(const std::string& text);
 
 // The value of a launch expression for a case of n values: integers, n, sizeof(TYPE), + - * / % << >>,
