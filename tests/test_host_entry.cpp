@@ -13,6 +13,7 @@
 #include "cuda_subset/record_kernel.hpp"
 #include "emulator/block_emulator.hpp"
 #include "run/launch.hpp"
+#include "trace/trace_json.hpp"
 
 using namespace sv;
 
@@ -124,6 +125,13 @@ TEST_CASE("host entry: a three-kernel hierarchical scan runs from its host funct
       for (std::size_t b = 0; b < snapshot.size(); ++b) CHECK(snapshot[b].values.size() == static_cast<std::size_t>(t.buffers[b].length));
     }
   }
+  // The trace of every launch is a trace like any other: written and read back the same.
+  const Trace t = cuda::record_kernel_launch(config(hierarchical(kThreeLaunches), 200, "scan_gpu(in, out, n)")).trace;
+  CHECK(t.meta.grid == 4 + 1 + 4);  // the blocks of the three launches
+  const Trace back = trace_from_json(trace_to_json(t));
+  CHECK(back.events.size() == t.events.size());
+  CHECK(back.meta.grid == t.meta.grid);
+  CHECK(back.result.output == t.result.output);
   const cuda::CheckReport r = check(hierarchical(kThreeLaunches), "scan_gpu(in, out, n)");
   CHECK(r.verdict == "correct");
   CHECK(r.block == 64);

@@ -119,6 +119,10 @@ const WholeSeed kWholeSeeds[] = {
     {"tests/fixtures/whole_files/single_pass_chained_scan.cu", "chained_scan<<<(n + 7) / 8, 8>>>(in, out, zeros(1), zeros(n + 1), buf(n + 1), n)"},
     {"tests/fixtures/whole_files/warp_shuffle_exclusive_forgot_subtract.cu", "exclusive_scan_shfl<<<1, 8>>>(in, out, n)"},
     {"tests/fixtures/whole_files/double_buffer_missing_else_copy.cu", "ks_double_buffer<<<1, 8>>>(in, out, n)"},
+    // host functions as the entry: their allocations, copies and launches
+    {"tests/fixtures/whole_files/kogge_stone_double_buffer_cpu_sums.cu", "gpu_scan(in, out, n)"},
+    {"tests/fixtures/whole_files/cmu418_exclusive_scan_upsweep_downsweep.cu", "exclusive_scan(io, n)"},
+    {"tests/fixtures/whole_files/hierarchical_add_own_block_sum.cu", "scan3(in, out, n)"},
 };
 
 const char* const kWholePieces[] = {
@@ -127,7 +131,8 @@ const char* const kWholePieces[] = {
     "#undef BLOCK_SIZE\n", "__device__ float f(float a) { return f(a); }\n", "__device__ int g(int x = 1) { return x; }\n",
     "extern __shared__ float dyn[];", "template <int B>", "static_cast<int>(", "reinterpret_cast<float*>(", "nullptr", ", ",
     "int main() { return 0; }\n", "__global__ void other(float* a) { }\n", "size_t", "long long", "auto", "printf(\"%d\", 1);",
-    "assert(0);", "min(1, 2)", "&", "*", "sizeof(float)", "(float*)",
+    "assert(0);", "min(1, 2)", "&", "*", "sizeof(float)", "(float*)", "cudaMalloc(&", "cudaMemcpy(", "cudaMemset(", "<<<1, 8>>>",
+    "<<<0, 2000>>>", "exit(1);", "malloc(", "new float[", "delete[] ", "(void**)&", "dim3 g(",
 };
 
 std::string mutate_whole(std::string s, std::mt19937_64& rng) {

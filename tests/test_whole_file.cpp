@@ -350,7 +350,8 @@ TEST_CASE("launch text: expressions in n with sizeof, and errors that quote at m
   CHECK(launch_text(l) == "scan<float, 256><<<(n + 511) / 512, 256, 512 * sizeof(float)>>>(in, out, sums, n)");
   CHECK(parse_launch("k<<<n >> 8, 256>>>(in, out)").grid == "n >> 8");
   CHECK_THROWS_WITH_AS(parse_launch("k<<<1, 32>>>(in, n)"), doctest::Contains("name the scan's output once"), LaunchError);
-  CHECK_THROWS_WITH_AS(parse_launch("k(in, out, n)"), doctest::Contains("no <<<GRID, BLOCK>>>"), LaunchError);
+  CHECK_THROWS_WITH_AS(parse_launch("k in, out, n"), doctest::Contains("no <<<GRID, BLOCK>>>"), LaunchError);
+  CHECK(parse_launch("k(in, out, n)").host);  // a host function of the file that launches the kernels
   CHECK_THROWS_WITH_AS(parse_launch("k<<<1, 32>>>(in, out, bogus(3))"), doctest::Contains("'bogus(3)'"), LaunchError);
   try {
     (void)parse_launch("k<<<1, 32>>>(in, out, " + std::string(3000, 'x') + ")");

@@ -28,6 +28,7 @@ class HostRunner final : public HostCalls {
     TraceMeta& m = run_.trace.meta;
     m = host_.meta;
     m.options["entry"] = "host";
+    m.capacity = m.items_per_thread = 1;  // until the first launch says its block
     Trace host_trace;  // the host thread's own accesses (copies, loops over host arrays) are not drawn
     host_trace.meta = host_.meta;
     host_trace_ = &host_trace;
@@ -37,6 +38,7 @@ class HostRunner final : public HostCalls {
     finish();
     run_.output_written = memory.defined[1];
     judge_launch(run_.trace, memory.values[1]);
+    m.grid = static_cast<std::int32_t>(std::max<std::uint32_t>(1, block_base_));
     return std::move(run_);
   }
 
@@ -104,10 +106,12 @@ class HostRunner final : public HostCalls {
     b.meta.block = bind.threads;
     b.meta.grid = bind.grid;
     if (launches_ == 0) {
-      run_.trace.meta.block = bind.threads;
-      run_.trace.meta.capacity = elements_per_block(k, bind.threads);
-      run_.trace.meta.items_per_thread = static_cast<std::int32_t>(std::max<std::int64_t>(1, run_.trace.meta.capacity / bind.threads));
-      if (first_) *first_ = Launch{bind.threads, bind.grid, run_.trace.meta.capacity, bytes};
+      TraceMeta& m = run_.trace.meta;
+      m.block = bind.threads;
+      m.capacity = elements_per_block(k, bind.threads);
+      m.items_per_thread = static_cast<std::int32_t>(std::max<std::int64_t>(1, m.capacity / m.block));
+      m.capacity = std::int64_t{m.items_per_thread} * m.block;
+      if (first_) *first_ = Launch{bind.threads, bind.grid, m.capacity, bytes};
     }
     for (std::int32_t block = 0; block < bind.grid; ++block) {
       Trace part;
@@ -214,7 +218,7 @@ class HostRunner final : public HostCalls {
   // have: never written).
   void finish() {
     TraceMeta& m = run_.trace.meta;
-    m.grid = 1;  // judged as one scan of the whole input
+    m.grid = 1;  // judged as one scan of the whole input (judge_launch); then the blocks of every launch
     if (run_.trace.buffers.empty()) {  // no launch: the host's own input and output
       run_.trace.buffers = {{"input", Space::Global, c_.n}, {"output", Space::Global, c_.n}};
     }

@@ -11,9 +11,9 @@ namespace sv::cuda {
 
 // Runs config's host function (config.launch->host) at config.n, judged against the scan of the whole
 // input. Throws as record_kernel_launch; a launch that cannot run (a block of 0 or 2000 threads) is
-// an EmulationError at its line. meta.block and meta.capacity are the first launch's threads and
-// elements a block. `first`, when given, gets the first launch's threads, grid and elements a block
-// as soon as it starts, also when the run then faults.
+// an EmulationError at its line. meta.block is the first launch's threads, meta.grid 1. `first`, when
+// given, gets the first launch's threads, grid and elements a block as soon as it starts, also when
+// the run then faults.
 KernelRun record_host_run(const KernelRunConfig& config, Launch* first = nullptr);
 
 }  // namespace sv::cuda

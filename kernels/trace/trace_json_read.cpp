@@ -264,6 +264,14 @@ Executor read_executor(const json& j, const Path& p) {
 void check_shape(const TraceMeta& m, bool one_block, const Path& p) {
   constexpr std::int32_t kMaxBlockItems = 64;
   const bool own_grid = is_own_kernel_algorithm(m.algorithm) && m.grid > 1;
+  const auto entry = m.options.find("entry");
+  if (is_own_kernel_algorithm(m.algorithm) && entry != m.options.end() && entry->second == "host") {
+    // A host function's launches: meta.grid counts the blocks of all of them, whatever n.
+    if (m.capacity < 1 || m.capacity != std::int64_t{m.block} * m.items_per_thread || m.items_per_thread > kMaxBlockItems)
+      fail(p.at("capacity"), std::to_string(m.capacity) + " is not meta.block x meta.items_per_thread, of at most " +
+                                 std::to_string(kMaxBlockItems) + " items a thread");
+    return;
+  }
   if (one_block) {
     if (m.items_per_thread > kMaxBlockItems)
       fail(p.at("items_per_thread"), std::to_string(m.items_per_thread) + " is out of range (1.." +
