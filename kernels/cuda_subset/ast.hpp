@@ -63,7 +63,9 @@ enum class EK : std::uint8_t {
 // Set: cudaMemset(p, byte, bytes); Exit: exit(code); Nop: the rest (cudaFree, cudaDeviceSynchronize,
 // cudaGetLastError, events), its arguments evaluated, 0 (or a null pointer) its value, slot ival (an
 // &local it was given, e.g. the time of cudaEventElapsedTime) set to 0.
-enum class ApiKind : std::uint8_t { Malloc, Alloc, NewArray, Copy, Set, Exit, Nop };
+// Call: a host function that calls itself, directly or not (Kernel::called[ival]), run as an entry of
+// its own with these arguments (a call inlined could not hold two of its frames at once).
+enum class ApiKind : std::uint8_t { Malloc, Alloc, NewArray, Copy, Set, Exit, Nop, Call };
 
 // Binary and compound-assignment operators (Assign with op None is plain `=`).
 enum class BinOp : std::uint8_t { None, Add, Sub, Mul, Div, Mod, Shl, Shr, BitAnd, BitOr, BitXor, Lt, Gt, Le, Ge, Eq, Ne };
@@ -149,6 +151,7 @@ struct Kernel {
   // name, EK::Launch), which are parsed as entries of their own when they run.
   bool host = false;
   std::vector<std::string> launched;
+  std::vector<std::string> called;  // host functions called by recursion (ApiKind::Call)
 };
 
 // The name of the file a position is in.

@@ -44,12 +44,29 @@ class HostRunner final : public HostCalls {
 
   int allocate(BlockEmulator& host, const std::string& name, std::int64_t cells, SrcPos at) override {
     if (host_globals(host) >= 16)
-      throw EmulationError(where(at) + "more than 14 buffers allocated (docs/kernel-subset.md)", "limit", at.line, at.col);
+      throw EmulationError(where(at) + "more than 14 buffers allocated in one run (docs/kernel-subset.md): does a loop or a recursion end?", "budget", at.line, at.col);
     return host.add_global(name, cells);
   }
 
-  void launch(BlockEmulator& host, const Expr& e, const std::vector<HostValue>& args) override {
-    const std::string& name = host_.k.launched.at(static_cast<std::size_t>(e.ival));
+  void call(BlockEmulator& host, const std::string& function, const Expr& e, const std::vector<HostValue>& args) override {
+    constexpr int kMaxDepth = 24;
+    if (depth_ >= kMaxDepth)
+      throw EmulationError(where(e.pos) + "'" + function + "' calls itself more than " + std::to_string(kMaxDepth) +
+                               " deep: does its recursion end?", "budget", e.pos.line, e.pos.col);
+    auto it = hosts_.find(function);
+    if (it == hosts_.end()) it = hosts_.emplace(function, parse_kernel(c_.source, c_.file, {}, function, c_.include)).first;
+    const Kernel& k = it->second;
+    Binding bind = host_.bind;
+    bind_arguments(k, args, 0, bind);
+    Budget left = c_.budget;
+    left.statements -= statements_;
+    ++depth_;
+    std::vector<UninitializedRead> reads;
+    statements_ += interpret(host, k, bind, *host_trace_, left, &reads);
+    --depth_;
+  }
+
+  void launch(BlockEmulator& host, const std::string& name, const Expr& e, const std::vector<HostValue>& args) override {
     Bound& b = bound(name);
     const Kernel& k = b.k;
     const std::int64_t grid = args[0].i, threads = args[1].i, bytes = args[2].i;
@@ -61,20 +78,7 @@ class HostRunner final : public HostCalls {
       throw EmulationError(where(e.pos) + what + " asks for " + std::to_string(grid) + " blocks (1 to " + std::to_string(kMaxGrid) + " here)",
                            grid < 1 ? "runtime" : "limit", e.pos.line, e.pos.col);
     Binding& bind = b.bind;
-    bind.param_buffer.assign(k.params.size(), -1);
-    bind.param_offset.assign(k.params.size(), 0);
-    bind.param_value.assign(k.params.size(), 0);
-    bind.param_number.assign(k.params.size(), 0);
-    for (std::size_t p = 0; p < k.params.size(); ++p) {
-      const HostValue& v = args[3 + p];
-      if (k.params[p].type.pointer) {
-        bind.param_buffer[p] = v.buf;
-        bind.param_offset[p] = v.i;
-      } else {
-        bind.param_value[p] = v.i;
-        bind.param_number[p] = is_floating(k.params[p].type.base) ? v.f : static_cast<double>(v.i);
-      }
-    }
+    bind_arguments(k, args, 3, bind);
     bind.threads = static_cast<std::int32_t>(threads);
     bind.grid = static_cast<std::int32_t>(grid);
     bind.dynamic_cells = 0;
@@ -132,6 +136,24 @@ class HostRunner final : public HostCalls {
 
  private:
   std::string where(SrcPos at) const { return c_.file + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) + ": error: "; }
+
+  // The parameters of `k` bound to the values from args[first] on.
+  static void bind_arguments(const Kernel& k, const std::vector<HostValue>& args, std::size_t first, Binding& bind) {
+    bind.param_buffer.assign(k.params.size(), -1);
+    bind.param_offset.assign(k.params.size(), 0);
+    bind.param_value.assign(k.params.size(), 0);
+    bind.param_number.assign(k.params.size(), 0);
+    for (std::size_t p = 0; p < k.params.size(); ++p) {
+      const HostValue& v = args[first + p];
+      if (k.params[p].type.pointer) {
+        bind.param_buffer[p] = v.buf;
+        bind.param_offset[p] = v.i;
+      } else {
+        bind.param_value[p] = v.i;
+        bind.param_number[p] = is_floating(k.params[p].type.base) ? v.f : static_cast<double>(v.i);
+      }
+    }
+  }
 
   // The host thread's emulator holds only global buffers: every buffer it has.
   static int host_globals(const BlockEmulator& host) { return host.buffers(); }
@@ -239,6 +261,8 @@ class HostRunner final : public HostCalls {
   Bound host_;
   KernelRun run_;
   std::map<std::string, Bound> bounds_;
+  std::map<std::string, Kernel> hosts_;  // host functions called by recursion, parsed as entries
+  int depth_ = 0;
   std::map<std::string, std::uint8_t> keys_;
   const Trace* host_trace_ = nullptr;  // the host thread's: its buffers are the run's global memory
   std::int64_t statements_ = 0;

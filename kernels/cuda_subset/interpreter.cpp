@@ -675,13 +675,25 @@ class Thread {
 
   // ---- host code (Kernel::host): one thread, run directly; launches and allocations by b_.bind.host ----
   Value launch(const Expr& e, const Value* args) {
+    b_.bind.host->launch(b_.emu, k_.launched[static_cast<std::size_t>(e.ival)], e, host_values(e, args, "is passed to a launch"));
+    return integer(0);
+  }
+
+  std::vector<HostValue> host_values(const Expr& e, const Value* args, const char* reaches) const {
     std::vector<HostValue> values;
     for (std::size_t a = 0; a < e.args.size(); ++a) {
-      if (args[a].taint) taint_fault(args[a], e.args[a]->pos, "is passed to a launch");
+      if (args[a].taint) taint_fault(args[a], e.args[a]->pos, reaches);
       values.push_back({args[a].buf, args[a].i, args[a].f});
     }
-    b_.bind.host->launch(b_.emu, e, values);
-    return integer(0);
+    return values;
+  }
+
+  // The buffers a call allocated, known to this thread's bounds checks too.
+  void learn_buffers() {
+    for (auto g = static_cast<int>(b_.lengths.size()); g < b_.emu.buffers(); ++g) {
+      b_.names.push_back(b_.trace.buffers[static_cast<std::size_t>(g)].name);
+      b_.lengths.push_back(static_cast<std::int64_t>(b_.emu.buffer_values(g).size()));
+    }
   }
 
   // The cells a call's `bytes` covers of pointer `p` (of element type `elem`), checked against its buffer.
@@ -700,9 +712,12 @@ class Thread {
   }
 
   Value host_api(const Expr& e, const Value* args) {
-    for (std::size_t a = 0; a < e.args.size(); ++a)
-      if (args[a].taint) taint_fault(args[a], e.args[a]->pos, "is passed to a call of the host");
+    const std::vector<HostValue> values = host_values(e, args, "is passed to a call of the host");
     switch (static_cast<ApiKind>(e.op)) {
+      case ApiKind::Call:
+        b_.bind.host->call(b_.emu, k_.called[static_cast<std::size_t>(e.ival)], e, values);
+        learn_buffers();
+        return integer(0);
       case ApiKind::Malloc:
       case ApiKind::Alloc:
       case ApiKind::NewArray: {

@@ -34,9 +34,11 @@ class HostCalls {
   // A new global buffer of `host`'s (the host thread's emulator) of `cells` cells, never written
   // (cudaMalloc, malloc, new[]); its index.
   virtual int allocate(BlockEmulator& host, const std::string& name, std::int64_t cells, SrcPos at) = 0;
-  // Runs launch `e` (EK::Launch: grid, block, shared bytes, then the kernel's arguments) to its end on
+  // Runs launch `e` of `kernel` (EK::Launch: grid, block, shared bytes, then its arguments) to its end on
   // the global buffers of `host`, which it leaves as the launch did.
-  virtual void launch(BlockEmulator& host, const Expr& e, const std::vector<HostValue>& args) = 0;
+  virtual void launch(BlockEmulator& host, const std::string& kernel, const Expr& e, const std::vector<HostValue>& args) = 0;
+  // Runs host function `function` (a recursive call, ApiKind::Call) with `args` to its end on `host`.
+  virtual void call(BlockEmulator& host, const std::string& function, const Expr& e, const std::vector<HostValue>& args) = 0;
 };
 
 struct Binding {

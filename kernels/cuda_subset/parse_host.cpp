@@ -1,5 +1,6 @@
 // Host code as an entry (--launch 'scan_gpu(io, n)'): a host function of the file and the host
-// functions it calls are read as functions whose bodies may allocate (cudaMalloc, malloc, new[]),
+// functions it calls (inline, or by recursion as entries of their own) are read as functions whose
+// bodies may allocate (cudaMalloc, malloc, new[]),
 // copy (cudaMemcpy of every kind, cudaMemset), launch the file's kernels (KERNEL<<<GRID, BLOCK,
 // SHARED>>>(ARGS)) and check errors (cudaGetLastError, exit). Everything else of the host (main,
 // structs, the standard library) stays skipped; docs/kernel-subset.md lists what is read.
@@ -97,8 +98,6 @@ Kernel Parser::host_entry(const std::string& name) {
   parse_host_function(name);
   const std::size_t f = function_index_.at(name);
   Function& fn = functions_[f];
-  if (std::find(fn.calls.begin(), fn.calls.end(), static_cast<std::int64_t>(f)) != fn.calls.end())
-    fail("unsupported", fn.pos, "'" + name + "' calls itself: a recursive host function is not run yet (give one level's launch with --launch)");
   Kernel k;
   k.file = file_;
   k.name = name;
@@ -117,6 +116,7 @@ Kernel Parser::host_entry(const std::string& name) {
   k.files = files_;
   for (const Kernel& other : kernels_) k.kernels.push_back(other.name);
   k.launched = launched_;
+  k.called = called_;
   for (const Kernel& other : kernels_)  // a launched kernel's shuffles run in warps of 32, as the check's cases do
     if (std::find(launched_.begin(), launched_.end(), other.name) != launched_.end()) {
       k.uses_warp_intrinsics |= other.uses_warp_intrinsics;
@@ -166,6 +166,7 @@ std::int64_t Parser::address_of_local(const std::string& call) {
 ExprP Parser::host_call(const std::string& name, SrcPos at) {
   const auto api = std::find_if(std::begin(kApi), std::end(kApi), [&](const ApiName& a) { return a.name == name; });
   if (api == std::end(kApi)) {
+    if (std::find(host_parsing_.begin(), host_parsing_.end(), name) != host_parsing_.end()) return recursive_call(name, at);
     if (!function_index_.count(name) && host_functions_.count(name)) parse_host_function(name);
     return nullptr;
   }
@@ -213,6 +214,24 @@ ExprP Parser::host_call(const std::string& name, SrcPos at) {
       break;
   }
   expect(")");
+  return seal(std::move(e));
+}
+
+ExprP Parser::recursive_call(const std::string& name, SrcPos at) {
+  const Function& fn = functions_[function_index_.at(name)];
+  if (fn.result.base != Base::Void || fn.result.pointer)
+    fail("unsupported", at, "'" + name + "' calls itself and returns a value: only a void host function may recurse here");
+  auto args = arguments(name, fn.params.size(), fn.params.size());
+  auto e = node(EK::Api, at, {Base::Int, false});
+  e->op = static_cast<std::uint8_t>(ApiKind::Call);
+  for (std::size_t p = 0; p < args.size(); ++p) {
+    const Param& q = fn.params[p];
+    if (q.type.pointer != args[p]->type.pointer)
+      fail("unsupported", args[p]->pos, "'" + name + "' takes " + (q.type.pointer ? "a pointer" : "a number") + " as '" + q.name + "'");
+    e->args.push_back(q.type.pointer ? std::move(args[p]) : convert(std::move(args[p]), q.type, "pass"));
+  }
+  e->ival = static_cast<std::int64_t>(std::find(called_.begin(), called_.end(), name) - called_.begin());
+  if (e->ival == static_cast<std::int64_t>(called_.size())) called_.push_back(name);
   return seal(std::move(e));
 }
 

@@ -271,6 +271,8 @@ class Parser {
   // file is then parsed, for function_call).
   ExprP host_call(const std::string& name, SrcPos at);
   ExprP new_array(SrcPos at);
+  // A call of a host function being read (recursion): run as an entry of its own (ApiKind::Call).
+  ExprP recursive_call(const std::string& name, SrcPos at);
   ExprP launch(const std::string& kernel, SrcPos at);
   bool is_kernel(const std::string& name) const;
 
@@ -307,6 +309,7 @@ class Parser {
   std::map<std::string, std::size_t> host_functions_;  // name: the token its definition starts at
   std::vector<std::string> host_parsing_;              // the host functions being read, outermost first
   std::vector<std::string> launched_;                  // Kernel::launched
+  std::vector<std::string> called_;                    // Kernel::called
   Type last_address_type_;
 };
 
