@@ -395,8 +395,9 @@ __global__ void k(const float* X, float* Y, int n) {
   CHECK(parse_error("__device__ float* p;\n__global__ void k(float* a, float* b) { }\n").message.find("__device__ pointer") != std::string::npos);
 }
 
-TEST_CASE("what is not read yet is one error naming it: templates, local arrays") {
-  CHECK(parse_error("template <int B> __global__ void k(float* a, float* b) { }\n").message.find("templates") != std::string::npos);
+TEST_CASE("what is not read yet is one error naming it: a template kernel without its arguments, local arrays") {
+  CHECK(parse_error("template <int B> __global__ void k(float* a, float* b) { }\n").message.find("say its arguments with --launch 'k<...>") != std::string::npos);
+  CHECK(parse_error("template <int B> __global__ void k(float* a, float* b) { }\n", "k").message.find("is a template kernel") != std::string::npos);
   const cuda::KernelError local = parse_error("__global__ void k(float* a, float* b) {\n  float r[4];\n}\n");
   CHECK(local.pos.line == 2);
   CHECK(local.message.find("local arrays") != std::string::npos);

@@ -169,7 +169,7 @@ class HostRunner final : public HostCalls {
     b.bind = host_.bind;
     b.bind.host = nullptr;
     b.meta = host_.meta;
-    b.meta.algorithm = own_kernel_algorithm(name);
+    b.meta.algorithm = own_kernel_algorithm(name.substr(0, name.find('<')));
     return bounds_.emplace(name, std::move(b)).first->second;
   }
 

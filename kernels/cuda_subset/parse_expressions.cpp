@@ -510,6 +510,7 @@ ExprP Parser::call(const std::string& name, SrcPos at) {
     fail("unsupported", at, name + "() inside an expression: write it as a statement of its own");
   if (host_)
     if (ExprP e = host_call(name, at)) return e;
+  if (templates_.count(name)) return function_call(function_index_.at(deduce(name, at)), at);
   if (const auto it = function_index_.find(name); it != function_index_.end()) return function_call(it->second, at);
   for (const Kernel& k : kernels_)
     if (k.name == name) fail("unsupported", at, "launching or calling the kernel '" + name + "' from device code is not read");
@@ -588,6 +589,10 @@ ExprP Parser::primary() {
       e->args.push_back(unary());
       return seal(std::move(e));
     }
+    if (at_is("<") && templates_.count(name) && templates_.at(name).kernel) {  // scan<float, 256><<<...>>>
+      const std::string instance = instantiate(name, template_arguments(), at);
+      return launch(instance, at);
+    }
     if ((at_is("<<") || at_is("<")) && is_kernel(name)) return launch(name, at);
     if (name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim" || name == "warpSize")
       fail("unsupported", at, "'" + name + "' in host code: it is a kernel's");
@@ -609,6 +614,11 @@ ExprP Parser::primary() {
     expect(")");
     if (name == "static_cast" && t.pointer != a->type.pointer) fail("syntax", at, "static_cast between a pointer and a number");
     return cast_to(t, std::move(a), at);
+  }
+  if (at_is("<") && templates_.count(name) && !templates_.at(name).kernel) {  // f<int>(x)
+    const std::string instance = instantiate(name, template_arguments(), at);
+    if (!at_is("(")) fail("syntax", cur().pos, "expected '(' to call " + instance);
+    return function_call(function_index_.at(instance), at);
   }
   if (at_is("(")) return call(name, at);
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {

@@ -66,28 +66,7 @@ void Parser::parse_host_function(const std::string& name) {
   if (std::find(host_parsing_.begin(), host_parsing_.end(), name) != host_parsing_.end())
     fail("unsupported", t_[it->second].pos, "'" + name + "' calls itself (directly or through another function): recursion is not read");
   host_parsing_.push_back(name);
-  const std::size_t i = i_;
-  auto scopes = std::move(scopes_);
-  scopes_.assign(1, scopes.front());
-  auto* params = params_;
-  auto* shared = shared_;
-  auto* calls = calls_;
-  bool* warp = warp_;
-  const auto result = result_;
-  const bool in_function = in_function_;
-  const int loops = loops_;
-  i_ = it->second;
-  loops_ = 0;
-  function_definition();
-  i_ = i;
-  scopes_ = std::move(scopes);
-  params_ = params;
-  shared_ = shared;
-  calls_ = calls;
-  warp_ = warp;
-  result_ = result;
-  in_function_ = in_function;
-  loops_ = loops;
+  elsewhere(it->second, {}, [&] { function_definition(); });
   host_parsing_.pop_back();
 }
 

@@ -27,6 +27,9 @@ Kernel Parser::pick(const std::string& entry) {
     for (std::size_t i = 0; i < kernels_.size(); ++i)
       if (kernels_[i].name == entry) chosen = i;
     if (chosen == kernels_.size()) {
+      if (templates_.count(entry) && templates_.at(entry).kernel)
+        fail("unsupported", t_[templates_.at(entry).at].pos, "'" + entry + "' is a template kernel: give its template arguments in the launch, as in --launch '" +
+                                                                entry + "<...><<<GRID, BLOCK>>>(in, out, n)'");
       const bool function = function_index_.count(entry) > 0;
       fail("unsupported", {1, 1}, "'" + entry + "' is " + (function ? "a __device__ function, not a __global__ kernel" : "not a kernel of this file") +
                                       (kernels_.empty() ? " (it has none)" : " (its kernels: " + names + ")"));
@@ -34,6 +37,10 @@ Kernel Parser::pick(const std::string& entry) {
   } else if (kernels_.size() == 1) {
     chosen = 0;
   } else if (kernels_.empty()) {
+    for (const auto& [name, t] : templates_)
+      if (t.kernel)
+        fail("unsupported", t_[t.at].pos, "the file's kernel '" + name + "' is a template: say its arguments with --launch '" + name +
+                                              "<...><<<GRID, BLOCK>>>(in, out, n)'");
     fail("unsupported", cur().pos, "no __global__ kernel in this file");
   } else {
     fail("unsupported", kernels_[1].pos, "the file has " + std::to_string(kernels_.size()) + " kernels (" + names +
@@ -183,10 +190,6 @@ void Parser::skip_balanced(std::string_view open, std::string_view close) {
   }
 }
 
-void Parser::template_header() {
-  fail("unsupported", cur().pos, "templates are not read yet: write the kernel for one type and block size (a #define)");
-}
-
 void Parser::alias() {
   const std::size_t start = i_;
   const bool is_using = at_ident("using");
@@ -306,6 +309,7 @@ void Parser::kernel_definition() {
   ++i_;
   k.pos = cur().pos;
   k.name = ident("the kernel's name");
+  if (!instance_name_.empty()) k.name = std::exchange(instance_name_, std::string());  // a template's instance
   for (const Kernel& other : kernels_)
     if (other.name == k.name && other.body) fail("unsupported", k.pos, "a second kernel named '" + k.name + "' (overloads are not read)");
   k.shared = file_shared_;
@@ -349,7 +353,8 @@ void Parser::function_definition() {
   if (accept("*")) r.pointer = true;
   if (at("&")) fail("unsupported", cur().pos, "functions returning references are not read");
   const SrcPos at = cur().pos;
-  const std::string name = ident("the function's name");
+  std::string name = ident("the function's name");
+  if (!instance_name_.empty()) name = std::exchange(instance_name_, std::string());  // a template's instance
   std::size_t index = functions_.size();
   if (const auto it = function_index_.find(name); it != function_index_.end()) {
     index = it->second;

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cuda_subset/ast.hpp"
@@ -29,6 +30,25 @@ struct Specifiers {
   SrcPos at;
   bool any_cuda() const { return global || device || shared || constant; }
 };
+// A template's parameter: a type (typename T) or an integer (int B), with the token its default starts at.
+struct TemplateParam {
+  bool type = false;
+  std::string name;
+  std::size_t default_at = 0;
+};
+// A kernel or __device__ function template: read again, at `at`, for each set of arguments.
+struct Template {
+  std::vector<TemplateParam> params;
+  std::size_t at = 0;  // the definition's first token after `template <...>`
+  bool kernel = false;
+  std::string name;
+};
+struct TemplateArg {
+  bool type = false;
+  Type t;
+  std::int64_t value = 0;
+};
+
 class Parser {
  public:
   Parser(Lexed lexed, std::string file) : t_(std::move(lexed.tokens)), files_(std::move(lexed.files)), file_(std::move(file)) {
@@ -40,8 +60,11 @@ class Parser {
     scopes_.emplace_back();  // the file's scope: constants, type aliases, extern __shared__ arrays
     while (cur().kind != Tok::End) top_level();
     if (namespaces_ > 0) fail("syntax", cur().pos, "a namespace's '{' is never closed");
-    if (!entry.empty() && !is_kernel(entry) && host_functions_.count(entry)) return host_entry(entry);
-    return pick(entry);
+    std::string name = entry;
+    if (const auto open = entry.find('<'); open != std::string::npos && entry.back() == '>' && templates_.count(entry.substr(0, open)))
+      name = instantiate(entry.substr(0, open), template_arguments_of(entry.substr(open + 1, entry.size() - open - 2), cur().pos), cur().pos);
+    if (!name.empty() && !is_kernel(name) && host_functions_.count(name)) return host_entry(name);
+    return pick(name);
   }
 
  private:
@@ -258,6 +281,45 @@ class Parser {
   // nullptr: a pointer that points at nothing (buffer -1), of whatever pointer type it is converted to.
   ExprP null_pointer(SrcPos at);
 
+  // Runs `read` with the parser at token `at`, seeing only the file's names and `scope`; the state of
+  // the body being read is kept aside and restored after.
+  template <class F>
+  void elsewhere(std::size_t at, std::map<std::string, Symbol> scope, F read) {
+    const std::size_t i = std::exchange(i_, at);
+    auto scopes = std::move(scopes_);
+    scopes_ = {scopes.front(), std::move(scope)};
+    auto* params = params_;
+    auto* shared = shared_;
+    auto* calls = calls_;
+    bool* warp = warp_;
+    const auto result = result_;
+    const bool in_function = in_function_, config = launch_config_;
+    const int loops = std::exchange(loops_, 0);
+    launch_config_ = false;
+    read();
+    scopes.front() = std::move(scopes_.front());  // what the file scope learned (an alias, a constant)
+    i_ = i;
+    scopes_ = std::move(scopes);
+    params_ = params;
+    shared_ = shared;
+    calls_ = calls;
+    warp_ = warp;
+    result_ = result;
+    in_function_ = in_function;
+    launch_config_ = config;
+    loops_ = loops;
+  }
+
+  // ---- templates (parse_template.cpp) ----
+  // `template <...>` before a kernel or __device__ function: noted (templates_), its body skipped.
+  std::vector<TemplateArg> template_arguments();  // <ARGS> at the cursor
+  std::vector<TemplateArg> template_arguments_of(const std::string& text, SrcPos at);  // ARGS as --launch gives them
+  static std::string instance_name(const std::string& name, const std::vector<TemplateArg>& args);
+  // The kernel or function `name<args>` (defaults filled in), read the first time it is used; its name.
+  std::string instantiate(const std::string& name, std::vector<TemplateArg> args, SrcPos at);
+  // The instance a call of function template `name` at the cursor's '(' is of, from its arguments' types.
+  std::string deduce(const std::string& name, SrcPos at);
+
   // ---- host code (parse_host.cpp) ----
   // Notes a host function's definition at the top level (what is then skipped), for host_entry.
   void note_host_function();
@@ -311,6 +373,9 @@ class Parser {
   std::vector<std::string> launched_;                  // Kernel::launched
   std::vector<std::string> called_;                    // Kernel::called
   Type last_address_type_;
+  // Templates.
+  std::map<std::string, Template> templates_;
+  std::string instance_name_;  // the name the next kernel or function definition read takes (an instance)
 };
 
 }  // namespace sv::cuda::parse

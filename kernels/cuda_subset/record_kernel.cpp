@@ -117,7 +117,7 @@ ParamBinding bind_to_launch(Kernel& k, const LaunchSpec& l, std::int64_t n, std:
 using namespace detail;
 
 Kernel parse_run_kernel(const KernelRunConfig& c, const std::map<std::string, std::string>& overrides) {
-  return parse_kernel(c.source, c.file, overrides, c.launch ? c.launch->kernel : std::string(), c.include);
+  return parse_kernel(c.source, c.file, overrides, c.launch ? launch_entry(*c.launch) : std::string(), c.include);
 }
 
 ParamBinding bind_params(const Kernel& k, std::int64_t n) {
@@ -248,7 +248,7 @@ Bound bind_launch(const KernelRunConfig& c, const Launch& l) {
     throw std::invalid_argument("the input has " + std::to_string(c.input.size()) + " values but n = " + std::to_string(c.n));
 
   TraceMeta& m = b.meta;
-  m.algorithm = own_kernel_algorithm(k.name);
+  m.algorithm = own_kernel_algorithm(k.name.substr(0, k.name.find('<')));  // a template's instance traces as its template
   const auto slash = c.file.find_last_of('/');
   m.options["file"] = slash == std::string::npos ? c.file : c.file.substr(slash + 1);
   if (c.launch) m.options["kernel_launch"] = launch_text(*c.launch);  // not "launch": the device-wide scans' launch-order switch

@@ -337,13 +337,16 @@ LaunchSpec parse_launch(const std::string& text) {
   return l;
 }
 
+std::string launch_entry(const LaunchSpec& l) {
+  std::string entry = l.kernel;
+  if (l.template_args.empty()) return entry;
+  entry += "<";
+  for (std::size_t i = 0; i < l.template_args.size(); ++i) entry += (i ? ", " : "") + l.template_args[i];
+  return entry + ">";
+}
+
 std::string launch_text(const LaunchSpec& l) {
-  std::string t = l.kernel;
-  if (!l.template_args.empty()) {
-    t += "<";
-    for (std::size_t i = 0; i < l.template_args.size(); ++i) t += (i ? ", " : "") + l.template_args[i];
-    t += ">";
-  }
+  std::string t = launch_entry(l);
   if (!l.host) t += "<<<" + l.grid + ", " + l.block + (l.shared.empty() ? "" : ", " + l.shared) + ">>>";
   t += "(";
   for (std::size_t i = 0; i < l.args.size(); ++i) {

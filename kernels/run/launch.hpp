@@ -41,6 +41,10 @@ LaunchSpec parse_launch(const std::string& text);
 // 64 bits).
 std::int64_t eval_launch_expr(const std::string& expr, std::int64_t n);
 
+// The entry the parser takes for it: the kernel or host function, with its template arguments
+// (`scan<float, 256>`).
+std::string launch_entry(const LaunchSpec& l);
+
 // The launch as a line a student can copy and edit.
 std::string launch_text(const LaunchSpec& l);
 
