@@ -29,6 +29,7 @@ nlohmann::json report_json(const cuda::CheckReport& r) {
   j["exclusive_told_from_outputs"] = r.exclusive_told;
   j["schedules"] = r.schedules;
   j["warps"] = r.warps;
+  if (!r.printed.empty()) j["printf"] = {{"case", r.printed_case}, {"lines", r.printed}};
   j["cases"] = nlohmann::json::array();
   for (const cuda::CheckCase& c : r.cases)
     j["cases"].push_back({{"n", c.n}, {"blocks", c.grid}, {"schedule", c.schedule}, {"warp", c.warp}, {"input", c.input},
@@ -99,10 +100,12 @@ void print_report(std::ostream& out, const cuda::CheckReport& r) {
   if (!r.cases.empty()) {
     std::map<std::string, int> count;
     for (const cuda::CheckCase& c : r.cases) ++count[c.outcome];
-    std::string schedules, warps;
+    std::string schedules, warps, inputs;
+    for (const cuda::CheckCase& c : r.cases)
+      if (inputs.find(c.input) == std::string::npos) inputs += (inputs.empty() ? "" : " and ") + c.input;
     for (const std::string& s : r.schedules) schedules += (schedules.empty() ? "" : ", ") + s;
     for (const std::int32_t w : r.warps) warps += (warps.empty() ? "" : "/") + std::to_string(w);
-    out << "cases: " << r.cases.size() << " run (sizes, integer and float inputs, schedules " << schedules << ", lockstep widths " << warps
+    out << "cases: " << r.cases.size() << " run (sizes, " << inputs << " as inputs, schedules " << schedules << ", lockstep widths " << warps
         << (r.block > 64 ? "; fewer for a block of over 64 threads" : "") << "): " << count["correct"] << " correct, " << count["wrong"]
         << " wrong, " << count["error"] << " faulted\n";
     int shown = 0;
@@ -110,6 +113,10 @@ void print_report(std::ostream& out, const cuda::CheckReport& r) {
       if (c.outcome == "wrong" && shown++ < 5)
         out << "  wrong: n = " << c.n << " (" << c.grid << (c.grid == 1 ? " block" : " blocks") << "), " << c.input << ", schedule "
             << c.schedule << ", warp " << c.warp << ": " << c.detail << "\n";
+  }
+  if (!r.printed.empty()) {  // printf's lines belong to the card, not to the terminal between its lines
+    out << "printf (" << r.printed_case << ", the first " << r.printed.size() << (r.printed.size() == 1 ? " line" : " lines") << "):\n";
+    for (const std::string& line : r.printed) out << "  " << line << "\n";
   }
   for (const cuda::CheckError& e : r.errors)
     out << e.severity << ": " << e.kind << (e.line ? " at line " + std::to_string(e.line) : "") << ": " << e.message << "\n";

@@ -7,7 +7,9 @@
 #include <string>
 
 #include "core/values.hpp"
+#include "cuda_subset/check.hpp"
 #include "cuda_subset/parser.hpp"
+#include "cuda_subset/printf_format.hpp"
 #include "cuda_subset/record_kernel.hpp"
 #include "run/launch.hpp"
 
@@ -401,4 +403,108 @@ TEST_CASE("what is not read yet is one error naming it: a template kernel withou
   const cuda::KernelError local = parse_error("__global__ void k(float* a, float* b) {\n  float r[4];\n}\n");
   CHECK(local.pos.line == 2);
   CHECK(local.message.find("local arrays") != std::string::npos);
+}
+
+TEST_CASE("a signed overflow of an index or a stride is undefined behaviour at its line, and the data's own wrap-around is not") {
+  // The stride doubles until it wraps negative: nvcc keeps the loop running, so it is a fault here.
+  const std::string stride = R"(__global__ void k(const int* in, int* out, int n) {
+  __shared__ int s[8];
+  s[threadIdx.x] = in[threadIdx.x];
+  for (int stride = 1; stride > 0; stride *= 2) {
+    __syncthreads();
+  }
+  out[threadIdx.x] = s[threadIdx.x];
+}
+)";
+  try {
+    (void)run(stride, 8, "k<<<1, 8>>>(in, out, n)");
+    FAIL("no fault");
+  } catch (const EmulationError& e) {
+    CHECK(e.kind == "runtime");
+    CHECK(e.line == 4);
+    CHECK(std::string(e.what()).find("signed overflow") != std::string::npos);
+  }
+  // A counter's ++ past INT_MAX too.
+  const std::string counter = R"(__global__ void k(const int* in, int* out, int n) {
+  int c = 2147483646;
+  c++;
+  c++;
+  out[threadIdx.x] = in[threadIdx.x];
+}
+)";
+  CHECK_THROWS_WITH_AS(run(counter, 8, "k<<<1, 8>>>(in, out, n)"), doctest::Contains("signed overflow"), EmulationError);
+  // The scan's values wrap as the reference's do: full-range inputs, no fault, the reference's output.
+  const std::string scan = R"(__global__ void k(const int* in, int* out, int n) {
+  __shared__ int s[8];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0) for (int i = 1; i < n; ++i) s[i] += s[i - 1];
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+)";
+  cuda::KernelRunConfig c = config(scan, 8, "k<<<1, 8>>>(in, out, n)");
+  for (int i = 0; i < 8; ++i) c.input.push_back(Payload::of(std::int32_t{2000000000} - i));
+  const Trace t = cuda::record_kernel_launch(c).trace;
+  CHECK(scans_whole_input(t));
+  CHECK(t.result.output[1].as<std::int32_t>() < 0);  // 4e9 wrapped
+}
+
+TEST_CASE("printf's lines go to the run and the card, formatted as C formats them, each with its thread and line") {
+  CHECK(cuda::format_printf("%d|%5.2f|%-3u|%x|%s|%%|%c", {{false, false, -7}, {true, false, 0, 3.14159}, {false, false, 4},
+                                                          {false, false, 255}, {false, true}, {false, false, 65}}) ==
+        "-7| 3.14|4  |ff|(string)|%|A");
+  CHECK(cuda::format_printf("%lld %zu %ld", {{false, false, -5000000000}, {false, false, 12}}) == "-5000000000 12 0");  // a missing argument is 0
+  const std::string source = R"(#include <cstdio>
+__global__ void k(const float* in, float* out, int n) {
+  int i = threadIdx.x;
+  if (i < n) out[i] = in[i];
+  if (i == 0) printf("block %d saw n = %d, first %.1f\n", blockIdx.x, n, in[0]);
+}
+)";
+  cuda::KernelRunConfig c = config(source, 4, "k<<<1, 4>>>(in, out, n)");
+  c.input = {Payload::of(2.5f), Payload::of(1.0f), Payload::of(1.0f), Payload::of(1.0f)};
+  const cuda::KernelRun run = cuda::record_kernel_launch(c);
+  REQUIRE(run.printed.size() == 1);
+  CHECK(run.printed[0] == "block 0, thread 0, line 5: block 0 saw n = 4, first 2.5");
+  CHECK(run.trace.meta.options.at("printf") == run.printed[0]);
+  cuda::CheckOptions o;
+  o.launch = parse_launch("k<<<1, 4>>>(in, out, n)");
+  o.exclusive = false;
+  const cuda::CheckReport r = cuda::check_kernel("student.cu", source, o);
+  REQUIRE(!r.printed.empty());
+  CHECK(r.printed[0].find("saw n = ") != std::string::npos);
+  CHECK(r.printed_case.find("n = ") == 0);
+}
+
+TEST_CASE("an integer scan runs on integers over their whole range too: a float temporary that loses digits is wrong there") {
+  const auto source = [](const std::string& temporary) {
+    return R"(__global__ void k(const int* in, int* out, int n) {
+  __shared__ int s[8];
+  int i = threadIdx.x;
+  s[i] = i < n ? in[i] : 0;
+  for (int stride = 1; stride < 8; stride *= 2) {
+    __syncthreads();
+    )" + temporary + R"( t = i >= stride ? s[i - stride] : 0;
+    __syncthreads();
+    s[i] += t;
+  }
+  if (i < n) out[i] = s[i];
+}
+)";
+  };
+  cuda::CheckOptions o;
+  o.launch = parse_launch("k<<<1, 8>>>(in, out, n)");
+  o.exclusive = false;
+  const cuda::CheckReport exact = cuda::check_kernel("student.cu", source("int"), o);
+  CHECK(exact.verdict == "correct");
+  const cuda::CheckReport rounded = cuda::check_kernel("student.cu", source("float"), o);
+  CHECK(rounded.verdict == "wrong");
+  bool small_ok = true, full_wrong = false;
+  for (const cuda::CheckCase& c : rounded.cases) {
+    if (c.input == "integers") small_ok &= c.outcome == "correct";  // small values are exact in float
+    if (c.input == "full-range integers") full_wrong |= c.outcome == "wrong";
+  }
+  CHECK(small_ok);
+  CHECK(full_wrong);
 }

@@ -52,7 +52,7 @@ enum class EK : std::uint8_t {
   Comma,    // a, then b: the value of b
   MinMax,   // min / max / fminf / fmaxf / fmin / fmax of a and b (op 0 min, 1 max)
   Abs,      // abs / fabsf / fabs of a
-  Printf,   // printf's arguments evaluated in order (the format is not printed): int 0
+  Printf,   // printf(Kernel::formats[ival], args...): a line of the run's output; int 0
   // Host code (a host function that launches the kernels, docs/kernel-subset.md):
   Launch,   // KERNEL<<<args[0], args[1], args[2]>>>(args[3...]): ival the kernel's index in Kernel::launched
   Api,      // a CUDA runtime or C library call (op: ApiKind), its arguments in `args`; ival a local's slot
@@ -152,6 +152,7 @@ struct Kernel {
   bool host = false;
   std::vector<std::string> launched;
   std::vector<std::string> called;  // host functions called by recursion (ApiKind::Call)
+  std::vector<std::string> formats;  // printf's format strings, by EK::Printf's ival
 };
 
 // The name of the file a position is in.

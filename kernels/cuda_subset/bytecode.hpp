@@ -50,6 +50,7 @@ enum class Op : std::uint8_t {
   NoReturn,     // a function `e` ran off its end without returning its value: a fault
   Launch,       // host code: pops e's arguments (grid, block, shared bytes, the kernel's), runs the launch, pushes 0
   Api,          // host code: pops e's arguments, makes the call (ApiKind), pushes its value
+  Printf,       // pops e's arguments, adds the formatted line to the run's output, pushes 0
 };
 
 struct Instr {

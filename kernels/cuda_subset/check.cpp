@@ -36,7 +36,16 @@ struct Outcome {
   std::string detail;
   std::vector<Trace> traces;  // the launch's
   std::vector<UninitializedRead> uninitialized;  // reads of cells never written that reached nothing
+  std::vector<std::string> printed;
 };
+
+// Random integers over the type's whole range.
+std::vector<Payload> full_range_input(ValueType type, std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Payload> v(static_cast<std::size_t>(n));
+  for (Payload& p : v) p = type == ValueType::I64 ? Payload::of(static_cast<std::int64_t>(rng())) : Payload::of(static_cast<std::int32_t>(rng()));
+  return v;
+}
 
 std::vector<Payload> float_input(ValueType type, std::int64_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);  // random floats in [-1, 1): judged with a tolerance
@@ -69,6 +78,7 @@ Outcome run_launch(KernelRunConfig c, ValueType type, std::int64_t capacity) {
   c.grid = static_cast<std::int32_t>((c.n + capacity - 1) / capacity);
   KernelRun run = record_kernel_launch(c);
   o.uninitialized = run.uninitialized;
+  o.printed = run.printed;
   const std::vector<Payload> output = run.trace.result.output;
   const std::vector<std::uint8_t> written = run.output_written;
   const bool whole = run.trace.meta.grid > 1 && judged_heads(run.trace.meta).empty();
@@ -280,24 +290,36 @@ class Checker {
     for (std::int64_t n : sizes()) {
       for (const std::string& schedule : schedules())
         for (std::int32_t warp : warps())
-          if (warp == 32 || !warp_level_) one_case(n, schedule, warp, false);  // shuffles need the warp of 32
-      if (type_ != ValueType::I32)
-        for (std::int32_t warp : {32, 1}) one_case(n, "in-order", warp, true);
+          if (warp == 32 || !warp_level_) one_case(n, schedule, warp);  // shuffles need the warp of 32
+      // Floats where the scan is of floats or doubles; else integers over their whole range, where
+      // the sums wrap (and a float temporary loses digits), as the reference's do.
+      const bool integer = type_ == ValueType::I32 || type_ == ValueType::I64;
+      for (std::int32_t warp : {32, 1})
+        if (warp == 32 || !warp_level_) one_case(n, "in-order", warp, integer ? kFullRange : kFloats);
     }
   }
 
-  void one_case(std::int64_t n, const std::string& schedule, std::int32_t warp, bool floats) {
+  static constexpr const char* kIntegers = "integers";
+  static constexpr const char* kFloats = "floats";
+  static constexpr const char* kFullRange = "full-range integers";
+
+  void one_case(std::int64_t n, const std::string& schedule, std::int32_t warp, const char* input = kIntegers) {
+    const bool floats = input == kFloats;
     if (out_of_budget_) return;  // an endless loop is said once; the other cases would only repeat it
     KernelRunConfig c = base_;
     c.n = n;
     c.warp = warp;
     c.exclusive = r_.exclusive;
     c.schedule = *Schedule::parse(schedule);
-    c.input = check_input(type_, n, floats);
-    CheckCase cc{n, static_cast<std::int32_t>((n + capacity_ - 1) / capacity_), warp, schedule_text(c), floats ? "floats" : "integers", "correct", ""};
+    c.input = input == kFullRange ? full_range_input(type_, n, static_cast<std::uint64_t>(n) + 17) : check_input(type_, n, floats);
+    CheckCase cc{n, static_cast<std::int32_t>((n + capacity_ - 1) / capacity_), warp, schedule_text(c), input, "correct", ""};
     try {
       const Outcome o = run_launch(c, type_, capacity_);
       for (const Trace& t : o.traces) collect_hazards(t, cc);
+      if (r_.printed.empty() && !o.printed.empty()) {
+        r_.printed.assign(o.printed.begin(), o.printed.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(o.printed.size(), 20)));
+        r_.printed_case = "n = " + std::to_string(n) + ", " + input + ", schedule " + cc.schedule + ", warp " + std::to_string(warp);
+      }
       for (const UninitializedRead& u : o.uninitialized)
         add_error("uninitialized-read", u.line, u.column,
                   "thread " + std::to_string(u.thread) + " reads " + u.cell + " before anything was written to it; the value reaches no output, "
@@ -305,7 +327,7 @@ class Checker {
       if (!o.ok) {
         cc.outcome = "wrong";
         cc.detail = o.detail;
-        if (!floats) diagnose(c, o.first_wrong);
+        if (input == kIntegers) diagnose(c, o.first_wrong);
       }
     } catch (const EmulationError& e) {
       cc.outcome = "error";

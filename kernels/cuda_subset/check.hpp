@@ -83,6 +83,8 @@ struct CheckReport {
   std::optional<std::string> matches;  // the known algorithm whose closed forms equal them at work_n
   std::string verdict;                 // correct, wrong (a bug found by running it), error (it cannot run as asked)
   std::optional<CheckGpu> gpu;         // with --gpu
+  std::vector<std::string> printed;    // printf's first lines, in the first case that printed
+  std::string printed_case;            // that case: "n = 8, schedule in-order, warp 32"
 };
 
 struct CheckOptions {

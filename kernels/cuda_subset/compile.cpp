@@ -63,7 +63,8 @@ class Compiler {
       case Op::NoReturn: return 1;
       case Op::Shuffle: return e->d ? -2 : -1;
       case Op::Launch:
-      case Op::Api: return 1 - static_cast<int>(e->args.size());  // pops its arguments, pushes its value
+      case Op::Api:
+      case Op::Printf: return 1 - static_cast<int>(e->args.size());  // pops its arguments, pushes its value
       default: return 0;
     }
   }
@@ -194,18 +195,12 @@ class Compiler {
         emit(Op::Pop);
         expression(*e.b);
         return;
-      case EK::Printf:  // its arguments are evaluated (their reads are the kernel's) and nothing is printed
-        for (const ExprP& a : e.args) {
-          expression(*a);
-          emit(Op::Pop);
-        }
-        p_.code[emit(Op::PushInt)].imm = 0;
-        return;
       case EK::Call: call(e); return;
+      case EK::Printf:  // its arguments in order (their reads are the kernel's), then the line
       case EK::Launch:
       case EK::Api:  // host code: the arguments in order, then the call
         for (const ExprP& a : e.args) expression(*a);
-        emit(e.kind == EK::Launch ? Op::Launch : Op::Api, &e);
+        emit(e.kind == EK::Launch ? Op::Launch : e.kind == EK::Api ? Op::Api : Op::Printf, &e);
         return;
     }
   }

@@ -25,6 +25,7 @@ class HostRunner final : public HostCalls {
     l.capacity = c_.n;
     host_ = bind_launch(c_, l);  // the host function, its parameters bound to the launch's in, out, io, ...
     host_.bind.host = this;
+    host_.bind.printed = &run_.printed;  // the launches' bindings are copies of the host's
     TraceMeta& m = run_.trace.meta;
     m = host_.meta;
     m.options["entry"] = "host";
@@ -38,6 +39,7 @@ class HostRunner final : public HostCalls {
     finish();
     run_.output_written = memory.defined[1];
     judge_launch(run_.trace, memory.values[1]);
+    note_printed(run_.trace, run_.printed);
     m.grid = static_cast<std::int32_t>(std::max<std::uint32_t>(1, block_base_));
     return std::move(run_);
   }

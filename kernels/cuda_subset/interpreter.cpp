@@ -12,6 +12,7 @@
 
 #include "core/ops.hpp"
 #include "cuda_subset/bytecode.hpp"
+#include "cuda_subset/printf_format.hpp"
 
 namespace sv::cuda {
 
@@ -338,6 +339,7 @@ class Thread {
       return r;  // with the origin set above
     }
     const std::int64_t x = a.i, y = b.i;
+    if (!a_data && !b_data && (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul)) signed_overflow(op, t, x, y, at);
     switch (op) {
       case BinOp::Add: r.i = wrap(t, add64(x, y)); return r;
       case BinOp::Sub: r.i = wrap(t, sub64(x, y)); return r;
@@ -370,6 +372,24 @@ class Thread {
       default: break;
     }
     return r;
+  }
+
+  // A signed int or long long whose + - * leaves its range is undefined behaviour in C++ and CUDA (an
+  // optimizer may assume it never happens: nvcc turns `for (int s = 1; s > 0; s *= 2)` into a loop
+  // that runs on). The scan's own values wrap instead, as the reference's do on full-range inputs;
+  // so only values not computed from the data (indices, strides, counters) are checked.
+  void signed_overflow(BinOp op, Base t, std::int64_t x, std::int64_t y, SrcPos at) const {
+    if (t != Base::Int && t != Base::Long) return;
+    long long r = 0;
+    bool over = false;
+    if (op == BinOp::Add) over = __builtin_add_overflow(x, y, &r);
+    else if (op == BinOp::Sub) over = __builtin_sub_overflow(x, y, &r);
+    else over = __builtin_mul_overflow(x, y, &r);
+    if (t == Base::Int) over = over || r < INT32_MIN || r > INT32_MAX;
+    if (!over) return;
+    static constexpr const char* sign[] = {"", "+", "-", "*"};
+    b_.fault("runtime", at, "signed overflow: " + std::to_string(x) + " " + sign[static_cast<int>(op)] + " " + std::to_string(y) + " does not fit " +
+                                type_name(Type{t, false}) + " (undefined behaviour in C++ and CUDA) in thread " + std::to_string(x_.thread()));
   }
 
   // ---- places ----
@@ -513,6 +533,13 @@ class Thread {
           if ((--sp)->taint) taint_fault(*sp, in.s->pos, "decides an assert");
           if (sp->i == 0) b_.fault("runtime", in.s->pos, "assert failed in thread " + std::to_string(x_.thread()));
           break;
+        case Op::Printf: {
+          const std::size_t n = e->args.size();
+          sp -= n;
+          print(*e, sp);
+          *sp++ = integer(0);
+          break;
+        }
         case Op::Launch:
         case Op::Api: {
           const std::size_t n = e->args.size();
@@ -621,8 +648,12 @@ class Thread {
     const Value old = get(p, *e.a);
     if (sym(e.type.base)) b_.fault("runtime", e.pos, "++ and -- do not apply to symbolic values (--op interval)");
     Value now;
-    if (is_floating(e.type.base)) now.f = old.f + (e.op ? -1 : 1);
-    else now.i = wrap(e.type.base, add64(old.i, e.op ? -1 : 1));
+    if (is_floating(e.type.base)) {
+      now.f = old.f + (e.op ? -1 : 1);
+    } else {
+      if (old.origin.kind == Origin::None) signed_overflow(e.op ? BinOp::Sub : BinOp::Add, e.type.base, old.i, 1, e.pos);
+      now.i = wrap(e.type.base, add64(old.i, e.op ? -1 : 1));
+    }
     now.taint = old.taint;
     set(p, now, *e.a);
     return e.prefix ? now : old;
@@ -672,6 +703,22 @@ class Thread {
     return r;
   }
 
+
+  // printf: one line of the run's output, said with the thread that printed it (a GPU prints each
+  // thread's line too, in no order a program may rely on).
+  void print(const Expr& e, const Value* args) const {
+    std::vector<std::string>* out = b_.bind.printed;
+    if (!out || out->size() >= kMaxPrinted) return;
+    std::vector<PrintfArg> values;
+    for (std::size_t a = 0; a < e.args.size(); ++a) {
+      const Type t = e.args[a]->type;
+      values.push_back({is_floating(t.base) && !t.pointer, t.pointer, args[a].i, args[a].f});
+    }
+    std::string line = format_printf(k_.formats[static_cast<std::size_t>(e.ival)], values);
+    while (!line.empty() && line.back() == '\n') line.pop_back();
+    const std::string who = k_.host ? "host" : "block " + std::to_string(x_.block()) + ", thread " + std::to_string(x_.thread());
+    out->push_back(who + ", line " + std::to_string(e.pos.line) + ": " + line);
+  }
 
   // ---- host code (Kernel::host): one thread, run directly; launches and allocations by b_.bind.host ----
   Value launch(const Expr& e, const Value* args) {

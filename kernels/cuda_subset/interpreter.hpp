@@ -54,7 +54,9 @@ struct Binding {
   std::vector<std::int32_t> device_buffer;  // per shared variable: the global buffer of a __device__ one, else -1
   std::vector<std::int64_t> param_offset;   // per pointer parameter: the cell it points at (empty: 0)
   HostCalls* host = nullptr;                // a host function's (Kernel::host) allocations and launches
+  std::vector<std::string>* printed = nullptr;  // printf's lines (null: nowhere), at most kMaxPrinted
 };
+inline constexpr std::size_t kMaxPrinted = 200;
 
 // A read of a cell nothing had written, whose value reached nothing that makes it a bug (no output,
 // address, branch): a warning of the report card. The first of each line.

@@ -500,8 +500,11 @@ ExprP Parser::call(const std::string& name, SrcPos at) {
       expect(",");
     }
     if (cur().kind != Tok::String) fail("syntax", cur().pos, name + "'s format string is a string literal");
-    while (cur().kind == Tok::String) ++i_;  // "a" "b": adjacent literals are one string
+    std::string format;
+    while (cur().kind == Tok::String) format += t_[i_++].string_value;  // "a" "b": adjacent literals are one string
     auto e = node(EK::Printf, at, {Base::Int, false});
+    e->ival = static_cast<std::int64_t>(formats_.size());
+    formats_.push_back(std::move(format));
     while (accept(",")) e->args.push_back(assignment());
     expect(")");
     return seal(std::move(e));

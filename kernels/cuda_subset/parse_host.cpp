@@ -103,6 +103,7 @@ Kernel Parser::host_entry(const std::string& name) {
     }
   check_calls(k);
   k.functions = std::move(functions_);
+  k.formats = formats_;
   return k;
 }
 

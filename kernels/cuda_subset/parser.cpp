@@ -55,6 +55,7 @@ Kernel Parser::pick(const std::string& entry) {
     if (i == chosen) k.kernels[i] = k.name;
   check_calls(k);
   k.functions = std::move(functions_);
+  k.formats = formats_;
   return k;
 }
 

@@ -372,6 +372,7 @@ class Parser {
   std::vector<std::string> host_parsing_;              // the host functions being read, outermost first
   std::vector<std::string> launched_;                  // Kernel::launched
   std::vector<std::string> called_;                    // Kernel::called
+  std::vector<std::string> formats_;                   // Kernel::formats
   Type last_address_type_;
   // Templates.
   std::map<std::string, Template> templates_;

@@ -361,6 +361,13 @@ void append_block(Trace& launch, Trace&& block) {
   for (auto& snapshot : block.snapshots) launch.snapshots.push_back(std::move(snapshot));
 }
 
+void note_printed(Trace& t, const std::vector<std::string>& printed) {
+  constexpr std::size_t kKept = 20;
+  std::string lines;
+  for (std::size_t i = 0; i < printed.size() && i < kKept; ++i) lines += (i ? "\n" : "") + printed[i];
+  if (!lines.empty()) t.meta.options["printf"] = lines;
+}
+
 // The whole input's scan when the output is that, else each block's section scanned on its own.
 void judge_launch(Trace& t, std::vector<Payload> output) {
   TraceMeta& m = t.meta;
@@ -388,11 +395,13 @@ KernelRun run_kernel(const KernelRunConfig& c) {
     l.grid = grid;
     l.capacity = elements_per_block(parse_run_kernel(c, block_override(c, l.threads)), l.threads);
   }
-  const Bound b = bind_launch(c, l);
+  Bound b = bind_launch(c, l);
   KernelRun run;
+  b.bind.printed = &run.printed;
   run.trace.meta = b.meta;
   GlobalMemory memory;
   run_block(c, b, c.block_id, run.trace, memory, c.budget, run.uninitialized);
+  note_printed(run.trace, run.printed);
   run.output_written = memory.defined[1];
   finish_block_trace(run.trace, memory.values[1]);
   return run;
@@ -447,8 +456,9 @@ KernelRun record_kernel_launch(const KernelRunConfig& c) {
   check_n(c);
   if (c.launch && c.launch->host) return record_host_run(c);
   const Launch l = launch_at(c);
-  const Bound b = bind_launch(c, l);
+  Bound b = bind_launch(c, l);
   KernelRun run;
+  b.bind.printed = &run.printed;
   Trace& launch = run.trace;
   launch.meta = b.meta;
   GlobalMemory memory;
@@ -483,6 +493,7 @@ KernelRun record_kernel_launch(const KernelRunConfig& c) {
   }
   run.output_written = memory.defined[1];
   judge_launch(launch, memory.values[1]);
+  note_printed(launch, run.printed);
   return run;
 }
 

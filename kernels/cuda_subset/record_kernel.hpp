@@ -93,6 +93,7 @@ struct KernelRun {
   Trace trace;
   std::vector<std::uint8_t> output_written;
   std::vector<UninitializedRead> uninitialized;  // reads of cells never written that reached nothing (warnings)
+  std::vector<std::string> printed;  // printf's lines, in the order the emulator ran them (kMaxPrinted at most)
 };
 KernelRun run_kernel(const KernelRunConfig& config);
 

@@ -46,6 +46,8 @@ Payload fill_value(ValueType type, double v);
 // statements it ran.
 std::int64_t run_block(const KernelRunConfig& c, const Bound& b, std::int32_t block_id, Trace& trace, GlobalMemory& memory,
                        const Budget& budget, std::vector<UninitializedRead>& uninitialized);
+// The first lines printf printed, kept in the trace (meta.options["printf"], one a line).
+void note_printed(Trace& t, const std::vector<std::string>& printed);
 // The output judged: against the whole input's scan when it is that, else each block's section's.
 void judge_launch(Trace& t, std::vector<Payload> output);
 
