@@ -254,3 +254,20 @@ TEST_CASE("host entry: what the host code may not do is refused by name and line
   CHECK(refusal(hierarchical(kThreeLaunches), "main").find("not a kernel") != std::string::npos);
   CHECK(refusal(hierarchical(kThreeLaunches), "scan_gpu").empty());
 }
+
+TEST_CASE("host entry: a file of several kernels without --launch runs as its host function launches them") {
+  const std::vector<std::string> hosts = cuda::host_launches(hierarchical(kThreeLaunches), "student.cu");
+  REQUIRE(hosts.size() == 1);
+  CHECK(hosts[0] == "scan_gpu(in, out, n)");  // the const pointer is the input
+  const cuda::CheckReport r = cuda::check_kernel("student.cu", hierarchical(kThreeLaunches), {});
+  CHECK(r.verdict == "correct");
+  CHECK(r.launch == "scan_gpu(in, out, n)");
+  // Where the file has no such host function, the error still lists the kernels and a launch to give.
+  const std::string no_host = R"(__global__ void a(const float* x, float* y, int n) { }
+__global__ void b(float* y, int n) { }
+)";
+  const cuda::CheckReport refused = cuda::check_kernel("student.cu", no_host, {});
+  CHECK(refused.verdict == "error");
+  REQUIRE(!refused.errors.empty());
+  CHECK(refused.errors[0].message.find("a<<<GRID, BLOCK>>>") != std::string::npos);
+}

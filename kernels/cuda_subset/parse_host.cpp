@@ -54,9 +54,58 @@ void Parser::note_host_function() {
     i_ = j + 1;
     skip_balanced("(", ")");
     while (at_ident("const") || at_ident("noexcept")) ++i_;
-    if (at("{") && name != "main") host_functions_.emplace(name, type_at);
+    if (at("{") && name != "main") {
+      host_functions_.emplace(name, type_at);
+      note_launcher(name, j + 1);
+    }
   }
   i_ = start;
+}
+
+// A host function whose parameters scanviz can bind (pointers and integers) and whose body launches
+// a kernel: its launch, the way the file would run the scan (const pointer in, the other out; one
+// pointer alone io; integers n).
+void Parser::note_launcher(const std::string& name, std::size_t open) {
+  std::vector<std::string> args;
+  std::vector<bool> pointers, consts;
+  std::size_t j = open + 1;
+  for (int depth = 0; t_[j].kind != Tok::End && !(depth == 0 && t_[j].text == ")");) {
+    bool pointer = false, is_const = false, named_in = false;
+    for (; t_[j].kind != Tok::End && !(depth == 0 && (t_[j].text == "," || t_[j].text == ")")); ++j) {
+      if (t_[j].text == "(") ++depth;
+      if (t_[j].text == ")") --depth;
+      pointer |= t_[j].text == "*";
+      is_const |= t_[j].text == "const" && !pointer;
+      named_in |= t_[j].kind == Tok::Ident && t_[j].text.find("in") != std::string::npos && t_[j].text.find("int") == std::string::npos;
+    }
+    if (t_[j].text == ",") ++j;
+    pointers.push_back(pointer);
+    consts.push_back(is_const || (pointer && named_in));
+  }
+  const auto count = std::count(pointers.begin(), pointers.end(), true);
+  if (count < 1 || count > 2) return;
+  bool launches = false;
+  for (std::size_t k = j; t_[k].kind != Tok::End && !launches; ++k) {
+    launches = t_[k].text == "<<" && t_[k + 1].text == "<";
+    if (t_[k].text == "}" && k > j && t_[k + 1].kind == Tok::End) break;
+  }
+  if (!launches) return;
+  bool in_given = false;
+  for (std::size_t p = 0; p < pointers.size(); ++p) {
+    if (!pointers[p]) {
+      args.push_back("n");
+    } else if (count == 1) {
+      args.push_back("io");
+    } else {
+      const bool in = consts[p] && !in_given;
+      in_given |= in;
+      args.push_back(in ? "in" : "out");
+    }
+  }
+  if (count == 2 && !in_given) args[static_cast<std::size_t>(std::find(pointers.begin(), pointers.end(), true) - pointers.begin())] = "in";
+  std::string text = name + "(";
+  for (std::size_t a = 0; a < args.size(); ++a) text += (a ? ", " : "") + args[a];
+  launchers_.push_back(text + ")");
 }
 
 // Parses host function `name` where it stands in the file, from the middle of another body: the

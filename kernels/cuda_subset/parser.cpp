@@ -44,7 +44,8 @@ Kernel Parser::pick(const std::string& entry) {
     fail("unsupported", cur().pos, "no __global__ kernel in this file");
   } else {
     fail("unsupported", kernels_[1].pos, "the file has " + std::to_string(kernels_.size()) + " kernels (" + names +
-                                             "): say which one runs, e.g. --launch '" + kernels_[0].name + "<<<GRID, BLOCK>>>(in, out, n)'");
+                                             "): say which one runs, e.g. --launch '" +
+                                             (launchers_.size() == 1 ? launchers_[0] + "' (its host function)" : kernels_[0].name + "<<<GRID, BLOCK>>>(in, out, n)'"));
   }
   Kernel k = std::move(kernels_[chosen]);
   k.slots = slots_;
@@ -421,6 +422,14 @@ Kernel parse_kernel(std::string_view source, const std::string& file, const std:
                     const std::string& entry, const IncludeReader& include) {
   Lexed lexed = lex(source, file, overrides, include);
   return Parser(std::move(lexed), file).file(entry);
+}
+
+std::vector<std::string> host_launches(std::string_view source, const std::string& file, const IncludeReader& include) {
+  try {
+    return Parser(lex(source, file, {}, include), file).launchers();
+  } catch (const KernelError&) {
+    return {};
+  }
 }
 
 std::map<std::string, SrcPos> defined_macros(std::string_view source, const std::string& file, const IncludeReader& include) {

@@ -25,6 +25,10 @@ inline constexpr int kMaxParseDepth = 200;
 Kernel parse_kernel(std::string_view source, const std::string& file, const std::map<std::string, std::string>& overrides = {},
                     const std::string& entry = {}, const IncludeReader& include = {});
 
+// The host functions of `source` (not main) that launch kernels and whose parameters scanviz can bind,
+// each as a --launch line (`scan_gpu(in, out, n)`); empty where the file cannot be read.
+std::vector<std::string> host_launches(std::string_view source, const std::string& file, const IncludeReader& include = {});
+
 // The names of the #define macros in `source` (no parse; empty on a lexer error).
 std::map<std::string, SrcPos> defined_macros(std::string_view source, const std::string& file, const IncludeReader& include = {});
 

@@ -55,6 +55,13 @@ class Parser {
     if (files_.empty()) files_.push_back(file_);
   }
 
+  // The host functions of the file that launch kernels and whose parameters can be bound, as --launch lines.
+  std::vector<std::string> launchers() {
+    scopes_.emplace_back();
+    while (cur().kind != Tok::End) top_level();
+    return launchers_;
+  }
+
   // The whole file; `entry` names the kernel to return (empty: the file's only kernel).
   Kernel file(const std::string& entry) {
     scopes_.emplace_back();  // the file's scope: constants, type aliases, extern __shared__ arrays
@@ -323,6 +330,7 @@ class Parser {
   // ---- host code (parse_host.cpp) ----
   // Notes a host function's definition at the top level (what is then skipped), for host_entry.
   void note_host_function();
+  void note_launcher(const std::string& name, std::size_t open);  // `open`: the parameters' '(' 
   void parse_host_function(const std::string& name);
   // The host function `name` as the entry (Kernel::host), with the host functions it calls.
   Kernel host_entry(const std::string& name);
@@ -373,6 +381,7 @@ class Parser {
   std::vector<std::string> launched_;                  // Kernel::launched
   std::vector<std::string> called_;                    // Kernel::called
   std::vector<std::string> formats_;                   // Kernel::formats
+  std::vector<std::string> launchers_;                 // host functions that launch, as --launch lines
   Type last_address_type_;
   // Templates.
   std::map<std::string, Template> templates_;
