@@ -10,6 +10,8 @@
 #include "analysis/analysis.hpp"
 #include "core/values.hpp"
 #include "cuda_subset/check.hpp"
+#include "cuda_subset/parser.hpp"
+#include "run/launch.hpp"
 #include "own_kernel_helpers.hpp"
 #include "trace/trace_json.hpp"
 
@@ -194,4 +196,43 @@ TEST_CASE("trace json: an atomic event round trips as version 2, a trace without
   REQUIRE(mark != std::string::npos);
   atomic_read.replace(mark, 5, "true");
   CHECK_THROWS_WITH_AS(trace_from_json(atomic_read), doctest::Contains("only a write is atomic"), TraceError);
+}
+
+TEST_CASE("the other atomics: atomicMax, atomicMin, atomicExch, atomicSub, atomicOr and atomicCAS update one cell indivisibly") {
+  // Every thread takes part; the cells end as the sequential meaning of each atomic says, whatever the
+  // order, and a lock taken with atomicCAS and given back with atomicExch counts each thread once.
+  const std::string source = R"(__global__ void k(const int* in, int* out, int* cells, int n) {
+  int i = threadIdx.x;
+  atomicMax(&cells[0], in[i]);
+  atomicMin(&cells[1], in[i]);
+  atomicSub(&cells[2], 1);
+  atomicOr(&cells[3], 1 << i);
+  while (atomicCAS(&cells[4], 0, 1) != 0) { }
+  cells[5] = cells[5] + 1;
+  atomicExch(&cells[4], 0);
+  __syncthreads();
+  out[i] = in[i];
+}
+)";
+  for (const char* schedule : {"in-order", "reverse", "random:3"}) {
+    CAPTURE(schedule);
+    cuda::KernelRunConfig c;
+    c.file = "atomics.cu";
+    c.source = source;
+    c.n = 8;
+    c.launch = parse_launch("k<<<1, 8>>>(in, out, zeros(6), n)");
+    c.schedule = *Schedule::parse(schedule);
+    c.input = {Payload::of(3), Payload::of(-4), Payload::of(9), Payload::of(0), Payload::of(7), Payload::of(-1), Payload::of(2), Payload::of(5)};
+    const Trace t = cuda::record_kernel_launch(c).trace;
+    const int cells = t.find_buffer("cells");
+    REQUIRE(cells >= 0);
+    const auto& last = t.snapshots.back()[static_cast<std::size_t>(cells)].values;
+    CHECK(last[0].as<std::int32_t>() == 9);   // max(0, inputs)
+    CHECK(last[1].as<std::int32_t>() == -4);  // min(0, inputs)
+    CHECK(last[2].as<std::int32_t>() == -8);
+    CHECK(last[3].as<std::int32_t>() == 0xff);
+    CHECK(last[4].as<std::int32_t>() == 0);  // the lock given back
+  }
+  CHECK_THROWS_WITH_AS(cuda::parse_kernel("__global__ void k(float* a, float* b) { atomicMax(&a[0], 1.0f); }\n", "f.cu"),
+                       doctest::Contains("atomicMax of a floating cell"), cuda::KernelError);
 }

@@ -67,6 +67,10 @@ enum class EK : std::uint8_t {
 // its own with these arguments (a call inlined could not hold two of its frames at once).
 enum class ApiKind : std::uint8_t { Malloc, Alloc, NewArray, Copy, Set, Exit, Nop, Call };
 
+// The atomics (EK::AtomicAdd's op): atomicAdd, atomicSub, atomicExch, atomicMax, atomicMin, atomicAnd,
+// atomicOr, atomicXor, and atomicCAS (its compare value in `c`).
+enum class AtomicKind : std::uint8_t { Add, Sub, Exch, Max, Min, And, Or, Xor, CAS };
+
 // Binary and compound-assignment operators (Assign with op None is plain `=`).
 enum class BinOp : std::uint8_t { None, Add, Sub, Mul, Div, Mod, Shl, Shr, BitAnd, BitOr, BitXor, Lt, Gt, Le, Ge, Eq, Ne };
 enum class UnOp : std::uint8_t { Neg, Plus, Not, BitNot };

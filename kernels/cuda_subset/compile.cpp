@@ -54,7 +54,6 @@ class Compiler {
       case Op::PlacePointer:
       case Op::Binary:
       case Op::AssignCell:
-      case Op::AtomicAdd:
       case Op::Declare:
       case Op::StoreSlot:
       case Op::PtrAdd:
@@ -62,6 +61,7 @@ class Compiler {
       case Op::Assert: return -1;
       case Op::NoReturn: return 1;
       case Op::Shuffle: return e->d ? -2 : -1;
+      case Op::AtomicAdd: return e->c ? -2 : -1;  // atomicCAS pops its compare value too
       case Op::Launch:
       case Op::Api:
       case Op::Printf: return 1 - static_cast<int>(e->args.size());  // pops its arguments, pushes its value
@@ -184,6 +184,7 @@ class Compiler {
         return;
       case EK::AtomicAdd:
         place(*e.a);
+        if (e.c) expression(*e.c);  // atomicCAS's compare value
         expression(*e.b);
         emit(Op::AtomicAdd, &e);
         return;

@@ -501,11 +501,13 @@ class Thread {
           sp[-1] = shuffle(*e, sp[-1], sp[0].i, width.i);
           break;
         }
-        case Op::AtomicAdd:
-          --sp;
-          if (sp[0].taint) taint_fault(sp[0], e->pos, "is added by an atomic");
-          sp[-1] = atomic_add(*e, cell_place(sp[-1], *e->a), sp[0]);
+        case Op::AtomicAdd: {
+          const Value v = *--sp;
+          const Value compare = e->c ? *--sp : Value{};
+          if (v.taint || compare.taint) taint_fault(v.taint ? v : compare, e->pos, "is given to an atomic");
+          sp[-1] = atomic_update(*e, cell_place(sp[-1], *e->a), v, compare);
           break;
+        }
         case Op::Declare:
           frame_[static_cast<std::size_t>(in.s->slot)] = *--sp;
           defined_[static_cast<std::size_t>(in.s->slot)] = 1;
@@ -687,15 +689,34 @@ class Thread {
     return v;
   }
 
-  // atomicAdd(&cell, v): the cell's old value, the cell updated to old + v in one indivisible access (one
-  // atomic write event). Adding two element values from memory is an operation of the scan, as `+` is.
-  Value atomic_add(const Expr& e, const Place& p, const Value& v) {
+  // atomicAdd(&cell, v) and the other atomics: the cell's old value, the cell updated (to old + v, v,
+  // max(old, v), ...) in one indivisible access (one atomic write event). Adding two element values from
+  // memory is an operation of the scan, as `+` is.
+  Value atomic_update(const Expr& e, const Place& p, const Value& v, const Value& compare) {
     const bool element = p.elem == k_.element.base;
     const Origin cell = element ? Origin::cell(static_cast<std::uint8_t>(p.buf), p.index) : Origin::none();
+    const auto kind = static_cast<AtomicKind>(e.op);
+    if (b_.symbolic && element && kind != AtomicKind::Add && kind != AtomicKind::Exch)
+      b_.fault("runtime", e.pos, "only atomicAdd and atomicExch apply to symbolic values (--op interval)");
     const Payload old = x_.atomic(p.buf, p.index, [&](const Payload& before) {
       Value o = decode(before, p.elem);
       o.origin = cell;
-      const Value now = binary(BinOp::Add, p.elem, o, v, e.pos, p.elem);
+      Value now;
+      switch (kind) {
+        case AtomicKind::Add: now = binary(BinOp::Add, p.elem, o, v, e.pos, p.elem); break;
+        case AtomicKind::Sub: now = binary(BinOp::Sub, p.elem, o, v, e.pos, Base::Void); break;  // not the scan's operator
+        case AtomicKind::Exch: now = v; break;
+        case AtomicKind::Max:
+        case AtomicKind::Min: {
+          const bool less = binary(BinOp::Lt, p.elem, o, v, e.pos, Base::Bool).i != 0;
+          now = (kind == AtomicKind::Max) == less ? v : o;
+          break;
+        }
+        case AtomicKind::And: now = binary(BinOp::BitAnd, p.elem, o, v, e.pos, Base::Void); break;
+        case AtomicKind::Or: now = binary(BinOp::BitOr, p.elem, o, v, e.pos, Base::Void); break;
+        case AtomicKind::Xor: now = binary(BinOp::BitXor, p.elem, o, v, e.pos, Base::Void); break;
+        case AtomicKind::CAS: now = binary(BinOp::Eq, p.elem, o, compare, e.pos, Base::Bool).i ? v : o; break;
+      }
       return std::pair<Payload, Origin>{encode(now, p.elem), element ? now.origin : Origin::none()};
     }, e.pos.line);
     Value r = decode(old, p.elem);

@@ -458,16 +458,28 @@ ExprP Parser::call(const std::string& name, SrcPos at) {
     if (warp_) *warp_ = true;
     return seal(std::move(e));
   }
-  if (name == "atomicAdd") {
+  static constexpr std::pair<std::string_view, AtomicKind> kAtomics[] = {
+      {"atomicAdd", AtomicKind::Add}, {"atomicSub", AtomicKind::Sub}, {"atomicExch", AtomicKind::Exch}, {"atomicMax", AtomicKind::Max},
+      {"atomicMin", AtomicKind::Min}, {"atomicAnd", AtomicKind::And}, {"atomicOr", AtomicKind::Or},     {"atomicXor", AtomicKind::Xor},
+      {"atomicCAS", AtomicKind::CAS}};
+  for (const auto& [atomic, kind] : kAtomics) {
+    if (name != atomic) continue;
     expect("(");
     ExprP target = atomic_target(name);
+    const bool integral = kind != AtomicKind::Add && kind != AtomicKind::Exch;
+    if (integral && is_floating(target->type.base)) fail("unsupported", at, name + " of a floating cell: CUDA has it for integers");
+    auto e = node(EK::AtomicAdd, at, target->type);
+    e->op = static_cast<std::uint8_t>(kind);
+    if (kind == AtomicKind::CAS) {
+      expect(",");
+      e->c = convert(assignment(), target->type, "compare");
+    }
     expect(",");
     ExprP v = assignment();
     expect(")");
     mark_access(*target, true);
     mark_access(*target, false);
-    auto e = node(EK::AtomicAdd, at, target->type);
-    e->b = convert(std::move(v), target->type, "add");
+    e->b = convert(std::move(v), target->type, "update");
     e->a = std::move(target);
     return seal(std::move(e));
   }
