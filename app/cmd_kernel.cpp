@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 
+#include "grade/class_run.hpp"
 #include "grade/graded_check.hpp"
 #include "core/files.hpp"
 #include "cuda_subset/record_kernel.hpp"
@@ -78,12 +79,15 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
   check->add_option("--launch", o.launch, "the launch as CUDA says it: 'NAME<<<GRID, BLOCK, SHARED_BYTES>>>(ARGS)', GRID, BLOCK and "
                                           "SHARED_BYTES expressions in n, ARGS in, out, io, sums, zeros(K), buf(K), n or numbers");
   check->add_option("--sizes", o.sizes, "the cases' sizes, e.g. 1,7,1024,2^12 (default: around the block's elements)");
+  check->add_option("--jobs", o.jobs, "a class: submissions graded at once (default: one a core)");
+  check->add_option("--timeout", o.timeout, "a class: seconds a submission may take before it is stopped (default 600)");
+  check->add_option("--summary", o.summary, "a class: write the class table to FILE.csv or FILE.md");
   return check;
 }
 
 int check_kernel(const CheckOptions& o) {
   const std::string& first = o.files.empty() ? std::string() : o.files.front();
-  return kernel_command(first, [&] { return graded_check(o); });
+  return kernel_command(first, [&] { return is_class(o) ? grade_class(o) : graded_check(o); });
 }
 
 }  // namespace sv

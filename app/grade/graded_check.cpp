@@ -45,8 +45,10 @@ std::string check_format(const CheckOptions& o) {
 std::optional<grade::RubricLaunch> rubric_launch(const grade::Rubric& rubric, const std::string& file, const std::string& source,
                                                  const cuda::IncludeReader& include) {
   for (const grade::RubricLaunch& l : rubric.launches) {
+    const LaunchSpec spec = parse_launch(l.launch);
     try {
-      (void)cuda::parse_kernel(source, file, {}, parse_launch(l.launch).kernel, include);
+      // Two launches of one kernel name (a course's variants) are told apart by their arguments.
+      if (cuda::parse_kernel(source, file, {}, spec.kernel, include).params.size() != spec.args.size()) continue;
     } catch (const cuda::KernelError& e) {
       if (std::string(e.what()).find("not a kernel of this file") != std::string::npos) continue;
     }

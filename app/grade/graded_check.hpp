@@ -17,8 +17,8 @@ inline constexpr const char* kCheckFormats[] = {"text", "json", "gradescope", "j
 // The format --format and --json ask for; throws std::invalid_argument on an unknown one or a conflict.
 std::string check_format(const CheckOptions& o);
 
-// The rubric's launch for this file: the first of its launches whose kernel the file has (none: the
-// file runs as check runs a file without --launch).
+// The rubric's launch for this file: the first of its launches whose kernel the file has, with as many
+// parameters as the launch has arguments (none: the file runs as check runs a file without --launch).
 std::optional<grade::RubricLaunch> rubric_launch(const grade::Rubric& rubric, const std::string& file, const std::string& source,
                                                  const cuda::IncludeReader& include);
 
