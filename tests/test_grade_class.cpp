@@ -15,6 +15,7 @@
 #include <set>
 
 #include "run_command.hpp"
+#include "skips.hpp"
 
 using namespace sv_test;
 
@@ -102,6 +103,8 @@ __global__ void scan(float* in, float* out, unsigned int n) {
     if (i < n) out[i] = XY[threadIdx.x];
 }
 )";
+
+bool has_script() { return fs::exists("/usr/bin/script"); }
 
 }  // namespace
 
@@ -209,6 +212,23 @@ TEST_CASE("class: a submission that runs past --timeout is stopped there and is 
   CHECK(rows.at("quick.cu")[1] == "correct");
   CHECK(seconds < 15);
   CHECK(counts(slurp(dir.path / "table.csv"), "finding_kind").at("timed out") == 1);
+}
+
+TEST_CASE("class: a progress line where stderr is a terminal, none where it is not" *
+          sv_test::skip_unless(has_script, "no script(1) to give the program a terminal")) {
+  TempDir dir;
+  fs::create_directories(dir.path / "class");
+  for (const char* k : {"correct_kogge_stone.cu", "missing_barrier.cu", "off_by_one_load.cu"})
+    fs::copy_file(kSource / "tests/kernels" / k, dir.path / "class" / k);
+  // script(1) runs the command on a pseudo-terminal and copies what it writes there (stderr) to its own output.
+  const Run tty = run_shell("script -qec \"" + scanviz_exe() + " check class --jobs 2 > table.md\" /dev/null", dir.path);
+  CHECK(tty.code == 0);
+  CHECK(tty.out.find("\rcheck: [") != std::string::npos);
+  CHECK(tty.out.find("3 of 3 graded, 0 running") != std::string::npos);
+  CHECK(slurp(dir.path / "table.md").find("3 submissions: ") != std::string::npos);
+  const Run pipe = scanviz("check class --jobs 2", dir.path);
+  CHECK(pipe.err.empty());
+  CHECK(pipe.out.find("\rcheck") == std::string::npos);
 }
 
 TEST_CASE("class: bad options are one line before any submission is graded") {

@@ -129,20 +129,26 @@ grade::Submission finish(const Child& c, int status, const std::string& file, do
   return s;
 }
 
+// The progress line on a terminal: a bar and the counts, drawn again only when they change.
 class Progress {
  public:
   explicit Progress(std::size_t total) : total_(total), on_(::isatty(2) != 0) {}
-  void show(std::size_t done, std::size_t running) const {
-    if (!on_) return;
-    std::cerr << "\rcheck: " << done << " of " << total_ << " graded, " << running << " running " << std::flush;
+  void show(std::size_t done, std::size_t running) {
+    if (!on_ || (done == done_ && running == running_)) return;
+    done_ = done, running_ = running;
+    const std::size_t width = 30, filled = total_ ? done * width / total_ : width;
+    std::cerr << "\rcheck: [" << std::string(filled, '#') << std::string(width - filled, '.') << "] " << done << " of " << total_ << " graded, "
+              << running << " running " << std::flush;
   }
-  void end() const {
+  void end() {
+    show(total_, 0);
     if (on_) std::cerr << "\n";
   }
 
  private:
   std::size_t total_;
   bool on_;
+  std::size_t done_ = static_cast<std::size_t>(-1), running_ = 0;
 };
 
 }  // namespace
@@ -183,7 +189,7 @@ int grade_class(const CheckOptions& o) {
   std::vector<grade::Submission> done(files.size());
   std::vector<Child> running;
   std::size_t next = 0, finished = 0;
-  const Progress progress(files.size());
+  Progress progress(files.size());
   while (finished < files.size()) {
     while (running.size() < jobs && next < files.size()) {
       running.push_back(spawn(child_args(o, files[next]), next));
