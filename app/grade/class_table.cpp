@@ -77,6 +77,17 @@ Counts count(const std::vector<ClassRow>& rows) {
   return {sorted(kinds), sorted(patterns), sorted(items), sorted(algorithms)};
 }
 
+// The GPU times measured across the class: how many, the fastest, the median and the slowest (ms).
+std::vector<std::pair<std::string, std::string>> gpu_spread(const std::vector<ClassRow>& rows) {
+  std::vector<double> ms;
+  for (const ClassRow& r : rows)
+    if (r.gpu_ms >= 0) ms.push_back(r.gpu_ms);
+  if (ms.empty()) return {};
+  std::sort(ms.begin(), ms.end());
+  const double median = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  return {{"measured", std::to_string(ms.size())}, {"fastest", card::number(ms.front())}, {"median", card::number(median)}, {"slowest", card::number(ms.back())}};
+}
+
 }  // namespace
 
 ClassRow class_row(const Submission& s) {
@@ -97,6 +108,7 @@ ClassRow class_row(const Submission& s) {
   row.score = rubric.value("score", 0.0);
   row.max_score = rubric.value("max_score", 0.0);
   if (c.contains("matches") && c["matches"].is_string()) row.matches = c["matches"].get<std::string>();
+  if (c.contains("gpu") && c["gpu"].contains("time") && c["gpu"]["time"].is_object()) row.gpu_ms = c["gpu"]["time"].value("kernel_ms", -1.0);
   for (const auto& it : rubric["items"])
     if (!it.value("passed", false)) row.failed_items.push_back(it.value("id", ""));
   for (const auto& e : c["errors"]) {
@@ -132,10 +144,10 @@ ClassRow class_row(const Submission& s) {
 }
 
 std::string class_csv(const std::vector<ClassRow>& rows) {
-  std::string s = "file,verdict,score,max_score,first_finding,matches,seconds\n";
+  std::string s = "file,verdict,score,max_score,first_finding,matches,seconds,gpu_kernel_ms\n";
   for (const ClassRow& r : rows)
     s += csv_field(r.file) + "," + r.verdict + "," + card::number(r.score) + "," + card::number(r.max_score) + "," + csv_field(r.first) + "," + csv_field(r.matches) + "," +
-         card::number(static_cast<double>(static_cast<long long>(r.seconds * 10 + 0.5)) / 10) + "\n";
+         card::number(static_cast<double>(static_cast<long long>(r.seconds * 10 + 0.5)) / 10) + "," + (r.gpu_ms >= 0 ? card::number(r.gpu_ms) : "") + "\n";
   const Counts c = count(rows);
   const auto section = [&](const std::string& header, const std::vector<std::pair<std::string, int>>& v) {
     s += "\n" + header + ",submissions\n";
@@ -145,6 +157,10 @@ std::string class_csv(const std::vector<ClassRow>& rows) {
   section("finding_at_line", c.patterns);
   section("rubric_item_failed", c.items);
   section("algorithm_matched", c.algorithms);
+  if (const auto spread = gpu_spread(rows); !spread.empty()) {
+    s += "\ngpu_kernel_ms,value\n";
+    for (const auto& [what, v] : spread) s += what + "," + v + "\n";
+  }
   return s;
 }
 
@@ -165,6 +181,10 @@ std::string class_markdown(const std::vector<ClassRow>& rows, const std::string&
   section("Findings by line", "finding", c.patterns);
   section("Rubric items failed", "item", c.items);
   section("Algorithms matched", "algorithm", c.algorithms);
+  if (const auto spread = gpu_spread(rows); !spread.empty()) {
+    s += "\n## The kernel's time on the GPU (ms)\n\n| | |\n| --- | --- |\n";
+    for (const auto& [what, v] : spread) s += "| " + what + " | " + v + " |\n";
+  }
   return s;
 }
 

@@ -1,6 +1,6 @@
 // The class table (`check --summary FILE.csv|FILE.md`): a row a submission (verdict, score, the first
 // finding), then across the class the findings counted by kind and by the source line they are at, the
-// rubric items failed and the algorithms matched.
+// rubric items failed, the algorithms matched and the spread of GPU times where check --gpu measured them.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -32,6 +32,7 @@ struct ClassRow {
   std::vector<Finding> findings;        // each kind and pattern once
   std::vector<std::string> failed_items;
   double seconds = 0;
+  double gpu_ms = -1;  // the kernel's time on the GPU (check --gpu), -1 where not measured
 };
 
 ClassRow class_row(const Submission& s);
