@@ -81,6 +81,20 @@ TEST_CASE("rubric: each mistake in a rubric is one line that names the file and 
   CHECK(r.find("d")->hidden);
 }
 
+TEST_CASE("rubric: the example of docs/grading.md and the Gradescope autograder's rubric read") {
+  const std::string doc = sv_test::read_source("docs/grading.md");
+  const auto start = doc.find("```json\n");
+  REQUIRE(start != std::string::npos);
+  const auto end = doc.find("```", start + 8);
+  const grade::Rubric example = grade::parse_rubric(doc.substr(start + 8, end - start - 8), "docs/grading.md");
+  CHECK(example.items.size() == 6);
+  CHECK(example.launches.size() == 1);
+  CHECK(example.find("brent-kung")->hidden);
+  const grade::Rubric gradescope = grade::load_rubric(std::string(SCANVIZ_SOURCE_DIR) + "/graders/gradescope/rubric.json");
+  CHECK(gradescope.scan == "inclusive");
+  CHECK(gradescope.max_score() == 11);
+}
+
 TEST_CASE("grade: a correct kernel gets every point, a racy one loses the race item with both lines and threads") {
   const grade::Rubric rubric = grade::load_rubric("");
   const grade::Grade good = grade::grade_report(check_file("tests/kernels/correct_kogge_stone.cu"), rubric, "either");
