@@ -1,4 +1,4 @@
-// `scanviz check`: prints the report card of cuda_subset/check.hpp as text or JSON.
+// `scanviz check`: the report card of cuda_subset/check.hpp as text or JSON.
 #include "check_report.hpp"
 
 #include <nlohmann/json.hpp>
@@ -10,10 +10,9 @@
 #include "algorithms.hpp"
 #include "check_gpu.hpp"
 #include "cuda_subset/check.hpp"
+#include "grade/card_text.hpp"
 
 namespace sv {
-
-namespace {
 
 nlohmann::json report_json(const cuda::CheckReport& r) {
   nlohmann::json j;
@@ -57,6 +56,7 @@ nlohmann::json report_json(const cuda::CheckReport& r) {
   j["steps"] = r.steps ? nlohmann::json(*r.steps) : nlohmann::json(nullptr);
   j["work_n"] = r.work_n;
   j["matches"] = r.matches ? nlohmann::json(*r.matches) : nlohmann::json(nullptr);
+  j["float_judge"] = r.float_judge.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.float_judge);
   if (r.gpu) {
     const cuda::CheckGpu& g = *r.gpu;
     nlohmann::json gj = {{"ran", g.ran},       {"note", g.note},           {"device", g.device},      {"cases", g.cases},
@@ -70,6 +70,8 @@ nlohmann::json report_json(const cuda::CheckReport& r) {
   }
   return j;
 }
+
+namespace {
 
 void print_gpu(std::ostream& out, const cuda::CheckGpu& g) {
   if (!g.ran) {
@@ -90,47 +92,27 @@ void print_gpu(std::ostream& out, const cuda::CheckGpu& g) {
   }
 }
 
+}  // namespace
+
 void print_report(std::ostream& out, const cuda::CheckReport& r) {
-  out << r.file << ": " << r.verdict;
-  if (!r.kernel.empty())
-    out << " (kernel " << r.kernel << ", blocks of " << r.block << " threads scanning " << r.capacity << " elements, "
-        << (r.exclusive ? "exclusive" : "inclusive") << " scan" << (r.exclusive_told ? ", told from its outputs" : "") << ")";
-  out << "\n";
+  out << card::headline(r) << "\n";
   if (!r.launch.empty()) out << "launch: --launch '" << r.launch << "'\n";
   if (!r.cases.empty()) {
-    std::map<std::string, int> count;
-    for (const cuda::CheckCase& c : r.cases) ++count[c.outcome];
-    std::string schedules, warps, inputs;
-    for (const cuda::CheckCase& c : r.cases)
-      if (inputs.find(c.input) == std::string::npos) inputs += (inputs.empty() ? "" : " and ") + c.input;
-    for (const std::string& s : r.schedules) schedules += (schedules.empty() ? "" : ", ") + s;
-    for (const std::int32_t w : r.warps) warps += (warps.empty() ? "" : "/") + std::to_string(w);
-    out << "cases: " << r.cases.size() << " run (sizes, " << inputs << " as inputs, schedules " << schedules << ", lockstep widths " << warps
-        << (r.block > 64 ? "; fewer for a block of over 64 threads" : "") << "): " << count["correct"] << " correct, " << count["wrong"]
-        << " wrong, " << count["error"] << " faulted\n";
+    out << card::cases_line(r) << "\n";
+    if (!r.float_judge.empty()) out << "  floats: " << r.float_judge << "\n";
     int shown = 0;
     for (const cuda::CheckCase& c : r.cases)
-      if (c.outcome == "wrong" && shown++ < 5)
-        out << "  wrong: n = " << c.n << " (" << c.grid << (c.grid == 1 ? " block" : " blocks") << "), " << c.input << ", schedule "
-            << c.schedule << ", warp " << c.warp << ": " << c.detail << "\n";
+      if (c.outcome == "wrong" && shown++ < 5) out << "  " << card::case_line(c) << "\n";
   }
   if (!r.printed.empty()) {  // printf's lines belong to the card, not to the terminal between its lines
     out << "printf (" << r.printed_case << ", the first " << r.printed.size() << (r.printed.size() == 1 ? " line" : " lines") << "):\n";
     for (const std::string& line : r.printed) out << "  " << line << "\n";
   }
-  for (const cuda::CheckError& e : r.errors)
-    out << e.severity << ": " << e.kind << (e.line ? " at line " + std::to_string(e.line) : "") << ": " << e.message << "\n";
-  for (const cuda::CheckHazard& h : r.hazards) {
-    out << "hazard: " << h.kind << " on " << h.buffer << "[" << h.index << "] (" << h.memory << " memory) in step " << h.step << ": thread " << h.thread_first
-        << (h.kind == "WAR" ? " read it" : " wrote it") << " (line " << (h.kind == "WAR" ? h.line_read : h.line_write) << "), thread "
-        << h.thread_second << (h.kind == "RAW" ? " read it" : " wrote it") << " (line "
-        << (h.kind == "RAW" ? h.line_read : h.line_second) << ") with no __syncthreads() between (n = " << h.n << ", schedule "
-        << h.schedule << ", warp " << h.warp << ")\n";
-  }
-  for (const cuda::CheckError& d : r.diagnoses) out << "why" << (d.line ? " (line " + std::to_string(d.line) + ")" : "") << ": " << d.message << "\n";
+  for (const cuda::CheckError& e : r.errors) out << card::error_line(e) << "\n";
+  for (const cuda::CheckHazard& h : r.hazards) out << card::hazard_line(h) << "\n";
+  for (const cuda::CheckError& d : r.diagnoses) out << card::why_line(d) << "\n";
   if (r.work && r.steps) {
-    out << "work and steps at n = " << r.work_n << ": " << *r.work << " operations, " << *r.steps << " steps";
-    out << (r.matches ? "; matches " + *r.matches + "'s closed forms" : "; matches no known algorithm's closed forms") << "\n";
+    out << card::work_line(r) << "\n";
     for (const AlgorithmInfo& a : block_algorithms()) {
       if (a.racy || a.warp_level) continue;
       if (const auto f = closed_form(a.name, r.work_n, r.exclusive))
@@ -138,18 +120,6 @@ void print_report(std::ostream& out, const cuda::CheckReport& r) {
     }
   }
   if (r.gpu) print_gpu(out, *r.gpu);
-}
-
-}  // namespace
-
-int check_command(const std::string& file, const std::string& source, const cuda::CheckOptions& options, bool json, bool gpu) {
-  if (options.block < 0 || options.block > 1024) throw std::invalid_argument("--block " + std::to_string(options.block) + " is outside 1..1024");
-  if (options.block && options.launch) throw std::invalid_argument("--block and --launch: the launch says the block");
-  cuda::CheckReport r = cuda::check_kernel(file, source, options);
-  if (gpu) check_on_gpu(file, source, r);
-  if (json) std::cout << report_json(r).dump(2) << "\n";
-  else print_report(std::cout, r);
-  return r.verdict == "correct" ? 0 : r.verdict == "wrong" ? 1 : 2;
 }
 
 }  // namespace sv

@@ -1,15 +1,18 @@
-// `scanviz check FILE.cu`: the report card of a scan kernel of the user's own (docs/cli.md).
+// `scanviz check FILE.cu`: the report card of a scan kernel of the user's own as text or JSON (docs/cli.md).
 #pragma once
 
-#include <cstdint>
-#include <string>
+#include <nlohmann/json.hpp>
+
+#include <ostream>
 
 #include "cuda_subset/check.hpp"
 
 namespace sv {
 
-// Prints the report (text, or one JSON object) and returns the exit code: 0 correct, 1 wrong, 2 error.
-// `gpu`: also run it on the device (check_gpu.hpp); without nvcc or a device one line says so.
-int check_command(const std::string& file, const std::string& source, const cuda::CheckOptions& options, bool json, bool gpu = false);
+// The card as one JSON object (docs/cli.md lists its keys).
+nlohmann::json report_json(const cuda::CheckReport& r);
+
+// The card as text: the verdict, the launch, the cases, faults, hazards, why, work and steps, the GPU.
+void print_report(std::ostream& out, const cuda::CheckReport& r);
 
 }  // namespace sv

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "grade/check_options.hpp"
 #include "run/request.hpp"
 
 namespace sv {
@@ -20,18 +21,12 @@ namespace sv {
 // `grid`: the launch's blocks (0: as many as n needs), run one after another (docs/cli.md).
 int trace_kernel(const std::string& file, const RunRequest& request, const std::string& out, std::int32_t grid = 0);
 
-// `check`'s options, and the subcommand that fills them.
-struct CheckOptions {
-  std::string kernel;
-  std::int32_t block = 0;
-  bool exclusive = false, json = false, gpu = false;
-  std::string launch;  // NAME<<<GRID, BLOCK, SHARED_BYTES>>>(ARGS), run/launch.hpp
-  std::string sizes;   // the cases' sizes, "1,7,1024,2^12"
-};
+// `check`'s subcommand, filling its options (grade/check_options.hpp).
 CLI::App* add_check_command(CLI::App& app, CheckOptions& o);
 
-// Prints the report card and returns its exit code (check_report.hpp); a source that cannot be read
-// is one line and 2.
+// One file: prints its report card, graded, and returns its exit code (grade/graded_check.hpp); a class
+// (several files, or a folder): grades each in a process of its own (grade/class_run.hpp). A source
+// that cannot be read, a bad rubric or bad options are one line and 2.
 int check_kernel(const CheckOptions& o);
 
 }  // namespace sv

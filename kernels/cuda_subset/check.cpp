@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <set>
@@ -11,6 +13,7 @@
 #include "algorithms.hpp"
 #include "analysis/analysis.hpp"
 #include "core/values.hpp"
+#include "cuda_subset/float_judge.hpp"
 #include "cuda_subset/host_run.hpp"
 #include "cuda_subset/parser.hpp"
 #include "cuda_subset/host_run.hpp"
@@ -71,8 +74,9 @@ std::vector<Payload> expected_output(const KernelRunConfig& c, ValueType type, s
 
 // Runs the launch, its blocks one after another on one global memory (record_kernel_launch); faults
 // propagate. Judged as the trace is: against the whole input's scan when the output is that (a kernel
-// that carries the earlier blocks' sums), else against each block's section on its own.
-Outcome run_launch(KernelRunConfig c, ValueType type, std::int64_t capacity) {
+// that carries the earlier blocks' sums), else against each block's section on its own. Float outputs
+// are judged against the float64 scan (float_judge.hpp), `factor` times the bound of their additions.
+Outcome run_launch(KernelRunConfig c, ValueType type, std::int64_t capacity, double factor) {
   Outcome o;
   if (c.launch) capacity = launch_at(c).capacity;  // the launch's own sections at this n
   c.grid = static_cast<std::int32_t>((c.n + capacity - 1) / capacity);
@@ -83,22 +87,23 @@ Outcome run_launch(KernelRunConfig c, ValueType type, std::int64_t capacity) {
   const std::vector<std::uint8_t> written = run.output_written;
   const bool whole = run.trace.meta.grid > 1 && judged_heads(run.trace.meta).empty();
   o.traces.push_back(std::move(run.trace));
-  if (whole && !c.symbolic && o.traces.front().result.outcome == sv::Outcome::Correct &&
-      std::all_of(written.begin(), written.end(), [](std::uint8_t w) { return w != 0; }))
-    return o;
-  const std::vector<Payload> expected = expected_output(c, type, capacity);
+  const std::int64_t section = whole && !c.symbolic ? c.n : capacity;
+  const bool floats = !c.symbolic && (type == ValueType::F32 || type == ValueType::F64);
+  const std::vector<Payload> expected = expected_output(c, type, section);
+  const std::vector<FloatExpected> expected64 = floats ? float64_scan(type, c.input, section, c.exclusive) : std::vector<FloatExpected>{};
   for (std::size_t i = 0; i < output.size(); ++i) {
-    const auto segment_start = static_cast<std::size_t>(static_cast<std::int64_t>(i) / capacity * capacity);
-    double scale = 0;
-    if (type == ValueType::F32 || type == ValueType::F64)
-      for (std::size_t j = segment_start; j <= i; ++j)
-        scale += std::abs(type == ValueType::F32 ? c.input[j].as<float>() : c.input[j].as<double>());
-    const bool good = written[i] && values_match(type, expected[i], output[i], i - segment_start + 1, scale);
+    const bool good = written[i] && (floats ? float_output_ok(type, expected64[i], output[i], factor) : values_match(type, expected[i], output[i], 1));
     if (good) continue;
     o.ok = false;
     o.first_wrong = static_cast<std::int64_t>(i);
-    o.detail = written[i] ? "output[" + std::to_string(i) + "] = " + format_value(type, output[i]) + ", expected " +
-                                format_value(type, expected[i])
+    std::string want = format_value(type, expected[i]);
+    if (floats && expected64[i].value != std::round(expected64[i].value)) {  // integer inputs add up exactly: no tolerance to say
+      char text[96];
+      std::snprintf(text, sizeof text, "%.9g (float64; off by at most %.3g after %lld additions)", expected64[i].value,
+                    float_tolerance(type, expected64[i], factor), static_cast<long long>(expected64[i].additions));
+      want = text;
+    }
+    o.detail = written[i] ? "output[" + std::to_string(i) + "] = " + format_value(type, output[i]) + ", expected " + want
                           : "output[" + std::to_string(i) + "] is never written";
     break;
   }
@@ -169,6 +174,7 @@ class Checker {
     r_.kernel = whole.name;
     type_ = kernel_run_type(base_);
     symbolic_ok_ = type_ == ValueType::F32 || type_ == ValueType::F64;
+    if (symbolic_ok_) r_.float_judge = float_tolerance_text(type_, opt_.float_tolerance);
     r_.capacity = capacity_;
     // Inclusive or exclusive, told from the outputs at a full block (unless said).
     KernelRunConfig c = base_;
@@ -178,9 +184,9 @@ class Checker {
     if (!opt_.exclusive) {
       try {
         c.exclusive = false;
-        const bool inclusive = run_launch(c, type_, capacity_).ok;
+        const bool inclusive = run_launch(c, type_, capacity_, opt_.float_tolerance).ok;
         c.exclusive = true;
-        const bool exclusive = !inclusive && run_launch(c, type_, capacity_).ok;
+        const bool exclusive = !inclusive && run_launch(c, type_, capacity_, opt_.float_tolerance).ok;
         r_.exclusive = exclusive;
         r_.exclusive_told = true;
       } catch (const EmulationError&) {
@@ -194,7 +200,7 @@ class Checker {
     c.exclusive = r_.exclusive;
     if (!std::has_single_bit(static_cast<std::uint64_t>(capacity_)) || capacity_ < 2) return;
     try {
-      const Outcome o = run_launch(c, type_, capacity_);
+      const Outcome o = run_launch(c, type_, capacity_, opt_.float_tolerance);
       const Metrics m = compute_metrics(o.traces.front());
       r_.work = m.operations;
       r_.steps = operation_depth(o.traces.front());  // the dataflow's depth, whatever the barriers
@@ -323,7 +329,7 @@ class Checker {
     c.input = input == kFullRange ? full_range_input(type_, n, static_cast<std::uint64_t>(n) + 17) : check_input(type_, n, floats);
     CheckCase cc{n, static_cast<std::int32_t>((n + capacity_ - 1) / capacity_), warp, schedule_text(c), input, "correct", ""};
     try {
-      const Outcome o = run_launch(c, type_, capacity_);
+      const Outcome o = run_launch(c, type_, capacity_, opt_.float_tolerance);
       for (const Trace& t : o.traces) collect_hazards(t, cc);
       if (r_.printed.empty() && !o.printed.empty()) {
         r_.printed.assign(o.printed.begin(), o.printed.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(o.printed.size(), 20)));
@@ -416,7 +422,7 @@ class Checker {
     CheckError d{"wrong-value", 0, 0, ""};
     const std::string where = "n = " + std::to_string(c.n) + ", " + c.schedule.name() + ", warp " + std::to_string(c.warp) + ": ";
     try {
-      const Outcome o = run_launch(c, ValueType::Interval, capacity_);
+      const Outcome o = run_launch(c, ValueType::Interval, capacity_, opt_.float_tolerance);
       const Trace& t = o.traces.front();
       for (const Event& e : t.events)
         if (e.kind == EventKind::Op && e.value.as<Interval>().is_invalid()) {

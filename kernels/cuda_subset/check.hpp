@@ -82,6 +82,7 @@ struct CheckReport {
   std::int64_t work_n = 0;            // the n work and steps were measured at
   std::optional<std::string> matches;  // the known algorithm whose closed forms equal them at work_n
   std::string verdict;                 // correct, wrong (a bug found by running it), error (it cannot run as asked)
+  std::string float_judge;             // how float outputs were judged (float_judge.hpp); empty for integer kernels
   std::optional<CheckGpu> gpu;         // with --gpu
   std::vector<std::string> printed;    // printf's first lines, in the first case that printed
   std::string printed_case;            // that case: "n = 8, schedule in-order, warp 32"
@@ -93,6 +94,7 @@ struct CheckOptions {
   std::optional<LaunchSpec> launch;  // how the kernel is launched (its kernel, block and arguments); else inferred
   std::vector<std::int64_t> sizes;   // the cases' sizes; empty: check_sizes of the block's elements
   IncludeReader include;             // reads an #include "local.h"
+  double float_tolerance = 1;        // float outputs: this many times the error bound of their additions (float_judge.hpp)
 };
 
 // The input of a check's case of n elements: small integers (exact in float) or random floats.
