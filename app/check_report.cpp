@@ -9,6 +9,7 @@
 
 #include "algorithms.hpp"
 #include "check_gpu.hpp"
+#include "check_notes.hpp"
 #include "cuda_subset/check.hpp"
 
 namespace sv {
@@ -89,13 +90,14 @@ void print_gpu(std::ostream& out, const cuda::CheckGpu& g) {
   }
 }
 
-void print_report(std::ostream& out, const cuda::CheckReport& r) {
+void print_report(std::ostream& out, const cuda::CheckReport& r, const std::string& note) {
   out << r.file << ": " << r.verdict;
   if (!r.kernel.empty())
     out << " (kernel " << r.kernel << ", blocks of " << r.block << " threads scanning " << r.capacity << " elements, "
         << (r.exclusive ? "exclusive" : "inclusive") << " scan" << (r.exclusive_told ? ", told from its outputs" : "") << ")";
   out << "\n";
   if (!r.launch.empty()) out << "launch: --launch '" << r.launch << "'\n";
+  if (!note.empty()) out << "note: " << note << "\n";
   if (!r.cases.empty()) {
     std::map<std::string, int> count;
     for (const cuda::CheckCase& c : r.cases) ++count[c.outcome];
@@ -109,7 +111,7 @@ void print_report(std::ostream& out, const cuda::CheckReport& r) {
     for (const cuda::CheckCase& c : r.cases)
       if (c.outcome == "wrong" && shown++ < 5)
         out << "  wrong: n = " << c.n << " (" << c.grid << (c.grid == 1 ? " block" : " blocks") << "), " << c.input << ", schedule "
-            << c.schedule << ", warp " << c.warp << ": " << c.detail << "\n";
+            << c.schedule << ", lockstep " << c.warp << ": " << c.detail << "\n";
   }
   for (const cuda::CheckError& e : r.errors)
     out << e.severity << ": " << e.kind << (e.line ? " at line " + std::to_string(e.line) : "") << ": " << e.message << "\n";
@@ -118,7 +120,7 @@ void print_report(std::ostream& out, const cuda::CheckReport& r) {
         << (h.kind == "WAR" ? " read it" : " wrote it") << " (line " << (h.kind == "WAR" ? h.line_read : h.line_write) << "), thread "
         << h.thread_second << (h.kind == "RAW" ? " read it" : " wrote it") << " (line "
         << (h.kind == "RAW" ? h.line_read : h.line_second) << ") with no __syncthreads() between (n = " << h.n << ", schedule "
-        << h.schedule << ", warp " << h.warp << ")\n";
+        << h.schedule << ", lockstep " << h.warp << ")\n";
   }
   for (const cuda::CheckError& d : r.diagnoses) out << "why" << (d.line ? " (line " + std::to_string(d.line) + ")" : "") << ": " << d.message << "\n";
   if (r.work && r.steps) {
@@ -141,7 +143,7 @@ int check_command(const std::string& file, const std::string& source, const cuda
   cuda::CheckReport r = cuda::check_kernel(file, source, options);
   if (gpu) check_on_gpu(file, source, r);
   if (json) std::cout << report_json(r).dump(2) << "\n";
-  else print_report(std::cout, r);
+  else print_report(std::cout, r, block_note(r, source, options.launch.has_value()));
   return r.verdict == "correct" ? 0 : r.verdict == "wrong" ? 1 : 2;
 }
 
