@@ -27,13 +27,15 @@ bool grade_is_current(const Ui& ui) {
 
 KernelVerdict kernel_verdict(const Ui& ui) {
   if (!ui.lesson.own_kernel) return {};
-  if (!ui.lesson.error.empty()) return {"ERROR", KernelVerdict::Bad};  // the text asked for does not run
+  // The card's, even where the lesson's one run failed (a block the run cannot infer, which the
+  // check picks itself): the card ran the text on every case.
   if (grade_is_current(ui)) return card_verdict(ui.kernel.grade->report.verdict);
   if (const std::optional<GradeProgress> p = ui.kernel.checker.progress()) {
     if (found_wrong(p->partial)) return {"WRONG", KernelVerdict::Bad};
     if (p->planned == 0) return {"checking...", KernelVerdict::Neutral};
     return {"checking: " + std::to_string(p->run) + " of " + std::to_string(p->planned) + " cases", KernelVerdict::Neutral};
   }
+  if (!ui.lesson.error.empty()) return {"ERROR", KernelVerdict::Bad};  // the text asked for does not run
   return {"not checked yet", KernelVerdict::Neutral};
 }
 

@@ -100,6 +100,7 @@ std::optional<GuiOptions> shown_options(const Ui& ui) {
     // what names a built-in lesson (a kernel of one's own runs alone, as itself).
     o.kernel_name = l.own_kernel->name;
     o.kernel_text = l.own_kernel->text;
+    s.launch = r.launch;  // how it runs (the launch box)
     const RunRequest d = default_lesson_request();
     s.algorithm = d.algorithm;
     s.type.reset();
