@@ -107,12 +107,12 @@ def report_box(image):
     """Where the report card is: the lower part of the "Your kernel" panel, which takes the right-hand
     column (the right 46 % of the window) under the narration, the editor above the card."""
     width, height = image[0], image[1]
-    return int(0.55 * width), int(0.60 * height), int(0.99 * width), int(0.99 * height)
+    return int(0.55 * width), int(0.68 * height), int(0.99 * width), int(0.99 * height)
 
 
 def editor_box(image):
     width, height = image[0], image[1]
-    return int(0.55 * width), int(0.25 * height), int(0.99 * width), int(0.58 * height)
+    return int(0.55 * width), int(0.25 * height), int(0.99 * width), int(0.62 * height)
 
 
 def verdict(image):
@@ -213,6 +213,9 @@ def typed_error(browser, link, out):
     press(browser, "k", "KeyK", 75)
     type_kernel(browser, BROKEN_KERNEL, os.path.join(out, "downloads"))
     with_control(browser, "Enter", "Enter", 13)
+    # Ctrl+Home: the cursor to the text's start, which the editor scrolls into view (the panel's column
+    # is shorter than the text and its cursor at the end).
+    with_control(browser, "Home", "Home", 36)
     deadline, band, shot = time.monotonic() + 30, [], None
     while not band and time.monotonic() < deadline:
         shot = screenshot(browser)

@@ -76,7 +76,7 @@ def pasted_into_editor(browser, url, out, root):
         fail(f"the pasted whole file's report card shows {bad} pixels of WRONG's red and {good} of CORRECT's green")
     frames = browser.evaluate("Module.frames") - frames_before
     work = sorted(browser.evaluate(f"Module.frameWorkMs.slice(-{min(frames, 240)})"))
-    print(f"page_test: a whole file pasted ({len(text)} bytes) is the editor's text; launched as the link says, its card says "
+    print(f"page_test: a whole file pasted ({len(text)} bytes) is the editor's text; launched as the launch box says, its card says "
           f"WRONG after {graded_s:.1f} s, {frames} frames drawn meanwhile (the window's work a frame: median "
           f"{work[len(work) // 2]:.1f} ms, slowest {work[-1]:.1f} ms)")
     close_panel(browser)

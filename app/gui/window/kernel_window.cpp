@@ -217,7 +217,7 @@ void kernel_window(Ui& ui, const PanelLayout& l) {
   // Side by side where the panel is wide enough for both, else the report card under the editor.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool beside = avail.x > 40 * ImGui::GetFontSize();
-  const ImVec2 editor_size = beside ? ImVec2(avail.x * 0.58f, avail.y) : ImVec2(avail.x, avail.y * 0.45f);
+  const ImVec2 editor_size = beside ? ImVec2(avail.x * 0.58f, avail.y) : ImVec2(avail.x, avail.y * 0.55f);
   ImGui::BeginChild("##editor side", editor_size);
   if (kernel_editor(k.editor, ui.fonts.mono) == EditorAction::Run) run_editor_kernel(ui);
   ui.chrome.push_back({"kernel_editor", window_rect()});
