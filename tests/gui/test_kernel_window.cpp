@@ -92,11 +92,11 @@ struct Shown {
   }
 };
 
-Shown open(const std::string& args, const Dir& dir, int frames = 24) {
+Shown open(const std::string& args, const Dir& dir, int frames = 24, const std::string& size = "1400x800") {
   Shown s;
   const fs::path report = dir.path / "layout.json";
   fs::remove(report);
-  s.code = run_under_xvfb("gui --frames " + std::to_string(frames) + " --size 1400x800 --theme light --report-kernel --report-source "
+  s.code = run_under_xvfb("gui --frames " + std::to_string(frames) + " --size " + size + " --theme light --report-kernel --report-source "
                           "--report-layout '" + report.string() + "' " + args, &s.out);
   if (s.code == 0) {
     std::ifstream in(report);
@@ -239,22 +239,24 @@ TEST_CASE("kernel window: a report card entry clicked lights its lines and shows
   Dir dir;
   const fs::path racy = asset("pmpp_kogge_stone_incorrect.cu");
   const std::uint32_t race_line = line_of(read_text(racy), "buffer_s[threadIdx.x] += buffer_s[threadIdx.x - stride]");
-  // First where the hazard entry is drawn, then a click on it.
-  const Shown first = open("--kernel '" + racy.string() + "' --n 8 --keys k", dir);
+  // First where the hazard entry is drawn, then a click on it; in a window wide enough for the card
+  // beside the editor, the whole height of the panel, so the entry shows without scrolling.
+  const std::string wide = "1600x900";
+  const Shown first = open("--kernel '" + racy.string() + "' --n 8 --keys k", dir, 24, wide);
   REQUIRE_MESSAGE(first.code == 0, first.out);
   const auto entry = first.chrome("report_hazard_0");
   REQUIRE(entry.has_value());
   const std::string hazard = first.line("hazard: ");
   std::smatch m;
   REQUIRE(std::regex_search(hazard, m, std::regex("step ([0-9]+) \\(n = ([0-9]+)")));
-  const Shown picked = open("--kernel '" + racy.string() + "' --n 8 --keys 'k wait:4 " + click_at(*entry) + " wait:4'", dir, 30);
+  const Shown picked = open("--kernel '" + racy.string() + "' --n 8 --keys 'k wait:4 " + click_at(*entry) + " wait:4'", dir, 30, wide);
   REQUIRE_MESSAGE(picked.code == 0, picked.out);
   CHECK(picked.line("marked lines:") == " " + std::to_string(race_line) + " " + std::to_string(race_line));
   CHECK(picked.line("lesson kernel: ").rfind("pmpp_kogge_stone_incorrect.cu, shown: pmpp_kogge_stone_incorrect.cu, step " + m[1].str() + " of ", 0) == 0);
 
   // By keyboard alone: K, Escape leaves the text, Down selects the card's first entry (the error of
   // the load, line 12, which is no run's step), Down again the hazard, Enter picks it.
-  const Shown keyed = open("--kernel '" + racy.string() + "' --n 8 --keys 'k wait:2 escape down down enter wait:4'", dir, 30);
+  const Shown keyed = open("--kernel '" + racy.string() + "' --n 8 --keys 'k wait:2 escape down down enter wait:4'", dir, 30, wide);
   REQUIRE_MESSAGE(keyed.code == 0, keyed.out);
   CHECK(keyed.line("marked lines:") == picked.line("marked lines:"));
   CHECK(keyed.line("lesson kernel: ") == picked.line("lesson kernel: "));
@@ -265,7 +267,7 @@ TEST_CASE("kernel window: a report card entry clicked lights its lines and shows
   CHECK(first.line("error line " + std::to_string(load_line) + ": ").rfind("out-of-bounds", 0) == 0);
   const auto row = first.chrome("editor_problem_0");
   REQUIRE(row.has_value());
-  const Shown clicked = open("--kernel '" + racy.string() + "' --n 8 --keys 'k wait:4 " + click_at(*row) + " wait:3'", dir, 30);
+  const Shown clicked = open("--kernel '" + racy.string() + "' --n 8 --keys 'k wait:4 " + click_at(*row) + " wait:3'", dir, 30, wide);
   REQUIRE_MESSAGE(clicked.code == 0, clicked.out);
   CHECK(clicked.line("marked lines:") == " " + std::to_string(load_line));
 }
