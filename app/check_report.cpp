@@ -9,6 +9,7 @@
 
 #include "algorithms.hpp"
 #include "check_gpu.hpp"
+#include "check_notes.hpp"
 #include "cuda_subset/check.hpp"
 #include "grade/card_text.hpp"
 
@@ -94,9 +95,10 @@ void print_gpu(std::ostream& out, const cuda::CheckGpu& g) {
 
 }  // namespace
 
-void print_report(std::ostream& out, const cuda::CheckReport& r) {
+void print_report(std::ostream& out, const cuda::CheckReport& r, const std::string& note) {
   out << card::headline(r) << "\n";
   if (!r.launch.empty()) out << "launch: --launch '" << r.launch << "'\n";
+  if (!note.empty()) out << "note: " << note << "\n";
   if (!r.cases.empty()) {
     out << card::cases_line(r) << "\n";
     if (!r.float_judge.empty()) out << "  floats: " << r.float_judge << "\n";

@@ -13,6 +13,7 @@ namespace sv {
 nlohmann::json report_json(const cuda::CheckReport& r);
 
 // The card as text: the verdict, the launch, the cases, faults, hazards, why, work and steps, the GPU.
-void print_report(std::ostream& out, const cuda::CheckReport& r);
+// `note`, when given, is a line saying why the check's block differs from the file's (check_notes.hpp).
+void print_report(std::ostream& out, const cuda::CheckReport& r, const std::string& note = {});
 
 }  // namespace sv

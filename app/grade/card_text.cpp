@@ -35,7 +35,7 @@ std::string cases_line(const cuda::CheckReport& r) {
 
 std::string case_line(const cuda::CheckCase& c) {
   return "wrong: n = " + std::to_string(c.n) + " (" + std::to_string(c.grid) + (c.grid == 1 ? " block" : " blocks") + "), " + c.input +
-         ", schedule " + c.schedule + ", warp " + std::to_string(c.warp) + ": " + c.detail;
+         ", schedule " + c.schedule + ", lockstep " + std::to_string(c.warp) + ": " + c.detail;
 }
 
 std::string error_line(const cuda::CheckError& e) {
@@ -47,7 +47,7 @@ std::string hazard_line(const cuda::CheckHazard& h) {
          ": thread " + std::to_string(h.thread_first) + (h.kind == "WAR" ? " read it" : " wrote it") + " (line " +
          std::to_string(h.kind == "WAR" ? h.line_read : h.line_write) + "), thread " + std::to_string(h.thread_second) +
          (h.kind == "RAW" ? " read it" : " wrote it") + " (line " + std::to_string(h.kind == "RAW" ? h.line_read : h.line_second) +
-         ") with no __syncthreads() between (n = " + std::to_string(h.n) + ", schedule " + h.schedule + ", warp " + std::to_string(h.warp) + ")";
+         ") with no __syncthreads() between (n = " + std::to_string(h.n) + ", schedule " + h.schedule + ", lockstep " + std::to_string(h.warp) + ")";
 }
 
 std::string why_line(const cuda::CheckError& d) {

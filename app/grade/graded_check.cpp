@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "check_gpu.hpp"
+#include "check_notes.hpp"
 #include "check_report.hpp"
 #include "core/files.hpp"
 #include "cuda_subset/parser.hpp"
@@ -119,7 +120,7 @@ int graded_check(const CheckOptions& o) {
     text << card::headline(r) << "\n" << grade::grade_text(g, rubric);
     for (const std::string& line : g.items.front().lines) text << "  " << line << "\n";
   } else {
-    print_report(text, r);
+    print_report(text, r, block_note(r, source, !o.launch.empty()));
     if (!o.rubric.empty()) text << grade::grade_text(g, rubric);
   }
   if (o.out.empty() || is_standard_stream(o.out)) std::cout << text.str();

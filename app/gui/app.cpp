@@ -28,8 +28,9 @@ namespace sv::gui {
 
 namespace {
 
-// Opens the window with its GL context and Dear ImGui on it; nullptr after one line on standard error.
-GLFWwindow* open_window(const GuiOptions& opt) {
+// Opens the window with its GL context and Dear ImGui on it, on the platform's clipboard; nullptr
+// after one line on standard error.
+GLFWwindow* open_window(const GuiOptions& opt, Platform& platform) {
   GlWindowError error = GlWindowError::None;
   GLFWwindow* window = open_gl_window(opt.width, opt.height, "scanviz", true, error);
   if (error == GlWindowError::Init) std::cerr << "scanviz: cannot open a window (GLFW could not initialize the display)\n";
@@ -41,6 +42,7 @@ GLFWwindow* open_window(const GuiOptions& opt) {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // we lay the panels out ourselves
   ImGui_ImplGlfw_InitForOpenGL(window, true);
+  platform.use_clipboard();  // after the backend, which sets GLFW's
   glfwSetDropCallback(window, on_drop);  // the backend installs no drop callback of its own
   ImGui_ImplOpenGL3_Init(glsl_version());
   return window;
@@ -64,7 +66,7 @@ int run_gui(const GuiOptions& opt, Platform& platform) {
   const auto ui = std::make_unique<Ui>(platform.has_threads());
   std::vector<ScriptedInput> script;
   if (const int bad = apply_options(opt, *ui, script); bad != 0) return bad;
-  GLFWwindow* window = open_window(opt);
+  GLFWwindow* window = open_window(opt, platform);
   if (!window) return 2;
   const int exit_code = run_frames(window, opt, *ui, platform, script);
   save_settings(ui->settings);

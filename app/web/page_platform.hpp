@@ -4,6 +4,7 @@
 
 #include "gui/platform/platform.hpp"
 #include "web/browser.hpp"
+#include "web/clipboard.hpp"
 #include "web/kernel_address.hpp"
 
 namespace sv::web {
@@ -24,6 +25,9 @@ class PagePlatform : public gui::Platform {
   void dropped_file_read(const std::string& path) override;
   // The page's files are copies dropped in: none is saved again elsewhere.
   std::optional<gui::FileStamp> file_stamp(const std::string&) const override { return std::nullopt; }
+  // Copies go to the browser's clipboard; pastes come as the browser's paste events.
+  void use_clipboard() override { use_browser_clipboard(); }
+  std::string take_pasted_text() override { return take_browser_paste(); }
   bool has_links() const override { return true; }
   std::string copy_link(const std::optional<gui::GuiOptions>& shown) override;
 

@@ -124,16 +124,41 @@ class Checker {
   }
 
   CheckReport run() {
+    while (step()) {
+    }
+    return finish();
+  }
+
+  // One part of the check: the preparation (the parse, the launch's probes, inclusive or exclusive,
+  // work and steps) and the cases' plan, then one case a call; false once nothing is left.
+  bool step() {
     try {
-      prepare();
-      sweep();
+      if (!prepared_) {
+        prepared_ = true;
+        prepare();
+        plan();
+      } else if (next_ < plan_.size()) {
+        const PlannedCase& p = plan_[next_++];
+        one_case(p.n, p.schedule, p.warp, p.input);
+      }
     } catch (const KernelError& e) {
       r_.errors.push_back({e.kind, e.pos.line, e.pos.col, e.message, "error"});
+      next_ = plan_.size();
     } catch (const LaunchError& e) {
       r_.errors.push_back({"launch", 0, 0, e.what(), "error"});
+      next_ = plan_.size();
     } catch (const std::invalid_argument& e) {
       r_.errors.push_back({"unsupported", 0, 0, e.what(), "error"});
+      next_ = plan_.size();
     }
+    return next_ < plan_.size();
+  }
+
+  std::size_t cases_run() const { return next_; }
+  std::size_t cases_planned() const { return plan_.size(); }
+  const CheckReport& partial() const { return r_; }
+
+  CheckReport finish() {
     // error: the file cannot be run as asked (its source refused, a launch that cannot be bound);
     // every bug found by running it (a wrong output, a race, a fault) makes it wrong.
     const bool wrong = std::any_of(r_.cases.begin(), r_.cases.end(), [](const CheckCase& c) { return c.outcome != "correct"; });
@@ -299,18 +324,20 @@ class Checker {
   const std::vector<std::string>& schedules() const { return base_.block > kLargeBlock ? kLargeSchedules : kSchedules; }
   const std::vector<std::int32_t>& warps() const { return base_.block > kLargeBlock ? kLargeWarps : kWarps; }
 
-  void sweep() {
+  // The cases, in the order they run: each size under every schedule and lockstep width, then the
+  // float inputs.
+  void plan() {
     for (const std::string& s : schedules()) r_.schedules.push_back(s);
     for (const std::int32_t w : warps()) r_.warps.push_back(w);
     for (std::int64_t n : sizes()) {
       for (const std::string& schedule : schedules())
         for (std::int32_t warp : warps())
-          if (warp == 32 || !warp_level_) one_case(n, schedule, warp);  // shuffles need the warp of 32
+          if (warp == 32 || !warp_level_) plan_.push_back({n, schedule, warp, kIntegers});  // shuffles need the warp of 32
       // Floats where the scan is of floats or doubles; else integers over their whole range, where
       // the sums wrap (and a float temporary loses digits), as the reference's do.
       const bool integer = type_ == ValueType::I32 || type_ == ValueType::I64;
       for (std::int32_t warp : {32, 1})
-        if (warp == 32 || !warp_level_) one_case(n, "in-order", warp, integer ? kFullRange : kFloats);
+        if (warp == 32 || !warp_level_) plan_.push_back({n, "in-order", warp, integer ? kFullRange : kFloats});
     }
   }
 
@@ -420,7 +447,7 @@ class Checker {
     c.symbolic = true;
     c.input = random_input(OpKind::Interval, ValueType::Interval, static_cast<std::size_t>(c.n), 1);
     CheckError d{"wrong-value", 0, 0, ""};
-    const std::string where = "n = " + std::to_string(c.n) + ", " + c.schedule.name() + ", warp " + std::to_string(c.warp) + ": ";
+    const std::string where = "n = " + std::to_string(c.n) + ", " + c.schedule.name() + ", lockstep " + std::to_string(c.warp) + ": ";
     try {
       const Outcome o = run_launch(c, ValueType::Interval, capacity_, opt_.float_tolerance);
       const Trace& t = o.traces.front();
@@ -449,8 +476,18 @@ class Checker {
     r_.diagnoses.push_back(std::move(d));
   }
 
+  struct PlannedCase {
+    std::int64_t n;
+    std::string schedule;
+    std::int32_t warp;
+    const char* input;  // kIntegers, kFloats or kFullRange
+  };
+
   CheckOptions opt_;
   CheckReport r_;
+  std::vector<PlannedCase> plan_;
+  std::size_t next_ = 0;  // the next case of plan_ to run
+  bool prepared_ = false;
   KernelRunConfig base_;
   ValueType type_ = ValueType::F32;
   bool symbolic_ok_ = false;
@@ -478,5 +515,20 @@ std::vector<std::int64_t> check_sizes(std::int64_t capacity) {
 CheckReport check_kernel(const std::string& file, const std::string& source, const CheckOptions& options) {
   return Checker(file, source, options).run();
 }
+
+struct CheckRun::State {
+  Checker checker;
+};
+
+CheckRun::CheckRun(const std::string& file, const std::string& source, const CheckOptions& options)
+    : state_(std::make_unique<State>(State{Checker(file, source, options)})) {}
+CheckRun::~CheckRun() = default;
+CheckRun::CheckRun(CheckRun&&) noexcept = default;
+CheckRun& CheckRun::operator=(CheckRun&&) noexcept = default;
+bool CheckRun::step() { return state_->checker.step(); }
+std::size_t CheckRun::cases_run() const { return state_->checker.cases_run(); }
+std::size_t CheckRun::cases_planned() const { return state_->checker.cases_planned(); }
+const CheckReport& CheckRun::partial() const { return state_->checker.partial(); }
+CheckReport CheckRun::finish() { return state_->checker.finish(); }
 
 }  // namespace sv::cuda

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -104,5 +105,26 @@ std::vector<Payload> check_input(ValueType type, std::int64_t n, bool floats);
 std::vector<std::int64_t> check_sizes(std::int64_t capacity);
 
 CheckReport check_kernel(const std::string& file, const std::string& source, const CheckOptions& options = {});
+
+// check_kernel a part at a time, for a caller that must stay responsive (the page grades between its
+// frames, the window shows the progress): step() runs the preparation first (the parse, the
+// launch's probes, work and steps: a few runs), then one case a call, and says whether any is left;
+// finish() gives the same report check_kernel does.
+class CheckRun {
+ public:
+  CheckRun(const std::string& file, const std::string& source, const CheckOptions& options = {});
+  ~CheckRun();
+  CheckRun(CheckRun&&) noexcept;
+  CheckRun& operator=(CheckRun&&) noexcept;
+  bool step();
+  std::size_t cases_run() const;
+  std::size_t cases_planned() const;  // 0 until the preparation has run
+  const CheckReport& partial() const;  // what the parts run so far found (no verdict yet)
+  CheckReport finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace sv::cuda

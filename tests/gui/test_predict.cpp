@@ -117,9 +117,9 @@ TEST_CASE("predict window: the timeline waits for an answer, and a bad script is
   CHECK(held.out.find("predict:") == std::string::npos);
   // Still at the load step: no operator application is drawn.
   CHECK(held.count(gui::palette_light().cell_active >> 8, 290, 40, 840, 320, 3) == 0);
-  const Shot bad = run_gui("", "p ctrl+q");
+  const Shot bad = run_gui("", "p alt+q");
   CHECK(bad.code == 2);
-  CHECK(bad.out.find("--keys: 'ctrl+q' is not a key") != std::string::npos);
+  CHECK(bad.out.find("--keys: 'alt+q' is not a key") != std::string::npos);
 }
 
 TEST_CASE("predict window: on the racy kernel the stale read is asked and explained with the hazard") {

@@ -104,15 +104,15 @@ def wait_for_address(browser, part, seconds=30):
 
 
 def report_box(image):
-    """Where the report card is: the right part of the "Your kernel" panel (it opens at 2 % to 64 %
-    of the window's width, the editor taking the left 58 % of it)."""
+    """Where the report card is: the lower part of the "Your kernel" panel, which takes the right-hand
+    column (the right 46 % of the window) under the narration, the editor above the card."""
     width, height = image[0], image[1]
-    return int(0.40 * width), int(0.08 * height), int(0.62 * width), int(0.88 * height)
+    return int(0.55 * width), int(0.68 * height), int(0.99 * width), int(0.99 * height)
 
 
 def editor_box(image):
     width, height = image[0], image[1]
-    return int(0.03 * width), int(0.08 * height), int(0.36 * width), int(0.88 * height)
+    return int(0.55 * width), int(0.25 * height), int(0.99 * width), int(0.62 * height)
 
 
 def verdict(image):
@@ -137,7 +137,7 @@ def band_line(image, band):
     (a line of the editor is one font size), counted up to the first without text, which is the
     padding above the first line."""
     width = image[0]
-    x0, x1, pitch = int(0.12 * width), int(0.36 * width), len(band)
+    x0, x1, pitch = int(0.59 * width), int(0.95 * width), len(band)
     def inked(top):
         return any(max(pixel(image, x, y)) < 90 for y in range(top, top + pitch) for x in range(x0, x1, 2))
     above = 0
@@ -213,6 +213,9 @@ def typed_error(browser, link, out):
     press(browser, "k", "KeyK", 75)
     type_kernel(browser, BROKEN_KERNEL, os.path.join(out, "downloads"))
     with_control(browser, "Enter", "Enter", 13)
+    # Ctrl+Home: the cursor to the text's start, which the editor scrolls into view (the panel's column
+    # is shorter than the text and its cursor at the end).
+    with_control(browser, "Home", "Home", 36)
     deadline, band, shot = time.monotonic() + 30, [], None
     while not band and time.monotonic() < deadline:
         shot = screenshot(browser)

@@ -14,12 +14,16 @@ trace and checks the page's line about each; clicks File > Export (PNG, SVG, GIF
 the files the browser downloads; types a kernel of one's own into the "Your kernel" editor, runs it
 and checks its race, report card, link, File > Save kernel, an error line and a dropped .cu.
 
-    tests/web/page_test.py SITE_DIR OUT_DIR
+    tests/web/page_test.py SITE_DIR OUT_DIR [SCENARIO...]
+
+SCENARIO names the scenarios to run (timeline, views, lesson_links, frame_times, files, follows_page,
+tooltip, refused_input, lecture, bad_links, exports, kernels, pastes); none: every one.
 
 The scenarios live beside it by the window's parts: page_lesson.py (the lesson, the timeline, the
 address and links), page_views.py (the race, look-back, charts, timing), page_window.py (frame
 times, the page's size, tooltips, lecture mode), page_files.py (Export and Save trace), page_kernel.py
-(a kernel of one's own: the editor, the report card, its link); the browser
+(a kernel of one's own: the editor, the report card, its link), page_paste.py (a whole file
+pasted); the browser
 client is page_browser.py and the PNG and GIF readers page_images.py.
 
 Exits 77 (ctest's skip code) with one line saying why when the site or the browser is missing.
@@ -32,6 +36,7 @@ import tempfile
 import page_files
 import page_kernel
 import page_lesson
+import page_paste
 import page_views
 import page_window
 from page_browser import Browser, install_key_release, load, serve
@@ -42,10 +47,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         print(__doc__)
         sys.exit(2)
-    site, out = sys.argv[1], sys.argv[2]
+    site, out, only = sys.argv[1], sys.argv[2], set(sys.argv[3:])
     if not os.path.isfile(os.path.join(site, "index.html")):
         skip(f"no web build in {site} (scripts/web.sh makes it)")
     executable = shutil.which("chromium-headless-shell") or shutil.which("chromium")
@@ -70,18 +75,28 @@ def main():
             shot, first_frame_ms = load(browser, url)
             print(f"page_test: first frame {first_frame_ms:.0f} ms after navigation")
             # Each scenario acts as a person does, then checks what the page shows (tests/web/page_*.py).
-            page_lesson.timeline(browser, url, out, shot)
-            page_views.views(browser, url, out, shot)
-            page_lesson.lesson_links(browser, url)
-            page_window.frame_times(browser, url)
-            page_views.files_from_elsewhere(browser, url, out, site)
-            page_window.follows_page(browser, url, out)
-            page_window.hazard_tooltip(browser, url, out)
-            page_window.refused_input(browser, url, out)
-            page_window.lecture_mode(browser, url, out)
-            page_lesson.bad_links(browser, url)
-            page_files.exports(browser, url, out)
-            page_kernel.kernels(browser, url, out, ROOT)
+            scenarios = [
+                ("timeline", lambda: page_lesson.timeline(browser, url, out, shot)),
+                ("views", lambda: page_views.views(browser, url, out, shot)),
+                ("lesson_links", lambda: page_lesson.lesson_links(browser, url)),
+                ("frame_times", lambda: page_window.frame_times(browser, url)),
+                ("files", lambda: page_views.files_from_elsewhere(browser, url, out, site)),
+                ("follows_page", lambda: page_window.follows_page(browser, url, out)),
+                ("tooltip", lambda: page_window.hazard_tooltip(browser, url, out)),
+                ("refused_input", lambda: page_window.refused_input(browser, url, out)),
+                ("lecture", lambda: page_window.lecture_mode(browser, url, out)),
+                ("bad_links", lambda: page_lesson.bad_links(browser, url)),
+                ("exports", lambda: page_files.exports(browser, url, out)),
+                ("kernels", lambda: page_kernel.kernels(browser, url, out, ROOT)),
+                ("pastes", lambda: page_paste.pastes(browser, url, out, ROOT)),
+            ]
+            unknown = only - {name for name, _ in scenarios}
+            if unknown:
+                print(f"page_test: no scenario {', '.join(sorted(unknown))}")
+                sys.exit(2)
+            for name, scenario in scenarios:
+                if not only or name in only:
+                    scenario()
         finally:
             browser.close()
             server.shutdown()

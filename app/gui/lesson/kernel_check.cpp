@@ -4,51 +4,118 @@
 #include <chrono>
 #include <utility>
 
+#include "run/launch.hpp"
+
 namespace sv::gui {
 
-KernelGrade grade_kernel(const std::shared_ptr<const OwnKernel>& k) {
-  const auto start = std::chrono::steady_clock::now();
-  KernelGrade g;
-  g.kernel = k;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+
+// A report card of the verdict "error": the check could not run (`kind` says why, `message` how).
+cuda::CheckReport refused(const std::string& file, const std::string& kind, const std::string& message) {
+  cuda::CheckReport r;
+  r.file = file;
+  r.verdict = "error";
+  r.errors.push_back({kind, 0, 0, message});
+  return r;
+}
+
+}  // namespace
+
+KernelChecker::Grading::Grading(std::shared_ptr<const OwnKernel> k, std::string l)
+    : kernel(std::move(k)), launch(std::move(l)), grade{kernel, launch, {}, 0} {
   try {
-    g.report = cuda::check_kernel(k->name, k->text);
+    cuda::CheckOptions options;
+    if (!launch.empty()) options.launch = parse_launch(launch);
+    run.emplace(kernel->name, kernel->text, options);
   } catch (const std::exception& e) {
-    g.report = {};
-    g.report.file = k->name;
-    g.report.verdict = "error";
-    g.report.errors.push_back({"runtime", 0, 0, e.what()});
+    grade.report = refused(kernel->name, "launch", e.what());
+    done = true;
   }
-  g.check_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return g;
+}
+
+KernelGrade grade_kernel(const std::shared_ptr<const OwnKernel>& k, const std::string& launch) {
+  KernelChecker::Grading g(k, launch);
+  while (g.step()) {
+  }
+  return std::move(g.grade);
+}
+
+bool KernelChecker::Grading::step() {
+  if (done) return false;
+  const auto start = Clock::now();
+  bool more = false;
+  try {
+    more = run && run->step();
+    if (run) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      shown = {run->cases_run(), run->cases_planned(), run->partial()};
+    }
+    if (!more && run) grade.report = run->finish();
+  } catch (const std::exception& e) {
+    grade.report = refused(kernel->name, "runtime", e.what());
+    more = false;
+  }
+  ms += ms_since(start);
+  if (!more) {
+    grade.check_ms = ms;
+    done = true;
+  }
+  return more;
 }
 
 KernelChecker::~KernelChecker() {
-  if (running_.valid()) running_.wait();
+  if (worker_.valid()) worker_.wait();
 }
 
-void KernelChecker::request(std::shared_ptr<const OwnKernel> k) {
+void KernelChecker::request(std::shared_ptr<const OwnKernel> k, std::string launch) {
   waiting_ = std::move(k);
-  if (!running_.valid()) start_waiting();
+  waiting_launch_ = std::move(launch);
+  if (!running_) start_waiting();
 }
 
 void KernelChecker::start_waiting() {
   if (!waiting_) return;
-  running_ = std::async(threads_ ? std::launch::async : std::launch::deferred, grade_kernel, std::exchange(waiting_, nullptr));
+  auto g = std::make_shared<Grading>(std::exchange(waiting_, nullptr), std::exchange(waiting_launch_, {}));
+  running_ = g;
+  if (threads_ && !g->done) worker_ = std::async(std::launch::async, [g] {
+    while (g->step()) {
+    }
+  });
+}
+
+std::optional<GradeProgress> KernelChecker::progress() const {
+  if (!running_) return std::nullopt;
+  const std::lock_guard<std::mutex> lock(running_->mutex);
+  return running_->shown;
+}
+
+void KernelChecker::work(double budget_ms) {
+  if (threads_ || !running_) return;
+  const auto start = Clock::now();
+  while (running_->step() && ms_since(start) < budget_ms) {
+  }
 }
 
 std::optional<KernelGrade> KernelChecker::take() {
-  if (!running_.valid()) return std::nullopt;
-  if (threads_ && running_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return std::nullopt;
-  KernelGrade g = running_.get();
+  if (!running_ || !running_->done) return std::nullopt;
+  if (worker_.valid()) worker_.get();
+  KernelGrade g = std::move(running_->grade);
+  running_.reset();
   start_waiting();
-  if (running_.valid()) return std::nullopt;  // overtaken: the newer kernel's grade is on its way
+  if (running_) return std::nullopt;  // overtaken: the newer kernel's grade is on its way
   return g;
 }
 
 std::optional<KernelGrade> KernelChecker::wait() {
   std::optional<KernelGrade> g;
-  while (running_.valid()) {
-    running_.wait();
+  while (running_) {
+    if (worker_.valid()) worker_.wait();
+    while (running_->step()) {
+    }
     g = take();
   }
   return g;

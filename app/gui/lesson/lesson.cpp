@@ -34,6 +34,7 @@ int algorithm_index(const LessonControls& l) {
 
 void set_algorithm(LessonControls& l, std::string_view name) {
   l.own_kernel.reset();
+  l.request.launch.clear();  // a launch is a kernel of one's own's
   if (warp_level(name) != warp_level(l.request.algorithm)) std::swap(l.request.warp, l.other_warp);
   l.request.algorithm = std::string(name);
 }

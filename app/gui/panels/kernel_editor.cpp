@@ -14,6 +14,7 @@
 
 #include "algorithms.hpp"
 #include "embedded.hpp"
+#include "gui/draw/text_colours.hpp"
 #include "gui/platform/keys.hpp"
 #include "kernel_source.hpp"
 
@@ -45,11 +46,20 @@ constexpr ImU32 kErrorNumber = IM_COL32(224, 49, 49, 255);
 constexpr ImU32 kMarkBand = IM_COL32(255, 212, 59, 110);  // the source pane's highlight
 
 // The text box's buffer is the std::string itself, resized as ImGui asks; the cursor's offset is
-// kept each frame the box is active.
+// kept each frame the box is active, and pasted text goes in at it, over the selection.
 struct Callback {
   std::string* text = nullptr;
+  std::string* paste = nullptr;
   int cursor = 0;
 };
+
+void insert_paste(ImGuiInputTextCallbackData* d, std::string& paste) {
+  const int from = std::min(d->SelectionStart, d->SelectionEnd), to = std::max(d->SelectionStart, d->SelectionEnd);
+  if (to > from) d->DeleteChars(from, to - from);
+  d->CursorPos = from;
+  d->InsertChars(from, paste.data(), paste.data() + paste.size());
+  paste.clear();
+}
 
 int on_text_event(ImGuiInputTextCallbackData* d) {
   auto* c = static_cast<Callback*>(d->UserData);
@@ -57,6 +67,7 @@ int on_text_event(ImGuiInputTextCallbackData* d) {
     c->text->resize(static_cast<std::size_t>(d->BufTextLen));
     d->Buf = c->text->data();
   } else if (d->EventFlag == ImGuiInputTextFlags_CallbackAlways) {
+    if (!c->paste->empty()) insert_paste(d, *c->paste);
     c->cursor = d->CursorPos;
   }
   return 0;
@@ -103,6 +114,28 @@ bool editor_toolbar(KernelEditor& e) {
   return run;
 }
 
+// The card's errors under the text, one a row ("line 12: out-of-bounds: ..."); a click goes to its line.
+void problem_list(KernelEditor& e, float height) {
+  e.problem_rects.clear();
+  if (e.problems.empty()) return;
+  ImGui::BeginChild("##problems", ImVec2(0, height));
+  for (std::size_t i = 0; i < e.problems.size(); ++i) {
+    const auto& [line, text] = e.problems[i];
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+    const std::string row = (line ? "line " + std::to_string(line) + ": " : std::string()) + text;
+    if (ImGui::Selectable(row.c_str()) && line > 0) {
+      e.marked = {line};
+      e.scroll_to = line;
+    }
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    e.problem_rects.push_back({a.x, a.y, b.x - a.x, b.y - a.y});
+    ImGui::PopStyleColor();
+    ImGui::PopID();
+  }
+  ImGui::EndChild();
+}
+
 }  // namespace
 
 void set_editor_text(KernelEditor& e, std::string name, std::string text) {
@@ -134,7 +167,9 @@ const std::vector<KernelStart>& kernel_starts() {
 EditorAction kernel_editor(KernelEditor& e, ImFont* mono, float height) {
   bool run = editor_toolbar(e);
   ImGui::TextDisabled("%s%s", e.name.c_str(), e.edited ? " (edited)" : "");
-  const float error_h = e.error.empty() ? 0 : ImGui::GetTextLineHeightWithSpacing() * 2;
+  const float row_h = ImGui::GetTextLineHeightWithSpacing();
+  const float problems_h = e.problems.empty() ? 0 : row_h * static_cast<float>(std::min<std::size_t>(e.problems.size(), 5)) + row_h * 0.5f;
+  const float error_h = (e.error.empty() ? 0 : row_h * 2) + problems_h;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float box_h = std::max(4 * ImGui::GetTextLineHeight(), (height > 0 ? height : avail.y) - error_h);
 
@@ -163,7 +198,8 @@ EditorAction kernel_editor(KernelEditor& e, ImFont* mono, float height) {
     const float y = origin.y + pad.y + static_cast<float>(l) * line_h;
     if (y + line_h < clip_y0 || y > clip_y1) continue;
     const auto number = static_cast<std::uint32_t>(l + 1);
-    const bool error = number == e.error_line, marked = std::count(e.marked.begin(), e.marked.end(), number) > 0;
+    const bool error = number == e.error_line || std::any_of(e.problems.begin(), e.problems.end(), [&](const auto& p) { return p.first == number; }),
+               marked = std::count(e.marked.begin(), e.marked.end(), number) > 0;
     if (marked) dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(right, y + line_h), kMarkBand);
     if (error) dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(right, y + line_h), kErrorBand);
     char digits[16];
@@ -185,7 +221,7 @@ EditorAction kernel_editor(KernelEditor& e, ImFont* mono, float height) {
   // box, and the box takes the keyboard again next frame.
   const bool ctrl_enter = e.active && ImGui::GetIO().KeyCtrl &&
                           (key_pressed(GLFW_KEY_ENTER) || key_pressed(GLFW_KEY_KP_ENTER));
-  Callback cb{&e.text, 0};
+  Callback cb{&e.text, &e.paste, 0};
   ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(0, pad.y));
   ImGui::PushID(e.generation);
@@ -195,6 +231,7 @@ EditorAction kernel_editor(KernelEditor& e, ImFont* mono, float height) {
       on_text_event, &cb);
   const bool was_active = e.active;
   e.active = ImGui::IsItemActive();
+  if (!e.active) e.paste.clear();  // the box let go of the keyboard before it took the paste
   ImGui::PopID();
   ImGui::PopStyleVar();
   ImGui::PopStyleColor();
@@ -227,9 +264,10 @@ EditorAction kernel_editor(KernelEditor& e, ImFont* mono, float height) {
   }
   if (!e.error.empty()) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", e.error.c_str());
+    ImGui::TextColored(kBad, "%s", e.error.c_str());
     ImGui::PopTextWrapPos();
   }
+  problem_list(e, problems_h);
   if (run) e.edited = false;
   return run ? EditorAction::Run : EditorAction::None;
 }

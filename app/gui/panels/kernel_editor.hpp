@@ -7,7 +7,10 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "gui/model/layout_report.hpp"
 
 struct ImFont;
 
@@ -19,9 +22,14 @@ struct KernelEditor {
   bool edited = false;        // typed into since it was loaded, started or run
   std::string error;          // the last run's error, one line ("" when it ran)
   std::uint32_t error_line = 0;
+  // Every error the report card found, as a compiler lists them: each under the text with its line,
+  // its line marked in the gutter; a click goes to the line.
+  std::vector<std::pair<std::uint32_t, std::string>> problems;
+  std::vector<LaidRect> problem_rects;  // where each was drawn, for the layout report
   std::vector<std::uint32_t> marked;  // lines lit: the report card entry picked
   std::uint32_t scroll_to = 0;        // scroll so this line shows (once)
   bool focus = false;                 // take the keyboard (once)
+  std::string paste;                  // text pasted while the box had the keyboard: put at its cursor (once)
   int start_from = -1;                // the "Start from" combo's position (-1: the text came from elsewhere)
   std::int64_t start_min_n = 0;       // a starting point just picked: the n it needs at least (0: none)
   int start_step = 0;                 // by keyboard (Page Down / Page Up): the next / previous starting point (once)

@@ -8,12 +8,11 @@
 #include <tuple>
 
 #include "algorithms.hpp"
+#include "gui/draw/text_colours.hpp"
 
 namespace sv::gui {
 
 namespace {
-
-const ImVec4 kGood(0.17f, 0.54f, 0.24f, 1), kBad(0.88f, 0.19f, 0.19f, 1);
 
 // A row of wrapped text that is a button (a click, or Enter or Space on it from the keyboard);
 // returns true when pressed. Laid in `laid` as "report_KIND_N".
@@ -96,27 +95,30 @@ std::string hazard_text(const cuda::CheckHazard& h) {
          " (n = " + std::to_string(h.n) + ", " + h.schedule + ", lockstep " + std::to_string(h.warp) + ")";
 }
 
-ReportCardAction report_card(const cuda::CheckReport* report, bool checking, bool stale, ReportCardKeys& keys) {
+std::string verdict_word(const std::string& verdict) { return verdict == "correct" ? "CORRECT" : verdict == "wrong" ? "WRONG" : "ERROR"; }
+
+ReportCardAction report_card(const cuda::CheckReport* report, const std::string& state, const std::string& note, ReportCardKeys& keys) {
   ReportCardAction action;
   if (keys.moved != 0) keys.selected = std::clamp(keys.selected + keys.moved, 0, std::max(0, keys.entries - 1));
   action.check = ImGui::Button("Check");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("grade the kernel as last run: many sizes, inputs, schedules and lockstep widths");
   ImGui::SameLine();
-  if (checking) ImGui::TextDisabled("checking...");
-  else if (!report) ImGui::TextDisabled("not checked yet");
-  else if (stale) ImGui::TextDisabled("(graded before the last change)");
+  ImGui::TextDisabled("%s", state.c_str());
   if (!report) {
     keys.entries = 0;
     return action;
   }
   const cuda::CheckReport& r = *report;
-  ImGui::TextColored(r.verdict == "correct" ? kGood : kBad, "%s", r.verdict == "correct" ? "CORRECT" : r.verdict == "wrong" ? "WRONG" : "ERROR");
+  if (!r.verdict.empty()) ImGui::TextColored(r.verdict == "correct" ? kGood : kBad, "%s", verdict_word(r.verdict).c_str());
+  else ImGui::TextDisabled("so far");  // graded part way: what the cases run found
   if (!r.kernel.empty()) {
     ImGui::SameLine();
     ImGui::TextWrapped("%s: blocks of %d threads scanning %lld, %s scan%s", r.kernel.c_str(), r.block,
                        static_cast<long long>(r.capacity), r.exclusive ? "exclusive" : "inclusive",
                        r.exclusive_told ? " (told from its outputs)" : "");
   }
+  if (!r.launch.empty()) ImGui::TextWrapped("launch: %s", r.launch.c_str());
+  if (!note.empty()) ImGui::TextWrapped("%s", note.c_str());
   int id = 0;
   if (!r.cases.empty()) {
     int good = 0;

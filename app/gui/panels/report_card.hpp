@@ -50,8 +50,13 @@ struct ReportCardKeys {
   int entries = 0;      // as last drawn
 };
 
-// Draws the card in the current window: `report` (null before the first check), `checking` while a
-// check runs, `stale` when the kernel changed since it was graded.
-ReportCardAction report_card(const cuda::CheckReport* report, bool checking, bool stale, ReportCardKeys& keys);
+// The card's word for a verdict: CORRECT, WRONG or ERROR (what the window says wherever it gives one).
+std::string verdict_word(const std::string& verdict);
+
+// Draws the card in the current window: `report` (null before the first check; without a verdict
+// while it is graded: the cases so far), `state` beside the Check button ("checking: 12 of 48
+// cases", "not checked yet", "(graded before the last change)", or ""), `note` under its first line
+// (why its block is not the file's, or "").
+ReportCardAction report_card(const cuda::CheckReport* report, const std::string& state, const std::string& note, ReportCardKeys& keys);
 
 }  // namespace sv::gui

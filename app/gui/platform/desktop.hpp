@@ -21,6 +21,8 @@ class DesktopPlatform : public Platform {
   std::string hand_over(const std::string& path) override;
   void dropped_file_read(const std::string&) override {}
   std::optional<FileStamp> file_stamp(const std::string& path) const override;
+  void use_clipboard() override {}  // Dear ImGui's GLFW backend reads and writes GLFW's clipboard
+  std::string take_pasted_text() override { return {}; }
   bool has_links() const override { return false; }
   std::string copy_link(const std::optional<GuiOptions>&) override { return {}; }
 

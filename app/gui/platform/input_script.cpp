@@ -10,6 +10,8 @@
 
 #include <cctype>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 
@@ -49,10 +51,10 @@ ScriptedInput parse_token(std::string_view token) {
     const auto comma = xy.find(',');
     if (comma == std::string_view::npos || !parse_number(xy.substr(0, comma), in.x) || !parse_number(xy.substr(comma + 1), in.y))
       throw bad("is not click:X,Y");
-  } else if (token.rfind("drop:", 0) == 0) {
-    in.kind = ScriptedInput::Drop;
+  } else if (token.rfind("drop:", 0) == 0 || token.rfind("clip:", 0) == 0) {
+    in.kind = token[0] == 'd' ? ScriptedInput::Drop : ScriptedInput::Clip;
     in.text = token.substr(5);
-    if (in.text.empty()) throw bad("drops no file");
+    if (in.text.empty()) throw bad("names no file");
   } else if (token.rfind("wait:", 0) == 0) {
     in.kind = ScriptedInput::Wait;
     float frames = 0;
@@ -71,14 +73,17 @@ ScriptedInput parse_token(std::string_view token) {
   } else if (token == "ctrl+enter") {
     in.key = GLFW_KEY_ENTER;
     in.ctrl = true;
+  } else if (token.size() == 6 && token.rfind("ctrl+", 0) == 0 && std::isalpha(static_cast<unsigned char>(token[5]))) {
+    in.key = std::toupper(static_cast<unsigned char>(token[5]));
+    in.ctrl = true;
   } else if (auto named = named_keys().find(token); named != named_keys().end()) {
     in.key = named->second;
   } else if (token.size() == 1 && std::isalnum(static_cast<unsigned char>(token[0]))) {
     in.key = std::toupper(static_cast<unsigned char>(token[0]));  // GLFW's codes for A-Z and 0-9 are ASCII
     in.text = std::string(token);
   } else {
-    throw bad("is not a key (a letter, a digit, enter, ctrl+enter, tab, shift+tab, escape, backspace, arrows, home, "
-              "end, space), text:CHARS, click:X,Y, drop:PATH, save:FROM,TO or wait:N");
+    throw bad("is not a key (a letter, a digit, enter, ctrl+enter, ctrl+LETTER, tab, shift+tab, escape, backspace, arrows, "
+              "home, end, space), text:CHARS, click:X,Y, drop:PATH, save:FROM,TO, clip:PATH or wait:N");
   }
   return in;
 }
@@ -135,6 +140,13 @@ bool feed_input_script(const std::vector<ScriptedInput>& script, int frame, GLFW
           std::error_code error;  // a test's own files: one it got wrong shows as the change not seen
           std::filesystem::copy_file(in.from, in.text, std::filesystem::copy_options::overwrite_existing, error);
           saved = true;
+        }
+        break;
+      case ScriptedInput::Clip:
+        if (press) {
+          std::ifstream file(in.text, std::ios::binary);
+          const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+          glfwSetClipboardString(window, text.c_str());
         }
         break;
       case ScriptedInput::Wait: break;

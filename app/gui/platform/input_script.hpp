@@ -11,20 +11,22 @@ struct GLFWwindow;
 namespace sv::gui {
 
 struct ScriptedInput {
-  enum Kind { Key, Text, Click, Wait, Drop, Save } kind = Key;
+  enum Kind { Key, Text, Click, Wait, Drop, Save, Clip } kind = Key;
   int key = 0;        // GLFW key code
   bool shift = false, ctrl = false;
-  std::string text;   // Key: the character it types, if any; Text: the characters; Drop: the file's path; Save: the file saved
+  std::string text;   // Key: the character it types, if any; Text: the characters; Drop, Clip: the file's path; Save: the file saved
   std::string from;   // Save: the file whose text it takes
   float x = 0, y = 0; // Click: window pixels
   int frames = 2;     // frames this input takes (pressed, then released)
 };
 
-// Tokens separated by blanks: a letter or digit (the key, typing it), enter, ctrl+enter, tab,
-// shift+tab, escape, backspace, left, right, up, down, home, end, space, pageup, pagedown; text:CHARS (typed without
-// key presses); click:X,Y; wait:N (frames); drop:PATH (a file dropped on the window, as GLFW
-// delivers it); save:FROM,TO (TO written with FROM's text, as another editor saves a file the window
-// follows). Throws std::invalid_argument naming the bad token.
+// Tokens separated by blanks: a letter or digit (the key, typing it), enter, ctrl+enter, ctrl+LETTER
+// (ctrl+a, ctrl+v: the key with Control held, typing nothing), tab, shift+tab, escape, backspace, left,
+// right, up, down, home, end, space, pageup, pagedown; text:CHARS (typed without key presses);
+// click:X,Y; wait:N (frames); drop:PATH (a file dropped on the window, as GLFW delivers it);
+// save:FROM,TO (TO written with FROM's text, as another editor saves a file the window follows);
+// clip:PATH (the file's text put on the system clipboard, as another program's copy does). Throws
+// std::invalid_argument naming the bad token.
 std::vector<ScriptedInput> parse_input_script(std::string_view script);
 
 // Feeds the inputs due at `frame` (the first starts at frame `start`); a click moves the mouse

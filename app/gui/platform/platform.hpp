@@ -53,6 +53,13 @@ class Platform {
   // are copies dropped in).
   virtual std::optional<FileStamp> file_stamp(const std::string& path) const = 0;
 
+  // The clipboard Dear ImGui's text boxes cut, copy and paste with, set up once ImGui is: the desktop's
+  // is GLFW's, which ImGui's backend already uses; the page's is the browser's (app/web/clipboard.*).
+  virtual void use_clipboard() = 0;
+  // Text pasted since the last frame where a paste arrives as an event (the browser's, whatever key or
+  // menu made it, "" when none); the desktop's text boxes read the clipboard on Ctrl+V themselves.
+  virtual std::string take_pasted_text() = 0;
+
   // True where the window has an address to share (File > Copy link).
   virtual bool has_links() const = 0;
   // Copies the link to `shown` (or, without one, to what the address says now); returns "" when it

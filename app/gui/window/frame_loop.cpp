@@ -28,6 +28,7 @@
 #include "gui/panels/timing_panel.hpp"
 #include "gui/panels/work_steps_panel.hpp"
 #include "gui/platform/dropped_files.hpp"
+#include "gui/platform/keys.hpp"
 #include "gui/window/kernel_window.hpp"
 #include "gui/window/key_map.hpp"
 #include "gui/window/menu_bar.hpp"
@@ -134,6 +135,16 @@ bool draw_frame(const Ui& ui, GLFWwindow* window, int frame, int& fb_w, int& fb_
   return true;
 }
 
+// What was pasted this frame: the platform's paste event (the page), or the clipboard on Ctrl+V where no
+// text box has the keyboard (a text box that has it pastes by itself).
+std::string pasted_text(Platform& platform) {
+  std::string text = platform.take_pasted_text();
+  const ImGuiIO& io = ImGui::GetIO();
+  if (text.empty() && !io.WantTextInput && io.KeyCtrl && key_pressed(GLFW_KEY_V))
+    if (const char* clipboard = ImGui::GetClipboardText()) text = clipboard;
+  return text;
+}
+
 }  // namespace
 
 int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& platform,
@@ -180,6 +191,7 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
     ui.canvas.record = ui.canvas_racy.record = !opt.report_layout.empty();
 
     handle_keys(ui);
+    paste_text(ui, platform, pasted_text(platform), ImGui::GetTime());
     platform.follow_fullscreen(window, ui.fullscreen);
     advance_playing(ui);
     PanelLayout layout;

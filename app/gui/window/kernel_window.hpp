@@ -12,10 +12,18 @@
 
 namespace sv::gui {
 
+// Sends `k`, launched as the lesson's launch says, to be graded.
+void ask_grade(Ui& ui, std::shared_ptr<const OwnKernel> k);
+
 // Puts `text` (the file `name`) in the editor and makes it the lesson: recorded on the worker and
 // graded. `follow`: the path to follow as it is saved again ("" for none).
 void open_kernel(Ui& ui, const Platform& platform, const std::string& name, std::string text, const std::string& follow,
                  double now);
+
+// Text pasted (the page's paste event, or Ctrl+V outside a text box): into the editor at its cursor
+// when it has the keyboard, its first line into another text box that has it, else the editor's
+// whole text, run as a file dropped on the window is. Windows' line ends become '\n'.
+void paste_text(Ui& ui, const Platform& platform, std::string text, double now);
 
 // The editor's text as the lesson: recorded on the worker, graded when it changed since the last grade.
 void run_editor_kernel(Ui& ui);
@@ -26,9 +34,9 @@ void run_editor_kernel(Ui& ui);
 // and at its line in the editor.
 void follow_kernel_file(Ui& ui, const Platform& platform, double now, bool force);
 
-// Once a frame, after a finished recording is swapped in: a finished report card is shown (`wait`:
-// waiting for one still on its way, for a counted run), and the lesson's kernel error is put at its
-// line in the editor.
+// Once a frame, after a finished recording is swapped in: without threads, the card in progress is
+// graded for a share of the frame; a finished report card is shown (`wait`: waiting for one still on
+// its way, for a counted run), and the lesson's kernel error is put at its line in the editor.
 void take_kernel_grade(Ui& ui, bool wait);
 
 // The "Your kernel" panel, floating over the tiled panels while ui.kernel.show.

@@ -14,7 +14,9 @@
 
 #include "algorithms.hpp"
 #include "core/values.hpp"
+#include "gui/draw/text_colours.hpp"
 #include "gui/lesson/own_kernel.hpp"
+#include "gui/window/kernel_verdict.hpp"
 
 namespace sv::gui {
 
@@ -203,7 +205,7 @@ bool controls_panel(Ui& ui) {
     tip(ui, "side_by_side", "the racy kernel beside the double-buffered one on the same input: the cells that differ are marked");
   }
   ImGui::Separator();
-  if (!l.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", l.error.c_str());
+  if (!l.error.empty()) ImGui::TextColored(kBad, "%s", l.error.c_str());
   if (l.view) {
     const Trace& t = l.view->trace;
     const bool correct = l.view->outcome == Outcome::Correct;
@@ -214,10 +216,22 @@ bool controls_panel(Ui& ui) {
     ImGui::TextWrapped("depth %lld operator steps (the timeline's %zu also load and store), work %lld operations",
                        static_cast<long long>(l.view->metrics.steps), t.steps.size(),
                        static_cast<long long>(l.view->metrics.operations));
-    ImGui::Text("hazards %zu, result ", l.view->hazards.size());
-    ImGui::SameLine(0, 0);
-    ImGui::TextColored(correct ? ImVec4(0.17f, 0.54f, 0.24f, 1) : ImVec4(0.88f, 0.19f, 0.19f, 1), "%s",
-                       correct ? "correct" : "WRONG");
+    if (l.own_kernel) {
+      // A kernel of one's own: the report card's verdict (one run cannot call it correct), and
+      // nothing of a diagram that is not this text's run.
+      const KernelVerdict v = kernel_verdict(ui);
+      const bool current = l.error.empty() && l.ran_kernel && l.ran_kernel->text == l.own_kernel->text;
+      if (current) ImGui::Text("hazards %zu in this run, verdict ", l.view->hazards.size());
+      else ImGui::Text("verdict ");
+      ImGui::SameLine(0, 0);
+      if (v.tone == KernelVerdict::Neutral) ImGui::TextDisabled("%s", v.text.c_str());
+      else ImGui::TextColored(v.tone == KernelVerdict::Good ? kGood : kBad, "%s", v.text.c_str());
+      if (!current) ImGui::TextDisabled("the diagram shows the last run that worked");
+    } else {
+      ImGui::Text("hazards %zu, result ", l.view->hazards.size());
+      ImGui::SameLine(0, 0);
+      ImGui::TextColored(correct ? kGood : kBad, "%s", correct ? "correct" : "WRONG");
+    }
   }
   ImGui::PopItemWidth();
   return changed;

@@ -17,6 +17,7 @@
 #include "core/schedule.hpp"
 #include "core/values.hpp"
 #include "gui/lesson/own_kernel.hpp"
+#include "gui/window/kernel_window.hpp"
 #include "kernel_run.hpp"
 #include "run/request.hpp"
 #include "trace/trace_json.hpp"
@@ -142,10 +143,7 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
       return 2;
     }
   }
-  if (ui.lesson.own_kernel) {  // recorded: its report card is made while the window opens
-    ui.kernel.asked_grade = ui.lesson.own_kernel;
-    ui.kernel.checker.request(ui.lesson.own_kernel);
-  }
+  if (ui.lesson.own_kernel) ask_grade(ui, ui.lesson.own_kernel);  // recorded: its report card is made while the window opens
   set_step(ui, opt.step < 0 ? 0 : opt.step);  // a lesson starts where the lecture does: the first step
   ui.playing = opt.play;
   ui.predict.focus = ui.predict.on = opt.predict;

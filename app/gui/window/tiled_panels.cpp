@@ -67,6 +67,8 @@ void diagram_contents(Ui& ui, GlDiagram& gl, std::vector<std::unique_ptr<CanvasD
 
 }  // namespace
 
+float narration_share(const Ui& ui) { return ui.kernel.show ? 0.18f : 0.3f; }
+
 bool tiled_panels(Ui& ui, float menu_h, GlDiagram& gl, std::vector<std::unique_ptr<CanvasDraw>>& frame_draws,
                   PanelLayout& layout) {
   const ImGuiIO& io = ImGui::GetIO();
@@ -74,7 +76,10 @@ bool tiled_panels(Ui& ui, float menu_h, GlDiagram& gl, std::vector<std::unique_p
   // Side panels never take more than about half the width between them: the diagram comes first.
   // The lesson panel keeps 16 em (its labels and a widget beside each) down to an 800-pixel window.
   const float left_w = ui.lecture ? 0 : std::max(std::min(22 * em, 0.24f * W), std::min(16 * em, 0.32f * W));
-  const float right_w = ui.lecture ? 0 : std::min(28 * em, 0.3f * W);
+  // The "Your kernel" panel (K) takes the right-hand column under the narration, wider, in place of
+  // the source pane (its editor is the source): beside the diagram, never over it.
+  const bool kernel_column = ui.kernel.show && !ui.lecture;
+  const float right_w = ui.lecture ? 0 : kernel_column ? std::max(std::min(28 * em, 0.3f * W), 0.46f * W) : std::min(28 * em, 0.3f * W);
   // Lecture mode's narration is as tall as its text (two to six lines): the rest is the diagram's.
   float narration_h = 0;
   if (ui.lecture && ui.lesson.view) {
@@ -94,10 +99,16 @@ bool tiled_panels(Ui& ui, float menu_h, GlDiagram& gl, std::vector<std::unique_p
     ImGui::SetNextWindowSize(ImVec2(left_w, H - menu_h));
     if (ImGui::Begin("Lesson", nullptr, fixed)) changed = controls_panel(ui);
     ImGui::End();
+  }
+  if (!ui.lecture) {
     ImGui::SetNextWindowPos(ImVec2(W - right_w, menu_h));
-    ImGui::SetNextWindowSize(ImVec2(right_w, (H - menu_h) * 0.3f));
+    ImGui::SetNextWindowSize(ImVec2(right_w, (H - menu_h) * narration_share(ui)));
     if (ImGui::Begin("Narration", nullptr, fixed)) narration_panel(ui);
     ImGui::End();
+  }
+  if (!ui.lecture && kernel_column) {
+    ui.source.lit.clear();  // no source pane drawn: nothing lit (the report says so)
+  } else if (!ui.lecture) {
     ImGui::SetNextWindowPos(ImVec2(W - right_w, menu_h + (H - menu_h) * 0.3f));
     ImGui::SetNextWindowSize(ImVec2(right_w, (H - menu_h) * 0.7f));
     if (ImGui::Begin("Kernel source", nullptr, fixed) && ui.lesson.view) source_pane(ui.source, *ui.lesson.view, ui.step, ui.fonts.mono, ui.lesson.ran_kernel.get());

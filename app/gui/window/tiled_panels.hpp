@@ -19,6 +19,10 @@ struct PanelLayout {
   float em = 0;  // the font size
 };
 
+// The share of the right-hand column's height the narration takes (less over the "Your kernel" panel,
+// which takes the rest).
+float narration_share(const Ui& ui);
+
 // Lays the panels out under a menu bar `menu_h` tall and draws them (the diagram's canvases with
 // `gl`, their draw callbacks kept in `frame_draws` until the frame is rendered); returns true when
 // a lesson control changed.

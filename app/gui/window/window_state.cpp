@@ -9,6 +9,7 @@
 #include "algorithms.hpp"
 #include "core/values.hpp"
 #include "gui/lesson/own_kernel.hpp"
+#include "gui/window/kernel_verdict.hpp"
 
 namespace sv::gui {
 
@@ -47,14 +48,10 @@ void swap_in_recording(Ui& ui, LessonRecording&& r) {
   // worked staying on screen.
   if (r.ran_kernel && !recorded)
     say(ui, r.error + (ui.lesson.view ? " (the last run that worked stays on screen)" : ""), true);
-  else if (r.ran_kernel)
-    say(ui, "ran " + r.ran_kernel->name + ": " + std::to_string(r.view->trace.steps.size()) + " steps, " +
-                std::string(outcome_name(r.view->outcome)) + ", " + std::to_string(r.view->hazards.size()) + " hazards" +
-                (r.view->trace.meta.op != ui.lesson.request.op.value_or(OpKind::Sum)
-                     ? " (as a sum: its values cannot run as the symbolic x0..x3)"
-                     : ""));
+  const bool ran_kernel = r.ran_kernel != nullptr;
   show_recording(ui.lesson, std::move(r));
   if (!recorded) return;
+  if (ran_kernel) say_kernel_ran(ui);
   ui.recorded_from_controls = true;
   set_step(ui, ui.step_after_swap >= 0 ? ui.step_after_swap : ui.swap_to_last_step ? step_count(ui) - 1 : ui.step);
   ui.swap_to_last_step = false;
@@ -103,6 +100,7 @@ std::optional<GuiOptions> shown_options(const Ui& ui) {
     // what names a built-in lesson (a kernel of one's own runs alone, as itself).
     o.kernel_name = l.own_kernel->name;
     o.kernel_text = l.own_kernel->text;
+    s.launch = r.launch;  // how it runs (the launch box)
     const RunRequest d = default_lesson_request();
     s.algorithm = d.algorithm;
     s.type.reset();

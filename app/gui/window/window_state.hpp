@@ -16,6 +16,7 @@
 #include "gui/model/layout_report.hpp"
 #include "gui/options.hpp"
 #include "gui/panels/kernel_editor.hpp"
+#include "gui/panels/launch_box.hpp"
 #include "gui/panels/predict_panel.hpp"
 #include "gui/panels/report_card.hpp"
 #include "gui/panels/source_pane.hpp"
@@ -34,6 +35,8 @@ struct KernelUi {
   KernelChecker checker;
   std::optional<KernelGrade> grade;              // the report card shown
   std::shared_ptr<const OwnKernel> asked_grade;  // the kernel last sent to be graded
+  std::string asked_launch;                      // ... and its launch
+  LaunchBox launch;                              // the launch box above the editor
   ReportCardKeys card_keys;                       // the report card's entry chosen from the keyboard
   FileWatch watch;                               // the file `--kernel` opened, saved again elsewhere
   bool report = false;                           // print the panel's state after the last frame (--report-kernel)
