@@ -271,3 +271,13 @@ __global__ void b(float* y, int n) { }
   REQUIRE(!refused.errors.empty());
   CHECK(refused.errors[0].message.find("a<<<GRID, BLOCK>>>") != std::string::npos);
 }
+
+TEST_CASE("host entry: a host function that launches nothing is no launch to run, even when main after it launches") {
+  const std::string source = hierarchical(kThreeLaunches) + R"(
+void fill(float* h, int n) { for (int i = 0; i < n; ++i) h[i] = 1.0f; }
+void other() { float* d = nullptr; scan_sections<<<1, SECTION>>>(d, d, d, 1); }
+)";
+  const std::vector<std::string> hosts = cuda::host_launches(source, "student.cu");
+  REQUIRE(hosts.size() == 1);  // other() takes nothing to bind; fill() launches nothing
+  CHECK(hosts[0] == "scan_gpu(in, out, n)");
+}

@@ -12,53 +12,12 @@
 
 #include "core/ops.hpp"
 #include "cuda_subset/bytecode.hpp"
+#include "cuda_subset/interpreter_values.hpp"
 #include "cuda_subset/printf_format.hpp"
 
 namespace sv::cuda {
 
 namespace {
-
-struct Value {
-  std::int64_t i = 0;  // bool, int and unsigned values (normalized to their type); a pointer's offset
-  double f = 0;        // float and double values
-  Interval iv;         // floating values of a symbolic run (--op interval)
-  Origin origin;       // where an element value came from (the dataflow arrows)
-  std::int32_t buf = -1;  // a pointer's buffer
-  std::uint32_t taint = 0;  // computed from a cell read before anything was written to it: that read's line
-};
-
-std::uint32_t taint_of(const Value& a, const Value& b) { return a.taint ? a.taint : b.taint; }
-
-template <class T>
-bool compare(BinOp op, T x, T y) {
-  switch (op) {
-    case BinOp::Lt: return x < y;
-    case BinOp::Gt: return x > y;
-    case BinOp::Le: return x <= y;
-    case BinOp::Ge: return x >= y;
-    case BinOp::Eq: return x == y;
-    default: return x != y;
-  }
-}
-
-std::int64_t wrap(Base b, std::int64_t v) { return wrap_integer(b, v); }
-
-// Two's-complement arithmetic on 64 bits, without the signed overflow C++ leaves undefined.
-std::int64_t add64(std::int64_t x, std::int64_t y) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(y)); }
-std::int64_t sub64(std::int64_t x, std::int64_t y) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y)); }
-std::int64_t mul64(std::int64_t x, std::int64_t y) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(y)); }
-
-// An integer's value as a double, read as its base says (an unsigned long long's bits as unsigned).
-double as_double(Base b, std::int64_t v) { return b == Base::ULong ? static_cast<double>(static_cast<std::uint64_t>(v)) : static_cast<double>(v); }
-
-// a ⊕ b of the symbolic run: the slides' operator, whichever side the kernel writes the lower range on.
-struct EitherOrderInterval {
-  using value_type = Interval;
-  Interval operator()(const Interval& a, const Interval& b) const {
-    if (a.is_range() && b.is_range() && static_cast<long long>(b.hi) + 1 == a.lo) return combine(b, a);
-    return combine(a, b);
-  }
-};
 
 // What the threads of one block share while they run.
 struct Block {
@@ -89,10 +48,7 @@ struct Block {
   std::unordered_map<std::uint64_t, std::uint32_t> poisoned;
   static std::uint64_t cell_key(int buf, std::int64_t index) { return static_cast<std::uint64_t>(buf) << 40 ^ static_cast<std::uint64_t>(index); }
 
-  [[noreturn]] void fault(const char* kind, SrcPos at, const std::string& what) const {
-    throw EmulationError(k.file + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) + ": error: " + what, kind,
-                         at.line, at.col);
-  }
+  [[noreturn]] void fault(const char* kind, SrcPos at, const std::string& what) const { throw_fault(k.file, kind, at, what); }
 };
 
 class Thread {
@@ -235,43 +191,7 @@ class Thread {
 
   // ---- arithmetic ----
   Value convert(const Value& v, Type from, Type to, SrcPos at) const {
-    if (from == to || to.pointer) return v;
-    Value r;
-    r.origin = v.origin;
-    if (sym(to.base)) {
-      if (sym(from.base)) {
-        r.iv = v.iv;
-        return r;
-      }
-      const double num = is_floating(from.base) ? v.f : as_double(from.base, v.i);
-      if (num != 0)
-        b_.fault("runtime", at, "the number " + std::to_string(num) + " cannot be a symbolic value (--op interval): only 0, the identity, can");
-      r.iv = Interval::identity();
-      r.origin = Origin::none();
-      return r;
-    }
-    if (sym(from.base)) {
-      if (to.base == Base::Bool) b_.fault("runtime", at, "testing a symbolic value (--op interval) as a condition");
-      b_.fault("runtime", at, "converting a symbolic value (--op interval) to " + type_name(to));
-    }
-    if (is_floating(to.base)) {
-      const double num = is_floating(from.base) ? v.f : as_double(from.base, v.i);
-      r.f = to.base == Base::Float ? static_cast<double>(static_cast<float>(num)) : num;
-      return r;
-    }
-    if (is_floating(from.base)) {
-      if (to.base == Base::Bool) {
-        r.i = v.f != 0;
-        return r;
-      }
-      const double limit = is_wide(to.base) ? 9223372036854775808.0 : 4294967296.0;
-      if (!(std::abs(v.f) < limit))
-        b_.fault("runtime", at, "the value " + std::to_string(v.f) + " does not fit " + type_name(to));
-      r.i = wrap(to.base, static_cast<std::int64_t>(v.f));
-      return r;
-    }
-    r.i = wrap(to.base, v.i);
-    return r;
+    return convert_value(v, from, to, sym(from.base), sym(to.base), at, faulter());
   }
 
   template <class T, class Op>
@@ -318,79 +238,11 @@ class Thread {
       }
       b_.fault("runtime", at, "only + (the scan's operator) applies to symbolic values (--op interval)");
     }
-    if (op >= BinOp::Lt) {
-      if (result_base == Base::Void) r.i = compare(op, std::pair(a.buf, a.i), std::pair(b.buf, b.i));  // two pointers
-      else if (is_floating(t)) r.i = compare(op, a.f, b.f);
-      else if (t == Base::ULong) r.i = compare(op, static_cast<std::uint64_t>(a.i), static_cast<std::uint64_t>(b.i));
-      else r.i = compare(op, a.i, b.i);
-      return r;
-    }
-    if (is_floating(t)) {
-      const double x = a.f, y = b.f;
-      double z = 0;
-      switch (op) {
-        case BinOp::Add: z = t == Base::Float ? static_cast<float>(x) + static_cast<float>(y) : x + y; break;
-        case BinOp::Sub: z = t == Base::Float ? static_cast<float>(x) - static_cast<float>(y) : x - y; break;
-        case BinOp::Mul: z = t == Base::Float ? static_cast<float>(x) * static_cast<float>(y) : x * y; break;
-        case BinOp::Div: z = t == Base::Float ? static_cast<float>(x) / static_cast<float>(y) : x / y; break;
-        default: b_.fault("runtime", at, "integer operator on floating values");
-      }
-      r.f = z;
-      return r;  // with the origin set above
-    }
-    const std::int64_t x = a.i, y = b.i;
-    if (!a_data && !b_data && (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul)) signed_overflow(op, t, x, y, at);
-    switch (op) {
-      case BinOp::Add: r.i = wrap(t, add64(x, y)); return r;
-      case BinOp::Sub: r.i = wrap(t, sub64(x, y)); return r;
-      case BinOp::Mul: r.i = wrap(t, mul64(x, y)); return r;
-      case BinOp::Div:
-      case BinOp::Mod:
-        if (y == 0) b_.fault("runtime", at, std::string(op == BinOp::Div ? "division" : "remainder") + " by zero in thread " + std::to_string(x_.thread()));
-        if (t == Base::ULong) {
-          const auto ux = static_cast<std::uint64_t>(x), uy = static_cast<std::uint64_t>(y);
-          r.i = static_cast<std::int64_t>(op == BinOp::Div ? ux / uy : ux % uy);
-        } else if (y == -1) {
-          r.i = wrap(t, op == BinOp::Div ? sub64(0, x) : 0);  // INT64_MIN / -1 wraps (C++ leaves it undefined)
-        } else {
-          r.i = wrap(t, op == BinOp::Div ? x / y : x % y);
-        }
-        return r;
-      case BinOp::Shl:
-      case BinOp::Shr: {
-        const std::int64_t bits = is_wide(t) ? 64 : 32;
-        if (y < 0 || y >= bits)
-          b_.fault("runtime", at, "shift by " + std::to_string(y) + " (outside 0.." + std::to_string(bits - 1) + ", undefined in C++) in thread " + std::to_string(x_.thread()));
-        if (op == BinOp::Shl) r.i = wrap(t, static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << y));
-        else if (t == Base::ULong) r.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) >> y);
-        else r.i = wrap(t, x >> y);
-        return r;
-      }
-      case BinOp::BitAnd: r.i = wrap(t, x & y); return r;
-      case BinOp::BitOr: r.i = wrap(t, x | y); return r;
-      case BinOp::BitXor: r.i = wrap(t, x ^ y); return r;
-      default: break;
-    }
-    return r;
+    return numeric_binary(r, op, t, a, b, result_base, a_data || b_data, at, faulter());
   }
 
-  // A signed int or long long whose + - * leaves its range is undefined behaviour in C++ and CUDA (an
-  // optimizer may assume it never happens: nvcc turns `for (int s = 1; s > 0; s *= 2)` into a loop
-  // that runs on). The scan's own values wrap instead, as the reference's do on full-range inputs;
-  // so only values not computed from the data (indices, strides, counters) are checked.
-  void signed_overflow(BinOp op, Base t, std::int64_t x, std::int64_t y, SrcPos at) const {
-    if (t != Base::Int && t != Base::Long) return;
-    long long r = 0;
-    bool over = false;
-    if (op == BinOp::Add) over = __builtin_add_overflow(x, y, &r);
-    else if (op == BinOp::Sub) over = __builtin_sub_overflow(x, y, &r);
-    else over = __builtin_mul_overflow(x, y, &r);
-    if (t == Base::Int) over = over || r < INT32_MIN || r > INT32_MAX;
-    if (!over) return;
-    static constexpr const char* sign[] = {"", "+", "-", "*"};
-    b_.fault("runtime", at, "signed overflow: " + std::to_string(x) + " " + sign[static_cast<int>(op)] + " " + std::to_string(y) + " does not fit " +
-                                type_name(Type{t, false}) + " (undefined behaviour in C++ and CUDA) in thread " + std::to_string(x_.thread()));
-  }
+  // Faults of the value functions (interpreter_values.hpp), said with this thread and the kernel's file.
+  Faulter faulter() const { return Faulter{k_.file, x_.thread()}; }
 
   // ---- places ----
   struct Place {
@@ -653,7 +505,7 @@ class Thread {
     if (is_floating(e.type.base)) {
       now.f = old.f + (e.op ? -1 : 1);
     } else {
-      if (old.origin.kind == Origin::None) signed_overflow(e.op ? BinOp::Sub : BinOp::Add, e.type.base, old.i, 1, e.pos);
+      if (old.origin.kind == Origin::None) check_signed_overflow(e.op ? BinOp::Sub : BinOp::Add, e.type.base, old.i, 1, e.pos, faulter());
       now.i = wrap(e.type.base, add64(old.i, e.op ? -1 : 1));
     }
     now.taint = old.taint;

@@ -84,10 +84,13 @@ void Parser::note_launcher(const std::string& name, std::size_t open) {
   }
   const auto count = std::count(pointers.begin(), pointers.end(), true);
   if (count < 1 || count > 2) return;
-  bool launches = false;
-  for (std::size_t k = j; t_[k].kind != Tok::End && !launches; ++k) {
+  bool launches = false;  // somewhere in the body, from its '{' to the matching '}'
+  std::size_t k = j;
+  while (t_[k].kind != Tok::End && t_[k].text != "{") ++k;
+  for (int depth = 0; t_[k].kind != Tok::End && !launches; ++k) {
+    depth += t_[k].text == "{" ? 1 : t_[k].text == "}" ? -1 : 0;
+    if (depth == 0) break;
     launches = t_[k].text == "<<" && t_[k + 1].text == "<";
-    if (t_[k].text == "}" && k > j && t_[k + 1].kind == Tok::End) break;
   }
   if (!launches) return;
   bool in_given = false;
