@@ -17,74 +17,14 @@
 #include "core/files.hpp"
 #include "core/values.hpp"
 #include "cuda_subset/gpu_harness.hpp"
+#include "cuda_subset/gpu_launch_harness.hpp"
+#include "gpu_process.hpp"
 
 namespace sv {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// A folder of its own under the temporary directory, removed with this object.
-struct TempFolder {
-  fs::path path;
-  TempFolder() {
-    std::string pattern = (fs::temp_directory_path() / "scanviz-check-gpu-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a temporary folder for the GPU harness");
-    path = pattern;
-  }
-  ~TempFolder() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  TempFolder(const TempFolder&) = delete;
-  TempFolder& operator=(const TempFolder&) = delete;
-};
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs argv in `dir` with its output and errors to files there; the exit code, or -1 for a signal or
-// a run past `timeout_s` (the child is killed).
-int run_program(const std::vector<std::string>& argv, const fs::path& dir, const std::string& log, int timeout_s) {
-  const pid_t child = ::fork();
-  if (child < 0) return -1;
-  if (child == 0) {
-    if (::chdir(dir.c_str()) != 0) ::_exit(127);
-    const std::string path = (dir / log).string();
-    if (!std::freopen(path.c_str(), "w", stdout) || !std::freopen(path.c_str(), "a", stderr)) ::_exit(127);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    ::_exit(127);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
-  int status = 0;
-  while (::waitpid(child, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(child, SIGKILL);
-      ::waitpid(child, &status, 0);
-      return -1;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-// The first line of a compiler's log that says "error", else its first line.
-std::string first_error(const std::string& log) {
-  std::istringstream in(log);
-  std::string first;
-  for (std::string line; std::getline(in, line);) {
-    if (first.empty()) first = line;
-    if (line.find("error") != std::string::npos) return line;
-  }
-  return first;
-}
 
 bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); }
 
@@ -103,6 +43,19 @@ std::string find_nvcc() {
   return executable("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "";
 }
 
+std::optional<cuda::HarnessResult> run_harness(const std::vector<std::string>& command, const fs::path& dir, ValueType type, int timeout_s,
+                                               cuda::CheckGpu& g, int& ran) {
+  ran = run_program(command, dir, "harness.log", timeout_s);
+  cuda::HarnessResult r = cuda::read_harness_output(type, read_text(dir / "outputs.txt"));
+  if (!r.no_device.empty() || (r.device.empty() && ran == 0)) {
+    g.note = "not run: no CUDA device (" + (r.no_device.empty() ? std::string("the harness found none") : r.no_device) + ")";
+    return std::nullopt;
+  }
+  g.ran = true;
+  g.device = r.device;
+  return r;
+}
+
 void check_on_gpu(const std::string& file, const std::string& source, cuda::CheckReport& report, const GpuCheckOptions& options) {
   cuda::CheckGpu& g = report.gpu.emplace();
   const std::string nvcc = find_nvcc();
@@ -118,6 +71,7 @@ void check_on_gpu(const std::string& file, const std::string& source, cuda::Chec
     g.note = "not run: no CUDA device on this machine (no /dev/nvidiactl)";
     return;
   }
+  if (report.launch_said) return check_launch_on_gpu(file, source, report, options, nvcc);
   cuda::HarnessSpec spec;
   spec.file = file;
   spec.source = source;
@@ -160,14 +114,10 @@ void check_on_gpu(const std::string& file, const std::string& source, cuda::Chec
   }
   std::vector<std::string> command = {(dir.path / "harness").string(), "cases.txt", "outputs.txt", std::to_string(options.timed_n)};
   if (own) command.push_back("own_cases.txt");
-  const int ran = run_program(command, dir.path, "harness.log", options.timeout_s);
-  const cuda::HarnessResult r = cuda::read_harness_output(h.type, read_text(dir.path / "outputs.txt"));
-  if (!r.no_device.empty() || (r.device.empty() && ran == 0)) {
-    g.note = "not run: no CUDA device (" + (r.no_device.empty() ? std::string("the harness found none") : r.no_device) + ")";
-    return;
-  }
-  g.ran = true;
-  g.device = r.device;
+  int ran = 0;
+  const auto result = run_harness(command, dir.path, h.type, options.timeout_s, g, ran);
+  if (!result) return;
+  const cuda::HarnessResult& r = *result;
   const auto judge = [&](const Cases& c, const std::vector<std::vector<Payload>>& outputs, std::int32_t threads) {
     g.cases += static_cast<std::int64_t>(c.inputs.size());
     for (std::size_t k = 0; k < outputs.size() && k < c.inputs.size(); ++k) {
@@ -194,13 +144,19 @@ void check_on_gpu(const std::string& file, const std::string& source, cuda::Chec
     judge(own_cases, r.own_outputs, h.timed_threads);
   }
   const std::size_t ran_cases = r.outputs.size() + r.own_outputs.size(), all_cases = cases.inputs.size() + own_cases.inputs.size();
+  finish_gpu_check(r, ran, ran_cases, all_cases, options.timeout_s, h.timed_threads, report);
+}
+
+void finish_gpu_check(const cuda::HarnessResult& r, int ran, std::size_t ran_cases, std::size_t all_cases, int timeout_s, std::int32_t timed_block,
+                      cuda::CheckReport& report) {
+  cuda::CheckGpu& g = *report.gpu;
   if (!r.error.empty()) g.note = "stopped: " + r.error;
-  else if (ran != 0) g.note = "stopped: the harness " + std::string(ran < 0 ? "was killed or ran past " + std::to_string(options.timeout_s) + " s" : "exited with " + std::to_string(ran));
+  else if (ran != 0) g.note = "stopped: the harness " + std::string(ran < 0 ? "was killed or ran past " + std::to_string(timeout_s) + " s" : "exited with " + std::to_string(ran));
   else if (ran_cases < all_cases) g.note = "stopped after " + std::to_string(ran_cases) + " of " + std::to_string(all_cases) + " cases";
   g.timed = r.timed;
   g.timed_n = r.timed_n;
   g.timed_grid = r.timed_grid;
-  g.timed_block = h.timed_threads;
+  g.timed_block = timed_block;
   g.kernel_ms = r.kernel_ms;
   g.cub_ms = r.cub_ms;
   g.copy_ms = r.copy_ms;

@@ -44,6 +44,7 @@ nlohmann::json report_json(const cuda::CheckReport& r) {
                             {"line_read", h.line_read ? nlohmann::json(h.line_read) : nlohmann::json(nullptr)},
                             {"line_second", h.line_second},
                             {"threads", {h.thread_first, h.thread_second}},
+                            {"blocks", h.block_first >= 0 ? nlohmann::json{h.block_first, h.block_second} : nlohmann::json(nullptr)},
                             {"step", h.step},
                             {"n", h.n},
                             {"schedule", h.schedule},

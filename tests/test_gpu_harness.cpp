@@ -13,6 +13,8 @@
 
 #include "core/values.hpp"
 #include "cuda_subset/gpu_harness.hpp"
+#include "cuda_subset/gpu_launch_harness.hpp"
+#include "run/launch.hpp"
 #include "own_kernel_helpers.hpp"
 #include "skips.hpp"
 
@@ -33,6 +35,19 @@ std::string nvcc_path() {
   return fs::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "";
 }
 bool have_nvcc() { return !nvcc_path().empty(); }
+
+// Compiles dir/harness.cu for sm_90 (no GPU needed) and removes dir: nvcc's log where it failed.
+void check_nvcc_compiles(const fs::path& dir) {
+  const std::string command = "cd '" + dir.string() + "' && '" + nvcc_path() + "' -std=c++17 -arch=sm_90 -c harness.cu -o harness.o >nvcc.log 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream log(dir / "nvcc.log");
+  std::stringstream text;
+  text << log.rdbuf();
+  INFO(text.str());
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  CHECK((fs::exists(dir / "harness.o") && fs::file_size(dir / "harness.o") > 0));
+  fs::remove_all(dir);
+}
 
 }  // namespace
 
@@ -140,15 +155,54 @@ TEST_CASE("nvcc compiles the harness of an atomic kernel and of a kernel with pa
     std::ofstream(dir / "cases_kernel.cu") << h.cases_kernel;
     std::ofstream(dir / "timed_kernel.cu") << h.timed_kernel;
     std::ofstream(dir / "harness.cu") << h.main;
-    const std::string command = "cd '" + dir.string() + "' && '" + nvcc_path() +
-                                "' -std=c++17 -arch=sm_90 -c harness.cu -o harness.o >nvcc.log 2>&1";
-    const int status = std::system(command.c_str());
-    std::ifstream log(dir / "nvcc.log");
-    std::stringstream text;
-    text << log.rdbuf();
-    INFO(text.str());
-    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
-    CHECK((fs::exists(dir / "harness.o") && fs::file_size(dir / "harness.o") > 0));
-    fs::remove_all(dir);
+    check_nvcc_compiles(dir);
+  }
+}
+
+TEST_CASE("the launch harness keeps the whole file as written, renames its main away and launches as the line says") {
+  const std::string file = "tests/fixtures/whole_files/single_pass_chained_scan.cu";
+  const std::string source = sv_test::read_source(file);
+  const LaunchSpec launch =
+      parse_launch("chained_scan<<<(n + 255) / 256, 256, 0>>>(in, out, zeros(1), zeros((n + 255) / 256 + 1), buf((n + 255) / 256 + 1), n)");
+  const cuda::LaunchHarness h = cuda::make_launch_harness(file, source, launch, false);
+  CHECK(h.student == source);  // includes, macros and its main untouched: nvcc's messages name its lines
+  CHECK(h.timed);
+  CHECK(h.type == ValueType::I32);  // its out is an int*
+  const std::size_t rename = h.main.find("#define main scanviz_student_main\n#include \"student.cu\"\n#undef main");
+  REQUIRE(rename != std::string::npos);
+  // The launch comes after the file (its names), the harness's own code before (the file's macros cannot touch it).
+  const std::size_t launched = h.main.find("::chained_scan<<<((n + 255) / 256), (256), (0)>>>(");
+  REQUIRE(launched != std::string::npos);
+  CHECK(launched > rename);
+  CHECK(h.main.find("int run_cases(") < rename);
+  CHECK(h.main.find("int main(int argc") < rename);
+  // zeros set to 0 before every launch (a ticket, flags), buf to 0xff once.
+  CHECK(h.main.find("cudaMemsetAsync(scanviz_cells_2, 0,") != std::string::npos);
+  CHECK(h.main.find("cudaMemsetAsync(scanviz_cells_3, 0,") != std::string::npos);
+  CHECK(h.main.find("cudaMemset(scanviz_cells_4, 0xff,") != std::string::npos);
+  CHECK(h.main.find("cudaMemsetAsync(scanviz_cells_4") == std::string::npos);
+  const cuda::LaunchHarness host = cuda::make_launch_harness("h.cu", sv_test::read_source("tests/fixtures/whole_files/pmpp_ch11_hierarchical_kogge_stone.cu"),
+                                                             parse_launch("hierarchical_scan(in, out, n)"), false);
+  CHECK_FALSE(host.timed);
+  CHECK(host.main.find("::hierarchical_scan((") != std::string::npos);
+  CHECK(host.main.find("cudaMallocManaged(&in") != std::string::npos);  // host code may copy from it, a kernel read it
+  CHECK_THROWS_AS(cuda::make_launch_harness(file, source, parse_launch("chained_scan<<<1, 256>>>(in, out, n)"), false), LaunchError);
+}
+
+TEST_CASE("nvcc compiles whole student files with their own main, launched by a kernel line, a template's or a host function (compile only)" *
+          sv_test::skip_unless(have_nvcc, "no nvcc at /usr/local/cuda/bin or $SCANVIZ_NVCC")) {
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"single_pass_chained_scan.cu", "chained_scan<<<(n + 255) / 256, 256, 0>>>(in, out, zeros(1), zeros((n + 255) / 256 + 1), buf((n + 255) / 256 + 1), n)"},
+      {"blelloch_block_template_unpadded.cu", "blelloch_scan<512><<<1, 512, 0>>>(in, out, n)"},
+      {"pmpp_ch11_hierarchical_kogge_stone.cu", "hierarchical_scan(in, out, n)"}};
+  for (const auto& [name, line] : files) {
+    CAPTURE(name);
+    const std::string file = "tests/fixtures/whole_files/" + name;
+    const cuda::LaunchHarness h = cuda::make_launch_harness(file, sv_test::read_source(file), parse_launch(line), false);
+    const fs::path dir = fs::temp_directory_path() / ("scanviz_test_launch_harness_" + std::to_string(std::random_device{}()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "student.cu") << h.student;
+    std::ofstream(dir / "harness.cu") << h.main;
+    check_nvcc_compiles(dir);
   }
 }

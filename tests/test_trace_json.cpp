@@ -417,8 +417,8 @@ TEST_CASE("trace json: a key twice in one object is refused, where nlohmann woul
 
 TEST_CASE("trace json: header and meta") {
   using J = nlohmann::json;
-  CHECK(error_after([](J& j) { j["version"] = 3; }) == "version: unsupported version 3 (this scanviz reads versions 1 and 2)");
-  CHECK(error_after([](J& j) { j["version"] = 0; }) == "version: unsupported version 0 (this scanviz reads versions 1 and 2)");
+  CHECK(error_after([](J& j) { j["version"] = 4; }) == "version: unsupported version 4 (this scanviz reads versions 1 to 3)");
+  CHECK(error_after([](J& j) { j["version"] = 0; }) == "version: unsupported version 0 (this scanviz reads versions 1 to 3)");
   CHECK(error_after([](J& j) { j["version"] = "1"; }) == "version: expected an integer, got \"1\"");
   CHECK(error_after([](J& j) { j["format"] = "other"; }) == "format: expected \"scanviz-trace\", got \"other\"");
   CHECK(error_after([](J& j) { j["meta"]["n"] = "4"; }) == "meta.n: expected an integer, got \"4\"");

@@ -43,11 +43,9 @@ std::string error_line(const cuda::CheckError& e) {
 }
 
 std::string hazard_line(const cuda::CheckHazard& h) {
-  return "hazard: " + h.kind + " on " + h.buffer + "[" + std::to_string(h.index) + "] (" + h.memory + " memory) in step " + std::to_string(h.step) +
-         ": thread " + std::to_string(h.thread_first) + (h.kind == "WAR" ? " read it" : " wrote it") + " (line " +
-         std::to_string(h.kind == "WAR" ? h.line_read : h.line_write) + "), thread " + std::to_string(h.thread_second) +
-         (h.kind == "RAW" ? " read it" : " wrote it") + " (line " + std::to_string(h.kind == "RAW" ? h.line_read : h.line_second) +
-         ") with no __syncthreads() between (n = " + std::to_string(h.n) + ", schedule " + h.schedule + ", lockstep " + std::to_string(h.warp) + ")";
+  return "hazard: " + h.kind + " on " + h.buffer + "[" + std::to_string(h.index) + "] (" + h.memory + " memory" +
+         (h.block_first >= 0 ? ", between blocks" : "") + ") in step " + std::to_string(h.step) + ": " + cuda::hazard_accesses(h) +
+         " (n = " + std::to_string(h.n) + ", schedule " + h.schedule + ", lockstep " + std::to_string(h.warp) + ")";
 }
 
 std::string why_line(const cuda::CheckError& d) {

@@ -39,7 +39,7 @@ void outputs(ItemResult& it, const cuda::CheckReport& r, const std::string& scan
 
 void races(ItemResult& it, const cuda::CheckReport& r) {
   it.passed = r.hazards.empty();
-  it.summary = it.passed ? "No hazard in " + std::to_string(r.cases.size()) + " cases." : std::to_string(r.hazards.size()) + " hazard" + (r.hazards.size() == 1 ? "" : "s") + " (a race: two threads touch one cell with no __syncthreads() between).";
+  it.summary = it.passed ? "No hazard in " + std::to_string(r.cases.size()) + " cases." : std::to_string(r.hazards.size()) + " hazard" + (r.hazards.size() == 1 ? "" : "s") + " (a race: two threads touch one cell with nothing ordering them).";
   for (const cuda::CheckHazard& h : r.hazards) it.lines.push_back(card::hazard_line(h));
 }
 

@@ -129,7 +129,7 @@ std::vector<Hazard> find_hazards(const Trace& trace, bool global) {
   const std::uint32_t warp_width = static_cast<std::uint32_t>(trace.meta.warp_width());
 
   auto access_of = [&](const Event& e) {
-    return HazardAccess{e.seq, e.thread, e.line, e.kind == EventKind::Write, e.value};
+    return HazardAccess{e.seq, e.block, e.thread, e.line, e.kind == EventKind::Write, e.value};
   };
   // A write and a read: RAW when the read saw the written value, WAR when it saw the value from
   // before the interval. Only when the values cannot tell (equal) does the trace order decide: on a

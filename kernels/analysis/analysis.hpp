@@ -66,6 +66,7 @@ std::string_view hazard_kind_name(HazardKind k);
 
 struct HazardAccess {
   std::uint64_t seq = 0;  // the Read or Write event
+  std::uint32_t block = 0;
   std::uint32_t thread = 0;
   std::uint32_t line = 0;
   bool write = false;
@@ -82,6 +83,7 @@ struct Hazard {
   std::int64_t index = 0;
   int step = -1;
   bool same_warp = false;
+  bool between_blocks = false;  // the accesses' blocks differ (analysis/block_races.hpp)
   HazardAccess first, second;
   // RAW: the value the reader should have seen, the cell's value when the barrier interval began.
   bool has_expected = false;

@@ -42,6 +42,7 @@ enum class Op : std::uint8_t {
   Declare,      // pops the initial value of local `s` (Decl)
   Undefine,     // local `s` declared without a value
   Barrier,      // __syncthreads() `s`; `loop` is the innermost loop around it (budget faults name it)
+  Fence,        // __threadfence() `s`: a fence event (analysis/block_races.hpp)
   StoreSlot,    // pops a function's argument into its parameter's slot `arg`
   PtrAdd,       // pops an offset and a pointer, pushes the pointer moved (`e`: PtrAdd)
   MinMax,       // pops two, pushes the smaller or larger (`e`)

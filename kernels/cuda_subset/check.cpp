@@ -14,9 +14,9 @@
 #include "analysis/analysis.hpp"
 #include "core/values.hpp"
 #include "cuda_subset/float_judge.hpp"
+#include "analysis/block_races.hpp"
 #include "cuda_subset/host_run.hpp"
 #include "cuda_subset/parser.hpp"
-#include "cuda_subset/host_run.hpp"
 #include "cuda_subset/record_kernel.hpp"
 
 namespace sv::cuda {
@@ -258,6 +258,7 @@ class Checker {
     base_.block = threads;
     r_.block = threads;
     r_.launch = launch_text(*base_.launch);
+    r_.launch_said = true;
   }
 
   // A host function launches what it launches: its first launch at n = 1024 (else 1) says the block
@@ -281,6 +282,7 @@ class Checker {
     base_.block = threads;
     r_.block = threads;
     r_.launch = launch_text(*base_.launch);
+    r_.launch_said = true;
   }
 
   // The launch inferred for a kernel without one, as a --launch line to start from: the file's
@@ -394,7 +396,9 @@ class Checker {
   }
 
   void collect_hazards(const Trace& t, const CheckCase& cc) {
-    for (const Hazard& h : find_hazards(t, true)) {
+    std::vector<Hazard> found = find_hazards(t, true);
+    for (Hazard& h : find_block_races(t)) found.push_back(h);
+    for (const Hazard& h : found) {
       CheckHazard ch;
       ch.kind = std::string(hazard_kind_name(h.kind));
       ch.buffer = t.buffers[static_cast<std::size_t>(h.buffer)].name;
@@ -407,13 +411,17 @@ class Checker {
       ch.line_second = h.second.line;
       ch.thread_first = h.first.thread;
       ch.thread_second = h.second.thread;
+      if (h.between_blocks) {
+        ch.block_first = h.first.block;
+        ch.block_second = h.second.block;
+      }
       ch.step = h.step;
       ch.n = cc.n;
       ch.schedule = cc.schedule;
       ch.warp = cc.warp;
       const bool seen = std::any_of(r_.hazards.begin(), r_.hazards.end(), [&](const CheckHazard& o) {
         return o.kind == ch.kind && o.buffer == ch.buffer && o.line_write == ch.line_write && o.line_read == ch.line_read &&
-               o.line_second == ch.line_second;
+               o.line_second == ch.line_second && (o.block_first < 0) == (ch.block_first < 0);
       });
       if (!seen && r_.hazards.size() < 64) r_.hazards.push_back(ch);
     }
@@ -510,6 +518,17 @@ std::vector<std::int64_t> check_sizes(std::int64_t capacity) {
   for (std::int64_t n : s)
     if (n >= 1) out.push_back(n);
   return out;
+}
+
+std::string hazard_accesses(const CheckHazard& h) {
+  const bool war = h.kind == "WAR", raw = h.kind == "RAW", blocks = h.block_first >= 0;
+  const auto who = [&](std::uint32_t thread, std::int64_t block) {
+    return "thread " + std::to_string(thread) + (blocks ? " of block " + std::to_string(block) : std::string());
+  };
+  return who(h.thread_first, h.block_first) + (war ? " read it" : " wrote it") + " (line " + std::to_string(war ? h.line_read : h.line_write) +
+         "), " + who(h.thread_second, h.block_second) + (raw ? " read it" : " wrote it") + " (line " +
+         std::to_string(raw ? h.line_read : h.line_second) + "), " +
+         (blocks ? "no __threadfence() and flag between (blocks run at once, in any order)" : "no __syncthreads() between");
 }
 
 CheckReport check_kernel(const std::string& file, const std::string& source, const CheckOptions& options) {

@@ -35,11 +35,19 @@ struct CheckHazard {
   std::uint32_t line_read = 0;  // 0 for WAW: the second access wrote too (line_second)
   std::uint32_t line_second = 0;
   std::uint32_t thread_first = 0, thread_second = 0;
+  // Between blocks of one launch (analysis/block_races.hpp): the first access's and the second's
+  // blocks; -1 for a race inside one block.
+  std::int64_t block_first = -1, block_second = -1;
   int step = 0;
   std::int64_t n = 0;
   std::string schedule;
   std::int32_t warp = 32;
 };
+
+// Who touched the cell and what should have ordered them, as the card says it: "thread 0 wrote it
+// (line 9), thread 1 read it (line 9), no __syncthreads() between", or between blocks "thread 255 of
+// block 0 wrote it (line 36), thread 0 of block 1 read it (line 33), no __threadfence() and flag between".
+std::string hazard_accesses(const CheckHazard& h);
 
 struct CheckError {
   std::string kind;  // syntax, unsupported, limit, launch, out-of-bounds, uninitialized-read, barrier-divergence, budget, runtime, wrong-value
@@ -68,6 +76,7 @@ struct CheckReport {
   std::string file;
   std::string kernel;
   std::string launch;  // the launch that ran, as a --launch line (given, or inferred: a starting point to edit)
+  bool launch_said = false;  // given (--launch, a rubric) or the file's own host code's, not inferred
   std::vector<std::string> kernels;  // every __global__ kernel of the file
   std::int32_t block = 0;
   std::int64_t capacity = 0;  // elements one block scans

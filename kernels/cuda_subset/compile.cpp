@@ -336,8 +336,8 @@ class Compiler {
         emit(Op::Assert, nullptr, &s);
         return;
       case SK::Sync: p_.code[emit(Op::Barrier, nullptr, &s)].loop = loops_.empty() ? nullptr : loops_.back().s; return;
+      case SK::Fence: emit(Op::Fence, nullptr, &s); return;  // recorded: other blocks see the writes before it first
       case SK::SyncWarp:
-      case SK::Fence:
       case SK::Empty: return;  // the emulator runs a warp's lanes in lockstep and one block's memory is coherent
     }
   }

@@ -51,6 +51,13 @@ struct HarnessResult {
 };
 HarnessResult read_harness_output(ValueType type, const std::string& text);
 
+// For the harnesses' generators: the C type of `type`; every @KEY@ of `text` replaced by `value`; the
+// C++ both harnesses share (CUDA errors written out, values parsed and printed exactly, the median of
+// timed runs), for a harness that defines T, out_file and the standard headers before it.
+const char* harness_c_type(ValueType type);
+void fill_harness(std::string& text, const std::string& key, const std::string& value);
+std::string harness_common(ValueType type);
+
 // The value `text` of a harness's output as `type`; false when it is not one.
 bool parse_harness_value(ValueType type, const std::string& text, Payload& out);
 

@@ -119,6 +119,9 @@ class HostRunner final : public HostCalls {
       m.capacity = std::int64_t{m.items_per_thread} * m.block;
       if (first_) *first_ = Launch{bind.threads, bind.grid, m.capacity, bytes};
     }
+    // Where this launch's blocks start: blocks of two launches never race (analysis/block_races.hpp).
+    launch_blocks_ += (launches_ ? "," : "") + std::to_string(block_base_);
+    run_.trace.meta.options["launch_blocks"] = launch_blocks_;
     for (std::int32_t block = 0; block < bind.grid; ++block) {
       Trace part;
       part.meta = b.meta;
@@ -270,6 +273,7 @@ class HostRunner final : public HostCalls {
   std::int64_t statements_ = 0;
   std::uint32_t block_base_ = 0;
   int launches_ = 0;
+  std::string launch_blocks_;  // meta.options["launch_blocks"]: the first block of each launch
 };
 
 }  // namespace

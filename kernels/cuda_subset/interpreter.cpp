@@ -366,6 +366,7 @@ class Thread {
           break;
         case Op::Undefine: defined_[static_cast<std::size_t>(in.s->slot)] = 0; break;
         case Op::Barrier: barrier(*in.s, in.loop); break;
+        case Op::Fence: x_.fence(in.s->pos.line); break;
         case Op::StoreSlot:
           frame_[static_cast<std::size_t>(in.arg)] = *--sp;
           defined_[static_cast<std::size_t>(in.arg)] = 1;

@@ -393,7 +393,8 @@ StmtP Parser::statement() {
       expect(")");
       expect(";");
       if (w == "__syncwarp" && warp_) *warp_ = true;
-      return simple(w == "__syncthreads" ? SK::Sync : w == "__syncwarp" ? SK::SyncWarp : SK::Fence, at);
+      // __threadfence_block orders nothing another block sees: it is read, and left out of the run.
+      return simple(w == "__syncthreads" ? SK::Sync : w == "__syncwarp" || w == "__threadfence_block" ? SK::SyncWarp : SK::Fence, at);
     }
   }
   auto s = simple(SK::Expr, at);

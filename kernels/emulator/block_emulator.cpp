@@ -15,6 +15,7 @@ constexpr std::size_t kFiberStack = 64 * 1024;
 
 std::int32_t EmuExec::block() const { return emu_->block_id_; }
 void EmuExec::sync(unsigned line) { emu_->barrier(lane_, line); }
+void EmuExec::fence(unsigned line) { emu_->fence(lane_, line); }
 void EmuExec::step(Phase phase, std::int64_t param, unsigned line) { emu_->step(lane_, phase, param, line); }
 void EmuExec::unsynced_step(Phase phase, std::int64_t param, unsigned line) {
   emu_->align(lane_);
@@ -165,6 +166,10 @@ void BlockEmulator::barrier(int lane, unsigned line) {
   append(EventKind::Barrier, lane, line);
   yield(lane, LaneState::Barrier);
 }
+
+// A fence waits for nothing here (the emulator's memory is coherent): it is recorded, for the order of
+// one block's writes as other blocks see them.
+void BlockEmulator::fence(int lane, unsigned line) { append(EventKind::Fence, lane, line); }
 
 // A barrier that records nothing: the thread waits with the others (the kernel has no barrier here).
 void BlockEmulator::align(int lane) { yield(lane, LaneState::Barrier); }

@@ -107,6 +107,7 @@ class EmuExec {
   std::int32_t thread() const { return lane_; }
   std::int32_t block() const;
   void sync(unsigned line = SV_CALLER_LINE);
+  void fence(unsigned line);  // __threadfence(): recorded, nothing waits
   void step(Phase phase, std::int64_t param, unsigned line = SV_CALLER_LINE);
   // A step without a barrier of the kernel's own: the threads are aligned here (no event recorded).
   void unsynced_step(Phase phase, std::int64_t param, unsigned line = SV_CALLER_LINE);
@@ -253,6 +254,7 @@ class BlockEmulator {
   Payload atomic(int lane, int buffer, std::int64_t index, const EmuExec::AtomicUpdate& update, unsigned line);
   std::int64_t record_op(int lane, const Payload& result, Origin a, Origin b, unsigned line);
   void barrier(int lane, unsigned line);
+  void fence(int lane, unsigned line);
   void align(int lane);
   Payload shuffle(int lane, ShuffleKind kind, const Payload& value, Origin& origin, int delta, int width, unsigned line);
   void step(int lane, Phase phase, std::int64_t param, unsigned line);

@@ -9,7 +9,8 @@
 
 namespace sv {
 
-enum class EventKind : std::uint8_t { Read, Write, Op, Barrier };
+enum class EventKind : std::uint8_t { Read, Write, Op, Barrier, Fence };
+inline constexpr int kEventKindCount = 5;
 
 // Where a value came from: nothing (an identity or constant), a memory cell, or an operator
 // application (the seq of its Op event). Dataflow edges are derived from these.
@@ -29,7 +30,8 @@ inline constexpr std::uint8_t kNoBuffer = 0xff;
 
 // One fixed-size record. Read/Write: buffer, index, value (the value read or written), a = origin of
 // the written value. Op: value = result, a and b = origins of the left and right operands.
-// Barrier: one event per thread arriving, line = the barrier's line. An atomic read-modify-write
+// Barrier: one event per thread arriving, line = the barrier's line. Fence: a thread's __threadfence()
+// (its writes before it are seen by other blocks before its writes after it; analysis/block_races). An atomic read-modify-write
 // (atomicAdd) is one Write event with `atomic` set: value = the cell's new value; it read the old
 // value in the same indivisible access, so two atomics to one cell are no race (analysis/hazards).
 struct Event {

@@ -46,7 +46,7 @@ std::string phase_label(Phase p, std::int64_t param) {
 }
 
 std::string_view event_kind_name(EventKind k) {
-  static constexpr std::array<std::string_view, 4> names = {"read", "write", "op", "barrier"};
+  static constexpr std::array<std::string_view, kEventKindCount> names = {"read", "write", "op", "barrier", "fence"};
   return names.at(static_cast<std::size_t>(k));
 }
 std::string_view space_name(Space s) { return s == Space::Global ? "global" : "shared"; }

@@ -118,7 +118,8 @@ struct TraceResult {
 struct Trace {
   static constexpr std::string_view kFormat = "scanviz-trace";
   // Versions 1 and 2 are read; 2 (events with an `atomic` field) is written only when an event is atomic.
-  static constexpr int kVersion = 2;
+  static constexpr int kVersion = 3;        // fence events
+  static constexpr int kAtomicVersion = 2;  // events carry `atomic`
   static constexpr int kFirstVersion = 1;
 
   TraceMeta meta;

@@ -1,4 +1,4 @@
-// JSON -> Trace, schema versions 1 and 2 (2: events carry `atomic`): parsed with nlohmann::json, then every field checked; a
+// JSON -> Trace, schema versions 1 to 3 (2: events carry `atomic`; 3: fence events): parsed with nlohmann::json, then every field checked; a
 // TraceError names the first bad one by its path.
 #include "trace/trace_json.hpp"
 
@@ -397,6 +397,7 @@ struct EventContext {
   const std::vector<BufferInfo>& buffers;
   const std::vector<Event>& earlier;  // events[0..seq)
   std::size_t fields = kEventFields.size();  // the version's: 13 in version 1 (no "atomic")
+  int kinds = kEventKindCount;               // the version's: no fence before version 3
 };
 
 std::uint8_t read_buffer_number(const json& j, const Path& p, const EventContext& cx) {
@@ -440,7 +441,7 @@ Event read_event(const json& j, const Path& p, std::uint64_t seq, const EventCon
   Event e;
   e.seq = read_int<std::uint64_t>(f[0], at(0));
   if (e.seq != seq) fail(at(0), std::to_string(e.seq) + " is not the event's position " + std::to_string(seq));
-  e.kind = read_enum<EventKind>(f[1], at(1), 4, event_kind_name);
+  e.kind = read_enum<EventKind>(f[1], at(1), cx.kinds, event_kind_name);
   e.block = read_int<std::uint32_t>(f[2], at(2));
   if (std::cmp_greater_equal(e.block, cx.meta.grid))
     fail(at(2), std::to_string(e.block) + " is out of range (meta.grid is " + std::to_string(cx.meta.grid) + ")");
@@ -466,7 +467,7 @@ Event read_event(const json& j, const Path& p, std::uint64_t seq, const EventCon
     expect_null(5);
     expect_null(6);
   }
-  if (e.kind == EventKind::Barrier) expect_null(7);
+  if (e.kind == EventKind::Barrier || e.kind == EventKind::Fence) expect_null(7);
   else e.value = read_value(f[7], at(7), cx.meta.type);
 
   e.line = read_int<std::uint32_t>(f[8], at(8));
@@ -487,7 +488,7 @@ std::vector<Event> read_events(const json& j, const Path& p, const TraceMeta& me
   const auto& a = read_array(j, p);
   std::vector<Event> out;
   out.reserve(a.size());
-  const EventContext cx{meta, buffers, out, event_field_count(version)};
+  const EventContext cx{meta, buffers, out, event_field_count(version), version >= Trace::kVersion ? kEventKindCount : kEventKindCount - 1};
   for (std::size_t i = 0; i < a.size(); ++i) out.push_back(read_event(a[i], p.at(i), i, cx));
   return out;
 }
@@ -637,7 +638,7 @@ Trace trace_from_json(const std::string& text) {
   const auto version = read_int<std::int64_t>(member(root, "version"), top.at("version"));
   if (version < Trace::kFirstVersion || version > Trace::kVersion)
     fail(top.at("version"), "unsupported version " + std::to_string(version) + " (this scanviz reads versions " +
-                                std::to_string(Trace::kFirstVersion) + " and " + std::to_string(Trace::kVersion) + ")");
+                                std::to_string(Trace::kFirstVersion) + " to " + std::to_string(Trace::kVersion) + ")");
 
   const bool tiles = root.find("tile_events") != root.end() || root.find("tile_event_fields") != root.end();
   if (tiles)

@@ -317,7 +317,7 @@ void write_origin(JsonOut& o, const Origin& origin) {
 }
 
 // One event as an array in kEventFields order. Op and barrier events have no cell (null buffer and
-// index) and barriers no value. warp: thread / the trace's warp width. Version 2 adds `atomic`.
+// index) and barriers no value. warp: thread / the trace's warp width. Version 2 adds `atomic`, version 3 fence events.
 void write_event(JsonOut& o, ValueType type, std::uint32_t warp_width, bool with_atomic, const Event& e) {
   const bool has_cell = e.kind == EventKind::Read || e.kind == EventKind::Write;
   o.raw('[');
@@ -337,7 +337,7 @@ void write_event(JsonOut& o, ValueType type, std::uint32_t warp_width, bool with
   if (has_cell) o.integer(e.index);
   else o.raw("null");
   o.raw(',');
-  if (e.kind == EventKind::Barrier) o.raw("null");
+  if (e.kind == EventKind::Barrier || e.kind == EventKind::Fence) o.raw("null");
   else o.value(type, e.value);
   o.raw(',');
   o.integer(e.line);
@@ -422,8 +422,10 @@ void write_trace_json(std::ostream& out, const Trace& trace) {
   JsonOut o(out);
   Members top(o, 0);
   top["format"].name(Trace::kFormat);
-  const bool atomics = std::any_of(trace.events.begin(), trace.events.end(), [](const Event& e) { return e.atomic; });
-  const int version = atomics ? Trace::kVersion : Trace::kFirstVersion;
+  // The oldest version that holds the events, so that traces older readers could read stay readable there.
+  const bool fences = std::any_of(trace.events.begin(), trace.events.end(), [](const Event& e) { return e.kind == EventKind::Fence; });
+  const bool atomics = fences || std::any_of(trace.events.begin(), trace.events.end(), [](const Event& e) { return e.atomic; });
+  const int version = fences ? Trace::kVersion : atomics ? Trace::kAtomicVersion : Trace::kFirstVersion;
   top["version"].integer(version);
   write_meta(top["meta"], trace.meta);
   write_lines(top["buffers"], trace.buffers, [&](const BufferInfo& b) { write_buffer(o, b); });

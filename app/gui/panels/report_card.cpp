@@ -87,11 +87,7 @@ std::vector<HazardGroup> group_hazards(const cuda::CheckReport& r) {
 }
 
 std::string hazard_text(const cuda::CheckHazard& h) {
-  const bool war = h.kind == "WAR", raw = h.kind == "RAW";
-  return h.kind + " on " + h.buffer + "[" + std::to_string(h.index) + "]: thread " + std::to_string(h.thread_first) +
-         (war ? " read it" : " wrote it") + " (line " + std::to_string(war ? h.line_read : h.line_write) + "), thread " +
-         std::to_string(h.thread_second) + (raw ? " read it" : " wrote it") + " (line " +
-         std::to_string(raw ? h.line_read : h.line_second) + "), no __syncthreads() between; step " + std::to_string(h.step) +
+  return h.kind + " on " + h.buffer + "[" + std::to_string(h.index) + "]: " + cuda::hazard_accesses(h) + "; step " + std::to_string(h.step) +
          " (n = " + std::to_string(h.n) + ", " + h.schedule + ", lockstep " + std::to_string(h.warp) + ")";
 }
 
