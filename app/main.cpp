@@ -29,6 +29,7 @@
 #include "work_steps_runs.hpp"
 #include "core/segments.hpp"
 #include "chart.hpp"
+#include "cmd_export.hpp"
 #include "cmd_kernel.hpp"
 #include "run_flags.hpp"
 #include "standard_output.hpp"
@@ -327,6 +328,7 @@ int run_command_line(int argc, char** argv) {
 
   CheckOptions co;
   auto* check = add_check_command(app, co);
+  const ExportCommand exporter = add_export_command(app);
 
   TraceOptions ro;
   auto* race = app.add_subcommand("race", "GPU: count wrong outputs over repeated untraced runs, without and with the amplifier");
@@ -478,6 +480,7 @@ int run_command_line(int argc, char** argv) {
       return cmd_trace(to, cli::request_of(*trace, to.flags));
     }
     if (*check) return check_kernel(co);
+    if (*exporter.app) return exporter.run();
     if (*race) {
       RunRequest defaults;
       defaults.algorithm = "kogge-stone-racy";
