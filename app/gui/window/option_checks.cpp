@@ -39,6 +39,7 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
   ui.settings = load_settings(settings_problem);
   if (!settings_problem.empty()) say(ui, settings_problem, true);
   if (!opt.theme.empty()) ui.settings.theme = opt.theme;
+  ui.saved_font_scale = ui.settings.font_scale;
   if (opt.font_scale > 0) ui.settings.font_scale = std::clamp(opt.font_scale, 1.0f, 3.0f);
   ui.pending_font_scale = ui.settings.font_scale;
   ui.side_by_side = opt.side_by_side;
