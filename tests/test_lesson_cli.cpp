@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "run_command.hpp"
@@ -67,19 +68,19 @@ class Terminal {
 
   void press(const std::string& key) { REQUIRE(::write(master_, key.data(), key.size()) == static_cast<ssize_t>(key.size())); }
 
-  // The exit code once the program has ended, reading the rest of its output; -1 past 20 s.
+  // The exit code once the program has ended, reading the rest of its output; -1 past 20 s. The
+  // terminal hangs up (reads fail at once) a moment before the program can be waited for.
   int exit_code() {
-    for (int i = 0; i < 200; ++i) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        exited_ = true;
-        while (read_some(100)) {
-        }
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      }
-      read_some(100);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    int status = 0;
+    while (::waitpid(pid_, &status, WNOHANG) != pid_) {
+      if (std::chrono::steady_clock::now() > deadline) return -1;
+      if (!read_some(100)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    return -1;
+    exited_ = true;
+    while (read_some(100)) {
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
 
   // The pseudo-terminal's settings, as the program left them.
