@@ -31,6 +31,7 @@
 #include "chart.hpp"
 #include "cmd_export.hpp"
 #include "cmd_kernel.hpp"
+#include "cmd_lesson.hpp"
 #include "run_flags.hpp"
 #include "standard_output.hpp"
 #include "text_view.hpp"
@@ -329,6 +330,8 @@ int run_command_line(int argc, char** argv) {
   CheckOptions co;
   auto* check = add_check_command(app, co);
   const ExportCommand exporter = add_export_command(app);
+  LessonOptions lo;
+  auto* lesson = add_lesson_command(app, lo);
 
   TraceOptions ro;
   auto* race = app.add_subcommand("race", "GPU: count wrong outputs over repeated untraced runs, without and with the amplifier");
@@ -481,6 +484,7 @@ int run_command_line(int argc, char** argv) {
     }
     if (*check) return check_kernel(co);
     if (*exporter.app) return exporter.run();
+    if (*lesson) return run_lesson(*lesson, lo);
     if (*race) {
       RunRequest defaults;
       defaults.algorithm = "kogge-stone-racy";
@@ -521,7 +525,7 @@ int run_command_line(int argc, char** argv) {
                              used != static_cast<int>(mouse.size()) || go.mouse_x < 0 || go.mouse_y < 0 || go.frames == 0))
         throw UsageError("--mouse must be X,Y (non-negative window pixels) and comes with --frames, not '" + mouse + "'");
       if (go.font_scale != 0 && !(go.font_scale >= 1 && go.font_scale <= 3)) throw UsageError("--font-scale must be between 1 and 3");
-      go.lesson = cli::request_of(*gui_cmd, gui_flags, gui::default_lesson_request());  // checked by the window, once
+      go.lesson = cli::request_of(*gui_cmd, gui_flags, default_lesson_request());  // checked by the window, once
       go.input_given = gui_cmd->count("--input") > 0;
       if (!gui_measure.empty())
         for (std::int64_t n : cli::parse_sizes(gui_measure, 30)) {

@@ -69,7 +69,9 @@ int run_gui(const GuiOptions& opt, Platform& platform) {
   GLFWwindow* window = open_window(opt, platform);
   if (!window) return 2;
   const int exit_code = run_frames(window, opt, *ui, platform, script);
-  save_settings(ui->settings);
+  Settings kept = ui->settings;
+  kept.font_scale = ui->saved_font_scale;
+  save_settings(kept);
   close_window(window);
   return exit_code;
 }

@@ -9,23 +9,10 @@
 #include <vector>
 
 #include "algorithms.hpp"
+#include "lesson_run.hpp"
 #include "run/request.hpp"
 
 namespace sv::gui {
-
-// The lesson the window opens on when nothing names another: kogge-stone-double-buffer on the
-// slides' eight values under the interval operator, recorded on the emulator (the predicate waits
-// for a compaction the scan control may choose).
-inline RunRequest default_lesson_request() {
-  RunRequest r;
-  r.algorithm = std::string(kDefaultBlockAlgorithm);
-  r.n = 8;
-  r.op = OpKind::Interval;
-  r.input = "slides";
-  r.predicate = "x % 2 == 0";
-  r.executor = "emulator";
-  return r;
-}
 
 // The themes the window and the rendered pictures know.
 inline constexpr std::array<const char*, 3> kThemes = {"light", "dark", "high-contrast"};

@@ -100,7 +100,7 @@ std::string link_query(const gui::GuiOptions& o) {
   // the links' short forms where a field has one: input=random:SEED for a seeded input, and
   // scan=segmented:SHARE, compact:PREDICATE or allocate for drawn heads and the applications.
   const RunRequest& r = o.lesson;
-  const RunRequest lesson = gui::default_lesson_request();
+  const RunRequest lesson = default_lesson_request();
   const auto defaults = request_fields(lesson);
   const bool seeded = r.input.empty();
   const double share = r.flags.rfind("random:", 0) == 0 ? std::strtod(r.flags.c_str() + 7, nullptr) : 0;

@@ -16,6 +16,7 @@
 #include "gui/draw/canvas.hpp"
 #include "algorithms.hpp"
 #include "gui/model/diagram_model.hpp"
+#include "mirror/narration.hpp"
 #include "emulator/record.hpp"
 
 using namespace sv;

@@ -20,6 +20,7 @@
 #include "gui/model/diagram_model.hpp"
 #include "gui/lesson/lesson.hpp"
 #include "gui/lesson/lesson_recorder.hpp"
+#include "mirror/narration.hpp"
 #include "run/request.hpp"
 #include "run_command.hpp"
 #include "trace/trace_json.hpp"
@@ -253,8 +254,8 @@ TEST_CASE("lesson controls: the racy kernel at the slides' n = 8 goes wrong, and
   const Trace t = record_block_scan(gui::lesson_config(l, "kogge-stone-racy"));
   CHECK(t.meta.warp_width() == 1);
   CHECK(t.result.outcome == Outcome::Wrong);
-  const gui::TraceView v = gui::make_trace_view(t);
-  const std::string said = gui::narrate_step(v, 1);
+  const TraceView v = make_trace_view(t);
+  const std::string said = narrate_step(v, 1);
   CAPTURE(said);
   CHECK(said.find("Race: thread 2 read buffer_s[1] after thread 1 had overwritten it, and ") != std::string::npos);
   CHECK(said.find(" more reads saw an overwritten value.") != std::string::npos);
@@ -267,7 +268,7 @@ TEST_CASE("lesson controls: the racy kernel at the slides' n = 8 goes wrong, and
   const Trace warp = record_block_scan(gui::lesson_config(l, "kogge-stone-racy"));
   CHECK(warp.meta.warp_width() == 32);
   CHECK(warp.result.outcome == Outcome::Correct);
-  CHECK(gui::narrate_step(gui::make_trace_view(warp), 1).find("Race:") == std::string::npos);
+  CHECK(narrate_step(make_trace_view(warp), 1).find("Race:") == std::string::npos);
   // The GPU runs warps of 32 whatever the control says.
   l.request.warp = 1;
   l.request.executor = "gpu";

@@ -134,6 +134,20 @@ TEST_CASE("outputs: the window's settings file: a link is followed, devices are 
   }
 }
 
+TEST_CASE("outputs: --font-scale lasts one run: the window shows it and the settings file keeps the saved scale") {
+  const VirtualDisplay display;
+  TempDir config;
+  const fs::path folder = config.path / "scanviz", settings = folder / "settings.json", report = config.path / "layout.json";
+  fs::create_directories(folder);
+  std::ofstream(settings) << "{\"theme\": \"light\", \"font_scale\": 1.5, \"speed\": 1}\n";
+  const Run r = run_shell(display.launcher() + " XDG_CONFIG_HOME='" + config.path.string() + "' " + scanviz_exe() +
+                              " gui --frames 2 --size 400x300 --font-scale 2 --report-layout '" + report.string() + "'",
+                          config.path);
+  CHECK(r.code == 0);
+  CHECK(nlohmann::json::parse(slurp(report)).value("font_scale", 0.0) == doctest::Approx(2.0));
+  CHECK(nlohmann::json::parse(slurp(settings)).value("font_scale", 0.0) == doctest::Approx(1.5));
+}
+
 namespace {
 // Root writes into a read-only folder, so as root the window runs as the user nobody, who must be
 // able to run the program.

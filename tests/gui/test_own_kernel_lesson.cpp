@@ -15,6 +15,7 @@
 #include "algorithms.hpp"
 #include "core/values.hpp"
 #include "gui/lesson/kernel_check.hpp"
+#include "mirror/narration.hpp"
 #include "gui/model/diagram_model.hpp"
 #include "gui/lesson/own_kernel.hpp"
 #include "gui/panels/kernel_editor.hpp"

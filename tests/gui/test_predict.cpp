@@ -75,8 +75,8 @@ std::string picks(const std::vector<PredictQuestion>& qs, Pick pick) {
   return keys + " enter";
 }
 
-const gui::TraceView& lesson() {  // the window's default lesson: double-buffered Kogge-Stone, n = 8, x0..x7
-  static const gui::TraceView v = gui::make_trace_view(sv_test::record_interval("kogge-stone-double-buffer", 8));
+const TraceView& lesson() {  // the window's default lesson: double-buffered Kogge-Stone, n = 8, x0..x7
+  static const TraceView v = make_trace_view(sv_test::record_interval("kogge-stone-double-buffer", 8));
   return v;
 }
 
@@ -123,7 +123,7 @@ TEST_CASE("predict window: the timeline waits for an answer, and a bad script is
 }
 
 TEST_CASE("predict window: on the racy kernel the stale read is asked and explained with the hazard") {
-  const gui::TraceView v = gui::make_trace_view(sv_test::record_interval("kogge-stone-racy", 64));
+  const TraceView v = make_trace_view(sv_test::record_interval("kogge-stone-racy", 64));
   const auto qs = predict_questions(v.trace, v.hazards, 1, v.row_buffer[1]);
   REQUIRE(qs.size() == 3);
   REQUIRE(qs[0].kind == QuestionKind::Stale);

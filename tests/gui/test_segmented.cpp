@@ -14,6 +14,7 @@
 #include "analysis/application.hpp"
 #include "emulator/record.hpp"
 #include "gui/draw/diagram_svg.hpp"
+#include "mirror/narration.hpp"
 #include "gui/model/diagram_model.hpp"
 #include "trace/trace_json.hpp"
 
@@ -84,7 +85,7 @@ int legend_top(const fs::path& png) {
 }  // namespace
 
 TEST_CASE("diagram model: a segmented scan's heads are marked in every row, and the SVG draws them") {
-  const gui::TraceView tv = gui::make_trace_view(segmented_sklansky());
+  const TraceView tv = make_trace_view(segmented_sklansky());
   const gui::Diagram d = gui::build_diagram(tv, static_cast<int>(tv.trace.steps.size()) - 1, gui::palette_light());
   REQUIRE(!d.rows.empty());
   for (const gui::DiagramRow& row : d.rows) {
@@ -97,16 +98,16 @@ TEST_CASE("diagram model: a segmented scan's heads are marked in every row, and 
   std::size_t lines = 0;
   for (std::size_t at = svg.find("segment-head"); at != std::string::npos; at = svg.find("segment-head", at + 1)) ++lines;
   CHECK(lines == 3 * d.rows.size());
-  CHECK(gui::narrate_step(tv, 1).find("segmented interval") != std::string::npos);
-  CHECK(gui::narrate_step(tv, 0).find("3 flags mark where a segment starts") != std::string::npos);
+  CHECK(narrate_step(tv, 1).find("segmented interval") != std::string::npos);
+  CHECK(narrate_step(tv, 0).find("3 flags mark where a segment starts") != std::string::npos);
 }
 
 TEST_CASE("narration: compaction and allocation say what their scan is for") {
-  const gui::TraceView c = gui::make_trace_view(application("compact", "x > 5"));
+  const TraceView c = make_trace_view(application("compact", "x > 5"));
   CHECK(c.trace.steps.size() > 1);
-  CHECK(gui::narrate_step(c, 0).find("predicate x > 5") != std::string::npos);
-  const gui::TraceView a = gui::make_trace_view(application("allocate", ""));
-  CHECK(gui::narrate_step(a, static_cast<int>(a.trace.steps.size()) - 1).find("offset") != std::string::npos);
+  CHECK(narrate_step(c, 0).find("predicate x > 5") != std::string::npos);
+  const TraceView a = make_trace_view(application("allocate", ""));
+  CHECK(narrate_step(a, static_cast<int>(a.trace.steps.size()) - 1).find("offset") != std::string::npos);
 }
 
 TEST_CASE("applications window: kept elements drawn in the kept colour, none when nothing passes") {

@@ -133,7 +133,7 @@ TEST_CASE("window: lecture mode and fullscreen switched on and off while it runs
   }
 }
 
-TEST_CASE("window: lecture mode hides the controls and enlarges the text, and themes and font scale are kept") {
+TEST_CASE("window: lecture mode hides the controls and enlarges the text, a theme is kept, and --font-scale lasts one run") {
   Dir dir;
   const std::string env = "XDG_CONFIG_HOME='" + dir.path.string() + "'";
   const Image normal = screenshot("--theme light", dir.path / "n.png", env);
@@ -144,12 +144,13 @@ TEST_CASE("window: lecture mode hides the controls and enlarges the text, and th
   CHECK(count_near(normal, panel_grey, 0, 250, 1, 100, 400) > 20000);
   CHECK(count_near(lecture, panel_grey, 0, 250, 1, 100, 400) < 500);
   CHECK(count_near(lecture, 0xFFFFFFFF, 0, 250, 1, 100, 400) > 20000);
-  // A dark theme chosen once is there the next time, without the option.
+  // A dark theme chosen once is there the next time, without the option; a font scale given on the
+  // command line is not saved (the View menu's is).
   screenshot("--theme dark --font-scale 1.5", dir.path / "d.png", env);
   std::ifstream f(dir.path / "scanviz" / "settings.json");
   const std::string settings((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   CHECK(settings.find("\"dark\"") != std::string::npos);
-  CHECK(settings.find("1.5") != std::string::npos);
+  CHECK(settings.find("1.5") == std::string::npos);
   const Image again = screenshot("", dir.path / "a.png", env);
   CHECK(near(again.at(again.w / 2, again.h / 2), palette_dark().background, 10));
 }

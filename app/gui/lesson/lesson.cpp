@@ -12,6 +12,7 @@
 #include "entry/record.hpp"
 #include "gpu/executor.hpp"
 #include "gui/lesson/own_kernel.hpp"
+#include "lesson_run.hpp"
 #include "run/request.hpp"
 
 namespace sv::gui {
@@ -77,29 +78,8 @@ RunRequest lesson_request(const LessonControls& l, const std::string& algorithm)
   RunRequest r = l.request;
   r.algorithm = algorithm;
   const AlgorithmInfo* info = find_algorithm(algorithm);
-  const bool gpu = r.executor == "gpu";
   if (info && info->warp_level != warp_level(l.request.algorithm)) r.warp = l.other_warp;  // the side-by-side partner
-  if (info && info->warp_level && !r.warp) r.warp = 4;
-  if (info && !info->warp_level) {
-    if (!r.warp && info->racy) r.warp = 1;  // auto: the racy kernel's threads each on their own
-    if (gpu || r.warp == kMaxWarpWidth) r.warp.reset();  // the GPU runs warps of 32
-  }
-  if (r.op == OpKind::Interval || r.type == ValueType::Interval) r.type.reset();  // the interval operator's own type
-  if (!r.app.empty()) {  // the exclusive sum of counts (cli: --app)
-    r.op.reset();
-    if (r.type != ValueType::I64) r.type.reset();
-    r.exclusive = false;
-    r.flags.clear();
-  }
-  if (r.app != "compact") r.predicate.clear();
-  if (!r.flags.empty()) r.exclusive = false;
-  if (input_mode(l) == 2) r.n.reset();  // typed values say how many
-  if (r.schedule == "in-order" || gpu) r.schedule.clear();
-  // The lesson's warp (4, as Fig. 2 draws it) narrowed to a block smaller than it (n = 2), where a
-  // command line's --warp 4 is refused: unset, the block's own width.
-  if (info && info->warp_level && r.warp && r.n && *r.n > 0 && *r.warp > block_shape(*info, *r.n, r.block).capacity) r.warp.reset();
-  r.executor = gpu ? "gpu" : "emulator";
-  return r;
+  return lesson_run(std::move(r));
 }
 
 BlockRunConfig lesson_config(const LessonControls& l, const std::string& algorithm) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/analysis.hpp"
+#include "mirror/trace_view.hpp"
 #include "trace/trace.hpp"
 
 namespace sv::gui {
@@ -21,18 +22,6 @@ struct Palette {
 const Palette& palette_light();
 const Palette& palette_dark();
 const Palette& palette_high_contrast();
-
-// A trace with the analyses the diagram needs, computed once when the trace is loaded.
-struct TraceView {
-  Trace trace;
-  std::vector<Hazard> hazards;
-  std::vector<Edge> edges;
-  Metrics metrics;
-  Outcome outcome = Outcome::Correct;  // against the recomputed reference
-  std::size_t wrong_outputs = 0;       // how many outputs differ from it
-  std::vector<int> row_buffer;  // per step: the buffer that step's row shows
-};
-TraceView make_trace_view(Trace trace);
 
 struct DiagramCell {
   float x = 0, y = 0, w = 0, h = 0;
@@ -88,8 +77,5 @@ struct Diagram {
 // same step and index is marked wrong too, so a race shows in the step it happens.
 Diagram build_diagram(const TraceView& view, int current, const Palette& palette, DiagramLayout layout = {},
                       const TraceView* race_free = nullptr);
-
-// One sentence on what a step does, for the narration panel and the exports' captions.
-std::string narrate_step(const TraceView& view, int step);
 
 }  // namespace sv::gui

@@ -17,6 +17,7 @@
 #include "gui/draw/text_colours.hpp"
 #include "gui/lesson/own_kernel.hpp"
 #include "gui/window/kernel_verdict.hpp"
+#include "mirror/narration.hpp"
 
 namespace sv::gui {
 

@@ -158,7 +158,7 @@ void view_menu(Ui& ui) {
     if (ImGui::MenuItem(t, nullptr, ui.settings.theme == t)) ui.settings.theme = t;
   // Applied when released: each change rasterizes the fonts again.
   ImGui::SliderFloat("font scale", &ui.pending_font_scale, 1.0f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
-  if (ImGui::IsItemDeactivatedAfterEdit()) ui.settings.font_scale = ui.pending_font_scale;
+  if (ImGui::IsItemDeactivatedAfterEdit()) ui.settings.font_scale = ui.saved_font_scale = ui.pending_font_scale;
   ImGui::MenuItem("lecture mode (L)", nullptr, &ui.lecture);
   ImGui::MenuItem("kernel source as the emulator runs it (C)", nullptr, &ui.source.emulator);
   ImGui::MenuItem("fullscreen (F)", nullptr, &ui.fullscreen);

@@ -19,6 +19,7 @@
 #include "gui/lesson/own_kernel.hpp"
 #include "gui/window/kernel_window.hpp"
 #include "kernel_run.hpp"
+#include "lesson_run.hpp"
 #include "run/request.hpp"
 #include "trace/trace_json.hpp"
 
@@ -38,6 +39,7 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
   ui.settings = load_settings(settings_problem);
   if (!settings_problem.empty()) say(ui, settings_problem, true);
   if (!opt.theme.empty()) ui.settings.theme = opt.theme;
+  ui.saved_font_scale = ui.settings.font_scale;
   if (opt.font_scale > 0) ui.settings.font_scale = std::clamp(opt.font_scale, 1.0f, 3.0f);
   ui.pending_font_scale = ui.settings.font_scale;
   ui.side_by_side = opt.side_by_side;
@@ -80,7 +82,7 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
   l.request = asked;
   if (!asked.warp) l.request.warp = kind_warp;
   else if (*asked.warp >= 2) l.other_warp = asked.warp;  // a warp-level algorithm's width, the others' lockstep: both remember it
-  if (!opt.input_given && l.request.n.value_or(8) > 8) l.request.input.clear();  // the slides have 8 values: a seeded input
+  seeded_input_past_the_slides(l.request, opt.input_given);
   if (input_mode(l) == 2) l.typed = l.request.input;
   if (l.request.schedule == "random") l.request.schedule = l.random_schedule;
   if (schedule_index(l) == static_cast<int>(Schedule::Kind::Random)) l.random_schedule = l.request.schedule;

@@ -9,6 +9,7 @@
 
 #include "gui/panels/predict_panel.hpp"
 #include "gui/panels/source_pane.hpp"
+#include "mirror/narration.hpp"
 #include "gui/window/lesson_panel.hpp"
 
 namespace sv::gui {

@@ -45,7 +45,8 @@ struct KernelUi {
 struct Ui {
   explicit Ui(bool threads) : recorder(record_lesson_controls, threads), kernel(threads) {}
 
-  Settings settings;
+  Settings settings;             // what this run shows
+  float saved_font_scale = 1;    // what the settings file keeps: --font-scale lasts one run, the View menu's choice is saved
   float pending_font_scale = 1;  // the View menu's slider, applied when released
   GpuStatus gpu = probe_gpu();
   Lesson lesson;
