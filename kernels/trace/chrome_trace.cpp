@@ -301,14 +301,14 @@ json thread_trace(const Trace& t) {
   };
   using Thread = std::pair<std::uint32_t, std::uint32_t>;  // (block, thread)
   std::vector<std::map<Thread, Work>> work(t.steps.size());
-  std::vector<std::pair<std::size_t, const Event*>> barriers;  // (step, arrival)
+  std::vector<std::pair<std::size_t, const Event*>> barriers;  // (step, arrival), and fences
   std::map<std::uint32_t, std::uint32_t> threads;              // block -> its highest thread + 1
   for (std::size_t k = 0; k < t.steps.size(); ++k) {
     const std::uint64_t end = std::min<std::uint64_t>(t.steps[k].end_event, t.events.size());
     for (std::uint64_t i = t.steps[k].first_event; i < end; ++i) {
       const Event& e = t.events[i];
       threads[e.block] = std::max(threads[e.block], e.thread + 1);
-      if (e.kind == EventKind::Barrier) {
+      if (e.kind == EventKind::Barrier || e.kind == EventKind::Fence) {
         barriers.push_back({k, &e});
         continue;
       }
@@ -345,7 +345,9 @@ json thread_trace(const Trace& t) {
   for (const auto& [k, e] : barriers) {
     used.insert({e->block, e->thread});
     const auto [pid, tid] = lane(e->block, e->thread);
-    w.instant(pid, tid, static_cast<double>(k + 1), "__syncthreads", "barrier",
+    // A barrier ends its step; a fence (its writes seen by other blocks before its later ones) is inside it.
+    const bool fence = e->kind == EventKind::Fence;
+    w.instant(pid, tid, static_cast<double>(k) + (fence ? 0.5 : 1.0), fence ? "__threadfence" : "__syncthreads", fence ? "fence" : "barrier",
               {{"block", e->block}, {"thread", e->thread}, {"step", k}, {"line", e->line}, {"seq", e->seq}});
   }
   const auto warp = static_cast<std::uint32_t>(std::max(1, t.meta.warp_width()));
