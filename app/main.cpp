@@ -556,6 +556,10 @@ int run_command_line(int argc, char** argv) {
       if (go.font_scale != 0 && !(go.font_scale >= 1 && go.font_scale <= 3)) throw UsageError("--font-scale must be between 1 and 3");
       go.lesson = cli::request_of(*gui_cmd, gui_flags, gui::default_lesson_request());  // checked by the window, once
       go.input_given = gui_cmd->count("--input") > 0;
+      // The float lesson's inputs are sums of floats: without --op and --type, the lesson's own
+      // interval operator gives way to a float sum.
+      if (is_float_input_name(go.lesson.input) && gui_cmd->count("--op") == 0) go.lesson.op = OpKind::Sum;
+      if (is_float_input_name(go.lesson.input) && gui_cmd->count("--type") == 0) go.lesson.type = ValueType::F32;
       if (!gui_measure.empty())
         for (std::int64_t n : cli::parse_sizes(gui_measure, 30)) {
           const int log2_n = std::countr_zero(static_cast<std::uint64_t>(n));

@@ -112,18 +112,18 @@ int leaves_under(const AdditionTree& t, int node) {
   return n.leaf() ? 1 : leaves_under(t, n.left) + leaves_under(t, n.right);
 }
 
-// A name with its index appended: GCC 12 warns falsely (-Wrestrict) on "x" + string.
-std::string named(const char* prefix, std::int64_t i) {
-  std::string s = prefix;
-  s += std::to_string(i);
-  return s;
-}
-std::string x(std::int64_t i) { return named("x", i); }
+std::string x(std::int64_t i) { return indexed_name('x', i); }
 
 std::string expression(const AdditionTree& t, int node, int budget, bool outer) {
   const AdditionNode& n = t.nodes[static_cast<std::size_t>(node)];
   if (n.leaf()) return x(n.input);
-  if (leaves_under(t, node) > budget && !outer) return x(n.lowest) + ".." + x(n.highest);
+  if (leaves_under(t, node) > budget && !outer) {
+    std::string range = "(";
+    range += x(n.lowest);
+    range += "..";
+    range += x(n.highest);
+    return range + ")";
+  }
   const std::string inner = expression(t, n.left, budget, false) + "+" + expression(t, n.right, budget, false);
   return outer ? inner : "(" + inner + ")";
 }
@@ -138,6 +138,12 @@ bool chain(const AdditionTree& t, int node) {
 std::string times(int k) { return k == 1 ? "once" : k == 2 ? "twice" : std::to_string(k) + " times"; }
 
 }  // namespace
+
+std::string indexed_name(char prefix, std::int64_t i) {
+  std::string s(1, prefix);  // appended: GCC 12 warns falsely (-Wrestrict) on "x" + string
+  s += std::to_string(i);
+  return s;
+}
 
 int AdditionTree::additions() const {
   return static_cast<int>(std::count_if(nodes.begin(), nodes.end(), [](const AdditionNode& n) { return !n.leaf(); }));
@@ -185,10 +191,10 @@ std::string addition_order_text(const AdditionTree& tree, int leaves) {
 }
 
 std::string float_narration(const FloatOutput& out, const AdditionTree& tree) {
-  const std::string y = named("y", out.cell);
+  const std::string y = indexed_name('y', out.cell);
   if (tree.root < 0) return y + " is the identity, 0: nothing added, nothing rounded.";
   const int adds = tree.additions(), deep = tree.nodes[static_cast<std::size_t>(tree.root)].depth;
-  std::string s = y + " = " + addition_order_text(tree) + ": rounded " + times(adds);
+  std::string s = y + " = " + addition_order_text(tree, 4) + ": rounded " + times(adds);
   if (adds > 0) s += " (" + std::to_string(tree.inexact()) + " changed the sum), " + std::to_string(deep) + " addition" + (deep == 1 ? "" : "s") + " deep";
   s += "; error " + ulps_text(out.ulps) + " ULP. ";
   const int loop = static_cast<int>(std::max<std::int64_t>(0, out.count - 1));

@@ -69,13 +69,16 @@ struct AdditionTree {
 AdditionTree addition_tree(const Trace& trace, std::int64_t cell);
 
 // The order as text: "x0+x1 then +x2 then +x3" for a left-to-right chain, else the operands in
-// brackets ("(x0+x1)+(x2+x3)"), subtrees past `leaves` inputs written as their ranges ("x0..x7").
+// brackets ("(x0+x1)+(x2+x3)"), subtrees past `leaves` inputs written as their ranges ("(x0..x7)").
 std::string addition_order_text(const AdditionTree& tree, int leaves = 8);
 
 // What the float lesson says of one output: its order, how often it rounded, its error, and the
 // sequential loop's: "y3 = (x0+x1)+(x2+x3): rounded 3 times (2 changed the sum), 2 additions deep;
 // error 0.25 ULP. The sequential loop rounds 3 times before output 3, 3 deep: error 0.5 ULP."
 std::string float_narration(const FloatOutput& out, const AdditionTree& tree);
+
+// "x3" (an input), "y3" (an output).
+std::string indexed_name(char prefix, std::int64_t i);
 
 // "0.25", "3", "1.2e+06": an error in ULPs, short.
 std::string ulps_text(double ulps);

@@ -50,8 +50,13 @@ int input_mode(const LessonControls& l) {
 void set_input_mode(LessonControls& l, int mode) {
   if (input_mode(l) == 2) l.typed = l.request.input;
   const auto names = float_input_names();
-  if (mode >= 3 && mode < 3 + static_cast<int>(names.size())) l.request.input = std::string(names[static_cast<std::size_t>(mode - 3)]);
-  else l.request.input = mode == 0 ? "slides" : mode == 1 ? "" : l.typed;
+  if (mode >= 3 && mode < 3 + static_cast<int>(names.size())) {  // a float sum's input: the lesson becomes one
+    l.request.input = std::string(names[static_cast<std::size_t>(mode - 3)]);
+    l.request.op = OpKind::Sum;
+    if (l.request.type != ValueType::F64) l.request.type = ValueType::F32;
+    return;
+  }
+  l.request.input = mode == 0 ? "slides" : mode == 1 ? "" : l.typed;
 }
 
 int scan_kind(const LessonControls& l) {

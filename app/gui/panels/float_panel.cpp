@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 
 #include "core/values.hpp"
 #include "gui/draw/canvas.hpp"
@@ -19,8 +20,19 @@ namespace {
 
 constexpr std::uint32_t kInk = 0x212529FF;  // text on the light fills, in every theme
 
-std::string number_text(ValueType type, double v) {
+// The shortest text that reads back as the value (1e+08): the tree's leaves, where room is short.
+std::string short_text(ValueType type, double v) {
   return format_value(type, type == ValueType::F32 ? Payload::of(static_cast<float>(v)) : Payload::of(v));
+}
+
+// Whole numbers written out (100000008, not 1.00000008e+08, beside 1e+08), others as the trace writes them.
+std::string number_text(ValueType type, double v) {
+  if (v == std::floor(v) && std::abs(v) < 1e12) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  return short_text(type, v);
 }
 
 LaidRect rect_of(ImVec2 a, ImVec2 b) { return {a.x, a.y, b.x - a.x, b.y - a.y}; }
@@ -46,16 +58,32 @@ void swatch(std::uint32_t colour, const char* text) {
   ImGui::SameLine(0, 1.5f * s);
 }
 
-// The outputs as cells, wrapped into rows: index, value, error. Returns the cell clicked, or -1.
-std::int64_t draw_cells(const FloatErrors& e, std::int64_t picked, const Palette& pal) {
+// The outputs' cells, wrapped into rows of the width there is.
+struct CellGrid {
+  float w = 0, h = 0, gap = 0;
+  int per_row = 1, rows = 1;
+};
+
+CellGrid cell_grid(const FloatErrors& e, float avail) {
+  const float em = ImGui::GetFontSize();
+  CellGrid g;
+  g.w = ImGui::CalcTextSize("9.99e+99 ULP").x;
+  for (const FloatOutput& o : e.outputs) g.w = std::max(g.w, ImGui::CalcTextSize(number_text(e.type, o.value).c_str()).x);
+  g.w += 0.8f * em;
+  g.h = 3 * ImGui::GetTextLineHeight() + 0.5f * em;
+  g.gap = 0.25f * em;
+  g.per_row = std::max(1, static_cast<int>((avail + g.gap) / (g.w + g.gap)));
+  g.rows = (static_cast<int>(e.outputs.size()) + g.per_row - 1) / g.per_row;
+  return g;
+}
+
+// The outputs as cells: index, value, error, each named in `chrome` ("floats_cell_3"). Returns the
+// cell clicked, or -1.
+std::int64_t draw_cells(const FloatErrors& e, std::int64_t picked, const Palette& pal, std::vector<std::pair<std::string, LaidRect>>& chrome) {
   const float em = ImGui::GetFontSize(), line = ImGui::GetTextLineHeight();
-  float w = ImGui::CalcTextSize("9.99e+99 ULP").x;
-  for (const FloatOutput& o : e.outputs) w = std::max(w, ImGui::CalcTextSize(number_text(e.type, o.value).c_str()).x);
-  w += 0.8f * em;
-  const float h = 3 * line + 0.5f * em, gap = 0.25f * em;
-  const float avail = ImGui::GetContentRegionAvail().x;
-  const int per_row = std::max(1, static_cast<int>((avail + gap) / (w + gap)));
-  const int n = static_cast<int>(e.outputs.size()), rows = (n + per_row - 1) / per_row;
+  const CellGrid g = cell_grid(e, ImGui::GetContentRegionAvail().x);
+  const float w = g.w, h = g.h, gap = g.gap;
+  const int per_row = g.per_row, n = static_cast<int>(e.outputs.size()), rows = g.rows;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float height = static_cast<float>(rows) * (h + gap);
   ImGui::InvisibleButton("##float_cells", ImVec2(std::max(1.0f, static_cast<float>(std::min(n, per_row)) * (w + gap)), std::max(1.0f, height)));
@@ -71,9 +99,10 @@ std::int64_t draw_cells(const FloatErrors& e, std::int64_t picked, const Palette
     const ImVec2 a(origin.x + static_cast<float>(i % per_row) * (w + gap), origin.y + static_cast<float>(i / per_row) * (h + gap));
     const ImVec2 b(a.x + w, a.y + h);
     if (!ImGui::IsRectVisible(a, b)) continue;
+    chrome.push_back({"floats_cell_" + std::to_string(i), rect_of(a, b)});
     dl->AddRectFilled(a, b, im_color(float_error_colour(o.ulps)));
     dl->AddRect(a, b, im_color(i == picked ? pal.edge_left : pal.border), 0, 0, i == picked ? 3.0f : 1.0f);
-    const std::string texts[] = {"y" + std::to_string(i), number_text(e.type, o.value), ulps_text(o.ulps) + " ULP"};
+    const std::string texts[] = {indexed_name('y', i), number_text(e.type, o.value), ulps_text(o.ulps) + " ULP"};
     for (int k = 0; k < 3; ++k)
       dl->AddText(ImVec2(a.x + 0.4f * em, a.y + 0.25f * em + static_cast<float>(k) * line), im_color(kInk), texts[k].c_str());
   }
@@ -81,46 +110,49 @@ std::int64_t draw_cells(const FloatErrors& e, std::int64_t picked, const Palette
 }
 
 // The tree: leaves at the bottom, each addition over its operands, lines to the left operand (a) and
-// the right one (b) in the diagram's operand colours.
+// the right one (b) in the diagram's operand colours. Spread over the width there is, each box as wide
+// as its own text.
 void draw_tree(const AdditionTree& t, ValueType type, const Palette& pal) {
   const TreeLayout l = layout_tree(t);
-  const float em = ImGui::GetFontSize(), line = ImGui::GetTextLineHeight();
+  const float em = ImGui::GetFontSize(), line = ImGui::GetTextLineHeight(), pad = 0.4f * em;
   std::vector<std::array<std::string, 2>> texts(t.nodes.size());
-  float w = 0;
+  std::vector<float> widths(t.nodes.size());
+  float leaf_w = 0, sum_w = 0;
   for (std::size_t i = 0; i < t.nodes.size(); ++i) {
     const AdditionNode& n = t.nodes[i];
-    texts[i] = n.leaf() ? std::array<std::string, 2>{"x" + std::to_string(n.input), number_text(type, n.value)}
+    texts[i] = n.leaf() ? std::array<std::string, 2>{indexed_name('x', n.input), short_text(type, n.value)}
                         : std::array<std::string, 2>{"+ " + number_text(type, n.value),
                                                      n.rounding == 0 ? "exact" : "rounded " + number_text(ValueType::F64, -n.rounding)};
-    for (const std::string& s : texts[i]) w = std::max(w, ImGui::CalcTextSize(s.c_str()).x);
+    widths[i] = std::max(ImGui::CalcTextSize(texts[i][0].c_str()).x, ImGui::CalcTextSize(texts[i][1].c_str()).x) + 2 * pad;
+    (n.leaf() ? leaf_w : sum_w) = std::max(n.leaf() ? leaf_w : sum_w, widths[i]);
   }
-  w += 0.8f * em;
-  const float h = 2 * line + 0.4f * em, dx = w + 0.6f * em, dy = h + 1.6f * em;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float dx = std::clamp(avail / static_cast<float>(std::max(1, l.leaves)), leaf_w + pad, std::max(leaf_w, sum_w) + pad);
+  const float h = 2 * line + pad, dy = h + 0.6f * em;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImGui::Dummy(ImVec2(static_cast<float>(l.leaves) * dx, static_cast<float>(l.levels) * dy));
+  ImGui::Dummy(ImVec2(static_cast<float>(l.leaves) * dx + sum_w / 2, static_cast<float>(l.levels) * dy));
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  auto corner = [&](int node) {
+  auto top = [&](int node) {  // the box's top centre
     const TreeSpot& s = l.spots[static_cast<std::size_t>(node)];
-    return ImVec2(origin.x + s.slot * dx, origin.y + static_cast<float>(s.level) * dy);
+    return ImVec2(origin.x + (s.slot + 0.5f) * dx, origin.y + static_cast<float>(s.level) * dy);
   };
   for (std::size_t i = 0; i < t.nodes.size(); ++i) {
     const AdditionNode& n = t.nodes[i];
     if (n.leaf()) continue;
-    const ImVec2 p = corner(static_cast<int>(i));
-    for (const auto& [child, colour] : {std::pair{n.left, pal.edge_left}, std::pair{n.right, pal.edge_right}}) {
-      const ImVec2 c = corner(child);
-      dl->AddLine(ImVec2(p.x + w / 2, p.y + h), ImVec2(c.x + w / 2, c.y), im_color(colour), 2.5f);
-    }
+    const ImVec2 p = top(static_cast<int>(i));
+    for (const auto& [child, colour] : {std::pair{n.left, pal.edge_left}, std::pair{n.right, pal.edge_right}})
+      dl->AddLine(ImVec2(p.x, p.y + h), top(child), im_color(colour), 2.5f);
   }
   for (std::size_t i = 0; i < t.nodes.size(); ++i) {
     const AdditionNode& n = t.nodes[i];
-    const ImVec2 a = corner(static_cast<int>(i)), b(a.x + w, a.y + h);
+    const ImVec2 c = top(static_cast<int>(i));
+    const ImVec2 a(c.x - widths[i] / 2, c.y), b(c.x + widths[i] / 2, c.y + h);
     if (!ImGui::IsRectVisible(a, b)) continue;
     const std::uint32_t fill = n.leaf() ? 0xF1F3F5FF : n.rounding == 0 ? 0xD0EBFFFF : 0xFFE066FF;
     dl->AddRectFilled(a, b, im_color(fill));
     dl->AddRect(a, b, im_color(pal.border));
     for (int k = 0; k < 2; ++k)
-      dl->AddText(ImVec2(a.x + 0.4f * em, a.y + 0.2f * em + static_cast<float>(k) * line), im_color(kInk), texts[i][static_cast<std::size_t>(k)].c_str());
+      dl->AddText(ImVec2(a.x + pad, a.y + pad / 2 + static_cast<float>(k) * line), im_color(kInk), texts[i][static_cast<std::size_t>(k)].c_str());
   }
 }
 
@@ -143,8 +175,8 @@ void float_window(FloatUi& ui, const Trace* trace, const std::string& theme,
                   std::vector<std::pair<std::string, LaidRect>>& chrome, std::vector<std::pair<std::string, std::string>>& texts) {
   if (!ui.show) return;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowSize(ImVec2(display.x * 0.7f, display.y * 0.62f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowPos(ImVec2(display.x * 0.15f, display.y * 0.3f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(display.x * 0.72f, display.y * 0.8f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.14f, display.y * 0.12f), ImGuiCond_FirstUseEver);
   const bool shown = ImGui::Begin(kFloatWindowTitle, &ui.show);
   keep_in_display();
   ui.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
@@ -169,9 +201,10 @@ void float_window(FloatUi& ui, const Trace* trace, const std::string& theme,
     swatch(float_error_colour(0.9), "under 1 ULP");
     swatch(float_error_colour(1), "1 ULP or more");
     ImGui::NewLine();
-    const float cells_h = std::min(ImGui::GetContentRegionAvail().y * 0.4f, 3 * (3 * ImGui::GetTextLineHeight() + 0.75f * ImGui::GetFontSize()) + 4);
+    const CellGrid grid = cell_grid(e, ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize);
+    const float cells_h = std::min(ImGui::GetContentRegionAvail().y * 0.4f, static_cast<float>(std::min(grid.rows, 3)) * (grid.h + grid.gap) + 4);
     ImGui::BeginChild("floats_cells", ImVec2(0, cells_h));
-    const std::int64_t clicked = draw_cells(e, ui.cell, pal);
+    const std::int64_t clicked = draw_cells(e, ui.cell, pal, chrome);
     ImGui::EndChild();
     chrome.push_back({"floats_cells", last_item()});
     if (clicked >= 0) ui.cell = clicked;

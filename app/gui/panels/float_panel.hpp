@@ -36,7 +36,8 @@ struct FloatUi {
 void float_pick_key(FloatUi& ui, int move, std::int64_t outputs);
 
 // Draws the window while ui.show; trace may be null. `chrome`: the parts drawn, named for the layout
-// report ("floats_cells", "floats_tree", "floats_narration"); `texts`: what the narration said.
+// report ("floats_cells", each "floats_cell_N", "floats_tree", "floats_narration"); `texts`: what the
+// narration said.
 void float_window(FloatUi& ui, const Trace* trace, const std::string& theme,
                   std::vector<std::pair<std::string, LaidRect>>& chrome, std::vector<std::pair<std::string, std::string>>& texts);
 
