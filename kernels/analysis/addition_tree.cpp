@@ -1,6 +1,5 @@
 // An output's addition tree from the trace's origins, and the lesson's words for it (float_error.hpp).
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -11,10 +10,6 @@
 namespace sv {
 
 namespace {
-
-double number(ValueType type, const Payload& p) {
-  return type == ValueType::F32 ? static_cast<double>(p.as<float>()) : p.as<double>();
-}
 
 // Who wrote each cell, and what each thread read, in event order.
 struct CellIndex {
@@ -73,7 +68,7 @@ class TreeBuilder {
     AdditionNode n;
     n.input = index;
     n.lowest = n.highest = index;
-    n.value = number(t_.meta.type, t_.meta.input.at(static_cast<std::size_t>(index)));
+    n.value = float_value(t_.meta.type, t_.meta.input.at(static_cast<std::size_t>(index)));
     tree_.nodes.push_back(n);
     return static_cast<int>(tree_.nodes.size()) - 1;
   }
@@ -88,7 +83,7 @@ class TreeBuilder {
     n.left = a;
     n.right = b;
     n.seq = seq;
-    n.value = number(t_.meta.type, op.value);
+    n.value = float_value(t_.meta.type, op.value);
     const AdditionNode &l = tree_.nodes[static_cast<std::size_t>(a)], &r = tree_.nodes[static_cast<std::size_t>(b)];
     ExactSum s;
     s.add(l.value);

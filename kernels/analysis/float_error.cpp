@@ -4,9 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <stdexcept>
-#include <tuple>
 
 #include "algorithms.hpp"
 #include "core/exact_sum.hpp"
@@ -14,11 +12,11 @@
 
 namespace sv {
 
-namespace {
-
-double number(ValueType type, const Payload& p) {
+double float_value(ValueType type, const Payload& p) {
   return type == ValueType::F32 ? static_cast<double>(p.as<float>()) : p.as<double>();
 }
+
+namespace {
 
 // Rounds a double to the trace's type (the sequential loop adds in that type).
 double in_type(ValueType type, double v) { return type == ValueType::F32 ? static_cast<double>(static_cast<float>(v)) : v; }
@@ -69,12 +67,12 @@ FloatErrors errors_of(ValueType type, const std::vector<Payload>& in, const std:
     o.count = std::max<std::int64_t>(0, last - o.first + 1);
     if (o.cell == o.first) exact = ExactSum(), loop = 0;  // a section starts: both sums restart
     if (o.count > 0) {  // the one input this output covers beyond the one before
-      const double x = number(type, in[static_cast<std::size_t>(last)]);
+      const double x = float_value(type, in[static_cast<std::size_t>(last)]);
       exact.add(x);
       loop = o.count == 1 ? x : in_type(type, loop + x);
     }
     o.sequential = loop;
-    o.value = output ? number(type, (*output)[i]) : loop;
+    o.value = output ? float_value(type, (*output)[i]) : loop;
     o.exact = exact.value();
     o.error = -exact.minus(o.value);
     const double ulp = exact.ulp(type);

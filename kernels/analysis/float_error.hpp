@@ -12,6 +12,9 @@
 
 namespace sv {
 
+// A float or double payload as a double (exact).
+double float_value(ValueType type, const Payload& p);
+
 // A block-level sum of floats or doubles recorded (any block algorithm, a kernel of your own).
 bool float_errors_apply(const Trace& trace);
 
