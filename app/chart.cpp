@@ -71,6 +71,7 @@ AlgorithmLook algorithm_look(const std::string& algorithm) {
   if (const DeviceAlgorithmInfo* device = find_device_algorithm(name)) return device->look;
   if (name == "copy") return {0x999999FF, Marker::Square};
   if (name == "cub") return {0x228833FF, Marker::Diamond};
+  if (name == "sequential") return {0x000000FF, Marker::Cross};  // the float chart's loop
   return {};
 }
 }  // namespace
@@ -157,18 +158,18 @@ std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, 
     snir.y.push_back(static_cast<double>(snir_min_operations(depth_n, d)));
   }
   depth.series.insert(depth.series.begin(), snir);
-  // A series whose points are all an earlier one's says so, and is drawn hollow: filled on top of it,
-  // it would hide it.
-  for (Chart* c : {&steps, &work, &depth})
-    for (std::size_t i = 0; i < c->series.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (!c->series[i].line && !c->series[j].line && c->series[i].x == c->series[j].x &&
-            c->series[i].y == c->series[j].y) {
-          c->series[i].note = "= " + c->series[j].name;
-          c->series[i].hollow = true;
-          break;
-        }
+  for (Chart* c : {&steps, &work, &depth}) mark_repeated_series(*c);
   return {steps, work, depth};
+}
+
+void mark_repeated_series(Chart& c) {
+  for (std::size_t i = 0; i < c.series.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (!c.series[i].line && !c.series[j].line && c.series[i].x == c.series[j].x && c.series[i].y == c.series[j].y) {
+        c.series[i].note = "= " + c.series[j].name;
+        c.series[i].hollow = true;
+        break;
+      }
 }
 
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "algorithms.hpp"
+#include "analysis/float_error.hpp"
 #include "analysis/work_steps.hpp"
 #include "bench_result.hpp"
 
@@ -66,6 +67,14 @@ Marker algorithm_marker(const std::string& algorithm);
 // flatten the shallow ones.
 std::vector<Chart> work_steps_charts(const std::vector<WorkStepsPoint>& points, std::int64_t depth_n,
                                      const std::vector<std::string>& only = {}, bool log_steps = false);
+
+// A series whose points are all an earlier one's says so ("= kogge-stone") and is drawn hollow:
+// filled on top of it, it would hide it.
+void mark_repeated_series(Chart& c);
+
+// The float lesson's chart: the largest and the mean error in ULPs against n, a series per algorithm
+// and the sequential loop (black crosses). `what` names the type and input in the titles.
+std::vector<Chart> float_error_charts(const std::vector<FloatErrorPoint>& points, const std::string& what);
 
 // Items per second against n, a series per algorithm: the device-wide scans', or with `block_level`
 // the block-level kernels' (each block scanning its own tile); the copy and CUB in both, to compare.

@@ -10,12 +10,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <sstream>
 
 #include "algorithms.hpp"
 #include "core/files.hpp"
+#include "core/float_inputs.hpp"
 #include "core/values.hpp"
 #include "device/device_options.hpp"
 #include "emulator/block_emulator.hpp"
@@ -26,6 +28,7 @@
 #include "gpu/bench.hpp"
 #include "gpu/executor.hpp"
 #include "analysis/application.hpp"
+#include "float_error_runs.hpp"
 #include "work_steps_runs.hpp"
 #include "core/segments.hpp"
 #include "chart.hpp"
@@ -232,23 +235,11 @@ int cmd_bench(const std::string& sizes, int runs, int rounds, const std::string&
   return 0;
 }
 
-int cmd_chart(const std::string& kind, const std::string& out, const std::string& format_option, std::int64_t depth_n,
-              const std::string& algos, bool log_steps) {
-  if (kind != "work-steps") throw UsageError("chart: unknown chart '" + kind + "' (work-steps)");
-  if (depth_n < 2 || depth_n > 2048 || (depth_n & (depth_n - 1)) != 0)
-    throw UsageError("--n must be a power of two from 2 to 2048 (the work-depth chart's n)");
-  const std::string format = output_format(out, format_option, {"csv", "svg", "png"});
-  refuse_binary_on_terminal("--out", out, format);
-  const std::vector<std::string> only = comma_list(algos);
-  for (const std::string& name : only)  // before the measurement: the algorithms it records
-    if (const AlgorithmInfo* info = find_algorithm(name); !info || info->racy)
-      throw UsageError("--algos: '" + name + "' is not a race-free block algorithm (scanviz algos lists them)");
-  auto points = measure_work_steps();
-  if (!only.empty())
-    std::erase_if(points, [&](const WorkStepsPoint& p) { return std::find(only.begin(), only.end(), p.algorithm) == only.end(); });
-  const auto charts = [&] { return chart::work_steps_charts(points, depth_n, only, log_steps); };
+// A chart's data as CSV, or its charts as SVG or PNG.
+void write_charts(const std::string& out, const std::string& format, const std::string& csv,
+                  const std::function<std::vector<chart::Chart>()>& charts) {
   if (format == "csv") {
-    write_file_atomically(out, work_steps_csv(points));
+    write_file_atomically(out, csv);
   } else if (format == "svg") {
     write_file_atomically(out, chart::charts_svg(charts(), 1000, 380));
   } else {
@@ -258,7 +249,47 @@ int cmd_chart(const std::string& kind, const std::string& out, const std::string
     throw UsageError("--out FILE.png needs the GUI libraries, which this build lacks; use .svg or .csv");
 #endif
   }
-  messages_for(out) << "wrote " << output_name(out) << ": " << points.size() << " measured points\n";
+}
+
+struct ChartOptions {
+  std::string kind, out, format, algos;
+  std::int64_t depth_n = 1024;
+  bool log_steps = false;
+  std::string type = "float", input = "uniform";  // chart floats
+  std::uint64_t seed = 1;
+};
+
+// scanviz chart floats: the largest and mean ULP error against n, each race-free algorithm and the loop.
+int cmd_float_chart(const ChartOptions& o, const std::string& format, const std::vector<std::string>& only) {
+  const auto type = parse_type_name(o.type);
+  if (!type || (*type != ValueType::F32 && *type != ValueType::F64))
+    throw UsageError("--type: the float chart sums float or double, not '" + o.type + "'");
+  if (!is_float_input_name(o.input))
+    throw UsageError("--input: '" + o.input + "' is not a float input (" + std::string(float_input_names_text()) + ")");
+  if (o.seed == 0) throw UsageError("--seed must be at least 1");
+  const auto points = measure_float_errors(*type, o.input, o.seed, default_float_error_sizes(), only);
+  const std::string what = o.type + " inclusive sum, input " + o.input + (o.input == "uniform" ? " seed " + std::to_string(o.seed) : "");
+  write_charts(o.out, format, float_error_csv(points), [&] { return chart::float_error_charts(points, what); });
+  messages_for(o.out) << "wrote " << output_name(o.out) << ": " << points.size() << " measured points\n";
+  return 0;
+}
+
+int cmd_chart(const ChartOptions& o) {
+  if (o.kind != "work-steps" && o.kind != "floats") throw UsageError("chart: unknown chart '" + o.kind + "' (work-steps, floats)");
+  const std::string format = output_format(o.out, o.format, {"csv", "svg", "png"});
+  refuse_binary_on_terminal("--out", o.out, format);
+  const std::vector<std::string> only = comma_list(o.algos);
+  for (const std::string& name : only)  // before the measurement: the algorithms it records
+    if (const AlgorithmInfo* info = find_algorithm(name); !info || info->racy)
+      throw UsageError("--algos: '" + name + "' is not a race-free block algorithm (scanviz algos lists them)");
+  if (o.kind == "floats") return cmd_float_chart(o, format, only);
+  if (o.depth_n < 2 || o.depth_n > 2048 || (o.depth_n & (o.depth_n - 1)) != 0)
+    throw UsageError("--n must be a power of two from 2 to 2048 (the work-depth chart's n)");
+  auto points = measure_work_steps();
+  if (!only.empty())
+    std::erase_if(points, [&](const WorkStepsPoint& p) { return std::find(only.begin(), only.end(), p.algorithm) == only.end(); });
+  write_charts(o.out, format, work_steps_csv(points), [&] { return chart::work_steps_charts(points, o.depth_n, only, o.log_steps); });
+  messages_for(o.out) << "wrote " << output_name(o.out) << ": " << points.size() << " measured points\n";
   return 0;
 }
 
@@ -299,7 +330,8 @@ int run_command_line(int argc, char** argv) {
       {"op", op_names_text()},
       {"type", "int32, int64, float or double (interval for --op interval; and, or, bit*: int32 or int64)"},
       {"exclusive", "exclusive scan (default inclusive)"},
-      {"input", "comma-separated values (\"3,6,7,4\", \"x0,x1\"), slides (the slides' values) or @FILE"},
+      {"input", "comma-separated values (\"3,6,7,4\", \"x0,x1\"), slides (the slides' values), @FILE, or with "
+                "--type float or double: scaled, uniform, mixed or cancel (the float lesson's inputs)"},
       {"block", "threads per block (default: the smallest that holds n; for device-wide algorithms the tile's 256)"},
       {"warp", "warp width of the warp-level algorithms (warp-*): a power of two from 2 to 32, at most the block "
                "(default 32, or the block when smaller; Merrill and Garland's Fig. 2 uses 4); for the other "
@@ -358,17 +390,18 @@ int run_command_line(int argc, char** argv) {
                     "block-level ones as 'block NAME' (each block scans its own tile of 1024; default all race-free "
                     "ones; CUB and the copy always run)");
 
-  std::string chart_kind, chart_out, chart_format;
-  std::int64_t chart_n = 1024;
-  auto* chart_cmd = app.add_subcommand("chart", "charts from traces: work-steps (steps and operations against n, work-depth)");
-  chart_cmd->add_option("KIND", chart_kind, "work-steps")->required();
-  chart_cmd->add_option("--out", chart_out, "FILE.csv, FILE.svg or FILE.png; - for standard output (with --format)")->required();
-  chart_cmd->add_option("--format", chart_format, "csv, svg or png (default: by the --out name)");
-  chart_cmd->add_option("--n", chart_n, "n of the work-depth chart (default 1024)");
-  std::string chart_algos;
-  bool chart_log = false;
-  chart_cmd->add_option("--algos", chart_algos, "comma-separated algorithms to plot (default: every race-free one)");
-  chart_cmd->add_flag("--log", chart_log, "the steps chart on a log2 axis (deep networks do not flatten the others)");
+  ChartOptions chart_o;
+  auto* chart_cmd = app.add_subcommand("chart", "charts from traces: work-steps (steps and operations against n, work-depth), "
+                                                "floats (the largest and mean error in ULPs against n)");
+  chart_cmd->add_option("KIND", chart_o.kind, "work-steps or floats")->required();
+  chart_cmd->add_option("--out", chart_o.out, "FILE.csv, FILE.svg or FILE.png; - for standard output (with --format)")->required();
+  chart_cmd->add_option("--format", chart_o.format, "csv, svg or png (default: by the --out name)");
+  chart_cmd->add_option("--n", chart_o.depth_n, "n of the work-depth chart (default 1024)");
+  chart_cmd->add_option("--algos", chart_o.algos, "comma-separated algorithms to plot (default: every race-free one)");
+  chart_cmd->add_option("--type", chart_o.type, "floats: float (default) or double");
+  chart_cmd->add_option("--input", chart_o.input, "floats: uniform (default), scaled, mixed or cancel");
+  chart_cmd->add_option("--seed", chart_o.seed, "floats: the seed of the uniform input (default 1)");
+  chart_cmd->add_flag("--log", chart_o.log_steps, "the steps chart on a log2 axis (deep networks do not flatten the others)");
 
   std::string file;
   bool as_json = false;
@@ -391,7 +424,8 @@ int run_command_line(int argc, char** argv) {
       {"type", "the lesson's value type with a numeric operator: int32 (default), int64, float or double"},
       {"exclusive", "the lesson as an exclusive scan"},
       {"input", "the lesson's input: slides (the slides' values, the default up to n = 8), random:SEED (the default "
-                "above, seed 1), values such as 3,6,7,4, or @FILE"},
+                "above, seed 1), values such as 3,6,7,4, @FILE, or with --type float or double scaled, uniform, mixed "
+                "or cancel (the float lesson's inputs)"},
       {"scan", "plain (default), segmented[:DENSITY] (heads drawn with that chance, default 0.25), "
                "compact[:PREDICATE] (default x % 2 == 0) or allocate"},
       {"schedule", "the emulator's schedule for the lesson: in-order (default), reverse, round-robin or random[:SEED]"},
@@ -414,6 +448,8 @@ int run_command_line(int argc, char** argv) {
   gui_cmd->add_flag("--lecture", go.lecture, "start in lecture mode (fullscreen, large font, diagram only)");
   gui_cmd->add_flag("--charts", go.charts, "open the work-against-steps charts");
   gui_cmd->add_flag("--timing", go.timing, "open the GPU timing panel");
+  gui_cmd->add_flag("--floats", go.floats, "open the float lesson: each output's error in ULPs and its addition tree (or U)");
+  gui_cmd->add_option("--float-cell", go.float_cell, "with --floats: the output whose addition tree is shown (default: the last)");
   gui_cmd->add_flag("--divergence", go.divergence, "open the warp divergence window (active and idle lanes per step)");
   gui_cmd->add_option("--bench", go.bench_json, "show this scanviz bench --json table in the timing panel");
   gui_cmd->add_option("--lookback", go.lookback,
@@ -492,7 +528,7 @@ int run_command_line(int argc, char** argv) {
       return cmd_race(ro, cli::request_of(*race, ro.flags, defaults));
     }
     if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_rounds, bench_json, bench_algorithms, bench_type);
-    if (*chart_cmd) return cmd_chart(chart_kind, chart_out, chart_format, chart_n, chart_algos, chart_log);
+    if (*chart_cmd) return cmd_chart(chart_o);
     if (*show) {
       print_steps(std::cout, load_trace(file));
       return 0;
@@ -527,6 +563,10 @@ int run_command_line(int argc, char** argv) {
       if (go.font_scale != 0 && !(go.font_scale >= 1 && go.font_scale <= 3)) throw UsageError("--font-scale must be between 1 and 3");
       go.lesson = cli::request_of(*gui_cmd, gui_flags, default_lesson_request());  // checked by the window, once
       go.input_given = gui_cmd->count("--input") > 0;
+      // The float lesson's inputs are sums of floats: without --op and --type, the lesson's own
+      // interval operator gives way to a float sum.
+      if (is_float_input_name(go.lesson.input) && gui_cmd->count("--op") == 0) go.lesson.op = OpKind::Sum;
+      if (is_float_input_name(go.lesson.input) && gui_cmd->count("--type") == 0) go.lesson.type = ValueType::F32;
       if (!gui_measure.empty())
         for (std::int64_t n : cli::parse_sizes(gui_measure, 30)) {
           const int log2_n = std::countr_zero(static_cast<std::uint64_t>(n));

@@ -37,6 +37,8 @@ struct GuiOptions {
   bool charts = false;         // open the work-against-steps charts
   bool timing = false;         // open the GPU timing panel
   bool divergence = false;     // open the warp divergence window
+  bool floats = false;         // open the float lesson's window
+  int float_cell = -1;         // ... with this output picked (-1: the last)
   std::string bench_json;      // ... showing this `scanviz bench --json` table
   std::string bench_link;      // the page: the URL that table came from, kept in the address while it shows
   std::string lookback;        // open the look-back view with this preset (lookback_preset_names())

@@ -71,6 +71,7 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
     else if (key == "charts") o.charts = value != "0";
     else if (key == "timing") o.timing = value != "0";
     else if (key == "divergence") o.divergence = value != "0";
+    else if (key == "floats") o.floats = value != "0";
     else if (key == "trace") o.trace_path = value;  // a URL: main() fetches it
     else if (key == "bench") o.bench_json = value;
     else if (key == "lecture") o.lecture = value != "0";
@@ -85,7 +86,7 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
       std::string keys;
       for (const std::string_view k : kRequestKeys) keys += std::string(k) + ", ";
       return "link: unknown key '" + key + "' (" + keys +
-             "scan, step, theme, lookback, charts, timing, divergence, lecture, side, trace, bench)";
+             "scan, step, theme, lookback, charts, timing, divergence, floats, lecture, side, trace, bench)";
     }
   }
   return {};
@@ -123,6 +124,7 @@ std::string link_query(const gui::GuiOptions& o) {
   if (o.charts) add("charts", "1");
   if (o.timing) add("timing", "1");
   if (o.divergence) add("divergence", "1");
+  if (o.floats) add("floats", "1");
   if (!o.bench_json.empty()) add("bench", o.bench_json);
   if (!o.lookback.empty()) add("lookback", o.lookback);
   return query;

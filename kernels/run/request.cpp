@@ -11,6 +11,7 @@
 
 #include "algorithms.hpp"
 #include "core/application_input.hpp"
+#include "core/float_inputs.hpp"
 #include "core/schedule.hpp"
 #include "core/segments.hpp"
 #include "core/values.hpp"
@@ -123,7 +124,8 @@ void set_field(RunRequest& r, std::string_view key, std::string_view value) {
         std::uint64_t seed = 0;
         const auto [end, ec] = std::from_chars(v.data() + 7, v.data() + v.size(), seed);
         if (ec != std::errc() || end != v.data() + v.size() || seed == 0)
-          fail(key, "{input}: '" + v + "' is not slides, random:SEED (SEED 1 or more) or values such as 3,6,7,4");
+          fail(key, "{input}: '" + v + "' is not slides, random:SEED (SEED 1 or more), " + std::string(float_input_names_text()) +
+                       " (floats) or values such as 3,6,7,4");
         r.seed = seed;
       }
       r.input.clear();
@@ -308,6 +310,12 @@ BlockRunConfig run_config(const RunRequest& r) {
   c.schedule = *Schedule::parse(r.schedule.empty() ? "in-order" : r.schedule, r.seed);
   if (r.input == "slides") {
     c.input = slides_input(c.op, c.type, static_cast<std::size_t>(r.n.value_or(8)));
+  } else if (is_float_input_name(r.input)) {
+    if (c.op != OpKind::Sum) fail("input", "{input} " + r.input + " is an input of float sums, not of " + std::string(op_name(c.op)));
+    if (c.type != ValueType::F32 && c.type != ValueType::F64)
+      fail("input", "{input} " + r.input + " is an input of floats: " + std::string(type_name(c.type)) +
+                        " sums are exact in any order ({type} float or double)");
+    c.input = *under("input", [&] { return float_input(r.input, c.type, static_cast<std::size_t>(r.n.value_or(8)), r.seed); });
   } else if (!r.input.empty()) {
     c.input = under("input", [&] { return parse_value_list(r.input, c.type); });
     under("input", [&] { check_op_values(c.op, c.type, c.input); });

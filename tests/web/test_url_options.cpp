@@ -44,6 +44,7 @@ void check_same(const GuiOptions& a, const GuiOptions& b) {
   CHECK(a.charts == b.charts);
   CHECK(a.timing == b.timing);
   CHECK(a.divergence == b.divergence);
+  CHECK(a.floats == b.floats);
   CHECK(a.bench_json == b.bench_json);
   CHECK(a.lookback == b.lookback);
 }
@@ -59,6 +60,7 @@ TEST_CASE("links: the default lesson's link names nothing, and each key's link o
       "?schedule=random%3A5", "?schedule=reverse", "?option=window%3D4", "?flags=1%2C0%2C0%2C1&input=3%2C6%2C7%2C4",
       "?scan=segmented%3A0.5", "?scan=compact%3Ax%20%3E%200", "?scan=allocate", "?executor=gpu&amplify=3",
       "?executor=auto", "?step=3", "?side=1", "?lecture=1", "?charts=1", "?timing=1", "?divergence=1",
+      "?op=sum&type=float&input=mixed&floats=1",
       "?bench=examples%2Fbench-h200.json", "?lookback=fig6"};
   for (const std::string& link : links) {
     CAPTURE(link);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "algorithms.hpp"
+#include "core/float_inputs.hpp"
 #include "core/schedule.hpp"
 #include "core/values.hpp"
 #include "entry/record.hpp"
@@ -40,10 +41,22 @@ void set_algorithm(LessonControls& l, std::string_view name) {
   l.request.algorithm = std::string(name);
 }
 
-int input_mode(const LessonControls& l) { return l.request.input == "slides" ? 0 : l.request.input.empty() ? 1 : 2; }
+int input_mode(const LessonControls& l) {
+  const auto names = float_input_names();
+  const auto named = std::find(names.begin(), names.end(), l.request.input);
+  if (named != names.end()) return 3 + static_cast<int>(named - names.begin());
+  return l.request.input == "slides" ? 0 : l.request.input.empty() ? 1 : 2;
+}
 
 void set_input_mode(LessonControls& l, int mode) {
   if (input_mode(l) == 2) l.typed = l.request.input;
+  const auto names = float_input_names();
+  if (mode >= 3 && mode < 3 + static_cast<int>(names.size())) {  // a float sum's input: the lesson becomes one
+    l.request.input = std::string(names[static_cast<std::size_t>(mode - 3)]);
+    l.request.op = OpKind::Sum;
+    if (l.request.type != ValueType::F64) l.request.type = ValueType::F32;
+    return;
+  }
   l.request.input = mode == 0 ? "slides" : mode == 1 ? "" : l.typed;
 }
 

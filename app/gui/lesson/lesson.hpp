@@ -45,7 +45,8 @@ int algorithm_index(const LessonControls& l);
 // Picks a block algorithm; the warp field swaps with other_warp when the kind of algorithm changes.
 void set_algorithm(LessonControls& l, std::string_view name);
 
-// The combo positions of the input (0 slides, 1 seeded random, 2 typed), the scan (0 plain,
+// The combo positions of the input (0 slides, 1 seeded random, 2 typed, 3.. the float lesson's named inputs
+// in float_input_names() order), the scan (0 plain,
 // 1 segmented, 2 stream compaction, 3 allocation) and the schedule (schedule_kind_names()), and
 // what choosing one sets; segment_density is the heads' share (drawn or typed).
 int input_mode(const LessonControls& l);

@@ -21,6 +21,8 @@ bool clipped(const LaidCell& c) {
 std::string layout_report_json(const LayoutReport& r) {
   nlohmann::json chrome = nlohmann::json::object();
   for (const auto& [name, rect] : r.chrome) chrome[name] = rect_json(rect);
+  nlohmann::json texts = nlohmann::json::object();
+  for (const auto& [name, text] : r.texts) texts[name] = text;
   nlohmann::json canvases = nlohmann::json::array();
   for (const CanvasLayout& c : r.canvases) {
     nlohmann::json cells = nlohmann::json::array(), labels = nlohmann::json::array(), legend = nlohmann::json::array();
@@ -66,6 +68,7 @@ std::string layout_report_json(const LayoutReport& r) {
                             {"chrome", chrome},
                             {"tooltip", r.tooltip},
                             {"status", r.status},
+                            {"texts", texts},
                             {"canvases", canvases}};
   return j.dump(1) + "\n";
 }

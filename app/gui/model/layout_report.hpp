@@ -62,6 +62,7 @@ struct LayoutReport {
   std::vector<CanvasLayout> canvases;
   std::string tooltip;  // the tooltip the frame shows ("" when none)
   std::string status;   // the menu bar's status line: what the last file action said
+  std::vector<std::pair<std::string, std::string>> texts;  // named texts a panel drew (the float lesson's narration)
 };
 
 // The report as a JSON document (cells as {row, col, x, y, w, h, text, text_px, text_w, clipped}).

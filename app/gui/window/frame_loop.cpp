@@ -22,6 +22,7 @@
 #include "gui/draw/gl_diagram.hpp"
 #include "gui/panels/application_panel.hpp"
 #include "gui/panels/divergence_panel.hpp"
+#include "gui/panels/float_panel.hpp"
 #include "gui/panels/lookback_view.hpp"
 #include "gui/panels/predict_panel.hpp"
 #include "gui/panels/source_pane.hpp"
@@ -106,6 +107,7 @@ void floating_windows(Ui& ui, const PanelLayout& l, bool& lookback_was_shown, Gl
   const int divergence_step = divergence_window(&ui.show_divergence, ui.lesson.view ? &ui.lesson.view->trace : nullptr,
                                                 ui.step, ui.settings.theme);
   if (divergence_step >= 0) set_step(ui, divergence_step);
+  float_window(ui.floats, ui.lesson.view ? &ui.lesson.view->trace : nullptr, ui.settings.theme, ui.chrome, ui.texts);
   application_window(&ui.show_application, ui.lesson.view ? &ui.lesson.view->trace : nullptr, ui.settings.theme);
   const bool was_shown = lookback_was_shown;
   lookback_was_shown = ui.show_lookback;
@@ -188,6 +190,7 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
     frame_draws.clear();
     ui.chrome.clear();
     ui.tooltip.clear();
+    ui.texts.clear();
     ui.canvas.record = ui.canvas_racy.record = !opt.report_layout.empty();
 
     handle_keys(ui);

@@ -16,6 +16,9 @@ void handle_keys(Ui& ui) {
   if (ImGui::GetIO().WantTextInput) return;
   // With the look-back view in front, the timeline keys move its time (tile event by tile event).
   const bool lookback_keys = ui.show_lookback && ui.lookback.focused;
+  // With the float lesson's window in front, they pick its outputs.
+  const bool float_keys = ui.floats.show && ui.floats.focused && !lookback_keys;
+  const std::int64_t outputs = ui.lesson.view ? static_cast<std::int64_t>(ui.lesson.view->trace.result.output.size()) : 0;
   // Toggles act once a press (gui/platform/keys.hpp); the arrows repeat while held.
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) {
     if (lookback_keys) lookback_key(ui.lookback, LookbackKey::PlayPause);
@@ -27,6 +30,7 @@ void handle_keys(Ui& ui) {
     const bool steps = key == ImGuiKey_RightArrow || key == ImGuiKey_LeftArrow;
     if (!ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), steps)) continue;
     if (lookback_keys) lookback_key(ui.lookback, action);
+    else if (float_keys) float_pick_key(ui.floats, action == LookbackKey::Next ? 1 : action == LookbackKey::Previous ? -1 : action == LookbackKey::Start ? -2 : 2, outputs);
     else if (action == LookbackKey::Next) set_step(ui, ui.step + 1);
     else if (action == LookbackKey::Previous) set_step(ui, ui.step - 1);
     else if (action == LookbackKey::Start) set_step(ui, 0);
@@ -49,6 +53,7 @@ void handle_keys(Ui& ui) {
   if (key_pressed(GLFW_KEY_B)) ui.show_lookback = !ui.show_lookback;
   if (key_pressed(GLFW_KEY_P)) ui.predict.focus = ui.predict.on = !ui.predict.on;
   if (key_pressed(GLFW_KEY_D)) ui.show_divergence = !ui.show_divergence;
+  if (key_pressed(GLFW_KEY_U)) ui.floats.show = !ui.floats.show;
   if (key_pressed(GLFW_KEY_A)) ui.show_application = !ui.show_application;
   if (key_pressed(GLFW_KEY_K)) ui.kernel.editor.focus = ui.kernel.show = !ui.kernel.show;  // opened: type at once
   if (key_pressed(GLFW_KEY_L)) {

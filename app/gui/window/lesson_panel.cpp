@@ -155,11 +155,13 @@ bool controls_panel(Ui& ui) {
   }
   if (kind == 2) changed |= text_field("predicate", r.predicate);
   if (kind >= 2) ImGui::TextDisabled("the exclusive sum (operator sum, an integer type)");
-  const char* inputs[] = {"slides (3 6 7 4 8 2 1 9)", "seeded random", "typed"};
+  const char* inputs[] = {"slides (3 6 7 4 8 2 1 9)", "seeded random", "typed", "floats: the slides' / 10 (scaled)",
+                          "floats: uniform in [0, 1)", "floats: 1e8 and 1s (mixed)", "floats: a sum that cancels"};
   int mode = input_mode(l);
-  if (ImGui::Combo("input", &mode, inputs, 3)) set_input_mode(l, mode), changed = true;
-  tip(ui, "input", "the slides' eight values, seeded random values, or values you type");
-  if (mode == 1) {
+  if (ImGui::Combo("input", &mode, inputs, 7)) set_input_mode(l, mode), changed = true;
+  tip(ui, "input", "the slides' eight values, seeded random values, values you type, or (type float or double) the float "
+                   "lesson's inputs, whose sums round differently in each order (U shows the errors)");
+  if (mode == 1 || mode == 4) {
     int seed = static_cast<int>(std::min<std::uint64_t>(r.seed, INT_MAX));
     if (ImGui::InputInt("input seed", &seed)) r.seed = static_cast<std::uint64_t>(std::max(1, seed)), changed = true;
   }

@@ -168,6 +168,7 @@ void view_menu(Ui& ui) {
   ImGui::MenuItem("look-back view (B)", nullptr, &ui.show_lookback);
   if (ImGui::MenuItem("predict the next step (P)", nullptr, &ui.predict.on)) ui.predict.focus = ui.predict.on;
   ImGui::MenuItem("warp divergence (D)", nullptr, &ui.show_divergence);
+  ImGui::MenuItem("floats: same input, different bits (U)", nullptr, &ui.floats.show);
   ImGui::MenuItem("application rows: compaction, allocation (A)", nullptr, &ui.show_application);
   if (ImGui::MenuItem("your kernel: edit, run, report card (K)", nullptr, &ui.kernel.show)) ui.kernel.editor.focus = ui.kernel.show;
   ImGui::EndMenu();

@@ -46,6 +46,8 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
   ui.lecture = opt.lecture;
   ui.show_charts = opt.charts;
   ui.show_divergence = opt.divergence;
+  ui.floats.show = opt.floats;
+  ui.floats.cell = opt.float_cell;
   ui.show_timing = opt.timing || !opt.bench_json.empty();
   ui.bench_link = opt.bench_link;
   if (!opt.bench_json.empty()) {

@@ -48,6 +48,7 @@ int write_layout_report(const Ui& ui, const std::string& path, float font_scale,
   report.lecture = ui.lecture;
   report.chrome = ui.chrome;
   report.tooltip = ui.tooltip;
+  report.texts = ui.texts;
   report.status = ui.status;
   report.canvases.push_back(ui.canvas.laid);
   report.canvases.back().name = "lesson";

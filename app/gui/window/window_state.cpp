@@ -92,6 +92,7 @@ std::optional<GuiOptions> shown_options(const Ui& ui) {
   o.lecture = ui.lecture;
   o.charts = ui.show_charts;
   o.divergence = ui.show_divergence;
+  o.floats = ui.floats.show;
   o.timing = ui.show_timing && ui.bench_link.empty();
   if (ui.show_timing) o.bench_json = ui.bench_link;  // the table the link brought, while it shows
   if (ui.show_lookback) o.lookback = ui.lookback.preset.empty() ? "default" : ui.lookback.preset;

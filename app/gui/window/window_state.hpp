@@ -17,6 +17,7 @@
 #include "gui/options.hpp"
 #include "gui/panels/kernel_editor.hpp"
 #include "gui/panels/launch_box.hpp"
+#include "gui/panels/float_panel.hpp"
 #include "gui/panels/predict_panel.hpp"
 #include "gui/panels/report_card.hpp"
 #include "gui/panels/source_pane.hpp"
@@ -76,9 +77,11 @@ struct Ui {
   LookbackUi lookback;
   PredictUi predict;
   bool show_divergence = false;
+  FloatUi floats;  // the float lesson's window (U)
   bool show_application = true;  // opens by itself for a compaction or an allocation
   std::vector<std::pair<std::string, LaidRect>> chrome;  // this frame's controls and panels, for the layout report
   std::string tooltip;  // the tooltip this frame shows, for the layout report
+  std::vector<std::pair<std::string, std::string>> texts;  // named texts this frame drew, for the layout report
   KernelUi kernel;
 };
 
