@@ -2,6 +2,7 @@
 #include "lesson_run.hpp"
 
 #include "algorithms.hpp"
+#include "core/float_inputs.hpp"
 
 namespace sv {
 
@@ -37,7 +38,8 @@ RunRequest lesson_run(RunRequest r) {
   }
   if (r.app != "compact") r.predicate.clear();
   if (!r.flags.empty()) r.exclusive = false;
-  if (r.input != "slides" && !r.input.empty()) r.n.reset();  // typed values say how many
+  // Typed values say how many; the slides' and the float lesson's named inputs are made at n.
+  if (r.input != "slides" && !r.input.empty() && !is_float_input_name(r.input)) r.n.reset();
   if (r.schedule == "in-order" || gpu) r.schedule.clear();
   // The lesson's warp (4, as Fig. 2 draws it) narrowed to a block smaller than it (n = 2), where a
   // command line's --warp 4 is refused: unset, the block's own width.
