@@ -10,6 +10,7 @@
 
 #include "algorithms.hpp"
 #include "analysis/analysis.hpp"
+#include "analysis/block_races.hpp"
 #include "analysis/lookback.hpp"
 #include "analysis/pipeline.hpp"
 #include "core/values.hpp"
@@ -20,6 +21,15 @@
 namespace sv {
 
 namespace {
+
+// The hazards show and stats list: shared memory's, and for a kernel of the user's own launched in
+// several blocks the races between them (analysis/block_races.hpp), which the card reports too.
+std::vector<Hazard> trace_hazards(const Trace& t) {
+  std::vector<Hazard> hazards = find_hazards(t);
+  if (is_own_kernel_algorithm(t.meta.algorithm))
+    for (Hazard& h : find_block_races(t)) hazards.push_back(h);
+  return hazards;
+}
 
 constexpr std::size_t kCellsPerLine = 16;
 constexpr std::size_t kHazardsShownPerStep = 4;
@@ -99,7 +109,7 @@ nlohmann::json value_json(ValueType type, const Payload& v) {
 void print_steps(std::ostream& out, const Trace& t) {
   out << describe_run(t) << "\n";
   print_segments(out, t);
-  const auto hazards = find_hazards(t);
+  const auto hazards = trace_hazards(t);
   std::map<int, std::vector<const Hazard*>> hazards_by_step;
   for (const Hazard& h : hazards) hazards_by_step[h.step].push_back(&h);
   // A read of an overwritten value (RAW) is what breaks a result: list those first.
@@ -152,7 +162,7 @@ void print_steps(std::ostream& out, const Trace& t) {
 nlohmann::json stats_json(const Trace& t) {
   using nlohmann::json;
   const Metrics m = compute_metrics(t);
-  const auto hazards = find_hazards(t);
+  const auto hazards = trace_hazards(t);
   const Correctness c = check_result(t);
   const TraceMeta& meta = t.meta;
   auto values = [&](const std::vector<Payload>& v) {
@@ -192,11 +202,11 @@ nlohmann::json stats_json(const Trace& t) {
   json hz = json::array();
   for (const Hazard& h : hazards) {
     auto access = [&](const HazardAccess& a) {
-      return json{{"thread", a.thread}, {"access", a.write ? "write" : "read"}, {"line", a.line},
+      return json{{"thread", a.thread}, {"block", a.block}, {"access", a.write ? "write" : "read"}, {"line", a.line},
                   {"value", value_json(meta.type, a.value)}, {"event", a.seq}};
     };
     json o = {{"kind", hazard_kind_name(h.kind)}, {"buffer", t.buffers[h.buffer].name}, {"index", h.index},
-              {"block", h.block}, {"step", h.step}, {"same_warp", h.same_warp},
+              {"block", h.block}, {"between_blocks", h.between_blocks}, {"step", h.step}, {"same_warp", h.same_warp},
               {"first", access(h.first)}, {"second", access(h.second)}};
     o["expected"] = h.has_expected ? value_json(meta.type, h.expected) : json(nullptr);
     hz.push_back(o);
@@ -260,7 +270,7 @@ nlohmann::json lookback_json(const Trace& t) {
 
 void print_stats(std::ostream& out, const Trace& t) {
   const Metrics m = compute_metrics(t);
-  auto hazards = find_hazards(t);
+  auto hazards = trace_hazards(t);
   std::stable_sort(hazards.begin(), hazards.end(), [](const Hazard& a, const Hazard& b) { return a.kind < b.kind; });
   const Correctness c = check_result(t);
   const AlgorithmInfo* info = find_algorithm(t.meta.algorithm);

@@ -262,3 +262,17 @@ void scan(const int *in, int *out, int n) {
     CHECK(h.second.line == 15);
   }
 }
+
+TEST_CASE("block races: show and stats say both blocks of a race between them") {
+  const auto hs = find_block_races(Builder::message(false, false));
+  REQUIRE(hs.size() == 1);
+  Trace t = Builder::message(false, false);
+  const std::string said = describe_hazard(t, hs[0]);
+  CHECK(said.find("thread 0 of block 0 wrote") != std::string::npos);
+  CHECK(said.find("thread 0 of block 1 read it") != std::string::npos);
+  CHECK(said.find("[between blocks: no __threadfence() and flag between]") != std::string::npos);
+  // One block's own race says no blocks.
+  Hazard inside = hs[0];
+  inside.between_blocks = false;
+  CHECK(describe_hazard(t, inside).find("block") == std::string::npos);
+}

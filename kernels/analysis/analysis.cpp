@@ -201,23 +201,26 @@ std::string describe_hazard(const Trace& t, const Hazard& h, bool lines) {
   const std::string cell = buf + "[" + std::to_string(h.index) + "]";
   auto val = [&](const Payload& p) { return format_value(t.meta.type, p); };
   auto at = [&](const HazardAccess& a) { return lines ? " (line " + std::to_string(a.line) + ")" : std::string(); };
+  // Between blocks each thread is named with its block: "thread 255 of block 0".
+  auto of = [&](const HazardAccess& a) { return h.between_blocks ? " of block " + std::to_string(a.block) : std::string(); };
   std::ostringstream s;
   s << hazard_kind_name(h.kind) << " " << cell << ": ";
   switch (h.kind) {
     case HazardKind::RAW:
-      s << "thread " << h.first.thread << " wrote " << val(h.first.value) << at(h.first) << ", then thread "
-        << h.second.thread << " read it" << at(h.second);
+      s << "thread " << h.first.thread << of(h.first) << " wrote " << val(h.first.value) << at(h.first) << ", then thread "
+        << h.second.thread << of(h.second) << " read it" << at(h.second);
       if (h.has_expected) s << " instead of " << val(h.expected);
       break;
     case HazardKind::WAR:
-      s << "thread " << h.first.thread << " read " << val(h.first.value) << at(h.first) << ", then thread "
-        << h.second.thread << " overwrote it with " << val(h.second.value) << at(h.second);
+      s << "thread " << h.first.thread << of(h.first) << " read " << val(h.first.value) << at(h.first) << ", then thread "
+        << h.second.thread << of(h.second) << " overwrote it with " << val(h.second.value) << at(h.second);
       break;
     case HazardKind::WAW:
-      s << "threads " << h.first.thread << " and " << h.second.thread << " both wrote it";
+      s << "threads " << h.first.thread << of(h.first) << " and " << h.second.thread << of(h.second) << " both wrote it";
       if (lines) s << " (lines " << h.first.line << " and " << h.second.line << ")";
       break;
   }
+  if (h.between_blocks) s << " [between blocks: no __threadfence() and flag between]";
   if (h.same_warp) s << " [same warp]";
   return s.str();
 }
