@@ -92,6 +92,16 @@ bool ok(cudaError_t e, const char* what) {
 T parse(const std::string& s) { return static_cast<T>(@PARSE@); }
 void print(T v) { std::fprintf(out_file, @FORMAT@, @PRINTED@); }
 
+// One line of the cases file into `input`: n, then n values; false where it is not one.
+bool read_case(const std::string& line, std::vector<T>& input) {
+  std::istringstream words(line);
+  long long n = 0;
+  words >> n;
+  input.clear();
+  for (std::string w; words >> w;) input.push_back(parse(w));
+  return n >= 1 && static_cast<long long>(input.size()) == n;
+}
+
 // The median of 20 timed runs of f after 3 warm-ups, in milliseconds; negative after a CUDA error.
 template <class F>
 float median_ms(F f) {
@@ -156,13 +166,10 @@ void launch_timed(int grid, T* in, T* out, T* sums, long long n) {
 template <class Launch>
 int run_cases(const char* path, const char* tag, long long capacity, Launch launch) {
   std::ifstream cases(path);
+  std::vector<T> input;
   for (std::string line; std::getline(cases, line);) {
-    std::istringstream words(line);
-    long long n = 0;
-    words >> n;
-    std::vector<T> input;
-    for (std::string w; words >> w;) input.push_back(parse(w));
-    if (n < 1 || static_cast<long long>(input.size()) != n) return 1;
+    if (!read_case(line, input)) return 1;
+    const long long n = static_cast<long long>(input.size());
     const long long grid = (n + capacity - 1) / capacity;
     T *in = nullptr, *out = nullptr, *sums = nullptr;
     if (!ok(cudaMalloc(&in, n * sizeof(T)), "cudaMalloc") || !ok(cudaMalloc(&out, n * sizeof(T)), "cudaMalloc") ||
@@ -227,6 +234,12 @@ void fill_harness(std::string& text, const std::string& key, const std::string& 
     text.replace(at, mark.size(), value);
 }
 
+std::string harness_comment(std::string text) {
+  for (char& ch : text)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == '@') ch = '?';
+  return text;
+}
+
 std::string harness_common(ValueType type) {
   std::string text = kCommon;
   const bool integer = type == ValueType::I32;
@@ -264,10 +277,7 @@ GpuHarness make_gpu_harness(const HarnessSpec& spec) {
   h.timed_kernel = with_block(spec.source, macro, h.timed_threads);
   h.main = kMain;
   fill_harness(h.main, "COMMON", harness_common(h.type));
-  std::string shown = spec.file;  // in a // comment: one line
-  for (char& ch : shown)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == '@') ch = '?';
-  fill_harness(h.main, "FILE", shown);
+  fill_harness(h.main, "FILE", harness_comment(spec.file));
   fill_harness(h.main, "KERNEL", cases.name);
   fill_harness(h.main, "CUB", spec.exclusive ? "ExclusiveSum" : "InclusiveSum");
   fill_harness(h.main, "UNDEFS", undefs);

@@ -56,6 +56,8 @@ HarnessResult read_harness_output(ValueType type, const std::string& text);
 // timed runs), for a harness that defines T, out_file and the standard headers before it.
 const char* harness_c_type(ValueType type);
 void fill_harness(std::string& text, const std::string& key, const std::string& value);
+// `text` fit for a // comment of a harness: one line, and no @ that could start a @KEY@.
+std::string harness_comment(std::string text);
 std::string harness_common(ValueType type);
 
 // The value `text` of a harness's output as `type`; false when it is not one.

@@ -45,13 +45,10 @@ long long grid_at(long long n);  // the launch's blocks at n (0 for a host funct
 
 @COMMON@int run_cases(const char* path) {
   std::ifstream cases(path);
+  std::vector<T> input;
   for (std::string line; std::getline(cases, line);) {
-    std::istringstream words(line);
-    long long n = 0;
-    words >> n;
-    std::vector<T> input;
-    for (std::string w; words >> w;) input.push_back(parse(w));
-    if (n < 1 || static_cast<long long>(input.size()) != n) return 1;
+    if (!read_case(line, input)) return 1;
+    const long long n = static_cast<long long>(input.size());
     T *in = nullptr, *out = nullptr;
     if (!ok(cudaMallocManaged(&in, n * sizeof(T)), "cudaMallocManaged") || !ok(cudaMallocManaged(&out, n * sizeof(T)), "cudaMallocManaged"))
       return 3;
@@ -187,13 +184,8 @@ LaunchHarness make_launch_harness(const std::string& file, const std::string& so
   h.timed = !launch.host;
   h.main = kLaunchMain;
   fill_harness(h.main, "COMMON", harness_common(h.type));
-  const auto comment = [](std::string text) {  // in a // comment: one line, and no @KEY@ of the harness
-    for (char& ch : text)
-      if (static_cast<unsigned char>(ch) < 0x20 || ch == '@') ch = '?';
-    return text;
-  };
-  fill_harness(h.main, "FILE", comment(file));
-  fill_harness(h.main, "LAUNCH", comment(launch_text(launch)));
+  fill_harness(h.main, "FILE", harness_comment(file));
+  fill_harness(h.main, "LAUNCH", harness_comment(launch_text(launch)));
   fill_harness(h.main, "CUB", exclusive ? "ExclusiveSum" : "InclusiveSum");
   fill_harness(h.main, "T", ct);
   fill_harness(h.main, "CT", ct);
