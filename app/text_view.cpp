@@ -280,7 +280,11 @@ void print_stats(std::ostream& out, const Trace& t) {
   // Device-wide traces record tiles, not elements: their lines are the look-back's (below).
   if (!t.events.empty() || t.tile_events.empty()) {
     out << "steps (depth)      " << m.steps;
-    if (blocks_one_after_another(t.meta)) out << "   the deepest of " << t.meta.grid << " blocks (run one after another here, at once on a GPU)";
+    if (blocks_one_after_another(t.meta)) {
+      const std::size_t launches = launch_first_blocks(t.meta).size();
+      if (launches > 1) out << "   the deepest block of each of " << launches << " launches, added (a launch's blocks run at once on a GPU)";
+      else out << "   the deepest of " << t.meta.grid << " blocks (run one after another here, at once on a GPU)";
+    }
     if (closed && info) out << "   closed form " << info->steps << " = " << closed->steps;
     out << "\noperations (work)  " << m.operations;
     if (closed && info) out << "   closed form " << info->work << " = " << closed->operations;

@@ -39,6 +39,9 @@
 #   nsys               Nsight Systems timeline of bench at 2^16, 2^22 and 2^28 (kernels, memsets, gaps)
 #   timing             wall-clock of the GUI timing panel's worker: bench of decoupled look-back alone
 #                      at 2^24 and 2^28, 20 runs
+#   corpus             the whole-file corpus (tests/fixtures/whole_files) as written: each file's own main
+#                      compiled by nvcc and run, and under memcheck, racecheck, synccheck and initcheck
+#                      (SCANVIZ_CORPUS_FILES=a.cu,b.cu: those files only)
 #   racy amplifier sanitizers sass   the block-level kernels' races, amplifier and sanitizers
 # Logs go to $OUT; with SCANVIZ_LOG_TAR=FILE they are also packed into FILE (the device tool brings
 # back few files).
@@ -421,6 +424,28 @@ for algo in $race_free; do
     printf '%-26s %-9s untraced: %-40s traced: %s\n' "$algo" "$tool" "$u" "$t"
   done
 done | tee "$out/sanitizers.txt"
+fi
+
+if want corpus; then
+say "the whole-file corpus: each file's own main under nvcc, run, and under compute-sanitizer"
+# tests/fixtures/whole_files: every file but the two that hang by design (expected.tsv: endless-loop).
+# What each printed (PASS or FAIL) and each tool's summary, one line a file and tool.
+cdir=/tmp/sv-corpus && mkdir -p "$cdir"
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
+files="${SCANVIZ_CORPUS_FILES:-$(awk -F'\t' 'NR > 1 && $5 !~ /endless-loop/ { print $1 }' tests/fixtures/whole_files/expected.tsv)}"
+for f in ${files//,/ }; do
+  exe="$cdir/${f%.cu}"
+  if ! nvcc -std=c++17 -O2 -lineinfo -arch="sm_$arch" -o "$exe" "tests/fixtures/whole_files/$f" >"$exe.nvcc.txt" 2>&1; then
+    printf '%-52s nvcc failed: %s\n' "$f" "$(head -c 200 "$exe.nvcc.txt" | tr '\n' ' ')"
+    continue
+  fi
+  printed=$(timeout 60 "$exe" 2>&1)
+  code=$?
+  printf '%-52s %-10s %s (exit %s)\n' "$f" run "$(grep -oE 'PASS|FAIL' <<<"$printed" | head -n 1)" "$code"
+  for tool in memcheck racecheck synccheck initcheck; do
+    printf '%-52s %-10s %s\n' "$f" "$tool" "$(timeout 300 compute-sanitizer --tool "$tool" "$exe" 2>&1 | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Barrier error' | sort -u | tr '\n' ' ')"
+  done
+done | tee "$out/corpus.txt"
 fi
 
 if want sass; then

@@ -112,6 +112,17 @@ TEST_CASE("check on the seeds' kernels: the race of slide 14, the unguarded load
     if (c.n % 8 == 0) CHECK(c.outcome == "correct");
 }
 
+TEST_CASE("check lists every source error of a file at once, each at its line, and runs nothing") {
+  const cuda::CheckReport r = cuda::check_kernel("bad.cu",
+                                                 "__global__ void k(float* a, float* b) {\n  a[0] = b[0] +;\n  a[1] = nothing;\n  a[2] = b[2];\n}\n");
+  CHECK(r.verdict == "error");
+  REQUIRE(r.errors.size() == 2);
+  CHECK(r.errors[0].line == 2);
+  CHECK(r.errors[1].line == 3);
+  CHECK(r.errors[1].message.find("'nothing'") != std::string::npos);
+  CHECK(r.cases.empty());
+}
+
 TEST_CASE("check says a source error in one place and runs nothing") {
   const cuda::CheckReport r = cuda::check_kernel("bad.cu", "__global__ void k(float* a, float* b) { a[0] = b[0] +; }");
   CHECK(r.verdict == "error");

@@ -132,6 +132,9 @@ TEST_CASE("host entry: a three-kernel hierarchical scan runs from its host funct
   CHECK(back.events.size() == t.events.size());
   CHECK(back.meta.grid == t.meta.grid);
   CHECK(back.result.output == t.result.output);
+  // Depth: a launch's deepest block (Kogge-Stone over 64 threads: 6 steps that add), and the
+  // launches one after another: 6 for the sections, 6 for the totals, 1 to add them back.
+  CHECK(compute_metrics(t).steps == 6 + 6 + 1);
   const cuda::CheckReport r = check(hierarchical(kThreeLaunches), "scan_gpu(in, out, n)");
   CHECK(r.verdict == "correct");
   CHECK(r.block == 64);

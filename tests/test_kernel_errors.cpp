@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cuda_subset/parser.hpp"
 #include "cuda_subset/record_kernel.hpp"
@@ -52,9 +54,9 @@ TEST_CASE("constructs outside the subset are one error at their line and column,
     const char* says;
   };
   const Case cases[] = {
-      {"  switch (N) { }", "unsupported", 3, 3, "'switch'"},
+      {"  asm(\"trap;\");", "unsupported", 3, 3, "'asm'"},
       {"  float** p = 0;", "unsupported", 3, 9, "pointers to pointers"},
-      {"  float a[4];", "unsupported", 3, 10, "local arrays"},
+      {"  float a[4][4];", "unsupported", 3, 13, "multi-dimensional"},
       {"  half x = 0;", "unsupported", 3, 3, "type 'half'"},
       {"  out[0] = \"text\"[0];", "unsupported", 3, 12, "string literal outside printf"},
       {"  out[0] = sqrtf(in[0]);", "unsupported", 3, 12, "call of 'sqrtf'"},
@@ -85,6 +87,40 @@ TEST_CASE("constructs outside the subset are one error at their line and column,
   CHECK(parse_error("").message == "no __global__ kernel in this file");
   // Two kernels and no launch to say which runs.
   CHECK(parse_error(kernel_with("") + "__global__ void k2(float* a, float* b) { }").message.find("2 kernels (k, k2)") != std::string::npos);
+}
+
+TEST_CASE("a file with several errors gets all of them at once, in order, each at its line, as a compiler lists them") {
+  const std::string src =
+      "__device__ float twice(float x) { return x * ; }\n"
+      "__global__ void k(float* in, float* out, unsigned int N) {\n"
+      "  float y = in[threadIdx.x];\n"
+      "  y = y + missing;\n"
+      "  half h = 0;\n"
+      "  for (int i = 0; i < 4; ++i) { y += i }\n"
+      "  y = y * missing;\n"
+      "  out[threadIdx.x] = y;\n"
+      "}\n"
+      "__global__ void k2(float* in, float* out { }\n";
+  const cuda::KernelError e = parse_error(src);
+  std::vector<std::pair<std::uint32_t, std::string>> all{{e.pos.line, e.kind}};
+  for (const cuda::KernelError& m : e.more) all.emplace_back(m.pos.line, m.kind);
+  CAPTURE(e.what());
+  // The undeclared name is said once; the line after each error is read as it would be without it.
+  const std::vector<std::pair<std::uint32_t, std::string>> want{
+      {1, "syntax"}, {4, "syntax"}, {5, "unsupported"}, {6, "syntax"}, {10, "syntax"}};
+  CHECK(all == want);
+  CHECK(std::string(e.what()).find('\n') == std::string::npos);
+  CHECK(e.more.at(1).message.find("'half'") != std::string::npos);
+
+  // A budget stops the reading: what came before it is kept.
+  std::string many = "__global__ void k(float* in, float* out) {\n";
+  for (int i = 0; i < 30; ++i) many += "  out[0] = in[0] +;\n";
+  const cuda::KernelError capped = parse_error(many + "}\n");
+  CHECK(capped.more.size() + 1 == 20);
+  CHECK(capped.more.back().pos.line == 21);
+
+  // A correct file reads as before: one kernel, no error.
+  CHECK(cuda::parse_kernel(kernel_with("  out[threadIdx.x] = in[threadIdx.x];"), "k.cu").name == "k");
 }
 
 TEST_CASE("huge and deeply nested sources are refused up front") {

@@ -397,12 +397,12 @@ __global__ void k(const float* X, float* Y, int n) {
   CHECK(parse_error("__device__ float* p;\n__global__ void k(float* a, float* b) { }\n").message.find("__device__ pointer") != std::string::npos);
 }
 
-TEST_CASE("what is not read yet is one error naming it: a template kernel without its arguments, local arrays") {
+TEST_CASE("what is not read is one error naming it: a template kernel without its arguments, a two-dimensional array") {
   CHECK(parse_error("template <int B> __global__ void k(float* a, float* b) { }\n").message.find("say its arguments with --launch 'k<...>") != std::string::npos);
   CHECK(parse_error("template <int B> __global__ void k(float* a, float* b) { }\n", "k").message.find("is a template kernel") != std::string::npos);
-  const cuda::KernelError local = parse_error("__global__ void k(float* a, float* b) {\n  float r[4];\n}\n");
+  const cuda::KernelError local = parse_error("__global__ void k(float* a, float* b) {\n  float r[4][4];\n}\n");
   CHECK(local.pos.line == 2);
-  CHECK(local.message.find("local arrays") != std::string::npos);
+  CHECK(local.message.find("multi-dimensional arrays are not read") != std::string::npos);
 }
 
 TEST_CASE("a signed overflow of an index or a stride is undefined behaviour at its line, and the data's own wrap-around is not") {

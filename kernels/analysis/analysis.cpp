@@ -9,6 +9,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/block_races.hpp"
 #include "core/values.hpp"
 
 namespace sv {
@@ -87,9 +88,18 @@ Metrics compute_metrics(const Trace& trace) {
       sm.writes += e.kind == EventKind::Write;
     }
     sm.active_threads = static_cast<std::int64_t>(active_threads(trace, k).size());
-    if (sm.operations > 0)
-      m.steps = std::max(m.steps, ++steps_of_block[step_block(trace, k).value_or(0)]);
+    if (sm.operations > 0) ++steps_of_block[step_block(trace, k).value_or(0)];
   }
+  // Each launch's depth is its deepest block's (its blocks run at once on a GPU); a host run's
+  // launches run one after another, so their depths add.
+  const std::vector<std::uint32_t> firsts = launch_first_blocks(trace.meta);
+  std::vector<std::int64_t> launch_depth(firsts.size(), 0);
+  for (const auto& [block, steps] : steps_of_block) {
+    const auto launch = static_cast<std::size_t>(std::upper_bound(firsts.begin(), firsts.end(), block) - firsts.begin());
+    std::int64_t& d = launch_depth[launch > 0 ? launch - 1 : 0];
+    d = std::max(d, steps);
+  }
+  for (const std::int64_t d : launch_depth) m.steps += d;
   return m;
 }
 

@@ -28,7 +28,8 @@ struct BufferAccesses {
 
 struct Metrics {
   std::int64_t steps = 0;       // depth: steps that apply the operator at least once (the deepest
-                                // block's, where blocks ran one after another: blocks_one_after_another)
+                                // block's, where blocks ran one after another: blocks_one_after_another;
+                                // a host run's launches one after another, their depths added)
   std::int64_t operations = 0;  // work: operator applications
   std::int64_t barriers = 0;    // block-wide barriers (most any one thread of a block passed)
   std::vector<StepMetrics> per_step;      // one per trace step

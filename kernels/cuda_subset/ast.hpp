@@ -53,6 +53,9 @@ enum class EK : std::uint8_t {
   MinMax,   // min / max / fminf / fmaxf / fmin / fmax of a and b (op 0 min, 1 max)
   Abs,      // abs / fabsf / fabs of a
   Printf,   // printf(Kernel::formats[ival], args...): a line of the run's output; int 0
+  Vote,     // a warp vote (op: VoteKind) of mask a and predicate b (neither for __activemask)
+  LocalArray,  // a thread's own array (Kernel::local_arrays[ival]): a pointer to its first cell
+  Bits,     // __popc / __ffs / __clz / __brev of a (op: BitsKind; the 64-bit forms by a's type)
   // Host code (a host function that launches the kernels, docs/kernel-subset.md):
   Launch,   // KERNEL<<<args[0], args[1], args[2]>>>(args[3...]): ival the kernel's index in Kernel::launched
   Api,      // a CUDA runtime or C library call (op: ApiKind), its arguments in `args`; ival a local's slot
@@ -70,6 +73,12 @@ enum class ApiKind : std::uint8_t { Malloc, Alloc, NewArray, Copy, Set, Exit, No
 // The atomics (EK::AtomicAdd's op): atomicAdd, atomicSub, atomicExch, atomicMax, atomicMin, atomicAnd,
 // atomicOr, atomicXor, and atomicCAS (its compare value in `c`).
 enum class AtomicKind : std::uint8_t { Add, Sub, Exch, Max, Min, And, Or, Xor, CAS };
+
+// The warp votes (EK::Vote's op): __ballot_sync, __any_sync, __all_sync, __activemask.
+enum class VoteKind : std::uint8_t { Ballot, Any, All, Active };
+// The bit intrinsics (EK::Bits's op): bits set, the first set bit counted from 1 (0 for none), the
+// leading zeros, the bits reversed; __popcll, __ffsll, __clzll and __brevll on 64-bit values.
+enum class BitsKind : std::uint8_t { Popc, Ffs, Clz, Brev };
 
 // Binary and compound-assignment operators (Assign with op None is plain `=`).
 enum class BinOp : std::uint8_t { None, Add, Sub, Mul, Div, Mod, Shl, Shr, BitAnd, BitOr, BitXor, Lt, Gt, Le, Ge, Eq, Ne };
@@ -91,7 +100,9 @@ struct Expr {
 using ExprP = std::unique_ptr<Expr>;
 
 // Return: `e` the value a function returns (none in a kernel or a void function). Assert: `cond`.
-enum class SK : std::uint8_t { Block, Expr, Decl, If, For, While, DoWhile, Break, Continue, Return, Sync, SyncWarp, Fence, Empty, Assert };
+// Switch: `init` stores the value into a local, `body` holds the statements with their Case labels;
+// a Case's `cond` tests that local against its constant (none: default).
+enum class SK : std::uint8_t { Block, Expr, Decl, If, For, While, DoWhile, Break, Continue, Return, Sync, SyncWarp, Fence, Empty, Assert, Switch, Case };
 
 struct Stmt {
   SK kind = SK::Empty;
@@ -113,6 +124,15 @@ struct SharedVar {
   SrcPos pos;
   bool device = false;      // a __device__ or __constant__ variable: global memory, set to `init` at every run's start
   double init = 0;
+};
+
+// A thread's own array (`float v[4];` in a body): `length` slots of the thread's frame from `first`,
+// read and written through pointers like memory, never shared with another thread.
+struct LocalArray {
+  std::string name;
+  std::int64_t first = 0;
+  std::int64_t length = 0;
+  SrcPos pos;
 };
 
 struct Param {
@@ -149,6 +169,7 @@ struct Kernel {
   StmtP body;
   bool uses_warp_intrinsics = false;
   std::vector<std::string> local_names;  // by slot, for messages
+  std::vector<LocalArray> local_arrays;  // by EK::LocalArray's ival
   std::vector<Function> functions;       // the file's __device__ functions, by the index a Call names
   std::vector<std::string> kernels;      // the names of every __global__ kernel of the file, in order
   // A host function as the entry: its body allocates, copies and launches the file's kernels (by

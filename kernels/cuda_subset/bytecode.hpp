@@ -24,6 +24,7 @@ enum class Op : std::uint8_t {
   PushInt,      // pushes `imm`
   PushFloat,    // pushes the constant `e`
   PushShared,   // pushes a pointer to the shared array `e`
+  PushLocalArray,  // pushes a pointer to the thread's own array `e`
   PushBuiltin,  // pushes threadIdx.x, blockDim.x, ... (`e`)
   LoadLocal,    // pushes local `e` (faults when nothing was assigned to it)
   LoadScalar,   // pushes the shared scalar `e` (a read of memory)
@@ -47,6 +48,8 @@ enum class Op : std::uint8_t {
   PtrAdd,       // pops an offset and a pointer, pushes the pointer moved (`e`: PtrAdd)
   MinMax,       // pops two, pushes the smaller or larger (`e`)
   Abs,          // the top, replaced by its absolute value (`e`)
+  Bits,         // the top, replaced by __popc / __ffs / __clz / __brev of it (`e`)
+  Vote,         // pops a predicate and a mask (none for __activemask), pushes the warp's vote (`e`)
   Assert,       // pops a condition; faults when it is false (`s`: Assert)
   NoReturn,     // a function `e` ran off its end without returning its value: a fault
   Launch,       // host code: pops e's arguments (grid, block, shared bytes, the kernel's), runs the launch, pushes 0

@@ -143,6 +143,7 @@ class Checker {
       }
     } catch (const KernelError& e) {
       r_.errors.push_back({e.kind, e.pos.line, e.pos.col, e.message, "error"});
+      for (const KernelError& m : e.more) r_.errors.push_back({m.kind, m.pos.line, m.pos.col, m.message, "error"});
       next_ = plan_.size();
     } catch (const LaunchError& e) {
       r_.errors.push_back({"launch", 0, 0, e.what(), "error"});

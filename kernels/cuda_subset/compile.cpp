@@ -42,6 +42,7 @@ class Compiler {
       case Op::PushInt:
       case Op::PushFloat:
       case Op::PushShared:
+      case Op::PushLocalArray:
       case Op::PushBuiltin:
       case Op::LoadLocal:
       case Op::LoadScalar:
@@ -61,6 +62,7 @@ class Compiler {
       case Op::Assert: return -1;
       case Op::NoReturn: return 1;
       case Op::Shuffle: return e->d ? -2 : -1;
+      case Op::Vote: return e->a ? -1 : 1;  // pops mask and predicate (__activemask: none), pushes the vote
       case Op::AtomicAdd: return e->c ? -2 : -1;  // atomicCAS pops its compare value too
       case Op::Launch:
       case Op::Api:
@@ -191,6 +193,12 @@ class Compiler {
       case EK::PtrAdd: operands(e, Op::PtrAdd); return;
       case EK::MinMax: operands(e, Op::MinMax); return;
       case EK::Abs: operands(e, Op::Abs); return;
+      case EK::Bits: operands(e, Op::Bits); return;
+      case EK::LocalArray: emit(Op::PushLocalArray, &e); return;
+      case EK::Vote:
+        if (e.a) operands(e, Op::Vote);
+        else emit(Op::Vote, &e);
+        return;
       case EK::Comma:
         expression(*e.a);
         emit(Op::Pop);
@@ -241,6 +249,41 @@ class Compiler {
     const std::int32_t end = here();
     for (const std::size_t j : loops_.back().breaks) p_.code[j].arg = end;
     loops_.pop_back();
+  }
+
+  // The innermost loop around here, past any switch (continue and the barriers' budgets name it).
+  Loop* innermost_loop() {
+    for (auto l = loops_.rbegin(); l != loops_.rend(); ++l)
+      if (l->s->kind != SK::Switch) return &*l;
+    return nullptr;
+  }
+
+  // switch: its value into a local, one test a case label (each a jump to the label), then the body
+  // in order, so that a case without break falls through to the next; break leaves the switch.
+  void switch_statement(const Stmt& s) {
+    statement(*s.init);
+    std::vector<std::pair<const Stmt*, std::size_t>> labels;
+    for (const StmtP& c : s.body)
+      if (c->kind == SK::Case && c->cond) {
+        expression(*c->cond);
+        labels.emplace_back(c.get(), emit(Op::JumpTrue));
+      }
+    const std::size_t no_case = emit(Op::Jump);
+    bool defaulted = false;
+    loops_.push_back(Loop{&s, {}, {}});
+    for (const StmtP& c : s.body) {
+      if (c->kind == SK::Case) {
+        if (!c->cond) {
+          land(no_case);
+          defaulted = true;
+        }
+        for (const auto& [label, jump] : labels)
+          if (label == c.get()) land(jump);
+      }
+      statement(*c);
+    }
+    if (!defaulted) land(no_case);
+    loop_end();
   }
 
   void statement(const Stmt& s) {
@@ -319,8 +362,10 @@ class Compiler {
         loop_end();
         return;
       }
-      case SK::Break: loops_.back().breaks.push_back(emit(Op::Jump)); return;
-      case SK::Continue: loops_.back().continues.push_back(emit(Op::Jump)); return;
+      case SK::Break: loops_.back().breaks.push_back(emit(Op::Jump)); return;  // a loop's or a switch's
+      case SK::Continue: innermost_loop()->continues.push_back(emit(Op::Jump)); return;
+      case SK::Switch: switch_statement(s); return;
+      case SK::Case: return;  // a label: switch_statement lands its jump here
       case SK::Return:
         if (calls_.empty()) {
           emit(Op::Halt);
@@ -335,7 +380,11 @@ class Compiler {
         expression(*s.cond);
         emit(Op::Assert, nullptr, &s);
         return;
-      case SK::Sync: p_.code[emit(Op::Barrier, nullptr, &s)].loop = loops_.empty() ? nullptr : loops_.back().s; return;
+      case SK::Sync: {
+        const Loop* loop = innermost_loop();
+        p_.code[emit(Op::Barrier, nullptr, &s)].loop = loop ? loop->s : nullptr;
+        return;
+      }
       case SK::Fence: emit(Op::Fence, nullptr, &s); return;  // recorded: other blocks see the writes before it first
       case SK::SyncWarp:
       case SK::Empty: return;  // the emulator runs a warp's lanes in lockstep and one block's memory is coherent

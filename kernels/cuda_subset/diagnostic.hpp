@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace sv::cuda {
 
@@ -27,6 +28,9 @@ struct KernelError : std::runtime_error {
   std::string file;
   SrcPos pos;
   std::string message;
+  // The source's further errors, in order, as a compiler lists them (the parser reads on past an
+  // error in a statement or at file scope); what() is the first's line only.
+  std::vector<KernelError> more;
 };
 
 }  // namespace sv::cuda

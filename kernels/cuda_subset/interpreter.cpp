@@ -4,6 +4,7 @@
 #include "cuda_subset/interpreter.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -100,7 +101,19 @@ class Thread {
   }
 
   // ---- memory ----
-  const std::string& buffer_name(int buf) const { return b_.names[static_cast<std::size_t>(buf)]; }
+  // Memory is a buffer (>= 0) or a thread's own array (local_buffer: below -1, as null is -1).
+  static constexpr std::int32_t local_buffer(std::int64_t array) { return static_cast<std::int32_t>(-2 - array); }
+  const LocalArray* local_array(int buf) const {
+    return buf < -1 ? &k_.local_arrays[static_cast<std::size_t>(-2 - buf)] : nullptr;
+  }
+  std::string buffer_name(int buf) const {
+    if (const LocalArray* a = local_array(buf)) return "its own array " + a->name;
+    return b_.names[static_cast<std::size_t>(buf)];
+  }
+  std::int64_t buffer_length(int buf) const {
+    if (const LocalArray* a = local_array(buf)) return a->length;
+    return b_.lengths[static_cast<std::size_t>(buf)];
+  }
 
   void note_uninitialized(int buf, std::int64_t index, SrcPos at) {
     for (const UninitializedRead& u : b_.uninitialized)
@@ -121,9 +134,9 @@ class Thread {
 
   std::int64_t cell(const Value& p, const Value& index, const Expr& at) const {
     if (p.taint || index.taint) taint_fault(p.taint ? p : index, at.pos, "is used as an address");
-    if (p.buf < 0) b_.fault("out-of-bounds", at.pos, "thread " + std::to_string(x_.thread()) + " accesses memory through a null pointer");
+    if (p.buf == -1) b_.fault("out-of-bounds", at.pos, "thread " + std::to_string(x_.thread()) + " accesses memory through a null pointer");
     const std::int64_t c = add64(p.i, index.i);
-    const std::int64_t length = b_.lengths[static_cast<std::size_t>(p.buf)];
+    const std::int64_t length = buffer_length(p.buf);
     if (c < 0 || c >= length)
       b_.fault("out-of-bounds", at.pos, "thread " + std::to_string(x_.thread()) + " accesses " + buffer_name(p.buf) + "[" +
                                             std::to_string(c) + "], outside its " + std::to_string(length) + " elements");
@@ -168,6 +181,14 @@ class Thread {
   // what it reaches decides (an output, an address, a branch: taint_fault); one that reaches nothing
   // is a warning (the textbook Brent-Kung reads its unloaded tail and is correct).
   Value load(int buf, std::int64_t index, Base declared, SrcPos at) {
+    if (const LocalArray* a = local_array(buf)) {  // a register of the thread's: its value as it was stored
+      const auto slot = static_cast<std::size_t>(a->first + index);
+      if (defined_[slot]) return frame_[slot];
+      Value v;
+      v.taint = at.line ? at.line : 1;
+      note_uninitialized(buf, index, at);
+      return v;
+    }
     bool undefined = false;
     Value v = decode(x_.read_maybe_undefined(buf, index, at.line, &undefined), declared);
     if (undefined) {
@@ -184,6 +205,12 @@ class Thread {
   }
 
   void store(int buf, std::int64_t index, const Value& v, Base declared, SrcPos at) {
+    if (const LocalArray* a = local_array(buf)) {
+      const auto slot = static_cast<std::size_t>(a->first + index);
+      frame_[slot] = v;
+      defined_[slot] = 1;
+      return;
+    }
     if (v.taint && buf < b_.globals) taint_fault(v, at, "is stored to " + buffer_name(buf) + "[" + std::to_string(index) + "]");
     if (v.taint) b_.poisoned[Block::cell_key(buf, index)] = v.taint;
     x_.write_maybe_undefined(buf, index, encode(v, declared), declared == k_.element.base ? v.origin : Origin::none(), at.line, v.taint != 0);
@@ -304,6 +331,12 @@ class Thread {
         case Op::PushInt: *sp++ = integer(in.imm); break;
         case Op::PushFloat: *sp++ = floating(*e); break;
         case Op::PushShared: *sp++ = shared_array(*e); break;
+        case Op::PushLocalArray: {
+          Value v;
+          v.buf = local_buffer(e->ival);
+          *sp++ = v;
+          break;
+        }
         case Op::PushBuiltin: *sp++ = builtin(*e); break;
         case Op::LoadLocal: *sp++ = get(local_place(*e), *e); break;
         case Op::LoadScalar: *sp++ = load(b_.shared_buffer[static_cast<std::size_t>(e->ival)], 0, e->type.base, e->pos); break;
@@ -357,6 +390,7 @@ class Thread {
           const Value v = *--sp;
           const Value compare = e->c ? *--sp : Value{};
           if (v.taint || compare.taint) taint_fault(v.taint ? v : compare, e->pos, "is given to an atomic");
+          if (local_array(sp[-1].buf)) b_.fault("unsupported", e->pos, "an atomic on " + buffer_name(sp[-1].buf) + ": no other thread can see it");
           sp[-1] = atomic_update(*e, cell_place(sp[-1], *e->a), v, compare);
           break;
         }
@@ -384,6 +418,17 @@ class Thread {
           break;
         }
         case Op::Abs: sp[-1] = absolute(*e, sp[-1]); break;
+        case Op::Bits: sp[-1] = bits(*e, sp[-1]); break;
+        case Op::Vote: {
+          Value mask = integer(static_cast<std::int64_t>(0xffffffffu)), pred = integer(1);
+          if (e->a) {
+            pred = *--sp;
+            mask = *--sp;
+            if (pred.taint || mask.taint) taint_fault(pred.taint ? pred : mask, e->pos, "is a warp vote");
+          }
+          *sp++ = vote(*e, static_cast<std::uint32_t>(mask.i), pred.i != 0);
+          break;
+        }
         case Op::Assert:
           if ((--sp)->taint) taint_fault(*sp, in.s->pos, "decides an assert");
           if (sp->i == 0) b_.fault("runtime", in.s->pos, "assert failed in thread " + std::to_string(x_.thread()));
@@ -483,6 +528,41 @@ class Thread {
     if (is_floating(e.type.base)) v.f = std::abs(v.f);
     else if (!is_unsigned(e.type.base)) v.i = wrap(e.type.base, v.i < 0 ? sub64(0, v.i) : v.i);
     return v;
+  }
+
+  // __popc, __ffs, __clz, __brev of an unsigned 32- or 64-bit value.
+  Value bits(const Expr& e, Value v) const {
+    const bool wide = is_wide(e.a->type.base);
+    const std::uint64_t x = wide ? static_cast<std::uint64_t>(v.i) : static_cast<std::uint32_t>(v.i);
+    const int width = wide ? 64 : 32;
+    switch (static_cast<BitsKind>(e.op)) {
+      case BitsKind::Popc: return integer(std::popcount(x));
+      case BitsKind::Ffs: return integer(x ? std::countr_zero(x) + 1 : 0);
+      case BitsKind::Clz: return integer(std::countl_zero(x) - (64 - width));
+      case BitsKind::Brev: {
+        std::uint64_t r = 0;
+        for (int b = 0; b < width; ++b) r |= ((x >> b) & 1u) << (width - 1 - b);
+        v.i = wrap(e.type.base, static_cast<std::int64_t>(r));
+        return v;
+      }
+    }
+    return v;
+  }
+
+  // A warp vote: the lanes of the emulated warp that take part, and which of them voted non-zero,
+  // masked by `mask` as CUDA does.
+  Value vote(const Expr& e, std::uint32_t mask, bool pred) {
+    if (b_.bind.warp < 32 && b_.bind.threads > b_.bind.warp)
+      b_.fault("unsupported", e.pos, "a warp vote in a block emulated with warps of " + std::to_string(b_.bind.warp) +
+                                         " lanes: a GPU's warp has 32 (--warp 32)");
+    const WarpVote w = x_.vote(pred, e.pos.line);
+    switch (static_cast<VoteKind>(e.op)) {
+      case VoteKind::Ballot: return integer(w.votes & mask);
+      case VoteKind::Any: return integer((w.votes & mask) != 0);
+      case VoteKind::All: return integer((w.votes & mask & w.present) == (mask & w.present));
+      case VoteKind::Active: return integer(w.present);
+    }
+    return integer(0);
   }
 
   // `p = rhs` or `p op= rhs` (e: Assign): the target was placed before the value was computed.

@@ -439,6 +439,47 @@ ExprP Parser::atomic_target(const std::string& name) {
   return target;
 }
 
+// __ballot_sync(mask, p), __any_sync, __all_sync and __activemask(): null for another name.
+ExprP Parser::warp_vote(const std::string& name, SrcPos at) {
+  static constexpr std::pair<std::string_view, VoteKind> kVotes[] = {
+      {"__ballot_sync", VoteKind::Ballot}, {"__any_sync", VoteKind::Any}, {"__all_sync", VoteKind::All}, {"__activemask", VoteKind::Active}};
+  for (const auto& [vote, kind] : kVotes) {
+    if (name != vote) continue;
+    const bool active = kind == VoteKind::Active;
+    auto args = arguments(name, active ? 0 : 2, active ? 0 : 2);
+    const bool mask = kind == VoteKind::Ballot || active;
+    auto e = node(EK::Vote, at, {mask ? Base::UInt : Base::Int, false});
+    e->op = static_cast<std::uint8_t>(kind);
+    if (!active) {
+      if (args[1]->type.pointer) fail("syntax", args[1]->pos, name + "'s predicate is a pointer");
+      e->a = convert(std::move(args[0]), {Base::UInt, false}, "mask");
+      e->b = convert(std::move(args[1]), {Base::Int, false}, "vote");
+    }
+    if (warp_) *warp_ = true;
+    return seal(std::move(e));
+  }
+  return nullptr;
+}
+
+// __popc, __ffs, __clz and __brev, with their 64-bit forms (__popcll, ...): null for another name.
+ExprP Parser::bit_intrinsic(const std::string& name, SrcPos at) {
+  static constexpr std::pair<std::string_view, BitsKind> kBits[] = {
+      {"__popc", BitsKind::Popc}, {"__ffs", BitsKind::Ffs}, {"__clz", BitsKind::Clz}, {"__brev", BitsKind::Brev}};
+  for (const auto& [bits, kind] : kBits) {
+    const bool wide = name.size() == bits.size() + 2 && name.compare(bits.size(), 2, "ll") == 0;
+    if (name.compare(0, bits.size(), bits) != 0 || (name.size() != bits.size() && !wide)) continue;
+    auto args = arguments(name, 1, 1);
+    if (args[0]->type.pointer) fail("syntax", args[0]->pos, name + " of a pointer");
+    const Type operand{wide ? Base::ULong : Base::UInt, false};
+    const Type result = kind == BitsKind::Brev ? operand : Type{Base::Int, false};
+    auto e = node(EK::Bits, at, result);
+    e->op = static_cast<std::uint8_t>(kind);
+    e->a = convert(std::move(args[0]), operand, "take the bits of");
+    return seal(std::move(e));
+  }
+  return nullptr;
+}
+
 ExprP Parser::call(const std::string& name, SrcPos at) {
   if (name.rfind("__shfl_", 0) == 0) {
     ShflKind kind;
@@ -458,6 +499,8 @@ ExprP Parser::call(const std::string& name, SrcPos at) {
     if (warp_) *warp_ = true;
     return seal(std::move(e));
   }
+  if (ExprP e = warp_vote(name, at)) return e;
+  if (ExprP e = bit_intrinsic(name, at)) return e;
   static constexpr std::pair<std::string_view, AtomicKind> kAtomics[] = {
       {"atomicAdd", AtomicKind::Add}, {"atomicSub", AtomicKind::Sub}, {"atomicExch", AtomicKind::Exch}, {"atomicMax", AtomicKind::Max},
       {"atomicMin", AtomicKind::Min}, {"atomicAnd", AtomicKind::And}, {"atomicOr", AtomicKind::Or},     {"atomicXor", AtomicKind::Xor},
@@ -530,7 +573,7 @@ ExprP Parser::call(const std::string& name, SrcPos at) {
   for (const Kernel& k : kernels_)
     if (k.name == name) fail("unsupported", at, "launching or calling the kernel '" + name + "' from device code is not read");
   fail("unsupported", at, "call of '" + name + "': not a function of this file nor a CUDA function scanviz reads (" +
-                              "__syncthreads, __shfl_*_sync, __syncwarp, atomicAdd, __threadfence, min, max, abs, printf, assert)");
+                              "__syncthreads, __shfl_*_sync, __ballot_sync, __syncwarp, atomicAdd, __threadfence, __popc, min, max, abs, printf, assert)");
 }
 
 ExprP Parser::function_call(std::size_t f, SrcPos at) {
@@ -636,6 +679,11 @@ ExprP Parser::primary() {
     return function_call(function_index_.at(instance), at);
   }
   if (at_is("(")) return call(name, at);
+  return primary_name(name, at);
+}
+
+// A name in the scopes: a local, a constant, a thread's own array or a shared variable.
+ExprP Parser::primary_name(const std::string& name, SrcPos at) {
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     const auto it = s->find(name);
     if (it == s->end()) continue;
@@ -654,6 +702,11 @@ ExprP Parser::primary() {
       return literal_int(sym.index, at, sym.type.base);
     }
     if (sym.kind == Symbol::TypeAlias) fail("syntax", at, "'" + name + "' is a type, used as a value");
+    if (sym.kind == Symbol::Array) {
+      auto e = node(EK::LocalArray, at, Type{sym.type.base, true});
+      e->ival = sym.index;
+      return e;
+    }
     const std::vector<SharedVar>& list = shared_ ? *shared_ : file_shared_;
     const SharedVar& v = list[static_cast<std::size_t>(sym.index)];
     auto e = node(v.scalar ? EK::SharedScalar : EK::Shared, at, v.scalar ? v.elem : Type{v.elem.base, true});

@@ -144,6 +144,7 @@ Kernel Parser::host_entry(const std::string& name) {
     }
   k.slots = slots_;
   k.local_names = local_names_;
+  k.local_arrays = local_arrays_;
   k.files = files_;
   for (const Kernel& other : kernels_) k.kernels.push_back(other.name);
   k.launched = launched_;

@@ -222,8 +222,12 @@ StmtP Parser::declaration() {
     if (at("&")) fail("unsupported", cur().pos, "references are not read: use a pointer or a copy");
     const SrcPos at = cur().pos;
     const std::string name = ident("a variable name");
-    if (at_is("[")) fail("unsupported", cur().pos, "local arrays are not read yet (use a __shared__ array)");
     if (t.base == Base::Void && !t.pointer && !is_auto) fail("unsupported", type_at, "void variables");
+    if (at_is("[")) {
+      if (is_auto) fail("syntax", at, "'auto " + name + "[]' is not C++");
+      list->body.push_back(array_declaration(t, name, at));
+      continue;
+    }
     auto d = std::make_unique<Stmt>();
     d->kind = SK::Decl;
     d->pos = at;
@@ -251,6 +255,140 @@ StmtP Parser::declaration() {
   return list;
 }
 
+// `T name[N]` or `T name[N] = {a, b, ...}` (the cells not given are zero). In a kernel or a __device__
+// function the array is the thread's own: N slots of its frame. In host code it is a host buffer, as
+// `new T[N]` gives, so that cudaMemcpy can take it.
+StmtP Parser::array_declaration(Type t, const std::string& name, SrcPos at) {
+  expect("[");
+  ExprP size = expression();
+  expect("]");
+  const auto n = const_value(*size);
+  if (!n) fail("unsupported", size->pos, "the size of array '" + name + "' is not a constant (a #define or a const int)");
+  if (*n < 1) fail("syntax", size->pos, "array '" + name + "' has size " + std::to_string(*n));
+  if (at_is("[")) fail("unsupported", cur().pos, "multi-dimensional arrays are not read: index one array (a[row * WIDTH + col])");
+  if (t.pointer) fail("unsupported", at, "arrays of pointers are not read");
+  if (!host_ && *n > kMaxLocalArray)
+    fail("limit", size->pos, "local array '" + name + "' has " + std::to_string(*n) + " cells; a thread's own arrays are read up to " +
+                                 std::to_string(kMaxLocalArray) + " (use a __shared__ array)");
+  std::vector<ExprP> init;
+  const bool initialized = accept("=");
+  if (initialized) {
+    expect("{");
+    while (!at_is("}")) {
+      init.push_back(convert(assignment(), t, "initialize"));
+      if (!accept(",")) break;
+    }
+    expect("}");
+    if (static_cast<std::int64_t>(init.size()) > *n)
+      fail("syntax", at, "array '" + name + "' has " + std::to_string(*n) + " cells and " + std::to_string(init.size()) + " initializers");
+  }
+  auto list = std::make_unique<Stmt>();
+  list->kind = SK::Block;
+  list->pos = at;
+  ExprP first;
+  if (host_) {
+    auto buffer = node(EK::Api, at, Type{t.base, true});
+    buffer->op = static_cast<std::uint8_t>(ApiKind::NewArray);
+    buffer->ival = -1;
+    buffer->args.push_back(literal_int(*n, at, Base::ULong));
+    auto d = std::make_unique<Stmt>();
+    d->kind = SK::Decl;
+    d->pos = at;
+    d->type = Type{t.base, true};
+    d->e = seal(std::move(buffer));
+    d->slot = new_local(name, d->type, at);
+    list->body.push_back(std::move(d));
+  } else {
+    const std::int64_t id = static_cast<std::int64_t>(local_arrays_.size());
+    local_arrays_.push_back(LocalArray{name, slots_, *n, at});
+    for (std::int64_t c = 0; c < *n; ++c) local_names_.push_back(name + "[" + std::to_string(c) + "]");
+    slots_ += *n;
+    declare(name, Symbol{Symbol::Array, id, 0, t}, at);
+  }
+  for (std::int64_t c = 0; c < (initialized ? *n : 0); ++c) {  // a[c] = value, or 0 past the list
+    auto cell = node(EK::Index, at, t);
+    cell->a = primary_name(name, at);
+    cell->b = literal_int(c, at, Base::Long);
+    auto set = node(EK::Assign, at, t);
+    set->a = seal(std::move(cell));
+    set->b = c < static_cast<std::int64_t>(init.size()) ? std::move(init[static_cast<std::size_t>(c)]) : convert(literal_int(0, at), t, "initialize");
+    auto s = std::make_unique<Stmt>();
+    s->kind = SK::Expr;
+    s->pos = at;
+    s->e = seal(std::move(set));
+    list->body.push_back(std::move(s));
+  }
+  if (!host_ && !initialized) {  // the cells are undefined until written, every time the declaration runs
+    const LocalArray& a = local_arrays_.back();
+    for (std::int64_t c = 0; c < a.length; ++c) {
+      auto d = std::make_unique<Stmt>();
+      d->kind = SK::Decl;
+      d->pos = at;
+      d->type = t;
+      d->slot = a.first + c;
+      list->body.push_back(std::move(d));
+    }
+  }
+  return list;
+}
+
+// switch (v) { case C: ... default: ... }: v an integer, each C a constant.
+StmtP Parser::switch_statement(SrcPos at) {
+  ++i_;
+  auto s = simple(SK::Switch, at);
+  expect("(");
+  ExprP value = expression();
+  expect(")");
+  if (value->type.pointer || !is_integer(value->type.base)) fail("syntax", value->pos, "switch on a " + type_name(value->type) + ": a switch takes an integer");
+  const Type t = arithmetic_result(value->type, {Base::Int, false});
+  scopes_.emplace_back();
+  auto keep = std::make_unique<Stmt>();
+  keep->kind = SK::Decl;
+  keep->pos = at;
+  keep->type = t;
+  keep->e = convert(std::move(value), t, "switch on");
+  keep->slot = new_local("switch value", t, at);
+  s->init = std::move(keep);
+  expect("{");
+  scopes_.emplace_back();
+  ++switches_;
+  std::set<std::int64_t> seen;
+  bool defaulted = false;
+  while (!at_is("}")) {
+    if (cur().kind == Tok::End) fail("syntax", at, "this switch's '{' is never closed");
+    const SrcPos label_at = cur().pos;
+    if (at_ident("case") || at_ident("default")) {
+      const bool is_default = at_ident("default");
+      ++i_;
+      auto label = simple(SK::Case, label_at);
+      if (is_default) {
+        if (std::exchange(defaulted, true)) fail("syntax", label_at, "a second default label in one switch");
+      } else {
+        ExprP c = conditional();
+        const auto v = const_value(*c);
+        if (!v) fail("syntax", c->pos, "a case label is a constant");
+        if (!seen.insert(wrap_integer(t.base, *v)).second) fail("syntax", c->pos, "case " + std::to_string(*v) + " twice in one switch");
+        auto local = node(EK::Local, label_at, t);
+        local->ival = s->init->slot;
+        auto test = node(EK::Binary, label_at, {Base::Bool, false});
+        test->op = static_cast<std::uint8_t>(BinOp::Eq);
+        test->a = std::move(local);
+        test->b = literal_int(wrap_integer(t.base, *v), label_at, t.base);
+        label->cond = seal(std::move(test));
+      }
+      expect(":");
+      s->body.push_back(std::move(label));
+      continue;
+    }
+    s->body.push_back(statement());
+  }
+  ++i_;
+  --switches_;
+  scopes_.pop_back();
+  scopes_.pop_back();
+  return s;
+}
+
 StmtP Parser::block() {
   auto b = std::make_unique<Stmt>();
   b->kind = SK::Block;
@@ -259,7 +397,13 @@ StmtP Parser::block() {
   scopes_.emplace_back();
   while (!at("}")) {
     if (cur().kind == Tok::End) fail("syntax", b->pos, "this '{' is never closed");
-    b->body.push_back(statement());
+    const Resume resume = resume_point();
+    try {
+      b->body.push_back(statement());
+    } catch (const KernelError& e) {
+      if (!recover(e, resume)) throw;
+      skip_statement();
+    }
   }
   ++i_;
   scopes_.pop_back();
@@ -312,7 +456,7 @@ StmtP Parser::statement() {
       return declaration();
     }
     if (w == "__constant__" || w == "__device__" || w == "typedef" || w == "struct" || w == "enum" || w == "goto" ||
-        w == "switch" || w == "case" || w == "default" || w == "asm" || w == "class" || w == "union" || w == "template")
+        w == "case" || w == "default" || w == "asm" || w == "class" || w == "union" || w == "template")
       fail("unsupported", at, "'" + w + "' inside a body is not read");
     if (at_type() && !next_is("(")) return declaration();  // `float(x)` starts an expression: a functional cast
     if (w == "if") {
@@ -368,9 +512,10 @@ StmtP Parser::statement() {
       scopes_.pop_back();
       return s;
     }
+    if (w == "switch") return switch_statement(at);
     if (w == "break" || w == "continue") {
       ++i_;
-      if (loops_ == 0) fail("syntax", at, "'" + w + "' outside a loop");
+      if (loops_ == 0 && (w == "continue" || switches_ == 0)) fail("syntax", at, "'" + w + "' outside a loop" + (w == "break" ? " or switch" : ""));
       expect(";");
       return simple(w == "break" ? SK::Break : SK::Continue, at);
     }

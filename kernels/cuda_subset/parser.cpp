@@ -50,6 +50,7 @@ Kernel Parser::pick(const std::string& entry) {
   Kernel k = std::move(kernels_[chosen]);
   k.slots = slots_;
   k.local_names = local_names_;
+  k.local_arrays = local_arrays_;
   k.files = files_;
   for (const Kernel& other : kernels_) k.kernels.push_back(other.name.empty() ? k.name : other.name);
   for (std::size_t i = 0; i < kernels_.size(); ++i)
@@ -101,6 +102,7 @@ void Parser::top_level() {
     alias();
     return;
   }
+  if (at_ident("enum") && enum_definition()) return;
   if (at_ident("struct") || at_ident("class") || at_ident("union") || at_ident("enum")) {
     skip_host_item();
     return;
@@ -228,6 +230,41 @@ void Parser::alias() {
   }
   ++i_;
   scopes_.front()[name] = Symbol{Symbol::TypeAlias, 0, 0, t};
+}
+
+bool Parser::enum_definition() {
+  const std::size_t start = i_;
+  ++i_;
+  if (at_ident("class") || at_ident("struct")) {  // scoped: its names are Name::A, which device code does not read
+    i_ = start;
+    return false;
+  }
+  if (cur().kind == Tok::Ident) ++i_;  // the enum's name
+  if (accept(":")) (void)base_type();
+  if (!at_is("{")) {  // a declaration of a variable of an enum type, or an opaque enum: host code
+    i_ = start;
+    return false;
+  }
+  ++i_;
+  std::int64_t next = 0;
+  while (!at_is("}")) {
+    const SrcPos at = cur().pos;
+    const std::string name = ident("an enumerator's name");
+    if (accept("=")) {
+      ExprP v = conditional();
+      const auto value = const_value(*v);
+      if (!value) fail("unsupported", v->pos, "enumerator '" + name + "' is not an integer constant");
+      next = *value;
+    }
+    if (scopes_.front().count(name)) fail("syntax", at, "redefinition of '" + name + "'");
+    scopes_.front()[name] = Symbol{Symbol::Constant, wrap_integer(Base::Int, next), 0, Type{Base::Int, false}};
+    ++next;
+    if (!accept(",")) break;
+  }
+  expect("}");
+  while (!at_is(";") && cur().kind != Tok::End) ++i_;  // enum E {...} e; a variable of it: host code
+  expect(";");
+  return true;
 }
 
 bool Parser::constant_definition() {

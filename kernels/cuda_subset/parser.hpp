@@ -18,6 +18,7 @@ namespace sv::cuda {
 inline constexpr int kMaxStatementNesting = 16;
 inline constexpr int kMaxExpressionDepth = 24;
 inline constexpr int kMaxParseDepth = 200;
+inline constexpr std::int64_t kMaxLocalArray = 256;  // cells of one thread's own array (its frame's slots)
 
 // Parses `source` (named `file` in messages); `overrides` replaces #define bodies (BLOCK_DIM=8);
 // `entry` names the kernel returned (empty: the file's only one); `include` reads an #include "x.h".

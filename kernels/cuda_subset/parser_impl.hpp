@@ -18,8 +18,8 @@
 namespace sv::cuda::parse {
 
 struct Symbol {
-  enum Kind { Local, Shared, Constant, TypeAlias } kind = Local;
-  std::int64_t index = 0;  // Local: the slot; Shared: the shared variable; Constant: an integer's value
+  enum Kind { Local, Shared, Constant, TypeAlias, Array } kind = Local;
+  std::int64_t index = 0;  // Local: the slot; Shared: the shared variable; Constant: an integer's value; Array: the local array
   double fvalue = 0;       // Constant: a floating value
   Type type;
 };
@@ -59,13 +59,29 @@ class Parser {
   std::vector<std::string> launchers() {
     scopes_.emplace_back();
     while (cur().kind != Tok::End) top_level();
+    if (!errors_.empty()) throw_errors();
     return launchers_;
   }
 
-  // The whole file; `entry` names the kernel to return (empty: the file's only kernel).
+  // The whole file; `entry` names the kernel to return (empty: the file's only kernel). Every error
+  // in it at once: the first thrown, the others in its `more`.
   Kernel file(const std::string& entry) {
     scopes_.emplace_back();  // the file's scope: constants, type aliases, extern __shared__ arrays
-    while (cur().kind != Tok::End) top_level();
+    std::optional<Kernel> k;
+    try {
+      while (cur().kind != Tok::End) top_level_recovering();
+      // The entry's own reading (a host function, a template's instance) may note errors too.
+      if (errors_.empty()) k = entry_kernel(entry);
+    } catch (const KernelError& e) {  // one the parser cannot read on past (a budget): the last
+      if (errors_.empty()) throw;
+      note_error(e);
+    }
+    if (!errors_.empty()) throw_errors();
+    return std::move(*k);
+  }
+
+ private:
+  Kernel entry_kernel(const std::string& entry) {
     if (namespaces_ > 0) fail("syntax", cur().pos, "a namespace's '{' is never closed");
     std::string name = entry;
     if (const auto open = entry.find('<'); open != std::string::npos && entry.back() == '>' && templates_.count(entry.substr(0, open)))
@@ -74,7 +90,26 @@ class Parser {
     return pick(name);
   }
 
- private:
+  // ---- reading on past an error (parse_recovery.cpp) ----
+  // What a statement or a file-scope item may leave changed when it throws half-way.
+  struct Resume {
+    std::size_t scopes = 0;
+    int loops = 0, switches = 0, elsewhere = 0;
+    bool launch_config = false;
+  };
+  Resume resume_point() const { return {scopes_.size(), loops_, switches_, elsewhere_, launch_config_}; }
+  // Notes `e` and returns true where the parser can go on past it from `r` (a syntax or unsupported
+  // error outside a template's re-reading, fewer than kMaxErrors so far); false: rethrow it.
+  bool recover(const KernelError& e, const Resume& r);
+  void note_error(const KernelError& e);
+  [[noreturn]] void throw_errors();
+  // Skips to the end of the statement the cursor is in: past its ';' or its braces' '}', or up to
+  // the '}' that closes the block around it.
+  void skip_statement();
+  void top_level_recovering();
+  std::vector<KernelError> errors_;
+  int elsewhere_ = 0;  // template bodies being read (a throw from one leaves its reader's state)
+
   // ---- the file ----
   Kernel pick(const std::string& entry);
 
@@ -106,6 +141,10 @@ class Parser {
   // const int N = 1024; at file scope: a constant the kernels and array sizes use. False (nothing
   // read) where it is not one.
   bool constant_definition();
+
+  // enum [NAME] [: TYPE] { A, B = 4, ... }; at file scope: its enumerators are int constants. False
+  // (nothing read) for a scoped enum or one without a body.
+  bool enum_definition();
 
   // __device__ T name [= VALUE]; or __device__ T name[SIZE]; (and __constant__): a cell or an array of
   // global memory every kernel of the file sees, set to VALUE (else 0) at the start of every run.
@@ -273,6 +312,11 @@ class Parser {
   ExprP builtin(const std::string& name, SrcPos at);
 
   std::vector<ExprP> arguments(const std::string& name, std::size_t min, std::size_t max);
+  ExprP warp_vote(const std::string& name, SrcPos at);
+  ExprP primary_name(const std::string& name, SrcPos at);
+  StmtP array_declaration(Type t, const std::string& name, SrcPos at);
+  StmtP switch_statement(SrcPos at);
+  ExprP bit_intrinsic(const std::string& name, SrcPos at);
 
   // The cell an atomic updates: &cell (the subset's form) or a pointer to it (atomicAdd(counter, 1)).
   ExprP atomic_target(const std::string& name);
@@ -301,9 +345,11 @@ class Parser {
     bool* warp = warp_;
     const auto result = result_;
     const bool in_function = in_function_, config = launch_config_;
-    const int loops = std::exchange(loops_, 0);
+    const int loops = std::exchange(loops_, 0), switches = std::exchange(switches_, 0);
     launch_config_ = false;
+    ++elsewhere_;
     read();
+    --elsewhere_;
     scopes.front() = std::move(scopes_.front());  // what the file scope learned (an alias, a constant)
     i_ = i;
     scopes_ = std::move(scopes);
@@ -315,6 +361,7 @@ class Parser {
     in_function_ = in_function;
     launch_config_ = config;
     loops_ = loops;
+    switches_ = switches;
   }
 
   // ---- templates (parse_template.cpp) ----
@@ -354,6 +401,7 @@ class Parser {
   int depth_ = 0;
   int statements_ = 0;
   int loops_ = 0;
+  int switches_ = 0;  // switches around the statement being read (break leaves one)
   int namespaces_ = 0;
   bool auto_ = false, const_ = false;  // what the last base_type read
   // The file.
@@ -364,6 +412,7 @@ class Parser {
   std::set<std::size_t> warp_functions_;
   std::vector<SharedVar> file_shared_;
   std::int64_t slots_ = 0;
+  std::vector<LocalArray> local_arrays_;
   std::vector<std::string> local_names_;
   std::map<std::int64_t, std::int64_t> slot_constants_;  // const locals with a constant value (array sizes)
   // The body being read.

@@ -37,6 +37,7 @@ void EmuExec::write_maybe_undefined(int buffer, std::int64_t index, const Payloa
 Payload EmuExec::atomic(int buffer, std::int64_t index, const AtomicUpdate& update, unsigned line) {
   return emu_->atomic(lane_, buffer, index, update, line);
 }
+int EmuExec::emu_width() const { return emu_->warp_width(); }
 int EmuExec::declare_shared(const char* name, std::int64_t length) { return emu_->declare_shared(lane_, name, length); }
 std::int64_t EmuExec::record_op(const Payload& result, Origin a, Origin b, unsigned line) {
   return emu_->record_op(lane_, result, a, b, line);
@@ -276,6 +277,12 @@ void BlockEmulator::issue_warp_instruction(int warp) {
                           : write ? LaneState::Write
                                   : LaneState::Shuffle;
   if (group == LaneState::Shuffle) {  // every lane takes its source's value before any runs on
+    WarpVote vote;
+    for (int i = first; i < last; ++i) {
+      if (lanes_[i].state != LaneState::Shuffle || lanes_[i].shuffle_kind != ShuffleKind::Vote) continue;
+      vote.present |= 1u << (i - first);
+      if (lanes_[i].shuffle_out.as<std::int64_t>() != 0) vote.votes |= 1u << (i - first);
+    }
     for (int i = first; i < last; ++i) {
       Lane& l = lanes_[i];
       if (l.state != LaneState::Shuffle) continue;
@@ -286,6 +293,10 @@ void BlockEmulator::issue_warp_instruction(int warp) {
         case ShuffleKind::Down: from = lane + d < warp_width_ ? lane + d : lane; break;
         case ShuffleKind::Index: from = d; break;
         case ShuffleKind::Xor: from = lane ^ d; break;
+        case ShuffleKind::Vote:
+          l.shuffle_in = Payload::of(vote);
+          l.shuffle_in_origin = Origin::none();
+          continue;
       }
       const int source = first + from < last && lanes_[first + from].state == LaneState::Shuffle ? first + from : i;
       l.shuffle_in = lanes_[source].shuffle_out;

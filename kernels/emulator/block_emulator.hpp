@@ -48,7 +48,15 @@ class EmuExec;
 
 // Which lane a shuffle reads: l - d (__shfl_up_sync), l + d (__shfl_down_sync), lane d
 // (__shfl_sync) or l ^ d (__shfl_xor_sync); a lane whose source is outside its warp keeps its own value.
-enum class ShuffleKind : std::uint8_t { Up, Down, Index, Xor };
+// Vote: every lane gets the warp's votes (a WarpVote): __ballot_sync, __any_sync, __all_sync, __activemask.
+enum class ShuffleKind : std::uint8_t { Up, Down, Index, Xor, Vote };
+
+// What a vote gives every lane of its warp: bit l of `votes` is set when lane l voted non-zero, bit l
+// of `present` when lane l took part (a lane that has exited takes part in nothing).
+struct WarpVote {
+  std::uint32_t votes = 0;
+  std::uint32_t present = 0;
+};
 
 // ============================================================================================
 // [SECTION] values and accessors
@@ -124,6 +132,11 @@ class EmuExec {
     const Payload got = shuffle(kind, Payload::of(v.v), origin, delta, width, line);
     return {got.template as<T>(), origin};
   }
+  // A warp vote: every live lane of the warp offers `vote` and waits for the others.
+  WarpVote vote(bool vote, unsigned line = SV_CALLER_LINE) {
+    Origin origin = Origin::none();
+    return shuffle(ShuffleKind::Vote, Payload::of(static_cast<std::int64_t>(vote)), origin, 0, emu_width(), line).as<WarpVote>();
+  }
 
   template <class T>
   EmuArray<T> shared(const char* name, std::int64_t length) {
@@ -172,6 +185,7 @@ class EmuExec {
 
  private:
   int declare_shared(const char* name, std::int64_t length);
+  int emu_width() const;
   Payload shuffle(ShuffleKind kind, const Payload& value, Origin& origin, int delta, int width, unsigned line);
   std::int64_t record_op(const Payload& result, Origin a, Origin b, unsigned line);
 
@@ -219,6 +233,8 @@ class BlockEmulator {
   // A global buffer's contents before run(): what the earlier blocks of a launch left there (cells
   // not `defined` read as never written).
   void set_global(int buffer, const std::vector<Payload>& values, const std::vector<std::uint8_t>& defined);
+
+  int warp_width() const { return warp_width_; }
 
   // Runs `body` on every thread to completion. Throws EmulationError.
   void run(const Body& body);

@@ -106,6 +106,10 @@ TEST_CASE("gpu check: whole student files, compiled as written and run as their 
       {"hierarchical_add_own_block_sum.cu", "scan3(in, out, n)", false, Device::Wrong},
       {"brent_kung_downsweep_no_barrier.cu", "brent_kung_scan<<<1, 512, 0>>>(in, out, n)", false, Device::Wrong},
       {"ks_exclusive_identity_helper.cu", "exclusive_scan<<<1, 256, 0>>>(in, out, n)", true, Device::Wrong},
+      // A thread's own array, warp votes and a switch: the constructs the emulator reads as CUDA runs them.
+      {"thread_coarsened_register_scan.cu", "coarsened_scan<<<1, 256, 0>>>(in, out, n)", false, Device::Right},
+      {"warp_vote_skip_empty_warps.cu", "vote_scan<<<1, 1024, 0>>>(in, out, n)", false, Device::Right},
+      {"switch_operator_missing_break.cu", "op_scan<<<1, 512, 0>>>(in, out, n, 0)", false, Device::Wrong},
       {"chained_scan_waits_on_own_flag.cu", "chained_scan<<<(n + 127) / 128, 128, 0>>>(in, out, zeros((n + 127) / 128), buf((n + 127) / 128), n)", false,
        Device::Hangs},
   };
