@@ -1,8 +1,9 @@
 // `scanviz export --format chrome-trace TRACE OUT`: the converters are the engine's
 // (trace/chrome_trace.hpp); this is the command line around them.
-#include "cmd_export.hpp"
+#include "cli/export.hpp"
 
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "core/files.hpp"
@@ -10,7 +11,7 @@
 #include "trace/chrome_trace.hpp"
 #include "trace/trace_json.hpp"
 
-namespace sv {
+namespace sv::cli {
 
 namespace {
 
@@ -27,20 +28,15 @@ std::string event_per_line(const nlohmann::json& doc) {
   return text + "}\n";
 }
 
-}  // namespace
+struct ExportOptions {
+  std::string format;  // "chrome-trace"
+  std::string trace;   // the scanviz trace to read ("-": standard input)
+  std::string out;     // the file to write ("-": standard output)
+};
 
-ExportCommand add_export_command(CLI::App& app) {
-  ExportCommand c;
-  c.options = std::make_shared<ExportOptions>();
-  c.app = app.add_subcommand("export", "write a trace in another tool's format: chrome-trace (Perfetto, chrome://tracing)");
-  c.app->add_option("--format", c.options->format, "chrome-trace: the Chrome Trace Event Format (JSON)")->required();
-  c.app->add_option("TRACE", c.options->trace, "the scanviz trace to read (- for standard input)")->required();
-  c.app->add_option("OUT", c.options->out, "the file to write (- for standard output)")->required();
-  return c;
-}
-
-int ExportCommand::run() const {
-  const ExportOptions& o = *options;
+// Reads the trace, writes OUT whole or not at all, and returns the exit code: 0, or 2 with one line
+// on stderr for an unknown format, a trace that cannot be read, or an output that cannot be written.
+int export_trace(const ExportOptions& o) {
   try {
     if (o.format != "chrome-trace")
       throw std::invalid_argument("export: unknown --format '" + o.format + "' (" + kFormats + ")");
@@ -60,4 +56,15 @@ int ExportCommand::run() const {
   }
 }
 
-}  // namespace sv
+}  // namespace
+
+Command add_export(CLI::App& app) {
+  auto o = std::make_shared<ExportOptions>();
+  auto* command = app.add_subcommand("export", "write a trace in another tool's format: chrome-trace (Perfetto, chrome://tracing)");
+  command->add_option("--format", o->format, "chrome-trace: the Chrome Trace Event Format (JSON)")->required();
+  command->add_option("TRACE", o->trace, "the scanviz trace to read (- for standard input)")->required();
+  command->add_option("OUT", o->out, "the file to write (- for standard output)")->required();
+  return {command, [o] { return export_trace(*o); }};
+}
+
+}  // namespace sv::cli

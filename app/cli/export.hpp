@@ -2,29 +2,10 @@
 // chrome-trace, the Chrome Trace Event Format that Perfetto and chrome://tracing open.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "cli/command.hpp"
 
-#include <memory>
-#include <string>
+namespace sv::cli {
 
-namespace sv {
+Command add_export(CLI::App& app);
 
-struct ExportOptions {
-  std::string format;  // "chrome-trace"
-  std::string trace;   // the scanviz trace to read ("-": standard input)
-  std::string out;     // the file to write ("-": standard output)
-};
-
-// The subcommand and the options it fills: main registers it and runs it, one line each.
-struct ExportCommand {
-  CLI::App* app = nullptr;
-  std::shared_ptr<ExportOptions> options;
-
-  // Reads the trace, writes OUT whole or not at all, and returns the exit code: 0, or 2 with one line
-  // on stderr for an unknown format, a trace that cannot be read, or an output that cannot be written.
-  int run() const;
-};
-
-ExportCommand add_export_command(CLI::App& app);
-
-}  // namespace sv
+}  // namespace sv::cli

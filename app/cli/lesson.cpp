@@ -1,11 +1,12 @@
-// `scanviz lesson` (cmd_lesson.hpp): the lesson's run recorded as the window records it, its steps
+// `scanviz lesson` (lesson.hpp): the lesson's run recorded as the window records it, its steps
 // printed as the text mirror (mirror/), the keys followed.
-#include "cmd_lesson.hpp"
+#include "cli/lesson.hpp"
 
 #include <unistd.h>
 
 #include <chrono>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -20,7 +21,7 @@
 #include "terminal_keys.hpp"
 #include "trace/trace_json.hpp"
 
-namespace sv {
+namespace sv::cli {
 
 namespace {
 
@@ -153,7 +154,9 @@ class TerminalLesson {
 
 }  // namespace
 
-CLI::App* add_lesson_command(CLI::App& app, LessonOptions& o) {
+Command add_lesson(CLI::App& app) {
+  auto options = std::make_shared<LessonOptions>();
+  LessonOptions& o = *options;
   CLI::App* lesson = app.add_subcommand("lesson", "the window's lesson as text, one step at a time, keys from standard input "
                                                   "(for a screen reader, or without a display)");
   cli::add_run_flags(*lesson, o.flags, {
@@ -174,12 +177,10 @@ CLI::App* add_lesson_command(CLI::App& app, LessonOptions& o) {
   });
   lesson->add_option("--trace", o.trace_path, "follow this recorded trace (scanviz trace --out FILE) instead of recording a lesson");
   lesson->add_flag("--predict", o.predict, "start in predict mode: before each step, its questions, answered with a digit");
-  return lesson;
+  return {lesson, [options, lesson] {
+    const TraceView view = lesson_view(*lesson, *options);
+    return TerminalLesson(view, options->predict).run();
+  }};
 }
 
-int run_lesson(const CLI::App& command, const LessonOptions& o) {
-  const TraceView view = lesson_view(command, o);
-  return TerminalLesson(view, o.predict).run();
-}
-
-}  // namespace sv
+}  // namespace sv::cli

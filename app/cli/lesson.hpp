@@ -3,24 +3,21 @@
 // standard input: raw key presses at a terminal, one key a line from a pipe.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <string>
 
+#include "cli/command.hpp"
 #include "run_flags.hpp"
 
-namespace sv {
+namespace sv::cli {
 
 struct LessonOptions {
-  cli::RunFlags flags;     // the lesson's run, as `scanviz gui` takes it
+  RunFlags flags;          // the lesson's run, as `scanviz gui` takes it
   std::string trace_path;  // follow this recorded trace instead
   bool predict = false;    // start in predict mode
 };
 
-CLI::App* add_lesson_command(CLI::App& app, LessonOptions& o);
-
 // Records (or loads) the lesson and follows the keys; 0 when the keys quit or the input ends. Bad
 // options throw RequestError or std::invalid_argument, which the command line says in one line.
-int run_lesson(const CLI::App& command, const LessonOptions& o);
+Command add_lesson(CLI::App& app);
 
-}  // namespace sv
+}  // namespace sv::cli
