@@ -35,6 +35,10 @@ const char* const kPieces[] = {
     "input[-1]", "output[threadIdx.x - 1]", "/*", "*/", "//", "#define X X X\n", "#define Y (Y)\n", "\"s\"", "'c'",
     "__shfl_up_sync(0xffffffffu, 1.0f, 1)", "__shfl_down_sync(0xffffffffu, 1.0f, 1)", "atomicAdd(&output[0], 1.0f);",
     "__syncwarp();", "__threadfence();", "do { } while (0);", "unsigned int", "bool", "double", "(float)", "(int)",
+    "__ballot_sync(0xffffffffu, threadIdx.x & 1)", "__activemask()", "__any_sync(1u, 1)", "__popc(4294967295u)",
+    "__ffsll(0ull)", "__brev(1u)", "float v[4];", "int w[300];", "v[4] = 0;", "int q[2] = {1, 2, 3};",
+    "switch (threadIdx.x) { case 0: break; default: ; }", "case 1:", "default:", "switch (1.0f) { }",
+    "enum { E0, E1 = 1 << 31 };", "@@ syntax @@;",
     "\n", "\\\n", "\x01", "\xff",
 };
 
