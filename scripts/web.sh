@@ -3,8 +3,9 @@
 # WebAssembly and WebGL 2, into one static folder, build/web/site (index.html, index.js,
 # index.wasm, index.data). Everything comes from Debian 12's packages: emscripten, the header-only
 # libraries, the fonts, and the sources of Dear ImGui 1.86, giflib and zlib from the source packages
-# imgui, giflib and zlib (a deb-src entry is added for them when apt has none). Run with sudo rights, or as
-# root, on a fresh machine.
+# imgui, giflib and zlib (a deb-src entry is added for them when apt has none); for the page test only,
+# axe-core from the npm registry (where npm is installed) into the build folder. Run with sudo rights,
+# or as root, on a fresh machine.
 #
 #   scripts/web.sh          installs what is missing and builds
 #   scripts/web.sh serve    ... then serves the folder at http://localhost:8000 (any static server will do)
@@ -65,6 +66,19 @@ emcmake cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANV
   -DSCANVIZ_IMGUI_SOURCE_DIR="$imgui" -DSCANVIZ_GIFLIB_SOURCE_DIR="$giflib" \
   -DSCANVIZ_ZLIB_SOURCE_DIR="$zlib"
 cmake --build "$build" -j "${SCANVIZ_JOBS:-2}"
+# axe-core, the accessibility rules the page test runs in the page (tests/web/page_axe.py), from the
+# npm registry into the build folder beside the site (not into the site, nor the sources).
+axe_version=4.14.1
+if [ ! -f "$build/axe-core/axe.min.js" ] || ! grep -q "axe v$axe_version" "$build/axe-core/axe.min.js"; then
+  if command -v npm >/dev/null 2>&1 && mkdir -p "$build/axe-core" &&
+     (cd "$build/axe-core" && npm pack --silent "axe-core@$axe_version" >/dev/null &&
+      tar -xzf "axe-core-$axe_version.tgz" --strip-components=1 package/axe.min.js && rm "axe-core-$axe_version.tgz"); then
+    echo "scanviz web: axe-core $axe_version fetched for the page test"
+  else
+    echo "scanviz web: could not fetch axe-core with npm; the page test will skip its WCAG rules"
+  fi
+fi
+
 echo "scanviz web: built in $(($(date +%s) - start)) s into $build/site:"
 ls -l "$build/site"
 

@@ -1,11 +1,13 @@
 // The web page's Platform (gui/platform/platform.hpp): the browser's fullscreen and size, the
-// address bar that follows the window, downloads for what the window writes, no threads.
+// address bar that follows the window, downloads for what the window writes, no threads, and the
+// hidden DOM that mirrors the lesson.
 #pragma once
 
 #include "gui/platform/platform.hpp"
 #include "web/browser.hpp"
 #include "web/clipboard.hpp"
 #include "web/kernel_address.hpp"
+#include "web/page_mirror.hpp"
 
 namespace sv::web {
 
@@ -30,10 +32,15 @@ class PagePlatform : public gui::Platform {
   std::string take_pasted_text() override { return take_browser_paste(); }
   bool has_links() const override { return true; }
   std::string copy_link(const std::optional<gui::GuiOptions>& shown) override;
+  // The page's hidden DOM mirror of the lesson, for screen readers and the keyboard.
+  bool has_mirror() const override { return true; }
+  void show_mirror(const gui::MirrorShown& m) override { mirror_.show(m); }
+  std::vector<std::string> take_mirror_actions() override { return mirror_.take_actions(); }
 
  private:
   FullscreenSync fullscreen_;
   KernelAddress address_;  // the kernel shown, in the address's fragment
+  PageMirror mirror_;
 };
 
 }  // namespace sv::web

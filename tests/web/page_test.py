@@ -12,18 +12,21 @@ rests the pointer on a hazard cell and checks that its tooltip opens;
 resizes the page and checks that the window follows; and opens links with a bad value and a missing
 trace and checks the page's line about each; clicks File > Export (PNG, SVG, GIF) and checks
 the files the browser downloads; types a kernel of one's own into the "Your kernel" editor, runs it
-and checks its race, report card, link, File > Save kernel, an error line and a dropped .cu.
+and checks its race, report card, link, File > Save kernel, an error line and a dropped .cu; reads the
+page's accessibility tree (the lesson's hidden mirror, its live region, the card), steps a lesson by
+keyboard alone and runs axe-core's WCAG 2.1 A and AA rules on its views.
 
     tests/web/page_test.py SITE_DIR OUT_DIR [SCENARIO...]
 
 SCENARIO names the scenarios to run (timeline, views, lesson_links, frame_times, files, follows_page,
-tooltip, refused_input, lecture, bad_links, exports, kernels, pastes); none: every one.
+tooltip, refused_input, lecture, bad_links, exports, kernels, pastes, access, axe); none: every one;
+-SCENARIO: every one but those so named (ctest runs the accessibility scenarios as a test of their own).
 
 The scenarios live beside it by the window's parts: page_lesson.py (the lesson, the timeline, the
 address and links), page_views.py (the race, look-back, charts, timing), page_window.py (frame
 times, the page's size, tooltips, lecture mode), page_files.py (Export and Save trace), page_kernel.py
 (a kernel of one's own: the editor, the report card, its link), page_paste.py (a whole file
-pasted); the browser
+pasted), page_access.py (the accessibility tree and the keyboard) and page_axe.py (axe-core); the browser
 client is page_browser.py and the PNG and GIF readers page_images.py.
 
 Exits 77 (ctest's skip code) with one line saying why when the site or the browser is missing.
@@ -33,6 +36,8 @@ import shutil
 import sys
 import tempfile
 
+import page_access
+import page_axe
 import page_files
 import page_kernel
 import page_lesson
@@ -50,7 +55,9 @@ def main():
     if len(sys.argv) < 3:
         print(__doc__)
         sys.exit(2)
-    site, out, only = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+    site, out = sys.argv[1], sys.argv[2]
+    only = {a for a in sys.argv[3:] if not a.startswith("-")}
+    left_out = {a[1:] for a in sys.argv[3:] if a.startswith("-")}
     if not os.path.isfile(os.path.join(site, "index.html")):
         skip(f"no web build in {site} (scripts/web.sh makes it)")
     executable = shutil.which("chromium-headless-shell") or shutil.which("chromium")
@@ -89,13 +96,16 @@ def main():
                 ("exports", lambda: page_files.exports(browser, url, out)),
                 ("kernels", lambda: page_kernel.kernels(browser, url, out, ROOT)),
                 ("pastes", lambda: page_paste.pastes(browser, url, out, ROOT)),
+                ("access", lambda: page_access.access(browser, url, out)),
+                # axe-core as scripts/web.sh fetches it, beside the site in the build folder.
+                ("axe", lambda: page_axe.axe(browser, url, os.path.join(os.path.dirname(os.path.abspath(site)), "axe-core", "axe.min.js"))),
             ]
-            unknown = only - {name for name, _ in scenarios}
+            unknown = (only | left_out) - {name for name, _ in scenarios}
             if unknown:
                 print(f"page_test: no scenario {', '.join(sorted(unknown))}")
                 sys.exit(2)
             for name, scenario in scenarios:
-                if not only or name in only:
+                if (not only or name in only) and name not in left_out:
                     scenario()
         finally:
             browser.close()

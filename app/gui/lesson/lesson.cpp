@@ -41,6 +41,10 @@ void set_algorithm(LessonControls& l, std::string_view name) {
   l.request.algorithm = std::string(name);
 }
 
+int max_lesson_n(const LessonControls& l) {
+  return kMaxBlockThreads * (l.own_kernel ? 2 : block_algorithms()[static_cast<std::size_t>(algorithm_index(l))].items_per_thread);
+}
+
 int input_mode(const LessonControls& l) {
   const auto names = float_input_names();
   const auto named = std::find(names.begin(), names.end(), l.request.input);

@@ -44,6 +44,9 @@ struct LessonControls {
 int algorithm_index(const LessonControls& l);
 // Picks a block algorithm; the warp field swaps with other_warp when the kind of algorithm changes.
 void set_algorithm(LessonControls& l, std::string_view name);
+// The largest n the lesson's block takes: a block's threads times the elements each loads (two for a
+// kernel of the user's own).
+int max_lesson_n(const LessonControls& l);
 
 // The combo positions of the input (0 slides, 1 seeded random, 2 typed, 3.. the float lesson's named inputs
 // in float_input_names() order), the scan (0 plain,

@@ -8,8 +8,10 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gui/options.hpp"
+#include "gui/platform/mirror_shown.hpp"
 
 struct GLFWwindow;
 
@@ -65,6 +67,15 @@ class Platform {
   // Copies the link to `shown` (or, without one, to what the address says now); returns "" when it
   // did, else the line that says why not (a kernel too long for a link).
   virtual std::string copy_link(const std::optional<GuiOptions>& shown) = 0;
+
+  // True where the window is mirrored in text for assistive technology (the page's hidden DOM); the
+  // desktop's window has no such mirror.
+  virtual bool has_mirror() const { return false; }
+  // What the window shows, handed over only when it changed.
+  virtual void show_mirror(const MirrorShown&) {}
+  // What the mirror's own controls asked since the last frame, oldest first: "first", "previous",
+  // "next", "last", "play", "algorithm=NAME", "n=16".
+  virtual std::vector<std::string> take_mirror_actions() { return {}; }
 };
 
 }  // namespace sv::gui

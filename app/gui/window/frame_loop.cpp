@@ -33,6 +33,7 @@
 #include "gui/window/kernel_window.hpp"
 #include "gui/window/key_map.hpp"
 #include "gui/window/menu_bar.hpp"
+#include "gui/window/page_mirror.hpp"
 #include "gui/window/test_hooks.hpp"
 #include "gui/window/tiled_panels.hpp"
 
@@ -160,6 +161,7 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
   bool lookback_was_shown = false;
   float mouse_x = opt.mouse_x, mouse_y = opt.mouse_y;
   bool script_saved = false;  // a scripted save last frame: the followed file is looked at now
+  MirrorMemo mirror;          // what the platform's text mirror last showed (the page's)
   for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames <= 0 || frame < opt.frames); ++frame) {
     const bool last = opt.frames > 0 && frame + 1 == opt.frames;
     // A headless run's last frame waits for a recording still on its way (a wait its time leaves
@@ -194,13 +196,14 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
     ui.canvas.record = ui.canvas_racy.record = !opt.report_layout.empty();
 
     handle_keys(ui);
+    const bool mirror_asked = apply_mirror_actions(ui, platform.take_mirror_actions());  // the page's buttons
     paste_text(ui, platform, pasted_text(platform), ImGui::GetTime());
     platform.follow_fullscreen(window, ui.fullscreen);
     advance_playing(ui);
     PanelLayout layout;
     const bool changed = tiled_panels(ui, menu_bar(ui, platform), gl, frame_draws, layout);
     floating_windows(ui, layout, lookback_was_shown, pictures);
-    if (changed) {  // recorded on the worker; until it is ready the frames draw the trace there is
+    if (changed || mirror_asked) {  // recorded on the worker; until it is ready the frames draw the trace there is
       ui.recorder.request(ui.lesson, ui.side_by_side);
       ui.swap_to_last_step |= !ui.recorded_from_controls;
     }
@@ -218,6 +221,7 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
       saving = std::chrono::steady_clock::now() - saving_start;
     }
     glfwSwapBuffers(window);
+    follow_mirror(ui, mirror, platform);
     platform.end_frame([&] { return shown_options(ui); });
     if (opt.report_frames) glFinish();  // a measured frame ends when the GL has drawn it, not when it is queued
     times.frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start - saving).count());

@@ -91,7 +91,7 @@ bool controls_panel(Ui& ui) {
   if (own) ImGui::TextWrapped("A kernel of your own (%s) on the emulator. K: edit it, Run, its report card.", l.own_kernel->name.c_str());
   else ImGui::TextWrapped("%s", std::string(info.summary).c_str());
   ImGui::Separator();
-  const int max_n = kMaxBlockThreads * (own ? 2 : info.items_per_thread);
+  const int max_n = max_lesson_n(l);
   if (input_mode(l) != 2)
   {
     int n = static_cast<int>(std::clamp<std::int64_t>(r.n.value_or(8), 1, max_n));

@@ -1,0 +1,40 @@
+// What the window shows, for a platform that mirrors it in text (the page's hidden DOM, laid out by
+// app/web/mirror_html.*): the lesson's text (mirror/step_mirror.hpp), the report card of a kernel of
+// one's own, what the canvas shows in a sentence, what a live region says once, and the state of the
+// mirror's own controls. Made only when one of these changed (gui/window/page_mirror.hpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuda_subset/check.hpp"
+#include "mirror/step_mirror.hpp"
+
+namespace sv::gui {
+
+// The mirror's controls as the window's state sets them.
+struct MirrorControls {
+  std::vector<std::string> algorithms;  // the block algorithms, as the lesson panel's combo lists them
+  std::string algorithm;                // the lesson's ("" for a kernel of one's own)
+  std::int64_t n = 0;
+  std::int64_t max_n = 0;
+  int step = 0, steps = 0;              // 0-based step, and how many
+  bool playing = false;
+  bool window_wants_tab = false;        // a text box or the quiz has the keyboard: Tab is the window's
+};
+
+struct MirrorShown {
+  std::optional<LessonHeading> heading;  // none before the first recording
+  StepMirror step;
+  std::string lesson_error;              // the controls' run refused, or a kernel that did not run
+  bool own_kernel = false;               // the lesson is a kernel of one's own: the card follows
+  const cuda::CheckReport* card = nullptr;  // its card (or the cases so far), valid during the call
+  std::string card_state;                // the one verdict: "WRONG", "checking: 12 of 48 cases", ...
+  std::string canvas_label;              // the canvas's name: what its view shows now
+  std::string announcement;              // said once by the live region; "" when nothing new
+  MirrorControls controls;
+};
+
+}  // namespace sv::gui
