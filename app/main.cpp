@@ -35,6 +35,7 @@
 #include "cmd_export.hpp"
 #include "cmd_kernel.hpp"
 #include "cmd_lesson.hpp"
+#include "cmd_repeat.hpp"
 #include "run_flags.hpp"
 #include "standard_output.hpp"
 #include "text_view.hpp"
@@ -376,6 +377,7 @@ int run_command_line(int argc, char** argv) {
       {"seed", "seed of the random input"},
   });
   race->add_option("--runs", ro.runs, "runs in each mode (default 1000)");
+  const RepeatCommand repeat = add_repeat_command(app);
 
   std::string bench_sizes, bench_json, bench_algorithms, bench_type = "int32";
   int bench_runs = 20, bench_rounds = 3;
@@ -527,6 +529,7 @@ int run_command_line(int argc, char** argv) {
       defaults.n = 1024;
       return cmd_race(ro, cli::request_of(*race, ro.flags, defaults));
     }
+    if (*repeat.app) return repeat.run();
     if (*bench) return cmd_bench(bench_sizes, bench_runs, bench_rounds, bench_json, bench_algorithms, bench_type);
     if (*chart_cmd) return cmd_chart(chart_o);
     if (*show) {

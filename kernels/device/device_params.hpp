@@ -21,6 +21,10 @@
 //                                            a fence (unless p.fence is off), then the flag
 //   x.inspect_window(op, b, tile, end, w, p) the look-back warp reads the descriptors of tiles
 //                                            [end - w, end) at once (one lane each) -> Window
+//   x.fold_window(op, b, tile, end, w, seed, p)
+//                                            as inspect_window, but `combined` is a left fold in tile
+//                                            order: from the nearest P's value (or from `seed` where
+//                                            the window has no P) over each later tile's value
 //   x.share_window(op, b, tile, p)           after a window that had a P: publish P for the tiles of
 //                                            that window after the nearest P that showed A (their
 //                                            inclusive prefixes are the window's partial combines)
@@ -65,6 +69,8 @@ struct DeviceParams {
                                // flag before the value; the descriptor is then never one packed word)
   std::int32_t window = 32;    // predecessors inspected at once by the look-back
   bool share = false;          // the window that ends a look-back publishes P for its A tiles (share_window)
+  bool deterministic = false;  // floating-point values: every prefix combined in one fixed order
+                               // (device/decoupled_lookback_fixed.hpp), whoever publishes first
   std::int64_t stall_tile = -1;     // this tile waits `stall_cycles` after taking its id
   std::int64_t stall_cycles = 0;    // (emulator cycles; nanoseconds on the GPU)
   std::uint16_t pass = 0;
