@@ -66,7 +66,7 @@ constexpr std::array<SwitchInfo, 17> kSwitches = {{
     {"resident", "2", "all", true, "blocks resident on one multiprocessor at a time, 1..64"},
     {"launch", "in-order", "all", true, "the order blocks are launched in: in-order, reverse (adversarial) or random:SEED"},
     {"latency", "400", "all", true, "cycles of a global memory round trip, 1..100000"},
-    {"jitter", "off", "chained decoupled-lookback", true,
+    {"jitter", "off", "all", true,
      "SEED (1 or more): each global round trip of a block (its tile id, its loads, a look-back read) takes up to a "
      "latency more, drawn from SEED, as a GPU's memory varies from run to run; where look-backs stop changes with it"},
 }};
