@@ -69,11 +69,13 @@ struct DeviceParams {
                                // flag before the value; the descriptor is then never one packed word)
   std::int32_t window = 32;    // predecessors inspected at once by the look-back
   bool share = false;          // the window that ends a look-back publishes P for its A tiles (share_window)
-  bool deterministic = false;  // floating-point values: every prefix combined in one fixed order
-                               // (device/decoupled_lookback_fixed.hpp), whoever publishes first
   std::int64_t stall_tile = -1;     // this tile waits `stall_cycles` after taking its id
   std::int64_t stall_cycles = 0;    // (emulator cycles; nanoseconds on the GPU)
   std::uint16_t pass = 0;
+  // Floating-point values: every prefix combined in one fixed order (device/decoupled_lookback_fixed.hpp),
+  // whoever publishes first. Last, in what was padding: the default kernels' parameters keep their
+  // layout and the loads of them their shape.
+  bool deterministic = false;
 
   SV_HD std::int64_t tile_items() const { return static_cast<std::int64_t>(threads) * items; }
   SV_HD std::int64_t tile_begin(std::int64_t tile) const { return tile * tile_items(); }

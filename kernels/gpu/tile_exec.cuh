@@ -335,9 +335,21 @@ class TileExec {
   __device__ Window<T> inspect_window(Op op, const DeviceBuffers& b, std::int64_t tile, std::int64_t end,
                                       std::int32_t w, const DeviceParams& p) {
     const int lane = threadIdx.x & 31;
+    const std::int64_t count = end < w ? end : w;
+    const bool valid = lane < count;
+    const std::int64_t target = end - 1 - lane;
+    TileFlag flag = TileFlag::X;
+    T value = op.identity();
+    if (valid) read_descriptor(b, p, target, flag, value);
+    const unsigned xmask = __ballot_sync(kFullMask, valid && flag == TileFlag::X);
+    const unsigned pmask = __ballot_sync(kFullMask, valid && flag == TileFlag::P);
+    const int last = pmask ? __ffs(pmask) - 1 : 31;  // lanes 0..last make up the window's value
+    const unsigned upto = last == 31 ? kFullMask : (2u << last) - 1;
     Window<T> r;
-    const WindowLane l = read_window(op, b, end, w, p, r);
-    T v = l.used ? l.value : op.identity();
+    r.has_p = pmask != 0;
+    r.any_x = (xmask & upto) != 0;
+    const bool used = valid && lane <= last;
+    T v = used ? value : op.identity();
 #pragma unroll
     for (int d = 1; d < 32; d *= 2) {
       const T earlier = shfl_down(v, d);
@@ -347,10 +359,23 @@ class TileExec {
     // What share_window would publish: the A tiles nearer than the window's nearest P. Stored
     // whatever p.share says: stored only under it, the old values stay live across polls and the
     // persistent kernel took a 24-byte stack (cuobjdump).
-    share_ = r.has_p && !r.any_x && l.valid && lane < l.last && l.flag == TileFlag::A;
-    share_target_ = l.target;
+    share_ = r.has_p && !r.any_x && valid && lane < last && flag == TileFlag::A;
+    share_target_ = target;
     share_value_ = v;
-    note_window(tile, end, w, l, r);
+
+    const bool waits = w == 1 ? !r.has_p : r.any_x;
+    if constexpr (Recorder::kTraced) {
+      if (!waits) {
+        if (used) rec_.inspect(tile, target, flag, value, spins_);
+      } else {
+        // What the tile waits on: the nearest X (or, polling one predecessor, what it shows).
+        const unsigned blocking = xmask & upto;
+        const int l = blocking ? __ffs(blocking) - 1 : 0;
+        wait_target_ = end - 1 - l;
+        wait_flag_ = blocking ? TileFlag::X : static_cast<TileFlag>(__shfl_sync(kFullMask, static_cast<int>(flag), 0));
+      }
+    }
+    if (!waits) spins_ = 0;
     return r;
   }
 
@@ -358,22 +383,47 @@ class TileExec {
   // in tile order, from the nearest P (lane `last`) or `seed`, over each nearer lane down to lane 0.
   // Serial, one combine a tile, where inspect_window's tree takes five steps: a float fold's bits
   // depend on its order, and only a fold is the same whichever P it starts from. Every lane folds
-  // (the shuffles are independent, so they issue ahead of the chain).
+  // (the shuffles are independent, so they issue ahead of the chain). The read and the trace events
+  // are inspect_window's, written again rather than shared so that the default kernel's code stays
+  // the code that was measured.
   template <class Op>
   __device__ Window<T> fold_window(Op op, const DeviceBuffers& b, std::int64_t tile, std::int64_t end,
                                    std::int32_t w, const T& seed, const DeviceParams& p) {
+    const int lane = threadIdx.x & 31;
+    const int count = static_cast<int>(end < w ? end : w);
+    const bool valid = lane < count;
+    const std::int64_t target = end - 1 - lane;
+    TileFlag flag = TileFlag::X;
+    T value = op.identity();
+    if (valid) read_descriptor(b, p, target, flag, value);
+    const unsigned xmask = __ballot_sync(kFullMask, valid && flag == TileFlag::X);
+    const unsigned pmask = __ballot_sync(kFullMask, valid && flag == TileFlag::P);
+    const int last = pmask ? __ffs(pmask) - 1 : 31;
+    const unsigned upto = last == 31 ? kFullMask : (2u << last) - 1;
     Window<T> r;
-    const WindowLane l = read_window(op, b, end, w, p, r);
-    const int top = r.has_p ? l.last - 1 : l.count - 1;  // the first lane folded on (warp-uniform)
-    const T nearest_p = shfl_idx(l.value, l.last);
+    r.has_p = pmask != 0;
+    r.any_x = (xmask & upto) != 0;
+    const int top = r.has_p ? last - 1 : count - 1;  // the first lane folded on (warp-uniform)
+    const T nearest_p = shfl_idx(value, last);
     T acc = r.has_p ? nearest_p : seed;
 #pragma unroll
     for (int k = 31; k >= 0; --k) {
-      const T v = shfl_idx(l.value, k);
+      const T v = shfl_idx(value, k);
       if (k <= top) acc = op(acc, v);
     }
     r.combined = acc;
-    note_window(tile, end, w, l, r);
+    const bool waits = w == 1 ? !r.has_p : r.any_x;
+    if constexpr (Recorder::kTraced) {
+      if (!waits) {
+        if (valid && lane <= last) rec_.inspect(tile, target, flag, value, spins_);
+      } else {
+        const unsigned blocking = xmask & upto;
+        const int l = blocking ? __ffs(blocking) - 1 : 0;
+        wait_target_ = end - 1 - l;
+        wait_flag_ = blocking ? TileFlag::X : static_cast<TileFlag>(__shfl_sync(kFullMask, static_cast<int>(flag), 0));
+      }
+    }
+    if (!waits) spins_ = 0;
     return r;
   }
 
@@ -561,55 +611,6 @@ class TileExec {
   // ... of warp segment `seg` (this lane's place in it).
   __device__ T* staged_chunk_of(int seg, int k) const {
     return stage_ + seg * 32 * Items + (k * 32 + static_cast<int>(threadIdx.x & 31)) * V;
-  }
-
-  // A look-back lane's part of a window (inspect_window, fold_window): lane l reads the descriptor
-  // of tile end-1-l, l < count = min(w, end). The nearest P (lowest lane, `last`; 31 without one)
-  // ends the window; X only counts up to it. `used`: the lane's value is part of the window's.
-  struct WindowLane {
-    bool valid, used;
-    int count, last;
-    std::int64_t target;
-    TileFlag flag;
-    T value;
-    unsigned xmask, upto;
-  };
-  template <class Op>
-  __device__ WindowLane read_window(Op op, const DeviceBuffers& b, std::int64_t end, std::int32_t w,
-                                    const DeviceParams& p, Window<T>& r) const {
-    const int lane = threadIdx.x & 31;
-    WindowLane l;
-    l.count = static_cast<int>(end < w ? end : w);
-    l.valid = lane < l.count;
-    l.target = end - 1 - lane;
-    l.flag = TileFlag::X;
-    l.value = op.identity();
-    if (l.valid) read_descriptor(b, p, l.target, l.flag, l.value);
-    l.xmask = __ballot_sync(kFullMask, l.valid && l.flag == TileFlag::X);
-    const unsigned pmask = __ballot_sync(kFullMask, l.valid && l.flag == TileFlag::P);
-    l.last = pmask ? __ffs(pmask) - 1 : 31;  // lanes 0..last make up the window's value
-    l.upto = l.last == 31 ? kFullMask : (2u << l.last) - 1;
-    r.has_p = pmask != 0;
-    r.any_x = (l.xmask & l.upto) != 0;
-    l.used = l.valid && lane <= l.last;
-    return l;
-  }
-  // The window's trace events (what was inspected, or what the tile waits on) and the poll count.
-  __device__ void note_window(std::int64_t tile, std::int64_t end, std::int32_t w, const WindowLane& l,
-                              const Window<T>& r) {
-    const bool waits = w == 1 ? !r.has_p : r.any_x;
-    if constexpr (Recorder::kTraced) {
-      if (!waits) {
-        if (l.used) rec_.inspect(tile, l.target, l.flag, l.value, spins_);
-      } else {
-        // What the tile waits on: the nearest X (or, polling one predecessor, what it shows).
-        const unsigned blocking = l.xmask & l.upto;
-        const int first = blocking ? __ffs(blocking) - 1 : 0;
-        wait_target_ = end - 1 - first;
-        wait_flag_ = blocking ? TileFlag::X : static_cast<TileFlag>(__shfl_sync(kFullMask, static_cast<int>(l.flag), 0));
-      }
-    }
-    if (!waits) spins_ = 0;
   }
 
   // Thread 0 takes the next tile id from the counter; every thread returns it. With bulk loads and
