@@ -15,6 +15,7 @@
 #include "cli/export.hpp"
 #include "cli/lesson.hpp"
 #include "cli/race.hpp"
+#include "cli/repeat.hpp"
 #include "cli/show.hpp"
 #include "cli/stats.hpp"
 #include "cli/trace.hpp"
@@ -35,8 +36,9 @@ int run_command_line(int argc, char** argv) {
   CLI::App app{"scanviz: GPU parallel prefix sum (scan), made visible"};
   app.require_subcommand(0, 1);
   // In the order `scanviz --help` lists them.
-  std::vector<cli::Command> commands = {cli::add_algos(app), cli::add_demo(app), cli::add_trace(app), cli::add_check(app),
-                                        cli::add_export(app), cli::add_lesson(app), cli::add_race(app), cli::add_bench(app),
+  std::vector<cli::Command> commands = {cli::add_algos(app),  cli::add_demo(app),   cli::add_trace(app),
+                                        cli::add_check(app),  cli::add_export(app), cli::add_lesson(app),
+                                        cli::add_race(app),   cli::add_repeat(app), cli::add_bench(app),
                                         cli::add_chart(app)};
   cli::Command fallback{nullptr, cli::run_demo};  // no subcommand: the window, or the demo without one
 #ifdef SCANVIZ_HAVE_GUI

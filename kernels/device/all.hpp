@@ -11,10 +11,12 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "core/phase.hpp"
 #include "device/chained.hpp"
 #include "device/decoupled_lookback.hpp"
+#include "device/decoupled_lookback_fixed.hpp"
 #include "device/hierarchical.hpp"
 #include "device/reduce_then_scan.hpp"
 
@@ -75,6 +77,21 @@ void drive_single_pass(L& l, Op op, const DeviceParams& p, Buf in, Buf out) {
   l.template launch<Algo>(Phase::SinglePass, 0, op, p, p.tiles, b);
 }
 
+// deterministic=on (floating-point values only: the parser leaves it off for the others, whose
+// operators are exact in any order) runs its own pass, so the default's kernels stay as they are.
+template <class Op, class = void>
+inline constexpr bool kFloatingOp = false;  // (a launcher that only counts passes no operator)
+template <class Op>
+inline constexpr bool kFloatingOp<Op, std::void_t<typename Op::value_type>> =
+    std::is_floating_point_v<typename Op::value_type>;
+template <class L, class Op>
+void drive_decoupled_lookback(L& l, Op op, const DeviceParams& p, Buf in, Buf out) {
+  if constexpr (kFloatingOp<Op>) {
+    if (p.deterministic) return drive_single_pass<DecoupledLookbackFixed>(l, op, p, in, out);
+  }
+  drive_single_pass<DecoupledLookback>(l, op, p, in, out);
+}
+
 // Runs the device-wide scan `algo` (hierarchical, reduce-then-scan, chained, decoupled-lookback) of
 // p.n elements from `in` to `out`; `block_algo` is hierarchical's block algorithm.
 template <class L, class Op>
@@ -83,7 +100,7 @@ void drive_device_scan(L& l, std::string_view algo, std::string_view block_algo,
   if (algo == "hierarchical") drive_hierarchical(l, block_algo, op, p, in, out, 0);
   else if (algo == "reduce-then-scan") drive_reduce_then_scan(l, op, p, in, out, 0);
   else if (algo == "chained") drive_single_pass<Chained>(l, op, p, in, out);
-  else if (algo == "decoupled-lookback") drive_single_pass<DecoupledLookback>(l, op, p, in, out);
+  else if (algo == "decoupled-lookback") drive_decoupled_lookback(l, op, p, in, out);
   else throw std::invalid_argument("unknown device-wide algorithm '" + std::string(algo) + "'");
 }
 

@@ -21,7 +21,7 @@ constexpr DeviceAlgorithmInfo kDeviceAlgorithms[] = {
 #undef SCANVIZ_BLOCK_ALGORITHM
 #undef SCANVIZ_DEVICE_ALGORITHM
 
-constexpr std::array<SwitchInfo, 15> kSwitches = {{
+constexpr std::array<SwitchInfo, 17> kSwitches = {{
     {"block-algo", kDefaultBlockAlgorithm, "hierarchical", false,
      "the block algorithm that scans each tile (any block-level algorithm but the racy one)"},
     {"items", "by type", "reduce-then-scan chained decoupled-lookback", false,
@@ -37,6 +37,11 @@ constexpr std::array<SwitchInfo, 15> kSwitches = {{
     {"share", "off", "decoupled-lookback", false,
      "on: the window that ends a look-back also publishes P for its tiles after the nearest P (their inclusive "
      "prefixes fall out of the window's combine), so the tiles after them find a P nearer"},
+    {"deterministic", "off", "decoupled-lookback", false,
+     "on: a float or double scan gives the same bits on every run, whatever the schedule, and the same bits on the "
+     "emulator as on the GPU for the same input and tile: each tile's prefix is the left fold of the tiles' "
+     "aggregates in tile order, each tile scanned in one fixed tree (docs/design.md); integer types are exact in "
+     "any order and run as without it"},
     {"stall", "none", "chained decoupled-lookback", false,
      "TILE:CYCLES: that tile waits after taking its id (emulator cycles; nanoseconds on the GPU); the emulator "
      "also takes TILE:CYCLES:look-back (just before the tile first looks back) and lists of them "
@@ -61,6 +66,9 @@ constexpr std::array<SwitchInfo, 15> kSwitches = {{
     {"resident", "2", "all", true, "blocks resident on one multiprocessor at a time, 1..64"},
     {"launch", "in-order", "all", true, "the order blocks are launched in: in-order, reverse (adversarial) or random:SEED"},
     {"latency", "400", "all", true, "cycles of a global memory round trip, 1..100000"},
+    {"jitter", "off", "all", true,
+     "SEED (1 or more): each global round trip of a block (its tile id, its loads, a look-back read) takes up to a "
+     "latency more, drawn from SEED, as a GPU's memory varies from run to run; where look-backs stop changes with it"},
 }};
 
 bool applies(const SwitchInfo& s, std::string_view algorithm) {
@@ -110,6 +118,30 @@ void parse_pipelined(std::map<std::string, std::string>& v, const std::map<std::
   if (v["blocks"] != "all") r.blocks = static_cast<std::int32_t>(parse_int("blocks", v["blocks"], 1, 1024));
   c.params.threads = 128;
   c.params.items = type == ValueType::I32 || type == ValueType::F32 ? 48 : 24;  // gpu/pipeline_exec.cuh pipe_items
+}
+
+// deterministic=on: the fixed order (device/decoupled_lookback_fixed.hpp) for float and double; the
+// tile tree is the GPU tile kernel's, of warps of 32 reading 16 bytes a lane at once.
+void parse_deterministic(const std::string& on, ValueType type, bool segmented, DeviceConfig& c) {
+  if (on != "on" && on != "off") throw std::invalid_argument("option deterministic=" + on + ": expected on or off");
+  if (on == "off") return;
+  if (segmented)
+    throw std::invalid_argument("option deterministic=on: a segmented scan's (flag, value) pairs take the plain look-back");
+  if (type != ValueType::F32 && type != ValueType::F64) return;  // exact in any order
+  DeviceParams& p = c.params;
+  if (p.share)
+    throw std::invalid_argument("option deterministic=on: drop share=on (a shared P is a window's tree, not the fixed fold)");
+  if (c.pipelined.on)
+    throw std::invalid_argument("option deterministic=on runs the tile kernel: drop pipelined=on (its reduce is in any order)");
+  if (p.threads % 32 != 0)
+    throw std::invalid_argument("option deterministic=on: block " + std::to_string(p.threads) +
+                                ": the fixed tile tree is of warps of 32, so the block a multiple of 32 threads");
+  const std::int32_t lane_values = type == ValueType::F32 ? 4 : 2;  // 16 bytes a lane, as the GPU reads them
+  if (p.items % lane_values != 0)
+    throw std::invalid_argument("option items=" + std::to_string(p.items) + ": with deterministic=on a lane takes " +
+                                std::to_string(lane_values) + " values at once, so items a multiple of " +
+                                std::to_string(lane_values));
+  p.deterministic = true;
 }
 
 }  // namespace
@@ -255,9 +287,12 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
     }
   }
   if (v.count("pipelined")) parse_pipelined(v, given, type, requested_threads, segmented, c);
+  if (v.count("deterministic")) parse_deterministic(v["deterministic"], type, segmented, c);
   if (v.count("sms")) c.machine.sms = static_cast<std::int32_t>(parse_int("sms", v["sms"], 1, 1024));
   if (v.count("resident")) c.machine.resident = static_cast<std::int32_t>(parse_int("resident", v["resident"], 1, 64));
   if (v.count("latency")) c.machine.latency = static_cast<std::int32_t>(parse_int("latency", v["latency"], 1, 100000));
+  if (v.count("jitter") && v["jitter"] != "off")
+    c.machine.jitter = static_cast<std::uint64_t>(parse_int("jitter", v["jitter"], 1, std::int64_t{1} << 62));
   if (v.count("launch")) {
     auto order = Schedule::parse(v["launch"]);
     if (!order || order->kind == Schedule::Kind::RoundRobin)

@@ -51,6 +51,10 @@ struct EmuMachine {
   Schedule launch;                 // the order blocks are launched in: in-order, reverse, random:SEED
   std::int32_t latency = 400;      // cycles of a global memory round trip
   std::vector<TileStall> stalls;   // the emulator's stalls (DeviceParams::stall_tile is the GPU's one)
+  // jitter=SEED (0: off): each of a block's global round trips (its tile id, its tile's loads, a
+  // look-back read) takes 0..latency-1 cycles more, drawn from SEED, as a GPU's memory takes longer
+  // one time than another: where look-backs stop then changes from seed to seed.
+  std::uint64_t jitter = 0;
   // 64-bit values in one 16-byte descriptor whose two 8-byte halves land apart (the flag first): the
   // torn read the GPU kernels assume never happens (gpu/tile_descriptors.cuh).
   bool torn = false;

@@ -21,6 +21,10 @@
 //                                            a fence (unless p.fence is off), then the flag
 //   x.inspect_window(op, b, tile, end, w, p) the look-back warp reads the descriptors of tiles
 //                                            [end - w, end) at once (one lane each) -> Window
+//   x.fold_window(op, b, tile, end, w, seed, p)
+//                                            as inspect_window, but `combined` is a left fold in tile
+//                                            order: from the nearest P's value (or from `seed` where
+//                                            the window has no P) over each later tile's value
 //   x.share_window(op, b, tile, p)           after a window that had a P: publish P for the tiles of
 //                                            that window after the nearest P that showed A (their
 //                                            inclusive prefixes are the window's partial combines)
@@ -68,6 +72,10 @@ struct DeviceParams {
   std::int64_t stall_tile = -1;     // this tile waits `stall_cycles` after taking its id
   std::int64_t stall_cycles = 0;    // (emulator cycles; nanoseconds on the GPU)
   std::uint16_t pass = 0;
+  // Floating-point values: every prefix combined in one fixed order (device/decoupled_lookback_fixed.hpp),
+  // whoever publishes first. Last, in what was padding: the default kernels' parameters keep their
+  // layout and the loads of them their shape.
+  bool deterministic = false;
 
   SV_HD std::int64_t tile_items() const { return static_cast<std::int64_t>(threads) * items; }
   SV_HD std::int64_t tile_begin(std::int64_t tile) const { return tile * tile_items(); }

@@ -24,7 +24,7 @@ std::int64_t EmuTileExec::take_tile(const DeviceParams& p, const DeviceBuffers&)
   auto& b = emu_->slots_[slot_];
   b.tile = p.dynamic_ids ? emu_->counter_++ : b.id;
   emu_->record(slot_, TileEventKind::Start, -1);
-  b.clock += static_cast<std::uint64_t>(emu_->machine_.latency);  // the atomic's round trip
+  b.clock += emu_->round_trip();  // the atomic's round trip
   b.clock += emu_->stall_cycles(b.tile, TileStall::At::Start);
   return b.tile;
 }
@@ -66,7 +66,7 @@ Payload EmuTileExec::read(const Buf& buf, std::int64_t i) {
 void EmuTileExec::write(const Buf& buf, std::int64_t i, const Payload& v) { emu_->store_at(buf, i, v); }
 
 void EmuTileExec::advance_tile_io(std::size_t elements) {
-  emu_->slots_[slot_].clock += static_cast<std::uint64_t>(emu_->machine_.latency) + elements / 32;
+  emu_->slots_[slot_].clock += emu_->round_trip() + elements / 32;
 }
 
 void EmuTileExec::publish_payload(std::int64_t tile, TileFlag flag, const Payload& value, const DeviceParams& p,
@@ -109,8 +109,9 @@ void EmuTileExec::publish_payload(std::int64_t tile, TileFlag flag, const Payloa
 }
 
 std::vector<EmuTileExec::Seen> EmuTileExec::read_window(std::int64_t tile, std::int64_t end, std::int32_t w) {
-  if (end == tile && emu_->slots_[slot_].spins == 0 && !emu_->slots_[slot_].waited)  // its first look back
+  if (end == tile && !emu_->slots_[slot_].looked)  // its first look back (deterministic=on reads this window twice)
     emu_->slots_[slot_].clock += emu_->stall_cycles(tile, TileStall::At::LookBack);
+  emu_->slots_[slot_].looked = true;
   emu_->yield(slot_);
   auto& b = emu_->slots_[slot_];
   b.state = DeviceEmulator::State::Running;
@@ -126,7 +127,7 @@ std::vector<EmuTileExec::Seen> EmuTileExec::read_window(std::int64_t tile, std::
     seen.push_back(s);
   }
   b.last_read = t;
-  b.clock += static_cast<std::uint64_t>(emu_->machine_.latency);
+  b.clock += emu_->round_trip();
   // A window is usable when it has no X (and, one predecessor wide, shows a P); else the tile waits
   // and the first blocking predecessor is what its Wait event names.
   bool usable = true;
@@ -153,7 +154,7 @@ std::vector<EmuTileExec::Seen> EmuTileExec::read_window(std::int64_t tile, std::
 // ---- DeviceEmulator ----
 
 DeviceEmulator::DeviceEmulator(Trace& trace, const EmuMachine& machine, const std::vector<Payload>& input, std::int64_t n)
-    : trace_(trace), machine_(machine) {
+    : trace_(trace), machine_(machine), jitter_(machine.jitter) {
   trace_.buffers = {{"input", Space::Global, static_cast<std::int64_t>(input.size())}, {"output", Space::Global, n}};
   values_ = {input, std::vector<Payload>(static_cast<std::size_t>(n))};
   defined_ = {std::vector<std::uint8_t>(input.size(), 1), std::vector<std::uint8_t>(static_cast<std::size_t>(n), 0)};
@@ -186,6 +187,16 @@ void DeviceEmulator::store_at(const Buf& buf, std::int64_t i, const Payload& v) 
 void DeviceEmulator::charge_block_scan(std::uint64_t elements) {
   // A block scan: the tile's load and store, and a barrier a step.
   slots_[current_].clock += 2 * static_cast<std::uint64_t>(machine_.latency) + elements / 8;
+}
+
+std::uint64_t DeviceEmulator::round_trip() {
+  const auto latency = static_cast<std::uint64_t>(machine_.latency);
+  if (machine_.jitter == 0) return latency;
+  // splitmix64: a small generator whose every seed gives a good sequence.
+  std::uint64_t z = (jitter_ += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return latency + (z ^ (z >> 31)) % latency;
 }
 
 std::uint64_t DeviceEmulator::stall_cycles(std::int64_t tile, TileStall::At at) const {
@@ -256,6 +267,7 @@ void DeviceEmulator::run_grid(Phase phase, int level, std::int64_t grid,
       b.last_poll = b.last_read = 0;
       b.spins = 0;
       b.waited = false;
+      b.looked = false;
       b.state = State::Running;
       b.id = order[next++];
       b.sm = s % machine_.sms;

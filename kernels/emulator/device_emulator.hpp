@@ -3,7 +3,8 @@
 //
 // Model. A block runs as one thread of the tile-level context (x.thread() 0 of x.threads() 1); its
 // operations advance its clock by a latency model (a global round trip costs `latency` cycles, a
-// tile's load and store add one cycle per 32 elements). The scheduler always resumes the block with
+// tile's load and store add one cycle per 32 elements; with the jitter switch a round trip takes up
+// to a latency more, drawn from its seed). The scheduler always resumes the block with
 // the smallest clock, so every read at time t sees exactly the stores visible by then. Blocks are
 // launched, in the machine's launch order, into free slots (SM s holds `resident` blocks).
 // Descriptors: one packed word (flag and value visible together, one latency after the store); or a
@@ -34,6 +35,7 @@
 #include "device/device_params.hpp"
 #include "emulator/block_emulator.hpp"
 #include "emulator/emulated_block.hpp"
+#include "emulator/fixed_tile_tree.hpp"
 #include "trace/trace.hpp"
 
 namespace sv {
@@ -46,9 +48,16 @@ struct DeadlockDetected {
   std::vector<std::int64_t> waiting;
 };
 
+// A tile's elements. With deterministic=on (`fixed`) the whole tile, the identity past n, scanned
+// in the GPU's order (emulator/fixed_tile_tree.hpp): v then holds each element's scan within its
+// warp's segment and warp_prefix the segments' prefixes; `count` is the elements below n.
 template <class T>
 struct EmuTileItems {
   std::vector<T> v;
+  bool fixed = false;
+  std::int32_t threads = 0, items = 0;
+  std::size_t count = 0;
+  std::vector<T> warp_prefix;
 };
 
 // ============================================================================================
@@ -74,14 +83,22 @@ class EmuTileExec {
   bool spin(std::int64_t tile, const DeviceParams& p);
 
   template <class T, class Op>
-  EmuTileItems<T> load_tile(Op, const Buf& in, std::int64_t tile, const DeviceParams& p) {
+  EmuTileItems<T> load_tile(Op op, const Buf& in, std::int64_t tile, const DeviceParams& p) {
     EmuTileItems<T> items;
     for (std::int64_t i = p.tile_begin(tile); i < p.tile_end(tile); ++i) items.v.push_back(read(in, i).template as<T>());
-    advance_tile_io(items.v.size());
+    items.count = items.v.size();
+    advance_tile_io(items.count);
+    if (p.deterministic) {
+      items.fixed = true;
+      items.threads = p.threads;
+      items.items = p.items;
+      items.v.resize(static_cast<std::size_t>(p.tile_items()), op.identity());
+    }
     return items;
   }
   template <class Op>
-  typename Op::value_type reduce_tile(Op op, const EmuTileItems<typename Op::value_type>& items) {
+  typename Op::value_type reduce_tile(Op op, EmuTileItems<typename Op::value_type>& items) {
+    if (items.fixed) return fixed_tile_reduce(op, items.v, items.threads, items.items, items.warp_prefix);
     typename Op::value_type acc = op.identity();
     for (const auto& v : items.v) acc = op(acc, v);
     return acc;
@@ -89,6 +106,13 @@ class EmuTileExec {
   template <class Op>
   void scan_store_tile(Op op, const EmuTileItems<typename Op::value_type>& items, typename Op::value_type prefix,
                        const Buf& out, std::int64_t tile, const DeviceParams& p) {
+    if (items.fixed) {
+      for (std::size_t k = 0; k < items.count; ++k)
+        write(out, p.tile_begin(tile) + static_cast<std::int64_t>(k),
+              Payload::of(fixed_tile_output(op, items.v, items.warp_prefix, prefix, items.items, k, p.exclusive)));
+      advance_tile_io(items.count);
+      return;
+    }
     auto running = prefix;
     for (std::size_t k = 0; k < items.v.size(); ++k) {
       const auto before = running;
@@ -140,6 +164,29 @@ class EmuTileExec {
         shared_.push_back({end - 1 - static_cast<std::int64_t>(k), Payload::of(acc)});
       }
     }
+    return out;
+  }
+
+  // deterministic=on: the same read, `combined` the left fold in tile order from the nearest P (or
+  // from `seed`) over the later tiles' values.
+  template <class Op>
+  Window<typename Op::value_type> fold_window(Op op, const DeviceBuffers&, std::int64_t tile, std::int64_t end,
+                                              std::int32_t w, const typename Op::value_type& seed, const DeviceParams&) {
+    using T = typename Op::value_type;
+    const std::vector<Seen> seen = read_window(tile, end, w);
+    Window<T> out;
+    out.combined = seed;
+    for (const Seen& s : seen) out.any_x |= s.flag == TileFlag::X;
+    if (out.any_x) return out;
+    std::size_t from = seen.size();  // `seen` is nearest first: fold from index from - 1 down to 0
+    for (std::size_t k = 0; k < seen.size(); ++k)
+      if (seen[k].flag == TileFlag::P) {
+        out.has_p = true;
+        out.combined = seen[k].value.template as<T>();
+        from = k;
+        break;
+      }
+    for (std::size_t k = from; k-- > 0;) out.combined = op(out.combined, seen[k].value.template as<T>());
     return out;
   }
 
@@ -234,6 +281,7 @@ class DeviceEmulator {
     TileFlag wait_flag = TileFlag::X;
     std::uint32_t spins = 0;
     bool waited = false;  // a Wait event was recorded for the current wait
+    bool looked = false;  // it has read its first window (a look-back stall is charged there, once)
     State state = State::Running;
   };
   struct Store {
@@ -253,6 +301,7 @@ class DeviceEmulator {
   TileEvent& record(int slot, TileEventKind kind, std::int64_t target);
   void close_step();
   std::uint64_t stall_cycles(std::int64_t tile, TileStall::At at) const;
+  std::uint64_t round_trip();  // a global round trip's cycles: the latency, and the jitter's draw
 
   Trace& trace_;
   EmuMachine machine_;
@@ -263,6 +312,7 @@ class DeviceEmulator {
   std::uint64_t last_visible_ = 0;  // latest time any descriptor store becomes visible
   std::uint64_t now_ = 0;           // when the current launch started
   std::uint16_t pass_ = 0;
+  std::uint64_t jitter_ = 0;  // the jitter's generator state: draws in the scheduler's order, so a seed gives one run
   std::vector<Block> slots_;
   int current_ = -1;
   std::string error_;

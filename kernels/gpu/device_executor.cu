@@ -64,7 +64,7 @@ std::int64_t pipelined_capacity_of(ValueType type, int stages) {
 
 // Whether decoupled look-back's switches are all at their defaults, as the pipelined kernel takes them.
 bool default_switches(const DeviceParams& q) {
-  return q.dynamic_ids && q.fence && q.window == DeviceParams{}.window && !q.share && q.stall_tile < 0;
+  return q.dynamic_ids && q.fence && q.window == DeviceParams{}.window && !q.share && q.stall_tile < 0 && !q.deterministic;
 }
 
 // Whether `t` runs the default's kernel for `type` (it may differ in the run-time knob l2_last, and
@@ -311,6 +311,9 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
   if (alone && !(policy == default_policy(type)) && !policy.gather)
     throw std::invalid_argument("tiles-alone runs the default tile policy or a gather policy only, not " + policy.name());
   impl_->policy = policy;
+  // deterministic=on's tile tree is the default tile kernel's (device/decoupled_lookback_fixed.hpp).
+  if (impl_->config.params.deterministic && !(policy == default_policy(type)))
+    throw std::invalid_argument("option deterministic=on runs the default tile policy only, not " + policy.name());
   if (!default_kernel(policy, type)) {
     if (!policy_built_for(policy, type) || (algorithm != "decoupled-lookback" && !((alone || floor) && policy.gather)))
       throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm + " on " +

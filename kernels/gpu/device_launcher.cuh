@@ -109,7 +109,8 @@ constexpr bool kScansTiles = !std::is_same_v<Pass, Hierarchical::TileSums> && !s
 // was measured to pay (more tiles in flight); the multi-pass kernels spilled under it (ptxas -v shows
 // it for reduce-then-scan's second pass), so they run unbounded.
 template <class Pass>
-constexpr bool kSinglePass = std::is_same_v<Pass, DecoupledLookback> || std::is_same_v<Pass, Chained> ||
+constexpr bool kSinglePass = std::is_same_v<Pass, DecoupledLookback> || std::is_same_v<Pass, DecoupledLookbackFixed> ||
+                             std::is_same_v<Pass, Chained> ||
                              std::is_same_v<Pass, TilesAlone>;
 template <class Pass, class Config>
 using PassConfig = std::conditional_t<kSinglePass<Pass>, Config,

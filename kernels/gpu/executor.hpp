@@ -125,6 +125,18 @@ struct ClockedRun {
 ClockedRun clock_decoupled_lookback_gpu(std::int64_t n, std::uint64_t seed, int runs = 5,
                                         const std::map<std::string, std::string>& options = {});
 
+// A device-wide sum (config's algorithm, switches, type, input and exclusive; the default tile)
+// run untraced `runs` times on one input on device 0, as `scanviz repeat` and the GPU tests of
+// deterministic=on run it: run 0's outputs, and for each later run how many outputs' bits differ
+// from run 0's and the first of them. Throws std::invalid_argument for another operator, a
+// segmented scan, an input not of n values or fewer than one run; GpuError as above.
+struct RepeatedRuns {
+  std::vector<Payload> first;
+  std::vector<std::int64_t> differing;         // runs 1, 2, ...: outputs whose bits differ from run 0's
+  std::vector<std::int64_t> first_difference;  // ... the first of them (-1: none)
+};
+RepeatedRuns repeat_device_sum_gpu(const BlockRunConfig& config, int runs);
+
 // Runs the untraced kernel `runs` times on the same input and counts the wrong outputs. With an
 // amplify seed S != 0, run r uses seed S + r.
 struct WrongCount {

@@ -44,6 +44,8 @@ ClockedRun clock_decoupled_lookback_gpu(std::int64_t, std::uint64_t, int, const 
   throw GpuError(kNoCuda);
 }
 
+RepeatedRuns repeat_device_sum_gpu(const BlockRunConfig&, int) { throw GpuError(kNoCuda); }
+
 WrongCount count_wrong_outputs_gpu(const BlockRunConfig&, int, std::uint64_t) { throw GpuError(kNoCuda); }
 
 std::vector<std::int64_t> default_bench_sizes() { return {}; }

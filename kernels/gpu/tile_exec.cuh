@@ -379,6 +379,54 @@ class TileExec {
     return r;
   }
 
+  // deterministic=on (device/decoupled_lookback_fixed.hpp): the same read, `combined` the left fold
+  // in tile order, from the nearest P (lane `last`) or `seed`, over each nearer lane down to lane 0.
+  // Serial, one combine a tile, where inspect_window's tree takes five steps: a float fold's bits
+  // depend on its order, and only a fold is the same whichever P it starts from. Every lane folds
+  // (the shuffles are independent, so they issue ahead of the chain). The read and the trace events
+  // are inspect_window's, written again rather than shared so that the default kernel's code stays
+  // the code that was measured.
+  template <class Op>
+  __device__ Window<T> fold_window(Op op, const DeviceBuffers& b, std::int64_t tile, std::int64_t end,
+                                   std::int32_t w, const T& seed, const DeviceParams& p) {
+    const int lane = threadIdx.x & 31;
+    const int count = static_cast<int>(end < w ? end : w);
+    const bool valid = lane < count;
+    const std::int64_t target = end - 1 - lane;
+    TileFlag flag = TileFlag::X;
+    T value = op.identity();
+    if (valid) read_descriptor(b, p, target, flag, value);
+    const unsigned xmask = __ballot_sync(kFullMask, valid && flag == TileFlag::X);
+    const unsigned pmask = __ballot_sync(kFullMask, valid && flag == TileFlag::P);
+    const int last = pmask ? __ffs(pmask) - 1 : 31;
+    const unsigned upto = last == 31 ? kFullMask : (2u << last) - 1;
+    Window<T> r;
+    r.has_p = pmask != 0;
+    r.any_x = (xmask & upto) != 0;
+    const int top = r.has_p ? last - 1 : count - 1;  // the first lane folded on (warp-uniform)
+    const T nearest_p = shfl_idx(value, last);
+    T acc = r.has_p ? nearest_p : seed;
+#pragma unroll
+    for (int k = 31; k >= 0; --k) {
+      const T v = shfl_idx(value, k);
+      if (k <= top) acc = op(acc, v);
+    }
+    r.combined = acc;
+    const bool waits = w == 1 ? !r.has_p : r.any_x;
+    if constexpr (Recorder::kTraced) {
+      if (!waits) {
+        if (valid && lane <= last) rec_.inspect(tile, target, flag, value, spins_);
+      } else {
+        const unsigned blocking = xmask & upto;
+        const int l = blocking ? __ffs(blocking) - 1 : 0;
+        wait_target_ = end - 1 - l;
+        wait_flag_ = blocking ? TileFlag::X : static_cast<TileFlag>(__shfl_sync(kFullMask, static_cast<int>(flag), 0));
+      }
+    }
+    if (!waits) spins_ = 0;
+    return r;
+  }
+
   // Called by the look-back warp after a window it must poll again. False once the tile has waited
   // kSpinLimitNs: the error flag is set (with the tile) for the host.
   __device__ bool spin(std::int64_t tile, const DeviceParams&) {
