@@ -21,6 +21,12 @@ void seeded_input_past_the_slides(RunRequest& r, bool input_given) {
   if (!input_given && r.n.value_or(8) > 8) r.input.clear();
 }
 
+void float_input_defaults(RunRequest& r, bool op_given, bool type_given) {
+  if (!is_float_input_name(r.input)) return;
+  if (!op_given) r.op = OpKind::Sum;
+  if (!type_given) r.type = ValueType::F32;
+}
+
 RunRequest lesson_run(RunRequest r) {
   const AlgorithmInfo* info = find_algorithm(r.algorithm);
   const bool gpu = r.executor == "gpu";

@@ -16,6 +16,11 @@ RunRequest default_lesson_request();
 // takes seeded random values (the slides have eight).
 void seeded_input_past_the_slides(RunRequest& r, bool input_given);
 
+// The float lesson's named inputs (scaled, uniform, mixed, cancel) are sums of floats: where the
+// options named neither an operator nor a type, the lesson's interval operator gives way to a float
+// sum. The command line and the page's links both apply it.
+void float_input_defaults(RunRequest& r, bool op_given, bool type_given);
+
 // The run the lesson records for `r`, whose `warp` is the warp width of a warp-level algorithm or,
 // for the others, the threads the emulator advances in lockstep: the fields its scan does not use
 // left out, an unset warp resolved for the algorithm's kind (4 for a warp-level one, 1 for the racy

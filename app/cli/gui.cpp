@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "cli/output_options.hpp"
-#include "core/float_inputs.hpp"
 #include "core/values.hpp"
 #include "gui/app.hpp"
 #include "gui/kernel_refusal.hpp"
 #include "gui/platform/desktop.hpp"
 #include "kernel_run.hpp"
+#include "lesson_run.hpp"
 #include "run_flags.hpp"
 
 namespace sv::cli {
@@ -42,10 +42,7 @@ void check_window_options(GuiFlags* o, const CLI::App* gui_cmd) {
   if (o->window.font_scale != 0 && !(o->window.font_scale >= 1 && o->window.font_scale <= 3)) throw UsageError("--font-scale must be between 1 and 3");
   o->window.lesson = request_of(*gui_cmd, o->flags, default_lesson_request());  // checked by the window, once
   o->window.input_given = gui_cmd->count("--input") > 0;
-  // The float lesson's inputs are sums of floats: without --op and --type, the lesson's own
-  // interval operator gives way to a float sum.
-  if (is_float_input_name(o->window.lesson.input) && gui_cmd->count("--op") == 0) o->window.lesson.op = OpKind::Sum;
-  if (is_float_input_name(o->window.lesson.input) && gui_cmd->count("--type") == 0) o->window.lesson.type = ValueType::F32;
+  float_input_defaults(o->window.lesson, gui_cmd->count("--op") > 0, gui_cmd->count("--type") > 0);
   if (!o->measure.empty())
     for (std::int64_t n : parse_sizes(o->measure, 30)) {
       const int log2_n = std::countr_zero(static_cast<std::uint64_t>(n));

@@ -7,6 +7,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "lesson_run.hpp"
+
 namespace sv::web {
 
 namespace {
@@ -51,6 +53,7 @@ bool is_request_key(std::string_view key) {
 
 std::string apply_query(std::string_view query, gui::GuiOptions& o) {
   if (!query.empty() && query.front() == '?') query.remove_prefix(1);
+  bool op_given = false, type_given = false;
   while (!query.empty()) {
     const std::size_t amp = query.find('&');
     const std::string_view pair = query.substr(0, amp);
@@ -66,6 +69,8 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
         return "link: " + request_error_text(e, "");
       }
       o.input_given |= key == "input";
+      op_given |= key == "op";
+      type_given |= key == "type";
     } else if (key == "theme") o.theme = value;
     else if (key == "lookback") o.lookback = value;
     else if (key == "charts") o.charts = value != "0";
@@ -89,6 +94,7 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
              "scan, step, theme, lookback, charts, timing, divergence, floats, lecture, side, trace, bench)";
     }
   }
+  float_input_defaults(o.lesson, op_given, type_given);  // as the command line does
   return {};
 }
 

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "lesson_run.hpp"
+#include "run/prepare.hpp"
 #include "web/url_options.hpp"
 
 using namespace sv;
@@ -122,4 +124,15 @@ TEST_CASE("links: a value a link cannot use is one message naming the key and th
     CHECK(said.rfind(what, 0) == 0);
     CHECK(said.find('\n') == std::string::npos);
   }
+}
+
+TEST_CASE("links: a float lesson's input opens a float sum without op and type, as the command line's --input does") {
+  const GuiOptions o = opened("?input=uniform&floats=1");
+  CHECK(o.lesson.op == OpKind::Sum);
+  CHECK(o.lesson.type == ValueType::F32);
+  CHECK(run_config(lesson_run(o.lesson)).input.size() == 8);  // the lesson's n, and no refusal of the input
+  CHECK(opened("?input=cancel&type=double").lesson.type == ValueType::F64);
+  CHECK(opened("?op=max&input=mixed").lesson.op == OpKind::Max);  // said: kept, and refused when it runs
+  CHECK_THROWS_AS((void)run_config(lesson_run(opened("?op=max&input=mixed").lesson)), RequestError);
+  CHECK(opened("?input=3,6,7,4").lesson.op == GuiOptions{}.lesson.op);  // typed values: the lesson's operator
 }
