@@ -4,7 +4,6 @@
 #include "cuda_subset/interpreter.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -530,22 +529,12 @@ class Thread {
     return v;
   }
 
-  // __popc, __ffs, __clz, __brev of an unsigned 32- or 64-bit value.
+  // __popc, __ffs, __clz (counts, new values) and __brev (the operand's bits reversed).
   Value bits(const Expr& e, Value v) const {
-    const bool wide = is_wide(e.a->type.base);
-    const std::uint64_t x = wide ? static_cast<std::uint64_t>(v.i) : static_cast<std::uint32_t>(v.i);
-    const int width = wide ? 64 : 32;
-    switch (static_cast<BitsKind>(e.op)) {
-      case BitsKind::Popc: return integer(std::popcount(x));
-      case BitsKind::Ffs: return integer(x ? std::countr_zero(x) + 1 : 0);
-      case BitsKind::Clz: return integer(std::countl_zero(x) - (64 - width));
-      case BitsKind::Brev: {
-        std::uint64_t r = 0;
-        for (int b = 0; b < width; ++b) r |= ((x >> b) & 1u) << (width - 1 - b);
-        v.i = wrap(e.type.base, static_cast<std::int64_t>(r));
-        return v;
-      }
-    }
+    const auto kind = static_cast<BitsKind>(e.op);
+    const std::int64_t r = bit_intrinsic(kind, is_wide(e.a->type.base), v.i);
+    if (kind != BitsKind::Brev) return integer(r);
+    v.i = r;
     return v;
   }
 

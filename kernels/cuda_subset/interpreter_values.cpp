@@ -1,6 +1,7 @@
 // The values' conversions and arithmetic (cuda_subset/interpreter_values.hpp).
 #include "cuda_subset/interpreter_values.hpp"
 
+#include <bit>
 #include <climits>
 #include <cmath>
 
@@ -121,6 +122,20 @@ void check_signed_overflow(BinOp op, Base t, std::int64_t x, std::int64_t y, Src
   static constexpr const char* sign[] = {"", "+", "-", "*"};
   fault("runtime", at, "signed overflow: " + std::to_string(x) + " " + sign[static_cast<int>(op)] + " " + std::to_string(y) + " does not fit " +
                               type_name(Type{t, false}) + " (undefined behaviour in C++ and CUDA) in thread " + std::to_string(fault.thread));
+}
+
+std::int64_t bit_intrinsic(BitsKind kind, bool wide, std::int64_t v) {
+  const std::uint64_t x = wide ? static_cast<std::uint64_t>(v) : static_cast<std::uint32_t>(v);
+  const int width = wide ? 64 : 32;
+  switch (kind) {
+    case BitsKind::Popc: return std::popcount(x);
+    case BitsKind::Ffs: return x ? std::countr_zero(x) + 1 : 0;
+    case BitsKind::Clz: return std::countl_zero(x) - (64 - width);
+    case BitsKind::Brev: break;
+  }
+  std::uint64_t r = 0;
+  for (int b = 0; b < width; ++b) r |= ((x >> b) & 1u) << (width - 1 - b);
+  return wrap_integer(wide ? Base::ULong : Base::UInt, static_cast<std::int64_t>(r));
 }
 
 }  // namespace sv::cuda

@@ -71,6 +71,10 @@ Value convert_value(const Value& v, Type from, Type to, bool symbolic_from, bool
 // kept). `data`: an operand was computed from the data, whose sums wrap instead of overflowing.
 Value numeric_binary(Value r, BinOp op, Base t, const Value& a, const Value& b, Base result_base, bool data, SrcPos at, const Faulter& fault);
 
+// __popc, __ffs (the first set bit from 1, 0 for none), __clz and __brev of `v` as an unsigned 32-bit
+// value, or 64-bit when `wide`; the result as the interpreter holds an integer of its type.
+std::int64_t bit_intrinsic(BitsKind kind, bool wide, std::int64_t v);
+
 // A signed int or long long whose + - * leaves its range is undefined behaviour in C++ and CUDA (an
 // optimizer may assume it never happens: nvcc turns `for (int s = 1; s > 0; s *= 2)` into a loop
 // that runs on). The scan's own values wrap instead, as the reference's do on full-range inputs;
