@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -19,28 +18,9 @@
 #include "core/values.hpp"
 #include "cuda_subset/record_kernel.hpp"
 #include "emulator/record.hpp"
-
-#ifdef __EMSCRIPTEN__
-#include <emscripten.h>
-// Node's process.cpuUsage(), user and system, in microseconds: the web build runs under Node only,
-// and a browser's clock() is the wall clock.
-EM_JS(double, node_cpu_microseconds, (), {
-  var used = process.cpuUsage();
-  return used.user + used.system;
-});
-#endif
+#include "processor_time.hpp"
 
 namespace {
-
-// The process's processor time in ms: on a machine shared with other work, wall time moves with the
-// load and processor time much less, so the two are printed side by side.
-double cpu_ms() {
-#ifdef __EMSCRIPTEN__
-  return node_cpu_microseconds() / 1000.0;
-#else
-  return 1000.0 * static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
-#endif
-}
 
 struct Times {
   double wall = 0, cpu = 0;  // medians, ms
@@ -54,7 +34,7 @@ Times bench(const char* what, const std::function<sv::Trace()>& record) {
   // optimizing compiler in the background, which took over a second here on busy cores.
   const auto warm_until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
   while (wall.size() < 15) {
-    const double cpu_start = cpu_ms();
+    const double cpu_start = sv::processor_ms();
     const auto start = std::chrono::steady_clock::now();
     const sv::Trace trace = record();
     const auto stop = std::chrono::steady_clock::now();
@@ -62,7 +42,7 @@ Times bench(const char* what, const std::function<sv::Trace()>& record) {
     if (first == 0) first = took;
     if (stop >= warm_until) {
       wall.push_back(took);
-      cpu.push_back(cpu_ms() - cpu_start);
+      cpu.push_back(sv::processor_ms() - cpu_start);
     }
     events = trace.events.size();
   }

@@ -18,6 +18,7 @@
 #include "cuda_subset/host_run.hpp"
 #include "cuda_subset/parser.hpp"
 #include "cuda_subset/record_kernel.hpp"
+#include "emulator/time_slice.hpp"
 
 namespace sv::cuda {
 
@@ -81,6 +82,7 @@ Outcome run_launch(KernelRunConfig c, ValueType type, std::int64_t capacity, dou
   if (c.launch) capacity = launch_at(c).capacity;  // the launch's own sections at this n
   c.grid = static_cast<std::int32_t>((c.n + capacity - 1) / capacity);
   KernelRun run = record_kernel_launch(c);
+  pause_point();  // a check in the page gives the frame back between its parts (emulator/time_slice.hpp)
   o.uninitialized = run.uninitialized;
   o.printed = run.printed;
   const std::vector<Payload> output = run.trace.result.output;
@@ -398,7 +400,9 @@ class Checker {
 
   void collect_hazards(const Trace& t, const CheckCase& cc) {
     std::vector<Hazard> found = find_hazards(t, true);
+    pause_point();
     for (Hazard& h : find_block_races(t)) found.push_back(h);
+    pause_point();
     for (const Hazard& h : found) {
       CheckHazard ch;
       ch.kind = std::string(hazard_kind_name(h.kind));

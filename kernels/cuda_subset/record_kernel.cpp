@@ -313,6 +313,7 @@ std::int64_t run_block(const KernelRunConfig& c, const Bound& b, std::int32_t bl
   // never written cost nothing): the built-in kernels record up to about 60 events a thread.
   trace.events.reserve(static_cast<std::size_t>(std::clamp<std::int64_t>(std::int64_t{bind.threads} * 128, 0, budget.events)));
   BlockEmulator emu(trace, c.schedule, bind.threads, block_id, b.meta.input, c.n, true, c.warp, kInterpreterStack);
+  emu.allow_pauses();  // a check in the page runs a slice a frame
   for (const ParamBinding::Extra& e : b.extras) emu.add_global(e.name, e.cells);
   const int globals = static_cast<int>(trace.buffers.size());
   if (memory.values.empty()) {  // the launch's first block: the buffers as the launch gives them

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/values.hpp"
+#include "emulator/time_slice.hpp"
 
 namespace sv {
 
@@ -320,7 +321,10 @@ void BlockEmulator::run(const Body& body) {
   const int warps = (threads + warp_width_ - 1) / warp_width_;
   std::vector<int> runnable;
   runnable.reserve(warps);
-  while (error_.empty()) {
+  // Every 16th step may give the thread back to a time-sliced check (time_slice.hpp): not every one,
+  // since the clock read would cost more than it buys.
+  for (std::uint32_t round = 0; error_.empty(); ++round) {
+    if (pausable_ && round % 16 == 0) pause_point();
     runnable.clear();
     bool at_barrier = false;
     for (int w = 0; w < warps; ++w) {

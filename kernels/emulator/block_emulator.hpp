@@ -235,6 +235,9 @@ class BlockEmulator {
   void set_global(int buffer, const std::vector<Payload>& values, const std::vector<std::uint8_t>& defined);
 
   int warp_width() const { return warp_width_; }
+  // Lets run() give the thread back to a TimeSlicedJob between instructions (emulator/time_slice.hpp):
+  // only for an emulator run on the job's own stack, not inside another's thread.
+  void allow_pauses() { pausable_ = true; }
 
   // Runs `body` on every thread to completion. Throws EmulationError.
   void run(const Body& body);
@@ -302,6 +305,7 @@ class BlockEmulator {
   std::exception_ptr first_error_;  // rethrown as it was when it is an EmulationError
   bool step_open_ = false;
   bool direct_ = false;  // run_direct: no coroutine to suspend
+  bool pausable_ = false;
 };
 
 }  // namespace sv

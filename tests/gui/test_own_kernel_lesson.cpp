@@ -143,6 +143,33 @@ TEST_CASE("own kernel lesson: the report card's worker grades the newest kernel 
   }
 }
 
+TEST_CASE("own kernel lesson: without threads the card is graded in slices that stop inside a case, to the same card") {
+  // The page's way: work() runs the check for at most its budget; a budget of no time stops it at the
+  // emulator's next pause point, so a case of a 64-thread block takes many frames.
+  const auto k = make_own_kernel("ks.cu", sv_test::read_source("tests/fixtures/whole_files/ks_read_then_write_same_interval.cu"));
+  const std::string launch = "prefix_sum<<<1, 64>>>(in, out, n)";
+  const KernelGrade whole = grade_kernel(k, launch);
+  KernelChecker checker(false);
+  checker.request(k, launch);
+  std::size_t frames = 0, most_cases = 0;
+  std::optional<KernelGrade> g;
+  while (!g && frames < 1'000'000) {
+    checker.work(0);
+    ++frames;
+    if (const auto p = checker.progress()) most_cases = std::max(most_cases, p->run);
+    g = checker.take();
+  }
+  REQUIRE(g.has_value());
+  CHECK(whole.report.verdict == "wrong");  // the file's race
+  CHECK(g->report.verdict == whole.report.verdict);
+  REQUIRE(g->report.cases.size() == whole.report.cases.size());
+  CHECK(frames > 4 * whole.report.cases.size());  // stopped inside cases, not only between them
+  CHECK(most_cases == whole.report.cases.size());
+  CHECK(g->report.hazards.size() == whole.report.hazards.size());
+  for (std::size_t i = 0; i < whole.report.cases.size(); ++i) CHECK(g->report.cases[i].outcome == whole.report.cases[i].outcome);
+  CHECK(g->check_ms > 0);
+}
+
 TEST_CASE("own kernel lesson: a followed file is seen changed once per save, by its time or its size") {
   namespace fs = std::filesystem;
   const fs::path path = fs::temp_directory_path() / ("scanviz-watch-" + std::to_string(::getpid()) + ".cu");

@@ -4,7 +4,9 @@
 // it works, a case at a time (cuda::CheckRun), showing how far it got and what it found so far. The
 // newest kernel asked wins: one asked while another is graded waits for that one, then runs; one
 // overtaken before it starts is never run. With threads the cases run on a worker; without (the web
-// page) the frame loop runs them between frames, a few milliseconds of each frame (work()).
+// page) the check is a TimeSlicedJob that the frame loop runs a few milliseconds of each frame
+// (work()), stopping inside a case where the slice is spent (one case of a 1024-thread block takes
+// longer than a frame).
 #pragma once
 
 #include <atomic>
@@ -15,6 +17,7 @@
 #include <string>
 
 #include "cuda_subset/check.hpp"
+#include "emulator/time_slice.hpp"
 #include "gui/lesson/own_kernel.hpp"
 
 namespace sv::gui {
@@ -63,6 +66,7 @@ class KernelChecker {
     std::shared_ptr<const OwnKernel> kernel;
     std::string launch;
     std::optional<cuda::CheckRun> run;  // empty when the launch did not parse
+    std::unique_ptr<TimeSlicedJob> slices;  // without threads: the steps, run a slice at a time
     KernelGrade grade;                  // the launch's refusal, or the finished card
     std::atomic<bool> done{false};
     double ms = 0;
@@ -73,6 +77,7 @@ class KernelChecker {
 
  private:
   void start_waiting();
+  void run_slice(double budget_ms);  // without threads: the running check's job, for at most this long
 
   bool threads_;
   std::shared_ptr<Grading> running_;

@@ -130,7 +130,7 @@ void follow_kernel_file(Ui& ui, const Platform& platform, double now, bool force
 }
 
 void take_kernel_grade(Ui& ui, bool wait) {
-  // Without threads (the page) the card is graded here, a few cases a frame, so the frames go on.
+  // Without threads (the page) the card is graded here, 10 ms of it a frame, so the frames go on.
   if (!wait) ui.kernel.checker.work(kGradeMsPerFrame);
   std::optional<KernelGrade> g = wait ? ui.kernel.checker.wait() : ui.kernel.checker.take();
   // The status line's verdict is the card's, as it grades ("checking: 3 of 24 cases", WRONG once a
