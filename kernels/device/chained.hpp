@@ -4,32 +4,28 @@
 // tile is the whole scan's critical path (what decoupled look-back removes).
 #pragma once
 
-#include "device/device_params.hpp"
+#include "device/single_pass_tile.hpp"
 
 namespace sv {
 
 struct Chained {
+  static constexpr bool kPublishesAggregate = false;
+
   template <class X, class Op>
   SV_HD static void run(X& x, Op op, const DeviceParams& p, const DeviceBuffers& b) {
-    using T = typename Op::value_type;
-    const std::int64_t tile = x.take_tile(p, b);
-    auto items = x.template load_tile<T>(op, b.in, tile, p);
-    const T aggregate = x.reduce_tile(op, items);
-    T exclusive = op.identity();
-    if (x.look_back_warp()) {
-      while (tile > 0) {
-        const Window<T> w = x.inspect_window(op, b, tile, tile, 1, p);
-        if (w.has_p) {
-          exclusive = w.combined;
-          break;
-        }
-        if (!x.spin(tile, p)) break;  // the bounded wait ran out: the error flag is set
-      }
-      x.publish(op, b, tile, TileFlag::P, op(exclusive, aggregate), p);
+    scan_single_pass_tile<Chained>(x, op, p, b);
+  }
+
+  // The look-back warp's: the predecessor's P, once it shows one (none for tile 0).
+  template <class X, class Op>
+  SV_HD static typename Op::value_type exclusive_prefix(X& x, Op op, const DeviceParams& p, const DeviceBuffers& b,
+                                                        std::int64_t tile) {
+    while (tile > 0) {
+      const Window<typename Op::value_type> w = x.inspect_window(op, b, tile, tile, 1, p);
+      if (w.has_p) return w.combined;
+      if (!x.spin(tile, p)) break;  // the bounded wait ran out: the error flag is set
     }
-    exclusive = x.broadcast(exclusive);
-    x.scan_store_tile(op, items, exclusive, b.out, tile, p);
-    x.end_tile(tile);
+    return op.identity();
   }
 };
 

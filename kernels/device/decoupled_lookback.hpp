@@ -11,42 +11,38 @@
 // their own P about as soon: 1.5-3% slower on an H100 and an H200, docs/performance.md), stall=TILE:CYCLES.
 #pragma once
 
-#include "device/device_params.hpp"
+#include "device/single_pass_tile.hpp"
 
 namespace sv {
 
 struct DecoupledLookback {
+  static constexpr bool kPublishesAggregate = true;
+
   template <class X, class Op>
   SV_HD static void run(X& x, Op op, const DeviceParams& p, const DeviceBuffers& b) {
+    scan_single_pass_tile<DecoupledLookback>(x, op, p, b);
+  }
+
+  // The look-back warp's: the windows' values combined back to the nearest P.
+  template <class X, class Op>
+  SV_HD static typename Op::value_type exclusive_prefix(X& x, Op op, const DeviceParams& p, const DeviceBuffers& b,
+                                                        std::int64_t tile) {
     using T = typename Op::value_type;
-    const std::int64_t tile = x.take_tile(p, b);
-    auto items = x.template load_tile<T>(op, b.in, tile, p);
-    const T aggregate = x.reduce_tile(op, items);
     T exclusive = op.identity();
-    if (tile == 0) {
-      x.publish(op, b, tile, TileFlag::P, aggregate, p);
-    } else {
-      x.publish(op, b, tile, TileFlag::A, aggregate, p);
-      if (x.look_back_warp()) {
-        for (std::int64_t end = tile;;) {
-          const Window<T> w = x.inspect_window(op, b, tile, end, p.window, p);
-          if (w.any_x || (p.window == 1 && !w.has_p)) {
-            if (!x.spin(tile, p)) break;  // the bounded wait ran out: the error flag is set
-            continue;
-          }
-          exclusive = op(w.combined, exclusive);
-          if (w.has_p) {
-            if (p.share) x.share_window(op, b, tile, p);
-            break;
-          }
-          end -= p.window;
-        }
-        x.publish(op, b, tile, TileFlag::P, op(exclusive, aggregate), p);
+    for (std::int64_t end = tile;;) {
+      const Window<T> w = x.inspect_window(op, b, tile, end, p.window, p);
+      if (w.any_x || (p.window == 1 && !w.has_p)) {
+        if (!x.spin(tile, p)) break;  // the bounded wait ran out: the error flag is set
+        continue;
       }
-      exclusive = x.broadcast(exclusive);
+      exclusive = op(w.combined, exclusive);
+      if (w.has_p) {
+        if (p.share) x.share_window(op, b, tile, p);
+        break;
+      }
+      end -= p.window;
     }
-    x.scan_store_tile(op, items, exclusive, b.out, tile, p);
-    x.end_tile(tile);
+    return exclusive;
   }
 };
 

@@ -18,58 +18,54 @@
 // writes the whole tree out.
 #pragma once
 
-#include "device/device_params.hpp"
+#include "device/single_pass_tile.hpp"
 
 namespace sv {
 
 struct DecoupledLookbackFixed {
+  static constexpr bool kPublishesAggregate = true;
+
   template <class X, class Op>
   SV_HD static void run(X& x, Op op, const DeviceParams& p, const DeviceBuffers& b) {
+    scan_single_pass_tile<DecoupledLookbackFixed>(x, op, p, b);
+  }
+
+  // The look-back warp's: back to the nearest P, then the left fold forward from it.
+  template <class X, class Op>
+  SV_HD static typename Op::value_type exclusive_prefix(X& x, Op op, const DeviceParams& p, const DeviceBuffers& b,
+                                                        std::int64_t tile) {
     using T = typename Op::value_type;
-    const std::int64_t tile = x.take_tile(p, b);
-    auto items = x.template load_tile<T>(op, b.in, tile, p);
-    const T aggregate = x.reduce_tile(op, items);
     T exclusive = op.identity();
-    if (tile == 0) {
-      x.publish(op, b, tile, TileFlag::P, aggregate, p);
-    } else {
-      x.publish(op, b, tile, TileFlag::A, aggregate, p);
-      if (x.look_back_warp()) {
-        // Back, a window at a time, to the window that holds the nearest P.
-        std::int64_t end = tile;
-        bool waited_out = false;
-        for (;;) {
-          const Window<T> w = x.fold_window(op, b, tile, end, p.window, op.identity(), p);
-          if (w.any_x || (p.window == 1 && !w.has_p)) {
-            if (!x.spin(tile, p)) {  // the bounded wait ran out: the error flag is set
-              waited_out = true;
-              break;
-            }
-            continue;
-          }
-          if (w.has_p) {
-            exclusive = w.combined;
-            break;
-          }
-          end -= p.window;
+    // Back, a window at a time, to the window that holds the nearest P.
+    std::int64_t end = tile;
+    bool waited_out = false;
+    for (;;) {
+      const Window<T> w = x.fold_window(op, b, tile, end, p.window, op.identity(), p);
+      if (w.any_x || (p.window == 1 && !w.has_p)) {
+        if (!x.spin(tile, p)) {  // the bounded wait ran out: the error flag is set
+          waited_out = true;
+          break;
         }
-        // Forward again to this tile, each window folded onto the prefix in tile order. Every
-        // descriptor there showed A or P already, so none shows X now.
-        while (!waited_out && end < tile) {
-          const Window<T> w = x.fold_window(op, b, tile, end + p.window, p.window, exclusive, p);
-          if (w.any_x) {
-            waited_out = !x.spin(tile, p);
-            continue;
-          }
-          exclusive = w.combined;
-          end += p.window;
-        }
-        x.publish(op, b, tile, TileFlag::P, op(exclusive, aggregate), p);
+        continue;
       }
-      exclusive = x.broadcast(exclusive);
+      if (w.has_p) {
+        exclusive = w.combined;
+        break;
+      }
+      end -= p.window;
     }
-    x.scan_store_tile(op, items, exclusive, b.out, tile, p);
-    x.end_tile(tile);
+    // Forward again to this tile, each window folded onto the prefix in tile order. Every
+    // descriptor there showed A or P already, so none shows X now.
+    while (!waited_out && end < tile) {
+      const Window<T> w = x.fold_window(op, b, tile, end + p.window, p.window, exclusive, p);
+      if (w.any_x) {
+        waited_out = !x.spin(tile, p);
+        continue;
+      }
+      exclusive = w.combined;
+      end += p.window;
+    }
+    return exclusive;
   }
 };
 

@@ -261,8 +261,8 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     std::string runs = "bench: decoupled-lookback runs " + small.name() + " up to n = " + std::to_string(small_up_to) +
                        ", " + gather.name() + " up to n = " +
                        std::to_string(gpu::kGatherMaxTiles * gather.threads * gather.items) + ", then ";
-    if (const gpu::TilePolicy w = gpu::one_wave_policy(options.type); w.threads > 0)
-      runs += w.name() + " up to n = " + std::to_string(gpu::one_wave_up_to(options.type)) + ", ";
+    for (const gpu::TilePolicy& w : gpu::one_wave_policies(options.type))
+      runs += w.name() + " up to n = " + std::to_string(gpu::one_wave_up_to(w, options.type)) + ", ";
     runs += gpu::default_policy(options.type).name() + " (tile ids from the block index up to the tiles the device holds at once)";
     progress(from == INT64_MAX
                  ? runs + " at every n (the pipelined kernel needs sm_90 code and 9 x 24 KB of shared memory a block)"

@@ -144,6 +144,9 @@ struct TilePolicy {
   // predecessor's aggregate read at once; the other fields unused.
   bool gather = false;
   bool early = false;  // early aggregates: published before the tile is scanned (TileConfig::kEarly)
+  // The launch bound's block size: min_blocks blocks of this many threads a multiprocessor (1024:
+  // the bound of the default kernels; 256 bounds 256-thread tiles to 5 or 6 a multiprocessor).
+  std::int32_t bound_threads = 1024;
   std::string name() const;
   friend bool operator==(const TilePolicy&, const TilePolicy&) = default;
 };
@@ -173,19 +176,27 @@ TilePolicy gather_policy_at(std::int64_t n, ValueType type);
 // CUB where the default's 24 KB tiles under the 32-register bound ran 0.88-0.98x (docs/performance.md,
 // "Tile ids from the block index").
 TilePolicy one_wave_policy(ValueType type);
-// device_policies.cu: the largest n whose tiles of one_wave_policy(type) the current device holds at
-// once; 0 for other types.
-std::int64_t one_wave_up_to(ValueType type);
+// The tile kernels the default runs for 8-byte sums, in turn, while the device holds every tile of
+// one at once (each up to one_wave_up_to of it): one_wave_policy, then its tiles bound to 6 of their
+// blocks a multiprocessor (40 registers instead of 48 for int64 and 56 for double: 792 tiles on 132
+// multiprocessors), then 24 KB tiles (256 x 12) under that bound, up to where the pipelined kernel
+// takes over on sm_90. Empty for other types. On the H200 they ran 0.98-1.10x CUB from 1,310,720 to
+// 2^21, where the 24 KB tiles under the 32-register bound and the pipelined kernel ran 0.87-1.00x
+// (docs/performance.md, "64-bit values in one wave").
+std::vector<TilePolicy> one_wave_policies(ValueType type);
+// device_policies.cu: the largest n whose tiles of t (one of one_wave_policies(type)) the current
+// device holds at once; 0 for other types.
+std::int64_t one_wave_up_to(const TilePolicy& t, ValueType type);
 // The pipelined policy the default hands large inputs to: 9 stages, the input's L2 lines marked evict-last.
 TilePolicy pipelined_default(ValueType type);
 // The n from which the default runs pipelined_default(type) on the current device: pipelined_from_tiles
 // tiles for each of the device's blocks of it (one a multiprocessor); INT64_MAX where the device
 // does not run the pipelined kernel (before sm_90). 4-byte values from 9, so that every stage has a
-// tile from the start (the tile kernel won at 7.8 tiles a multiprocessor); 8-byte values from 4, where
-// the two kernels were within 2% either way and the pipelined one won by 3-6% from 4.9 up on the
-// H200 and the H100 (docs/performance.md, "What made the current figures").
+// tile from the start (the tile kernel won at 7.8 tiles a multiprocessor); 8-byte values from 6: the
+// tile kernel with ids from the block index beat the pipelined one by 0.5-1.2 us at 4.5 and 5.2
+// tiles a multiprocessor on the H200, and lost to it from 6.5 on the H100 (docs/performance.md).
 constexpr int pipelined_from_tiles(ValueType type) {
-  return type == ValueType::I64 || type == ValueType::F64 ? 4 : 9;
+  return type == ValueType::I64 || type == ValueType::F64 ? 6 : 9;
 }
 std::int64_t pipelined_from(ValueType type);
 
@@ -220,7 +231,7 @@ class DeviceScanSum {
   void set_stream(cudaStream_t stream);
   // The policy a run of n elements takes: the scanner's, except that the default's (its switches
   // left alone, decoupled-lookback or tiles-alone) is pipelined_default from pipelined_from elements
-  // up, gather_policy_at(n, ...) where that is one, decoupled look-back's one_wave_policy where that
+  // up, gather_policy_at(n, ...) where that is one, decoupled look-back's one_wave_policies where one
   // is one and all its tiles fit on the device at once, and its tile kernel between (with tile ids from
   // the block index where the device holds all the tiles at once: Launcher::static_ids_where_resident). A run with a stall
   // pending for a test takes the tile kernel where it would gather.

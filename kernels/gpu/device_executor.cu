@@ -99,7 +99,8 @@ std::string TilePolicy::name() const {
   if (stages) return s + " pipe" + std::to_string(stages) + (reuse_descriptors ? "" : " memset") + l2 + " sleep" +
                      std::to_string(backoff_max_ns);
   if (streaming) s += " cs";
-  if (min_blocks > 1) s += " min" + std::to_string(min_blocks);
+  if (bound_threads != 1024) s += " min" + std::to_string(min_blocks) + "of" + std::to_string(bound_threads);
+  else if (min_blocks > 1) s += " min" + std::to_string(min_blocks);
   s += staged ? " staged" : " regs";
   if (!prefetch) s += " no-prefetch";
   if (!reuse_descriptors) s += " memset";
@@ -124,6 +125,17 @@ TilePolicy one_wave_policy(ValueType type) {
   t.static_ids = true;
   if (type != ValueType::I64 && type != ValueType::F64) t.threads = 0;
   return t;
+}
+
+std::vector<TilePolicy> one_wave_policies(ValueType type) {
+  const TilePolicy w = one_wave_policy(type);
+  if (w.threads == 0) return {};
+  TilePolicy bound = w;  // 6 blocks a multiprocessor
+  bound.bound_threads = 256;
+  bound.min_blocks = 6;
+  TilePolicy wide = bound;  // ... of 24 KB tiles
+  wide.items = 12;
+  return {w, bound, wide};
 }
 
 TilePolicy pipelined_default(ValueType type) {
@@ -219,7 +231,40 @@ std::vector<TilePolicy> experimental_policies(ValueType type) {
     static_ids.static_ids = true;
     v.push_back(static_ids);
     v.push_back(one_wave_policy(type));
-    return v;
+  }
+  if (type == ValueType::I64 || type == ValueType::F64) {
+    // The one-wave kernels at every n, each also polling without sleeping (CUB's sm_90 look-back of
+    // 8-byte sums never sleeps below 500 blocks), as are the default's tiles with block-index ids;
+    // 256 x 8 bound to 5 blocks a multiprocessor (double), to 8 (the 32-register bound, int64), and
+    // CUB's tile with block-index ids (int64).
+    const std::vector<TilePolicy> rungs = one_wave_policies(type);
+    const TilePolicy w = rungs[0];
+    std::vector<TilePolicy> ids = rungs;
+    if (type == ValueType::F64) {
+      TilePolicy b = rungs[1];
+      b.min_blocks = 5;
+      ids.push_back(b);
+    }
+    if (type == ValueType::I64) {
+      TilePolicy b = w;
+      b.min_blocks = 2;
+      ids.push_back(b);
+      TilePolicy c{224, 24, false, 1, 256, true, true};
+      c.static_ids = true;
+      ids.push_back(c);
+    }
+    TilePolicy d = default_policy(type);
+    d.static_ids = true;
+    ids.push_back(d);
+    TilePolicy counter = rungs[1];  // the bound tiles with ids from the counter
+    counter.static_ids = false;
+    v.push_back(counter);
+    for (TilePolicy t : ids) {
+      if (!(type == ValueType::I64 && (t == w || t == d))) v.push_back(t);
+      t.backoff_max_ns = 0;
+      v.push_back(t);
+    }
+    if (type == ValueType::I64) return v;
   }
   if (type != ValueType::I32) return v;
   // threads items  cs   minb sleep staged prefetch
@@ -271,7 +316,8 @@ struct DeviceScanSum::Impl {
   DeviceConfig config;
   TilePolicy policy;
   std::int64_t pipe_from = INT64_MAX;  // the default's: from this n, pipelined_default (policy_at)
-  std::int64_t one_wave_up_to = 0;     // decoupled look-back's default: up to this n, one_wave_policy
+  // decoupled look-back's default: one_wave_policies, each up to the n beside it
+  std::vector<std::pair<std::int64_t, TilePolicy>> one_wave;
   // The default with its switches left alone: the gather kernel where gather_policy_at gives one, and
   // the tile kernel's ids from the block index where its tiles fit on the device at once.
   bool switches = false;
@@ -338,7 +384,8 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
       impl_->pipe_from = pipelined_from(type);
       impl_->switches = true;
       // 8-byte sums in one wave (not tiles-alone, whose baseline is the default's tile kernel).
-      if (algorithm == "decoupled-lookback") impl_->one_wave_up_to = one_wave_up_to(type);
+      if (algorithm == "decoupled-lookback")
+        for (const TilePolicy& t : one_wave_policies(type)) impl_->one_wave.emplace_back(one_wave_up_to(t, type), t);
     }
   }
 }
@@ -348,7 +395,9 @@ TilePolicy DeviceScanSum::policy_at(std::int64_t n) const {
   // A run with a stall pending (stall_next_run_for_test) takes the tile kernel, which has the hook.
   if (impl_->switches && impl_->stall_tile < 0)
     if (const TilePolicy g = gather_policy_at(n, impl_->type); g.threads > 0) return g;
-  if (n <= impl_->one_wave_up_to && impl_->stall_tile < 0) return one_wave_policy(impl_->type);
+  if (impl_->stall_tile < 0)
+    for (const auto& [up_to, t] : impl_->one_wave)
+      if (n <= up_to) return t;
   return impl_->policy;
 }
 

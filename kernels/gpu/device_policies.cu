@@ -28,11 +28,17 @@ void run_policy(Scratch& scratch, SinglePassState& state, const DeviceParams& p,
 // The default's tile kernel for 8-byte sums where the device holds every tile at once
 // (one_wave_policy): 8 items a thread without the register bound, for int64 and double.
 using OneWaveConfig = TileConfig<8, false, 1024, 1, true>;
+// The one-wave tiles under a bound of 5 or 6 of their 256-thread blocks a multiprocessor (48 and 40
+// registers), so that more of them fit on the device at once; and 24 KB tiles under the bound of 6.
+using OneWaveBound5Config = TileConfig<8, false, 256, 5, true>;
+using OneWaveBound6Config = TileConfig<8, false, 256, 6, true>;
+using OneWaveWideConfig = TileConfig<12, false, 256, 6, true>;
 
 // The compile-time tile configurations built for decoupled look-back's int32 and int64 sums besides
 // the defaults (each list starts with its type's default, for the run-time variants of it); a
-// TilePolicy picks one by its compile-time part (items, hints, register bound, staging). Every
-// launch bound is of 1024-thread blocks: min_blocks 2 caps a thread at 32 registers.
+// TilePolicy picks one by its compile-time part (items, hints, register bound, staging). The launch
+// bounds are of 1024-thread blocks (min_blocks 2 caps a thread at 32 registers) but for the 8-byte
+// one-wave kernels' bounds of 256-thread blocks (TilePolicy::bound_threads).
 template <class... Configs>
 struct ConfigList {};
 using PolicyConfigs = ConfigList<DefaultTileConfig<std::int32_t>,
@@ -46,7 +52,8 @@ using PolicyConfigs = ConfigList<DefaultTileConfig<std::int32_t>,
                                  TileConfig<24, false, 1024, 2, true, false, 0, true>>;  // the default, early aggregates
 // 8-byte values: besides the default (12 items, 24 KB tiles, 32 registers), the earlier default of
 // 8 items unbounded, 8 items bound, 12 unbounded and 32 KB tiles (16 items) bound, 24 items unbounded
-// (CUB's sm_90 tiles of 8-byte sums are 224 x 24), and early aggregates of some of them.
+// (CUB's sm_90 tiles of 8-byte sums are 224 x 24), early aggregates of some of them, and the one-wave
+// tiles bound to 6 blocks a multiprocessor (double: 5 too).
 using PolicyConfigs64 = ConfigList<DefaultTileConfig<std::int64_t>,
                                    OneWaveConfig,
                                    TileConfig<8, false, 1024, 2, true>,
@@ -55,13 +62,19 @@ using PolicyConfigs64 = ConfigList<DefaultTileConfig<std::int64_t>,
                                    TileConfig<24, false, 1024, 1, true>,
                                    TileConfig<12, false, 1024, 2, true, false, 0, true>,
                                    TileConfig<8, false, 1024, 1, true, false, 0, true>,
-                                   TileConfig<24, false, 1024, 1, true, false, 0, true>>;
+                                   TileConfig<24, false, 1024, 1, true, false, 0, true>,
+                                   OneWaveBound6Config,
+                                   OneWaveWideConfig>;
 
-using PolicyConfigsF64 = ConfigList<OneWaveConfig>;
+// double: the one-wave kernels, 256 x 8 bound to 5 blocks, and the default's tile kernel (for its
+// block-index ids at every n).
+using PolicyConfigsF64 =
+    ConfigList<OneWaveConfig, OneWaveBound6Config, OneWaveWideConfig, OneWaveBound5Config, DefaultTileConfig<double>>;
 
 template <class Config>
 bool policy_is(const TilePolicy& t) {
   return t.items == Config::kItems && t.streaming == Config::kStreaming && t.min_blocks == Config::kMinBlocks &&
+         t.bound_threads == Config::kMaxThreads &&
          t.staged == Config::kStaged && t.persistent == Config::kPersistent && t.bulk == Config::kBulk &&
          t.early == Config::kEarly;
 }
@@ -120,21 +133,29 @@ void run_policy(const TilePolicy& t, ValueType type, Scratch& scratch, SinglePas
 }
 
 namespace {
-template <class T>
+template <class T, class Config>
 std::int64_t resident_one_wave_tiles(const TilePolicy& t) {
-  constexpr auto kernel = tile_pass_kernel<DecoupledLookback, SumOp<T>, NoRecorder, OneWaveConfig>;
-  const std::size_t smem = prepare_stage<kernel>(static_cast<std::size_t>(t.threads) * OneWaveConfig::kItems * sizeof(T));
+  constexpr auto kernel = tile_pass_kernel<DecoupledLookback, SumOp<T>, NoRecorder, Config>;
+  const std::size_t smem = prepare_stage<kernel>(static_cast<std::size_t>(t.threads) * Config::kItems * sizeof(T));
   return resident_blocks<kernel>(t.threads, smem);
+}
+// The elements of the tiles of t (run under Config) that the current device holds at once.
+template <class Config>
+std::int64_t one_wave_elements(const TilePolicy& t, ValueType type) {
+  if (t.threads == 0) return 0;
+  static_assert(Config::kStaged);
+  const std::int64_t tiles = type == ValueType::I64 ? resident_one_wave_tiles<std::int64_t, Config>(t)
+                                                    : resident_one_wave_tiles<double, Config>(t);
+  return tiles * t.threads * t.items;
 }
 }  // namespace
 
-std::int64_t one_wave_up_to(ValueType type) {
-  const TilePolicy t = one_wave_policy(type);
-  if (t.threads == 0) return 0;
-  static_assert(OneWaveConfig::kMinBlocks == 1 && OneWaveConfig::kStaged);
-  const std::int64_t tiles =
-      type == ValueType::I64 ? resident_one_wave_tiles<std::int64_t>(t) : resident_one_wave_tiles<double>(t);
-  return tiles * t.threads * t.items;
+std::int64_t one_wave_up_to(const TilePolicy& t, ValueType type) {
+  if (type != ValueType::I64 && type != ValueType::F64) return 0;
+  if (policy_is<OneWaveConfig>(t)) return one_wave_elements<OneWaveConfig>(t, type);
+  if (policy_is<OneWaveBound6Config>(t)) return one_wave_elements<OneWaveBound6Config>(t, type);
+  if (policy_is<OneWaveWideConfig>(t)) return one_wave_elements<OneWaveWideConfig>(t, type);
+  return 0;
 }
 
 }  // namespace gpu

@@ -237,10 +237,13 @@ TEST_CASE("gpu device small: the gather kernel's 8-byte descriptors, several run
 TEST_CASE("gpu device one-wave: 8-byte sums in 256 x 8 tiles the device holds at once, several runs on one scanner") {
   // Past the gather kernel's 512 tiles (524,288 8-byte values) the default sums 8-byte values in
   // tiles of 256 x 8 with ids from the block index while the device holds them all (one_wave_policy:
-  // on 132 multiprocessors up to 660 tiles of int64, 528 of double). Few enough runs for
-  // compute-sanitizer's racecheck and synccheck (scripts/gpu-check.sh device-sanitizers).
+  // on 132 multiprocessors up to 660 tiles of int64, 528 of double), then in 792 tiles of 256 x 8
+  // (1,500,001 values) and of 256 x 12 (2,000,001) bound to 6 blocks a multiprocessor
+  // (one_wave_policies). Few enough runs for compute-sanitizer's racecheck and synccheck
+  // (scripts/gpu-check.sh device-sanitizers).
   for (ValueType type : {ValueType::I64, ValueType::F64}) {
-    for (std::int64_t n : {std::int64_t{512 * 1024 + 1}, std::int64_t{3 << 18} + 5}) {
+    for (std::int64_t n : {std::int64_t{512 * 1024 + 1}, std::int64_t{3 << 18} + 5, std::int64_t{1500001},
+                           std::int64_t{2000001}}) {
       CAPTURE(type_name(type));
       CAPTURE(n);
       for (const DeviceCheck& c : stress_descriptors_gpu(type, n, 2, 90 + static_cast<std::uint64_t>(n)))

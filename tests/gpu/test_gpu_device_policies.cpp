@@ -40,18 +40,21 @@ std::string gathers_at(std::int64_t n, ValueType type) {
 }
 // The policy verify_tile_policies_gpu says ran: the scanner's own, except that the default (the
 // first in the list) gathers at small n (gathers_at), runs 8-byte sums in 256 x 8 tiles where the
-// device holds them all at once (one_wave_policy), and runs the pipelined kernel's 9 stages with
-// the input marked evict-last from 9 24 KB tiles a multiprocessor with 4-byte values (as many as its
-// stages hold; one block a multiprocessor) and from 4 with 8-byte ones, on sm_90 on.
+// device holds them all at once (one_wave_policies), and runs the pipelined
+// kernel's 9 stages with the input marked evict-last from 9 24 KB tiles a multiprocessor with 4-byte
+// values (as many as its stages hold; one block a multiprocessor) and from 6 with 8-byte ones, on
+// sm_90 on.
 void check_ran(const PolicyCheck& c, const std::string& default_policy, ValueType type) {
   const bool wide = type == ValueType::I64 || type == ValueType::F64;
   const std::int64_t tile = 24 * 1024 / (wide ? 8 : 4);
-  if (c.policy == default_policy && pipelines() && c.n >= (wide ? 4 : 9) * tile * gpu_status().sm_count) {
+  if (c.policy == default_policy && pipelines() && c.n >= (wide ? 6 : 9) * tile * gpu_status().sm_count) {
     CHECK(c.ran.find(" pipe9 L2last") != std::string::npos);
   } else if (c.policy == default_policy && !gathers_at(c.n, type).empty()) {
     CHECK(c.ran == gathers_at(c.n, type));
   } else if (c.policy == default_policy && wide && c.ran != c.policy) {
-    CHECK(c.ran == "256x8 staged static-ids sleep256");  // 8-byte sums in one wave (one_wave_policy)
+    // 8-byte sums in one wave (one_wave_policies)
+    CHECK((c.ran == "256x8 staged static-ids sleep256" || c.ran == "256x8 min6of256 staged static-ids sleep256" ||
+           c.ran == "256x12 min6of256 staged static-ids sleep256"));
   } else if (c.policy == default_policy) {
     CHECK(c.ran == c.policy);  // the tile kernel between the two
   } else {
@@ -131,10 +134,10 @@ TEST_CASE("gpu device: the default and the pipelined tile policies on every nume
   // past an aligned allocation: the pipelined kernel's load warp then copies element by element
   // (no bulk copy) and its store warps store scalars; the default takes its guarded path. Sizes
   // with full tiles only, a partial last tile, less than a tile, and n = 1; 2^23 + 1, which the
-  // default hands to the pipelined kernel on sm_90 (2^22 + 1 and 2^21 + 1 too with 8-byte values);
-  // 3 x 2^18 + 1, which it hands to the one-wave tile kernel with 8-byte values.
+  // default hands to the pipelined kernel on sm_90 (2^22 + 1 too with 8-byte values); 3 x 2^18 + 1,
+  // 1,500,001 and 2^21 + 1, which it hands to each of the one-wave tile kernels with 8-byte values.
   const std::vector<std::int64_t> sizes = {(1 << 23) + 1, 6144 * 5, 3000, (1 << 22) + 1, 1, 6144 * 2, (1 << 21) + 1,
-                                           (3 << 18) + 1};
+                                           (3 << 18) + 1, 1500001};
   const bool pipelined_here = pipelines();
   for (ValueType type : {ValueType::F32, ValueType::F64, ValueType::I32, ValueType::I64}) {
     for (std::int64_t offset : {0, 1}) {
