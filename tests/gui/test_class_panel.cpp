@@ -2,7 +2,7 @@
 // order, each with its verdict, score and first finding; a class table's rows keeping their verdicts;
 // an entry picked giving its own file), and the class panel under Xvfb: a folder of three opened with
 // --class, every verdict drawn in its colour, Down and Enter opening the second as the lesson's kernel,
-// and three .cu files dropped at once listed as a class.
+// and three .cu files dropped at once listed as a class, G and the keys alone opening one.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -190,19 +190,23 @@ TEST_CASE("class panel: a folder of three opened with --class lists every verdic
   REQUIRE(layout["chrome"].contains("class_panel"));
 }
 
-TEST_CASE("class panel: several .cu files dropped at once are a class, and a bad --class is one line and exit code 2") {
+TEST_CASE("class panel: several .cu files dropped at once are a class, reached by G and the keys alone, and a bad --class is one line and exit code 2") {
   Dir dir;
   write_class(dir.path / "class");
   const fs::path c = dir.path / "class";
   std::string out;
-  const int code = run_under_xvfb("gui --frames 16 --size 1200x700 --report-class --keys 'drop:" + (c / "bob.cu").string() + "," + (c / "alice.cu").string() +
-                                      "," + (c / "carol" / "scan.cu").string() + "'",
+  // Dropped, then G hides the panel (Down and Enter, pressed then, do nothing) and G again shows it
+  // with the keys its: Down and Enter open the second. Were G deaf, they would open the third.
+  const int code = run_under_xvfb("gui --frames 24 --size 1200x700 --report-class --report-kernel --keys 'drop:" + (c / "bob.cu").string() + "," +
+                                      (c / "alice.cu").string() + "," + (c / "carol" / "scan.cu").string() + " g down enter g down enter'",
                                   &out);
   REQUIRE_MESSAGE(code == 0, out);
   CHECK(line(out, "class: ").rfind("3 dropped files, 3 submissions, 3 graded, panel shown", 0) == 0);
   CHECK(line(out, "entry 0: ").rfind("bob.cu: wrong", 0) == 0);  // in the order dropped
   CHECK(line(out, "entry 1: ").rfind("alice.cu: correct", 0) == 0);
   CHECK(line(out, "entry 2: ").rfind("scan.cu: error", 0) == 0);
+  CHECK(line(out, "selected: ") == "1 alice.cu");
+  CHECK(line(out, "lesson kernel: ").rfind("alice.cu, shown: alice.cu", 0) == 0);
 
   std::string refused;
   CHECK(run_under_xvfb("gui --frames 2 --class '" + (c / "notes.txt").string() + "'", &refused) == 2);

@@ -89,7 +89,13 @@ ClassList class_from_table(const std::string& csv) {
   for (const grade::ClassRow& r : rows) {
     const fs::path written(r.file);
     const fs::path there = written.is_absolute() || !fs::exists(beside / written) ? written : beside / written;
-    ClassEntry e = fs::exists(there) ? read_entry(r.file, there.string()) : ClassEntry{r.file, "", nullptr, "not found beside the table nor here"};
+    ClassEntry e;
+    if (fs::exists(there)) {
+      e = read_entry(r.file, there.string());
+    } else {
+      e.name = r.file;
+      e.problem = "not found beside the table nor here";
+    }
     e.verdict = r.verdict;
     e.score = r.score;
     e.max_score = r.max_score;
