@@ -281,7 +281,8 @@ def dropped_class(browser, url, out, root):
     """Three .cu files dropped at once (a correct Kogge-Stone, the slides' racy one, one that does not
     compile) are a class: the class panel opens over the lower left of the window and, as the page
     grades them a frame's share at a time, shows CORRECT's green and WRONG's and ERROR's red there
-    (the default lesson's own panel, which the class panel covers, has no red)."""
+    (the default lesson's own panel, which the class panel covers, has no red). The green is the word
+    "correct" on the selected row's highlight: about 17 pixels keep its colour within 12 there."""
     load(browser, url)
     folder = os.path.join(out, "dropped-class")
     os.makedirs(folder, exist_ok=True)
@@ -296,11 +297,11 @@ def dropped_class(browser, url, out, root):
         image = read_png(shot)
         box = (0, int(0.52 * image[1]), int(0.54 * image[0]), int(0.92 * image[1]))
         good, bad = count_colour(image, box, VERDICT_GOOD, 12), count_colour(image, box, VERDICT_BAD, 12)
-        if good > 20 and bad > 40:
+        if good > 10 and bad > 40:
             break
         time.sleep(0.5)
     save(shot, os.path.join(out, "web-class-dropped.png"))
-    if good <= 20 or bad <= 40:
+    if good <= 10 or bad <= 40:
         fail(f"three .cu files dropped at once: the class panel shows {good} pixels of CORRECT's green and {bad} of WRONG's and ERROR's red")
     print(f"page_test: three .cu files dropped at once are a class, graded in the page: {good} green and {bad} red verdict pixels")
 
