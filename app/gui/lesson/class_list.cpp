@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/files.hpp"
+#include "grade/class_table.hpp"
 #include "grade/class_table_read.hpp"
 #include "grade/grade.hpp"
 #include "grade/rubric.hpp"
@@ -35,14 +36,13 @@ ClassEntry read_entry(const std::string& name, const std::string& path) {
 // a wrong output.
 std::string first_finding(const cuda::CheckReport& r) {
   for (const cuda::CheckError& e : r.errors)
-    if (e.severity != "warning") return e.kind + (e.line ? " at line " + std::to_string(e.line) : "") + ": " + e.message;
+    if (e.severity != "warning") return grade::fault_finding(e.kind, e.line, e.message);
   if (!r.hazards.empty()) {
     const cuda::CheckHazard& h = r.hazards.front();
-    return h.kind + " race on " + h.buffer + " (" + h.memory + "), lines " + std::to_string(h.line_write) + " and " +
-           std::to_string(h.line_read ? h.line_read : h.line_second);
+    return grade::race_finding(h.kind, h.buffer, h.memory, h.line_write, h.line_read ? h.line_read : h.line_second);
   }
   for (const cuda::CheckCase& c : r.cases)
-    if (c.outcome == "wrong") return "wrong output: n = " + std::to_string(c.n) + ", " + c.detail;
+    if (c.outcome == "wrong") return grade::wrong_output_finding(c.n, c.detail);
   return "-";
 }
 
