@@ -5,6 +5,9 @@
 
 #include <stdexcept>
 
+#include "analysis/analysis.hpp"
+#include "analysis/block_races.hpp"
+#include "core/pause.hpp"
 #include "emulator/time_slice.hpp"
 #include "own_kernel_helpers.hpp"
 
@@ -106,4 +109,32 @@ TEST_CASE("time slice: a job dropped before its end unwinds its frames") {
     CHECK_FALSE(gone);
   }
   CHECK(gone);
+}
+
+TEST_CASE("time slice: the hazard analyses of a race trace give the thread back every few thousand accesses, and find the same hazards") {
+  // The racy Kogge-Stone in one block of 1024 threads, lockstep 1: a trace of tens of thousands of
+  // accesses whose hazards took a frame of their own in the page before the analyses paused.
+  const cuda::KernelRunConfig c = sv_test::kernel_config("kernels/block/cuda/kogge_stone_racy.cu", 1024, 1024, "random:5", 1);
+  const Trace trace = cuda::record_kernel_launch(c).trace;
+  REQUIRE(trace.events.size() > 4 * kPauseEvery);
+  const std::vector<Hazard> whole = find_hazards(trace, true);
+  REQUIRE_FALSE(whole.empty());
+  std::vector<Hazard> sliced;
+  TimeSlicedJob hazards([&] { sliced = find_hazards(trace, true); });
+  CHECK(run_sliced(hazards, 0) > trace.events.size() / (2 * kPauseEvery));
+  REQUIRE(sliced.size() == whole.size());
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    CHECK(sliced[i].index == whole[i].index);
+    CHECK(sliced[i].first.seq == whole[i].first.seq);
+    CHECK(sliced[i].second.seq == whole[i].second.seq);
+  }
+  // Between blocks: the same kernel in four blocks (what it finds there matters less than that the
+  // pass over the launch's events pauses).
+  const cuda::KernelRunConfig grid = sv_test::kernel_config("kernels/block/cuda/kogge_stone_racy.cu", 4096, 1024, "random:5", 1);
+  const Trace launch = cuda::record_kernel_launch(grid).trace;
+  REQUIRE(launch.meta.grid == 4);
+  std::size_t between_blocks = 0;
+  TimeSlicedJob races([&] { between_blocks = find_block_races(launch).size(); });
+  CHECK(run_sliced(races, 0) > launch.events.size() / (2 * kPauseEvery));
+  CHECK(between_blocks == find_block_races(launch).size());
 }

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "analysis/block_races.hpp"
+#include "core/pause.hpp"
 #include "core/values.hpp"
 
 namespace sv {
@@ -174,7 +175,15 @@ std::vector<Hazard> find_hazards(const Trace& trace, bool global) {
     hazards.push_back(h);
   };
 
+  // A race trace of a 1024-thread block compares many accesses a cell: a time-sliced check may give
+  // the thread back every few thousand of them (core/pause.hpp).
+  std::size_t work = 0;
   for (const Event& e : trace.events) {
+    if (work > kPauseEvery) {
+      work = 0;
+      pause_point();
+    }
+    ++work;
     if (e.kind == EventKind::Barrier) {
       ++interval_of[pair_key(e.block, e.thread)];
       continue;
@@ -187,9 +196,11 @@ std::vector<Hazard> find_hazards(const Trace& trace, bool global) {
       mem.resize(static_cast<std::size_t>(trace.buffers[e.buffer].length));
     // Two atomic read-modify-writes of one cell are no race (each sees the other's whole update);
     // an atomic against a plain read or write still is one.
+    work += cell.writes.size();
     for (std::uint64_t w : cell.writes)
       if (trace.events[w].thread != e.thread && !(e.atomic && trace.events[w].atomic)) report(key, trace.events[w], e, cell);
     if (e.kind == EventKind::Write) {
+      work += cell.reads.size();
       for (std::uint64_t r : cell.reads)
         if (trace.events[r].thread != e.thread) report(key, trace.events[r], e, cell);
       if (!cell.written) {

@@ -6,6 +6,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "core/pause.hpp"
+
 namespace sv {
 
 std::vector<std::uint32_t> launch_first_blocks(const TraceMeta& meta) {
@@ -78,7 +80,12 @@ std::vector<Hazard> find_block_races(const Trace& trace) {
     hazards.push_back(h);
   };
 
+  std::size_t work = 0;
   for (const Event& e : trace.events) {
+    if (++work > kPauseEvery) {  // a time-sliced check gives the thread back (core/pause.hpp)
+      work = 0;
+      pause_point();
+    }
     if (e.kind == EventKind::Fence) {
       ++fences[e.block];
       continue;

@@ -5,6 +5,7 @@
 #include <bit>
 #include <optional>
 
+#include "core/pause.hpp"
 #include "core/values.hpp"
 #include "cuda_subset/host_run.hpp"
 #include "cuda_subset/parser.hpp"
@@ -345,10 +346,18 @@ std::int64_t run_block(const KernelRunConfig& c, const Bound& b, std::int32_t bl
 void append_block(Trace& launch, Trace&& block) {
   const std::uint64_t offset = launch.events.size();
   if (launch.buffers.empty()) launch.buffers = std::move(block.buffers);
+  if (launch.events.empty() && launch.steps.empty() && launch.snapshots.empty()) {  // the first block: nothing to renumber
+    launch.events = std::move(block.events);
+    launch.steps = std::move(block.steps);
+    launch.snapshots = std::move(block.snapshots);
+    return;
+  }
   const auto shift = [offset](Origin& o) {
     if (o.kind == Origin::OpResult) o.index += static_cast<std::int64_t>(offset);
   };
+  std::size_t copied = 0;
   for (Event& e : block.events) {
+    if (++copied % kPauseEvery == 0) pause_point();  // a later block of a 1024-thread launch is many events
     e.seq += offset;
     shift(e.a);
     shift(e.b);

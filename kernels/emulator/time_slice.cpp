@@ -27,12 +27,14 @@ bool TimeSlicedJob::run_for(double budget_ms) {
   const auto start = Clock::now();
   deadline_ = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(budget_ms));
   TimeSlicedJob* const outer = std::exchange(running, this);
+  const PauseHook outer_hook = set_pause_hook(&pause_running_job);
   try {
     fiber_.resume();
   } catch (...) {
     failure_ = std::current_exception();
     done_ = true;
   }
+  set_pause_hook(outer_hook);
   running = outer;
   ++slices_;
   ms_ += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -40,7 +42,7 @@ bool TimeSlicedJob::run_for(double budget_ms) {
   std::rethrow_exception(std::exchange(failure_, nullptr));
 }
 
-void pause_point() {
+void pause_running_job() {
   TimeSlicedJob* const job = running;
   if (!job || TimeSlicedJob::Clock::now() < job->deadline_) return;
   running = nullptr;  // not this job's until run_for resumes it

@@ -1,9 +1,9 @@
 // A long job run a slice at a time on one thread: the page has no threads, so it grades a kernel
 // between its frames, and one case of a 1024-thread block takes longer than a frame may
 // (docs/performance.md). The job runs on a stack of its own (emulator/coroutine.hpp); the block
-// emulator's scheduler calls pause_point() every few instructions, and the check between its parts;
-// once the slice's time is spent the job is suspended there and run_for() returns, to go on where
-// it stopped at the next call.
+// emulator's scheduler calls pause_point() (core/pause.hpp) every few instructions, the check
+// between its parts, the analyses every few thousand events; once the slice's time is spent the
+// job is suspended there and run_for() returns, to go on where it stopped at the next call.
 #pragma once
 
 #include <chrono>
@@ -11,6 +11,7 @@
 #include <exception>
 #include <functional>
 
+#include "core/pause.hpp"
 #include "emulator/coroutine.hpp"
 
 namespace sv {
@@ -34,7 +35,7 @@ class TimeSlicedJob {
   double ms() const { return ms_; }
 
  private:
-  friend void pause_point();
+  friend void pause_running_job();
   using Clock = std::chrono::steady_clock;
 
   std::function<void()> job_;
@@ -46,9 +47,9 @@ class TimeSlicedJob {
   bool done_ = false;
 };
 
-// Where the job running now may be suspended: on the job's own stack, outside any other coroutine
-// (the emulator's threads), so a scheduler loop calls it, or the code that runs emulators. Outside a
-// TimeSlicedJob it does nothing; inside one it reads the clock.
-void pause_point();
+// The hook a slice installs (core/pause.hpp): suspends the job running now once its slice is spent.
+// A pause point must be on the job's own stack, outside any other coroutine (the emulator's
+// threads): a scheduler loop, the code that runs emulators, an analysis of a finished trace.
+void pause_running_job();
 
 }  // namespace sv
