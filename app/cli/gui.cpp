@@ -110,8 +110,9 @@ Command add_gui(CLI::App& app) {
   gui_cmd->add_option("--bench", o->window.bench_json, "show this scanviz bench --json table in the timing panel");
   gui_cmd->add_option("--lookback", o->window.lookback,
                       "open the look-back view with a preset: default, fig6 (the paper's snapshot), deadlock, stale, "
-                      "torn (a 16-byte descriptor read in halves), stall, 10000-tiles or pipelined (how a scan reaches "
-                      "the copy: the pipelined kernel's warp roles, a trace recorded on a GPU)");
+                      "torn (a 16-byte descriptor read in halves), stall, 10000-tiles, run-to-run (a float sum run twice: "
+                      "where the look-backs stopped, the bits that differ), deterministic (the same, deterministic=on) or "
+                      "pipelined (how a scan reaches the copy: the pipelined kernel's warp roles, a trace recorded on a GPU)");
   gui_cmd->add_option("--size", o->size, "window size WxH");
   gui_cmd->add_option("--frames", o->window.frames, "run this many frames and exit (0, the default: until the window is closed)");
   gui_cmd->add_option("--screenshot", o->window.screenshot, "with --frames: save the last frame as PNG (- for standard output)");

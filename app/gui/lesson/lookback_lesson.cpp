@@ -8,6 +8,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "core/float_inputs.hpp"
 #include "embedded.hpp"
 #include "trace/trace_json.hpp"
 
@@ -15,7 +16,7 @@ namespace sv::gui {
 
 const std::vector<std::string>& lookback_preset_names() {
   static const std::vector<std::string> names = {"default", "fig6", "deadlock", "stale", "torn", "stall", "10000-tiles",
-                                                 "pipelined"};
+                                                 "run-to-run", "deterministic", "pipelined"};
   return names;
 }
 
@@ -50,6 +51,15 @@ bool lookback_preset(const std::string& name, LookbackLesson& l) {
     l.stall = true;
   } else if (name == "pipelined") {
     l.example = "examples/pipelined-h100.json";
+  } else if (name == "run-to-run" || name == "deterministic") {
+    // 64 blocks at once, as on a GPU: the first wave's look-backs all find their neighbour's P, the
+    // later ones stop wherever the latencies of the run let a P be seen first (scanviz repeat).
+    l.floats = l.twice = true;
+    l.deterministic = name == "deterministic";
+    l.tiles = 128;
+    l.items = 4;  // deterministic=on reads 4 values a lane at once
+    l.sms = 16;
+    l.resident = 4;
   } else if (name == "10000-tiles") {
     l.tiles = 10000;
     l.sms = 32;
@@ -58,15 +68,18 @@ bool lookback_preset(const std::string& name, LookbackLesson& l) {
   return true;
 }
 
-BlockRunConfig lookback_config(const LookbackLesson& l, const std::string& algorithm) {
+BlockRunConfig lookback_config(const LookbackLesson& l, const std::string& algorithm, int run) {
   BlockRunConfig c;
   c.algorithm = algorithm;
   c.block = l.tile_threads;
   c.n = static_cast<std::int64_t>(l.tiles) * l.tile_threads * l.items;
   c.op = OpKind::Sum;
-  c.type = l.wide ? ValueType::I64 : ValueType::I32;
+  c.type = l.floats ? ValueType::F32 : l.wide ? ValueType::I64 : ValueType::I32;
   c.input_seed = static_cast<std::uint64_t>(std::max(l.input_seed, 0));
   if (static_cast<std::int64_t>(l.input.size()) == c.n) c.input = l.input;
+  else if (l.floats) c.input = *float_input("uniform", c.type, static_cast<std::size_t>(c.n), c.input_seed);
+  if (l.twice) c.options["jitter"] = std::to_string(1 + run);
+  if (l.floats && l.deterministic && algorithm == "decoupled-lookback") c.options["deterministic"] = "on";
   const bool single_pass = algorithm != "reduce-then-scan";
   c.options["items"] = std::to_string(l.items);
   c.options["sms"] = std::to_string(l.sms);
@@ -121,7 +134,16 @@ void record_lookback(LookbackUi& ui) {
       ui.error = ui.lesson.example + ": " + e.what();
     }
   }
-  for (int a = 0; a < 3 && ui.lesson.example.empty(); ++a) {
+  ui.run_to_run.reset();
+  for (int run = 0; run < 2 && ui.lesson.twice && ui.lesson.example.empty(); ++run) {
+    try {
+      ui.runs.push_back(make_lookback_run(record_device_scan(lookback_config(ui.lesson, "decoupled-lookback", run))));
+    } catch (const std::exception& e) {
+      ui.error += "decoupled-lookback, run " + std::to_string(run + 1) + ": " + e.what() + "\n";
+    }
+  }
+  if (ui.runs.size() == 2 && ui.lesson.twice) ui.run_to_run = compare_runs(ui.runs[0], ui.runs[1]);
+  for (int a = 0; a < 3 && ui.lesson.example.empty() && !ui.lesson.twice; ++a) {
     if (!ui.lesson.show[a]) continue;
     try {
       ui.runs.push_back(make_lookback_run(record_device_scan(lookback_config(ui.lesson, kLookbackAlgorithms[a]))));
@@ -153,6 +175,15 @@ void record_lookback(LookbackUi& ui) {
     }
   }
   if (ui.preset == "deadlock" && !ui.runs.empty()) ui.time = ui.runs.front().t1;
+  if (ui.run_to_run && !ui.run_to_run->moved.empty()) {  // the first tile whose look-back stopped elsewhere, once both have
+    ui.selected = ui.run_to_run->moved.front();
+    ui.time = 0;
+    for (const LookbackRun& r : ui.runs) {
+      if (static_cast<std::size_t>(ui.selected) >= r.summary.tiles.size()) continue;
+      const TileSummary& t = r.summary.tiles[static_cast<std::size_t>(ui.selected)];
+      if (t.p_at >= 0) ui.time = std::max(ui.time, static_cast<std::uint64_t>(t.p_at));
+    }
+  }
   if (ui.preset == "stale")  // the first tile that read a stale value, at the moment it read it
     for (const LookbackRun& r : ui.runs) {
       if (r.trace.meta.algorithm != "decoupled-lookback") continue;

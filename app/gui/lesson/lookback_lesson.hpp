@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "emulator/record.hpp"
 #include "gui/model/lookback_model.hpp"
 #include "gui/model/lookback_scene.hpp"
+#include "gui/model/run_to_run.hpp"
 
 namespace sv::gui {
 
@@ -27,6 +29,11 @@ struct LookbackLesson {
   int stall_tile = 3, stall_cycles = 20000;
   int window = 32;
   int sms = 4, resident = 2, latency = 400;
+  // Float sums of uniform random inputs (else integers), and decoupled look-back run twice under
+  // two jitter seeds, side by side: where each run's look-backs stopped, and the bits that differ.
+  bool floats = false;
+  bool twice = false;
+  bool deterministic = false;  // floats: deterministic=on, the same bits whichever prefix a look-back stops at
   std::string extra_stalls;  // presets: further stalls (TILE:CYCLES[:look-back],...)
   std::vector<Payload> input;  // presets: the input (else seeded random)
   std::string example;         // presets: an embedded trace recorded on a GPU, shown instead of recording
@@ -35,15 +42,17 @@ struct LookbackLesson {
 // The presets: "fig6" (the seed paper's Fig. 6: eight tiles whose aggregates are 2, decoupled look-back
 // alone), "deadlock" (static tile ids, reverse launch), "stale" (fence off), "torn" (64-bit values whose
 // 16-byte descriptor tears), "stall" (a stalled tile),
-// "10000 tiles", "pipelined" (how a scan reaches the copy: the pipelined kernel's trace recorded on
+// "10000 tiles", "run-to-run" (a float sum run twice, its bits differing), "deterministic" (the same
+// with deterministic=on), "pipelined" (how a scan reaches the copy: the pipelined kernel's trace recorded on
 // an H100, embedded; the emulator cannot run that kernel). Returns false for an unknown name.
 bool lookback_preset(const std::string& name, LookbackLesson& lesson);
 const std::vector<std::string>& lookback_preset_names();
 
 inline constexpr const char* kLookbackAlgorithms[3] = {"chained", "decoupled-lookback", "reduce-then-scan"};
 
-// The emulator configuration of one algorithm of the lesson.
-BlockRunConfig lookback_config(const LookbackLesson& lesson, const std::string& algorithm);
+// The emulator configuration of one algorithm of the lesson; `run` (0 or 1) picks the jitter seed of
+// a lesson run twice.
+BlockRunConfig lookback_config(const LookbackLesson& lesson, const std::string& algorithm, int run = 0);
 
 // For the Fig. 6 preset: the instant the paper draws (tile 1 has recorded its inclusive prefix but
 // not yet set its flag to P), or 0 when the run has no such instant.
@@ -53,7 +62,8 @@ std::uint64_t fig6_snapshot_time(const LookbackRun& run);
 struct LookbackUi {
   LookbackLesson lesson;
   std::string preset = "default";  // the last preset applied ("" when the controls were changed since)
-  std::vector<LookbackRun> runs;  // one per shown algorithm
+  std::vector<LookbackRun> runs;  // one per shown algorithm, or the two runs of a lesson run twice
+  std::optional<RunToRun> run_to_run;  // the two runs compared, when the lesson runs twice
   std::vector<std::uint64_t> moments;  // every tile event's time, of every run, sorted, once
   std::string error;
   double record_ms = 0;

@@ -19,10 +19,10 @@ namespace sv::gui {
 // ============================================================================================
 
 const LookbackPalette& lookback_palette(const std::string& theme) {
-  //                                    background  text        text_dim    grid        X           A           P           cell        lifetime    waiting     arrow       stale       cursor      selected
-  static const LookbackPalette light = {0xFFFFFFFF, 0x1A1A1AFF, 0x6B6B6BFF, 0xB4B4B4FF, 0xD9D9D9FF, 0xF2A900FF, 0x2E9E44FF, 0xF4F4F4FF, 0x7FA7D9FF, 0xE0453AFF, 0x2A5DB0FF, 0xC2185BFF, 0x111111FF, 0x7B2FBEFF};
-  static const LookbackPalette dark = {0x1E1E22FF, 0xEAEAEAFF, 0x9A9A9AFF, 0x55555CFF, 0x4A4A52FF, 0xE3A21AFF, 0x3DBB5AFF, 0x2B2B31FF, 0x4F79B8FF, 0xFF5A4EFF, 0x8AB4FFFF, 0xFF5FA2FF, 0xF0F0F0FF, 0xC38BFFFF};
-  static const LookbackPalette contrast = {0x000000FF, 0xFFFFFFFF, 0xDDDDDDFF, 0xFFFFFFFF, 0x5A5A5AFF, 0xFFD000FF, 0x00E05AFF, 0x000000FF, 0x3C8CFFFF, 0xFF3030FF, 0x00E0FFFF, 0xFF40FFFF, 0xFFFFFFFF, 0xFF8C00FF};
+  //                                    background  text        text_dim    grid        X           A           P           cell        lifetime    waiting     arrow       stale       cursor      selected    moved
+  static const LookbackPalette light = {0xFFFFFFFF, 0x1A1A1AFF, 0x6B6B6BFF, 0xB4B4B4FF, 0xD9D9D9FF, 0xF2A900FF, 0x2E9E44FF, 0xF4F4F4FF, 0x7FA7D9FF, 0xE0453AFF, 0x2A5DB0FF, 0xC2185BFF, 0x111111FF, 0x7B2FBEFF, 0x0B6E8AFF};
+  static const LookbackPalette dark = {0x1E1E22FF, 0xEAEAEAFF, 0x9A9A9AFF, 0x55555CFF, 0x4A4A52FF, 0xE3A21AFF, 0x3DBB5AFF, 0x2B2B31FF, 0x4F79B8FF, 0xFF5A4EFF, 0x8AB4FFFF, 0xFF5FA2FF, 0xF0F0F0FF, 0xC38BFFFF, 0x4FD1E8FF};
+  static const LookbackPalette contrast = {0x000000FF, 0xFFFFFFFF, 0xDDDDDDFF, 0xFFFFFFFF, 0x5A5A5AFF, 0xFFD000FF, 0x00E05AFF, 0x000000FF, 0x3C8CFFFF, 0xFF3030FF, 0x00E0FFFF, 0xFF40FFFF, 0xFFFFFFFF, 0xFF8C00FF, 0xFFFFFFFF};
   if (theme == "dark") return dark;
   if (theme == "high-contrast") return contrast;
   return light;
@@ -112,6 +112,11 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
         {pal.stale, "stale read, wrong value (!)"}};
     add_legend_row(s, m, y, em, keys, pal);
     y += 1.4f * em;
+    if (!o.marked_label.empty()) {
+      const LegendKey mark[] = {{pal.moved, o.marked_label.c_str()}};
+      add_legend_row(s, m, y, em, mark, pal);
+      y += 1.4f * em;
+    }
   }
   const float label_w = 7.5f * em;
   s.table_x = m + label_w;
@@ -179,6 +184,17 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
     s.texts.push_back({m, y + (s.row_h - em) / 2, pal.text, row_names[row]});
     y += s.row_h;
   }
+  if (!o.marked_label.empty()) {  // a row of its own, so the mark is a shape where it stands, not a colour alone
+    const float mark_h = 0.6f * em;
+    y += 0.15f * em;
+    std::vector<SceneRect> marks;
+    for (const std::int64_t t : o.marked)
+      if (t >= 0 && t < run.tiles)
+        marks.push_back({s.table_x + static_cast<float>(t) * s.cell_w, y, s.cell_w, mark_h, pal.moved, 0, "", t, SceneRect::Kind::Moved});
+    s.rects.insert(s.rects.end(), marks.begin(), marks.end());  // not add_row: the marks are not contiguous
+    s.texts.push_back({m, y + (mark_h - em) / 2, pal.text, "other stop"});
+    y += mark_h;
+  }
 
   // Arrows from the selected tile to the predecessors it inspected, below the table.
   const float arc_h = 3.2f * em;
@@ -214,6 +230,7 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
   y += 1.3f * em;
   s.lanes_y = y;
   s.lane_h = run.lanes > 16 ? std::max(3.0f, 1.15f * em * 16 / static_cast<float>(run.lanes)) : 1.15f * em;
+  if (o.lanes_max_h > 0 && run.lanes > 0) s.lane_h = std::max(3.0f, std::min(s.lane_h, o.lanes_max_h / static_cast<float>(run.lanes)));
   std::vector<std::vector<const TileSpan*>> per_lane(static_cast<std::size_t>(run.lanes));
   for (const TileSpan& sp : run.spans) per_lane[static_cast<std::size_t>(sp.lane)].push_back(&sp);
   int last_sm = -1;

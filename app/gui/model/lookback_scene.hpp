@@ -16,7 +16,7 @@ namespace sv::gui {
 // Colours as 0xRRGGBBAA, by theme.
 struct LookbackPalette {
   std::uint32_t background, text, text_dim, grid, flag_x, flag_a, flag_p, cell, lifetime, waiting, arrow, stale, cursor,
-      selected;
+      selected, moved;
 };
 const LookbackPalette& lookback_palette(const std::string& theme);
 inline std::uint32_t with_alpha(std::uint32_t rgba, std::uint32_t alpha) { return (rgba & 0xFFFFFF00u) | (alpha & 0xFF); }
@@ -27,7 +27,7 @@ struct SceneRect {
   std::uint32_t fill = 0, border = 0;  // border 0: none
   std::string label;
   std::int64_t tile = -1;  // the tile it stands for (-1: a run of merged cells or decoration)
-  enum class Kind : std::uint8_t { Flag, Aggregate, Inclusive, Lifetime, Wait, Cursor, Legend } kind = Kind::Flag;
+  enum class Kind : std::uint8_t { Flag, Aggregate, Inclusive, Lifetime, Wait, Cursor, Legend, Moved } kind = Kind::Flag;
   std::uint32_t label_color = 0x141414FF;
   float border_w = 1;
 };
@@ -63,6 +63,11 @@ struct SceneOptions {
   std::string title;
   bool legend = true;
   bool fold_lanes = true;  // merge touching marks on a lane that would show as one (off: tests compare)
+  // Tiles marked in a row under the descriptors, with what their marks mean (a run compared with
+  // another: the tiles whose look-back stopped at another predecessor). Empty: no row.
+  std::vector<std::int64_t> marked;
+  std::string marked_label;
+  float lanes_max_h = 0;  // pixels all SM lanes may take (0: no cap): two runs' tables fit one screen
 };
 LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, const LookbackPalette& pal,
                                    const SceneOptions& options);

@@ -135,9 +135,21 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < 3 && !l.twice; ++a) {
     changed |= ImGui::Checkbox(kLookbackAlgorithms[a], &l.show[a]);
     ImGui::SameLine();
+  }
+  changed |= ImGui::Checkbox("float sum", &l.floats);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("uniform random floats: the order of the additions shows in the bits");
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("run twice", &l.twice);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("decoupled look-back twice on one input, under other memory latencies (jitter 1 and 2):\n"
+                      "the tiles whose look-back stopped at another predecessor are marked");
+  if (l.floats && l.twice) {
+    ImGui::SameLine();
+    changed |= ImGui::Checkbox("deterministic", &l.deterministic);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("deterministic=on: each tile's prefix is the left fold of the aggregates, the same bits every run");
   }
   ImGui::NewLine();
   const float w = ImGui::GetFontSize() * 7;
@@ -228,6 +240,7 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
   ImGui::SameLine();
   ImGui::Text("recorded in %.1f ms", ui.record_ms);
   if (!ui.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", ui.error.c_str());
+  if (ui.run_to_run) ImGui::TextWrapped("%s", describe_run_to_run(*ui.run_to_run, l.floats && l.deterministic).c_str());
 
   const LookbackPalette& pal = lookback_palette(theme);
   ImGui::BeginChild("##lookback scenes", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
@@ -237,8 +250,9 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
     std::string outcome(outcome_name(r.outcome));
     if (r.outcome != Outcome::Correct) std::transform(outcome.begin(), outcome.end(), outcome.begin(), ::toupper);
     char title[512];
+    const std::string name = ui.run_to_run ? r.trace.meta.algorithm + ", run " + std::to_string(k + 1) : r.trace.meta.algorithm;
     std::snprintf(title, sizeof title, "%s: %lld tiles, result %s; %lld inspections, %lld stale reads, %lld tiles waited%s",
-                  r.trace.meta.algorithm.c_str(), static_cast<long long>(r.tiles), outcome.c_str(),
+                  name.c_str(), static_cast<long long>(r.tiles), outcome.c_str(),
                   static_cast<long long>(r.summary.inspections), static_cast<long long>(r.summary.stale_reads),
                   static_cast<long long>(r.summary.waited_tiles),
                   r.derived_descriptors ? " (no descriptors: the tile sums and their scan shown as A and P)" : "");
@@ -253,6 +267,11 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
     so.selected = ui.selected;
     so.title = title;
     so.legend = k == 0;
+    if (ui.run_to_run) {
+      so.marked = ui.run_to_run->moved;
+      so.marked_label = "look-back stopped at another predecessor than in the other run";
+      so.lanes_max_h = 6 * so.em;
+    }
     // The scene is rebuilt only when what it shows changed (time, selection, size, theme, runs).
     if (ui.scenes.size() != ui.runs.size()) ui.scenes.assign(ui.runs.size(), {});
     LookbackUi::CachedScene& cached = ui.scenes[k];
