@@ -131,3 +131,14 @@ TEST_CASE("run to run: the scene marks exactly the moved tiles under their colum
   const Image plain_img = screenshot("--lookback default --theme light", dir.path / "d.png", config_env(), "1400x900");
   CHECK(count_near(plain_img, pal.moved, 0, plain_img.w, 3) < mark_px / 10);
 }
+
+TEST_CASE("run to run: the sentence names the first moved tile with its two stops and the first differing output") {
+  const LookbackUi ui = recorded("run-to-run");
+  const RunToRun& r = *ui.run_to_run;
+  const std::size_t t = static_cast<std::size_t>(r.moved.front());
+  const std::string text = describe_run_to_run(r, false);
+  CHECK(text.find("the first tile " + std::to_string(t) + " (at tile " + std::to_string(r.stopped[0][t]) + " in run 1, tile " +
+                  std::to_string(r.stopped[1][t]) + " in run 2)") != std::string::npos);
+  CHECK(text.find(std::to_string(r.outputs.outputs) + " of " + std::to_string(r.total) + " outputs differ") != std::string::npos);
+  CHECK(text.find("the first output " + std::to_string(r.outputs.first) + ", in tile " + std::to_string(r.first_tile)) != std::string::npos);
+}

@@ -7,6 +7,8 @@ from page_browser import drop_file, load, save
 from page_common import fail
 from page_images import FLAG_A, FLAG_P, HAZARD, colour_in_diagram, count_colour, diagram_box, read_png
 
+MOVED = (0x0B, 0x6E, 0x8A)  # the look-back view's mark of a tile whose look-back stopped elsewhere (light theme)
+
 
 def check_views(default, race, lookback):
     """The racy kernel's hazards are red where the default lesson has none; the look-back view shows
@@ -68,11 +70,19 @@ def views(browser, url, out, default):
     lookback_search = browser.evaluate("location.search")
     # The charts window and an emulator schedule, named by the link, are what the window then
     # shows: the address, which the window writes from its state, names them back.
+    # A float sum by decoupled look-back run twice: the tiles whose look-back stopped elsewhere marked.
+    twice, _ = load(browser, url + "?lookback=run-to-run")
     charts, _ = load(browser, url + "?charts=1&schedule=random:5")
     charts_search = browser.evaluate("location.search")
     save(race, os.path.join(out, "web-race.png"))
     save(lookback, os.path.join(out, "web-lookback.png"))
     save(charts, os.path.join(out, "web-charts.png"))
+    save(twice, os.path.join(out, "web-lookback-twice.png"))
+    twice_image = read_png(twice)
+    marks = count_colour(twice_image, (0, 0, twice_image[0], twice_image[1]), MOVED)
+    if marks < 300:
+        fail(f"the link ?lookback=run-to-run shows {marks} pixels of the marks of tiles whose look-back stopped elsewhere")
+    print(f"page_test: the look-back view run twice marks the moved look-backs ({marks} pixels)")
     image = read_png(default)
     check_views(image, read_png(race), read_png(lookback))
     if "lookback=fig6" not in lookback_search:

@@ -218,6 +218,10 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
   }
   y += s.arrows.empty() ? 0.8f * em : arc_h;
 
+  if (!o.lanes) {
+    s.height = y + m;
+    return s;
+  }
   // Lanes: each tile's lifetime on the slot it ran in, waiting in the waiting colour; what lies
   // after the cursor is drawn faded.
   const std::uint64_t t_end = std::max<std::uint64_t>(o.t_end ? o.t_end : run.t1 - run.t0, 1);
@@ -230,7 +234,6 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
   y += 1.3f * em;
   s.lanes_y = y;
   s.lane_h = run.lanes > 16 ? std::max(3.0f, 1.15f * em * 16 / static_cast<float>(run.lanes)) : 1.15f * em;
-  if (o.lanes_max_h > 0 && run.lanes > 0) s.lane_h = std::max(3.0f, std::min(s.lane_h, o.lanes_max_h / static_cast<float>(run.lanes)));
   std::vector<std::vector<const TileSpan*>> per_lane(static_cast<std::size_t>(run.lanes));
   for (const TileSpan& sp : run.spans) per_lane[static_cast<std::size_t>(sp.lane)].push_back(&sp);
   int last_sm = -1;

@@ -67,7 +67,7 @@ struct SceneOptions {
   // another: the tiles whose look-back stopped at another predecessor). Empty: no row.
   std::vector<std::int64_t> marked;
   std::string marked_label;
-  float lanes_max_h = 0;  // pixels all SM lanes may take (0: no cap): two runs' tables fit one screen
+  bool lanes = true;  // the SM lanes; off: two runs' tables fit one screen, one above the other
 };
 LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, const LookbackPalette& pal,
                                    const SceneOptions& options);

@@ -28,10 +28,21 @@ RunToRun compare_runs(const LookbackRun& first, const LookbackRun& second) {
   return r;
 }
 
+namespace {
+// " (at tile 3 in run 1, tile 2 in run 2)": where the tile's look-back stopped in each run.
+std::string stops(const RunToRun& r, std::int64_t tile) {
+  auto at = [&](int run) {
+    const std::int64_t s = r.stopped[run][static_cast<std::size_t>(tile)];
+    return s < 0 ? std::string("no P") : "tile " + std::to_string(s);
+  };
+  return " (at " + at(0) + " in run 1, " + at(1) + " in run 2)";
+}
+}  // namespace
+
 std::string describe_run_to_run(const RunToRun& r, bool deterministic) {
   const std::string moved = r.moved.empty() ? "no tile's look-back stopped at another predecessor"
                             : std::to_string(r.moved.size()) + (r.moved.size() == 1 ? " tile's look-back (marked) stopped" : " tiles' look-backs (marked) stopped") +
-                                  " at another predecessor in run 2, the first tile " + std::to_string(r.moved.front());
+                                  " at another predecessor in run 2, the first tile " + std::to_string(r.moved.front()) + stops(r, r.moved.front());
   std::string bits = r.outputs.outputs == 0
                          ? "the two runs give the same bits in all " + std::to_string(r.total) + " outputs"
                          : std::to_string(r.outputs.outputs) + " of " + std::to_string(r.total) + " outputs differ in their bits, the first output " +

@@ -270,7 +270,7 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
     if (ui.run_to_run) {
       so.marked = ui.run_to_run->moved;
       so.marked_label = "look-back stopped at another predecessor than in the other run";
-      so.lanes_max_h = 6 * so.em;
+      so.lanes = false;
     }
     // The scene is rebuilt only when what it shows changed (time, selection, size, theme, runs).
     if (ui.scenes.size() != ui.runs.size()) ui.scenes.assign(ui.runs.size(), {});
