@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "web/lookback_html.hpp"
 #include "web/mirror_html.hpp"
 
 // Each text argument is null where it did not change. `algorithms` is one name a line.
@@ -31,7 +32,8 @@ EM_JS(char*, scanviz_mirror_take_actions, (), {
 namespace sv::web {
 
 void PageMirror::show(const gui::MirrorShown& m) {
-  std::string lesson = lesson_html(m);
+  // The look-back view in front: its tiles first, the lesson behind it after them.
+  std::string lesson = m.lookback ? lookback_html(*m.lookback) + lesson_html(m) : lesson_html(m);
   std::string card = m.own_kernel ? card_html(m.card, m.card_state) : std::string();
   const bool new_lesson = lesson != lesson_, new_card = card != card_;
   lesson_ = std::move(lesson);

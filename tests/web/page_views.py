@@ -68,6 +68,10 @@ def views(browser, url, out, default):
     race, _ = load(browser, url + "?algo=kogge-stone-racy&n=40&side=1&step=3")
     lookback, _ = load(browser, url + "?lookback=fig6")
     lookback_search = browser.evaluate("location.search")
+    # Its text mirror, as a screen reader reads it: the first table is Fig. 6's tiles, a flag a row.
+    mirrored_flags = browser.evaluate(
+        "Array.from((document.querySelector('#mirror-lesson table') || document.createElement('table'))"
+        ".querySelectorAll('tbody tr')).map(r => r.children[1].textContent).join('')")
     # The charts window and an emulator schedule, named by the link, are what the window then
     # shows: the address, which the window writes from its state, names them back.
     # A float sum by decoupled look-back run twice: the tiles whose look-back stopped elsewhere marked.
@@ -85,6 +89,9 @@ def views(browser, url, out, default):
     print(f"page_test: the look-back view run twice marks the moved look-backs ({marks} pixels)")
     image = read_png(default)
     check_views(image, read_png(race), read_png(lookback))
+    if mirrored_flags != "PAAPAPXA":
+        fail(f"the look-back view's text mirror lists the flags '{mirrored_flags}', not Fig. 6's PAAPAPXA")
+    print("page_test: the look-back view's text mirror lists Fig. 6's flags, a tile a row")
     if "lookback=fig6" not in lookback_search:
         fail(f"with the look-back view open the address says '{lookback_search}', not lookback=fig6")
     if "charts=1" not in charts_search or "schedule=random%3A5" not in charts_search:

@@ -1,6 +1,6 @@
 // What the window shows, for a platform that mirrors it in text (the page's hidden DOM, laid out by
 // app/web/mirror_html.*): the lesson's text (mirror/step_mirror.hpp), the report card of a kernel of
-// one's own, what the canvas shows in a sentence, what a live region says once, and the state of the
+// one's own, the look-back view in words, what the canvas shows in a sentence, what a live region says once, and the state of the
 // mirror's own controls. Made only when one of these changed (gui/window/page_mirror.hpp).
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuda_subset/check.hpp"
+#include "gui/model/lookback_mirror.hpp"
 #include "mirror/step_mirror.hpp"
 
 namespace sv::gui {
@@ -34,6 +35,7 @@ struct MirrorShown {
   std::string card_state;                // the one verdict: "WRONG", "checking: 12 of 48 cases", ...
   std::string canvas_label;              // the canvas's name: what its view shows now
   std::string announcement;              // said once by the live region; "" when nothing new
+  std::optional<LookbackMirror> lookback;  // the look-back view, when it is in front
   MirrorControls controls;
 };
 

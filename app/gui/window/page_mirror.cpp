@@ -19,7 +19,9 @@ namespace {
 // The canvas's name: the view in front, and for the lesson what it draws at this step.
 std::string canvas_label(const Ui& ui, const MirrorShown& m) {
   const std::string lesson = m.heading ? m.heading->title + ". " + m.step.step_line : std::string("the lesson, being recorded");
-  if (ui.show_lookback) return "The look-back view of a device-wide scan: its tiles, their flags and the values they publish, drawn over the window (not mirrored in text).";
+  if (ui.show_lookback)
+    return "The look-back view of a device-wide scan: its tiles, their flags and the values they publish, drawn over the window. "
+           "The tiles follow as text, a table a run.";
   if (ui.show_charts) return "Charts of work against steps for the block algorithms, drawn over the window (not mirrored in text).";
   if (ui.show_timing) return "GPU timing charts, drawn over the window (not mirrored in text).";
   if (ui.kernel.show) return "Your kernel: the editor and its report card beside the dataflow diagram of " + lesson + ". The card follows as text.";
@@ -39,6 +41,8 @@ std::string shown_key(const Ui& ui, const std::string& verdict, bool wants_tab) 
   key += "|" + std::to_string(reinterpret_cast<std::uintptr_t>(grade ? grade->kernel.get() : nullptr));
   if (grade) key += "|" + std::to_string(grade->check_ms);
   key += "|" + verdict + "|" + ui.lesson.error + "|" + ui.lesson.request.algorithm + "|" + std::to_string(ui.lesson.request.n.value_or(8));
+  if (ui.show_lookback)  // the view's recording, time and selected tile
+    key += "|" + std::to_string(ui.lookback.generation) + "|" + std::to_string(ui.lookback.time) + "|" + std::to_string(ui.lookback.selected);
   return key;
 }
 
@@ -86,6 +90,7 @@ void follow_mirror(const Ui& ui, MirrorMemo& memo, Platform& platform) {
   }
   m.card_state = verdict.text;
   m.canvas_label = canvas_label(ui, m);
+  if (ui.show_lookback) m.lookback = mirror_lookback(ui.lookback);
   m.announcement = mirror_announcement(m, view, graded_card, memo);
   MirrorControls& c = m.controls;
   for (const AlgorithmInfo& a : block_algorithms()) c.algorithms.emplace_back(a.name);
