@@ -12,6 +12,7 @@
 #include "core/float_inputs.hpp"
 #include "gui/lesson/lookback_lesson.hpp"
 #include "gui_test.hpp"
+#include "lookback_helpers.hpp"
 
 using namespace sv;
 using namespace sv::gui;
@@ -20,11 +21,7 @@ using namespace gui_test;
 namespace {
 
 LookbackUi recorded(const std::string& preset) {
-  LookbackUi ui;
-  REQUIRE(lookback_preset(preset, ui.lesson));
-  ui.preset = preset;
-  record_lookback(ui);
-  REQUIRE(ui.error.empty());
+  LookbackUi ui = recorded_lookback(preset);
   REQUIRE(ui.runs.size() == 2);
   REQUIRE(ui.run_to_run.has_value());
   return ui;

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "../gui/lookback_helpers.hpp"
 #include "gui/model/lookback_mirror.hpp"
 #include "web/lookback_html.hpp"
 
@@ -12,15 +13,6 @@ using namespace sv;
 using namespace sv::gui;
 
 namespace {
-
-LookbackUi recorded(const std::string& preset) {
-  LookbackUi ui;
-  REQUIRE(lookback_preset(preset, ui.lesson));
-  ui.preset = preset;
-  record_lookback(ui);
-  REQUIRE(ui.error.empty());
-  return ui;
-}
 
 std::size_t count(const std::string& text, const std::string& part) {
   std::size_t n = 0;
@@ -31,7 +23,7 @@ std::size_t count(const std::string& text, const std::string& part) {
 }  // namespace
 
 TEST_CASE("look-back mirror: Fig. 6 tile by tile as the paper draws it, and what tile 3 inspected") {
-  const LookbackUi ui = recorded("fig6");
+  const LookbackUi ui = gui_test::recorded_lookback("fig6");
   const LookbackMirror m = mirror_lookback(ui);
   REQUIRE(m.runs.size() == 1);
   const LookbackMirrorRun& run = m.runs.front();
@@ -58,7 +50,7 @@ TEST_CASE("look-back mirror: Fig. 6 tile by tile as the paper draws it, and what
 }
 
 TEST_CASE("look-back mirror: a run twice names the tiles whose look-back stopped elsewhere, in both runs' tables") {
-  const LookbackUi ui = recorded("run-to-run");
+  const LookbackUi ui = gui_test::recorded_lookback("run-to-run");
   const LookbackMirror m = mirror_lookback(ui);
   REQUIRE(m.runs.size() == 2);
   REQUIRE(ui.run_to_run.has_value());
@@ -75,7 +67,7 @@ TEST_CASE("look-back mirror: a run twice names the tiles whose look-back stopped
 }
 
 TEST_CASE("look-back mirror: 10,000 tiles list the first 256 and count the rest") {
-  const LookbackUi ui = recorded("10000-tiles");
+  const LookbackUi ui = gui_test::recorded_lookback("10000-tiles");
   const LookbackMirror m = mirror_lookback(ui);
   REQUIRE_FALSE(m.runs.empty());
   for (const LookbackMirrorRun& run : m.runs) {
