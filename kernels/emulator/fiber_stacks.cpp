@@ -22,8 +22,8 @@ std::size_t page_size() {
 }
 
 // Guard markers (Linux 6.13 and later) fault like PROT_NONE without splitting the mapping at every
-// guard page: with mprotect, splitting and then unmapping the pieces took 6 of the 21 ms of CPU time
-// of `scanviz trace` at n = 1024. Older kernels refuse them, and get mprotect.
+// guard page: with mprotect, splitting and then unmapping the pieces was a good part of a recording
+// (docs/performance.md, "Fiber stacks"). Older kernels refuse them, and get mprotect.
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102
 #endif

@@ -164,25 +164,24 @@ std::vector<TilePolicy> gather_policies(ValueType type);
 // The gather kernel the default runs at n: one 16-byte vector a thread, in 256-thread blocks up to
 // kGatherSmallTiles of them (2^17 4-byte values, 2^16 8-byte ones), else in 512-thread blocks (the
 // first of gather_policies) up to kGatherMaxTiles (2^20 4-byte values, 2^19 8-byte ones); threads 0
-// (none) above. Measured on the H200 and the H100 against the tile kernel and the gather kernel's
-// other shapes (docs/performance.md, "The gather kernel's small shape"): the smaller blocks won by
-// up to 0.2 us below 128 of them and tied or won at 128, the larger up to 512 tiles, the tile kernel above.
+// (none) above: where each shape won against the tile kernel and the gather kernel's other shapes
+// on the H200 and the H100 (docs/performance.md, "The gather kernel's small shape").
 inline constexpr std::int64_t kGatherSmallTiles = 128;
 inline constexpr std::int64_t kGatherMaxTiles = 512;
 TilePolicy gather_policy_at(std::int64_t n, ValueType type);
 // The tile kernel the default runs for 8-byte sums (int64, double) where the device holds all of its
 // tiles at once (up to one_wave_up_to): 256 threads x 8 items, 16 KB tiles without the register bound,
-// tile ids from the block index; threads 0 (none) for other types. It came within 0.96-1.01x of
-// CUB where the default's 24 KB tiles under the 32-register bound ran 0.88-0.98x (docs/performance.md,
-// "Tile ids from the block index").
+// tile ids from the block index; threads 0 (none) for other types. It came closer to CUB than the
+// default's 24 KB tiles under the 32-register bound (docs/performance.md, "Tile ids from the block
+// index").
 TilePolicy one_wave_policy(ValueType type);
 // The tile kernels the default runs for 8-byte sums, in turn, while the device holds every tile of
 // one at once (each up to one_wave_up_to of it): one_wave_policy, then its tiles bound to 6 of their
 // blocks a multiprocessor (40 registers instead of 48 for int64 and 56 for double: 792 tiles on 132
 // multiprocessors), then 24 KB tiles (256 x 12) under that bound, up to where the pipelined kernel
-// takes over on sm_90. Empty for other types. On the H200 they ran 0.98-1.10x CUB from 1,310,720 to
-// 2^21, where the 24 KB tiles under the 32-register bound and the pipelined kernel ran 0.87-1.00x
-// (docs/performance.md, "64-bit values in one wave").
+// takes over on sm_90. Empty for other types. Chosen over the 24 KB tiles under the 32-register
+// bound and the pipelined kernel by their times against CUB there (docs/performance.md, "64-bit
+// values in one wave").
 std::vector<TilePolicy> one_wave_policies(ValueType type);
 // device_policies.cu: the largest n whose tiles of t (one of one_wave_policies(type)) the current
 // device holds at once; 0 for other types.
@@ -192,9 +191,9 @@ TilePolicy pipelined_default(ValueType type);
 // The n from which the default runs pipelined_default(type) on the current device: pipelined_from_tiles
 // tiles for each of the device's blocks of it (one a multiprocessor); INT64_MAX where the device
 // does not run the pipelined kernel (before sm_90). 4-byte values from 9, so that every stage has a
-// tile from the start (the tile kernel won at 7.8 tiles a multiprocessor); 8-byte values from 6: the
-// tile kernel with ids from the block index beat the pipelined one by 0.5-1.2 us at 4.5 and 5.2
-// tiles a multiprocessor on the H200, and lost to it from 6.5 on the H100 (docs/performance.md).
+// tile from the start; 8-byte values from 6, where the tile kernel with ids from the block index
+// stopped winning (docs/performance.md, "The pipelined kernel from 9 tiles a multiprocessor" and
+// "Tile ids from the block index").
 constexpr int pipelined_from_tiles(ValueType type) {
   return type == ValueType::I64 || type == ValueType::F64 ? 6 : 9;
 }

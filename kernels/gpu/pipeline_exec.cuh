@@ -29,7 +29,7 @@
 // store waits behind the multiprocessor's output stores, the exchange does not seem to.
 // What is left at mid sizes (about 2^24) is a fixed cost of this schedule (the launch, the first
 // tile id, the blocks' ends), not the chain of prefixes: the tiles-alone baseline, which skips the
-// look-back (TileKnobs::alone), reaches only about 85% of the copy there. More look-back warps,
+// look-back (TileKnobs::alone), is short of the copy there too. More look-back warps,
 // tile ids taken several at a time, L2 prefetches far ahead, store groups scanning before the
 // prefix and a cap on the bulk copies in flight were all measured and none was faster:
 // docs/performance.md has the figures.
