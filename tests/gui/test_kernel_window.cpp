@@ -347,7 +347,7 @@ bool overlap(const LaidRect& a, const LaidRect& b) {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
-constexpr std::uint32_t kVerdictGood = 0x2B8A3DFF, kVerdictBad = 0xE03030FF;  // gui/draw/text_colours.hpp
+constexpr std::uint32_t kVerdictGood = 0x1A6B2BFF, kVerdictBad = 0xBF1C1CFF;  // gui/draw/text_colours.hpp
 
 }  // namespace
 

@@ -63,7 +63,7 @@ Shot run_gui(const std::string& args, const std::string& keys) {
   return s;
 }
 
-constexpr std::uint32_t kRightText = 0x2B8A3D, kWrongText = 0xE03030;  // the panel's Right. / Wrong. colours
+constexpr std::uint32_t kRightText = 0x1A6B2B, kWrongText = 0xBF1C1C;  // the panel's Right. / Wrong. colours
 // The predict window's place in a 1200x700 window (half the width, the lower half of the diagram).
 constexpr int kX0 = 300, kX1 = 900, kY0 = 320, kY1 = 700;
 

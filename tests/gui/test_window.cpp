@@ -155,6 +155,18 @@ TEST_CASE("window: lecture mode hides the controls and enlarges the text, a them
   CHECK(near(again.at(again.w / 2, again.h / 2), palette_dark().background, 10));
 }
 
+TEST_CASE("window: the timeline plays at most three steps a second, whatever speed was saved") {
+  // Eight steps a second would change a cell eight times a second: over WCAG's three flashes.
+  Dir dir;
+  const std::string env = "XDG_CONFIG_HOME='" + dir.path.string() + "'";
+  fs::create_directories(dir.path / "scanviz");
+  std::ofstream(dir.path / "scanviz" / "settings.json") << "{\"theme\": \"light\", \"font_scale\": 1, \"speed\": 8}\n";
+  screenshot("--play", dir.path / "p.png", env);
+  std::ifstream f(dir.path / "scanviz" / "settings.json");
+  const nlohmann::json saved = nlohmann::json::parse(f);
+  CHECK(saved["speed"].get<double>() == 3.0);
+}
+
 TEST_CASE("window: a bench table or a trace dropped on the window opens, and a bad file says why in the status line") {
   Dir dir;
   const sv::BenchResult r = copy_and_cub_table();

@@ -36,7 +36,7 @@ BROKEN_KERNEL = RACY_KERNEL.replace("    __syncthreads();\n    for", "    __sync
 BROKEN_LINE = 6
 
 # The report card's verdict colours (gui/panels/report_card.cpp kGood and kBad).
-VERDICT_GOOD, VERDICT_BAD = (0x2B, 0x8A, 0x3D), (0xE0, 0x30, 0x30)
+VERDICT_GOOD, VERDICT_BAD = (0x1A, 0x6B, 0x2B), (0xBF, 0x1C, 0x1C)
 
 
 def link_fragment(name, text):
