@@ -81,7 +81,9 @@ def glyphs(image, box=None, max_px=16):
                             stack.append((qx, qy))
             xs, ys = [p[0] for p in pixels], [p[1] for p in pixels]
             bw, bh = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-            if too_big or bw > max_px or bh > max_px or bh < 4:
+            # Marks one or two pixels wide (an i, an l, a line) are left out: a stroke that thin never
+            # reaches the text's colour, only its antialiased edge; the word's wider letters do.
+            if too_big or bw > max_px or bh > max_px or bh < 4 or bw <= 2:
                 continue
             if bw >= 4 and bh >= 4 and len(pixels) >= 0.85 * bw * bh:
                 continue  # a filled rectangle: a swatch or a slider's grab, not text
