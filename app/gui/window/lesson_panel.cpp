@@ -42,7 +42,10 @@ bool controls_panel(Ui& ui) {
   // past the edge, where the panel scrolls sideways to them.
   const float label_w = ImGui::CalcTextSize("block (0 = fit n)").x + ImGui::GetStyle().ItemInnerSpacing.x;
   const float widget_min = 10 * ImGui::GetFontSize();
-  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x - label_w >= widget_min ? -label_w : widget_min);
+  const bool narrow = ImGui::GetContentRegionAvail().x - label_w < widget_min;
+  ImGui::PushItemWidth(narrow ? widget_min : -label_w);
+  // Sentences wrap at the panel's visible edge, not at the end of the labels it scrolls to.
+  ImGui::PushTextWrapPos(narrow ? ImGui::GetWindowWidth() - ImGui::GetStyle().WindowPadding.x - ImGui::GetStyle().ScrollbarSize : -1.0f);
   if (!ui.recorded_from_controls && l.view) {
     const TraceMeta& m = l.view->trace.meta;
     ImGui::PushTextWrapPos(0);
@@ -240,6 +243,7 @@ bool controls_panel(Ui& ui) {
       ImGui::TextColored(correct ? good_text() : bad_text(), "%s", correct ? "correct" : "WRONG");
     }
   }
+  ImGui::PopTextWrapPos();
   ImGui::PopItemWidth();
   return changed;
 }
