@@ -48,7 +48,7 @@ def first_seconds(browser, url, out):
             shot, _ = load(browser, url)
             save(shot, os.path.join(out, f"web-first-{width}.png"))
             log = browser.evaluate("window.svStatusLog") or []
-            progress = [line for line in log if re.fullmatch(r"Downloading scanviz: [\d.]+ MB of [\d.]+ MB \(\d+%\)", line)]
+            progress = [line for line in log if re.fullmatch(r"Downloading scanviz, [\d.]+ MB of [\d.]+ MB \(\d+%\)", line)]
             if not progress:
                 fail(f"at {width}x{height} the page said {log} while it loaded, never how much of the download had come")
             image = read_png(shot)
