@@ -44,8 +44,6 @@ bool controls_panel(Ui& ui) {
   const float widget_min = 10 * ImGui::GetFontSize();
   const bool narrow = ImGui::GetContentRegionAvail().x - label_w < widget_min;
   ImGui::PushItemWidth(narrow ? widget_min : -label_w);
-  // Sentences wrap at the panel's visible edge, not at the end of the labels it scrolls to.
-  ImGui::PushTextWrapPos(narrow ? ImGui::GetWindowWidth() - ImGui::GetStyle().WindowPadding.x - ImGui::GetStyle().ScrollbarSize : -1.0f);
   if (!ui.recorded_from_controls && l.view) {
     const TraceMeta& m = l.view->trace.meta;
     ImGui::PushTextWrapPos(0);
@@ -243,7 +241,6 @@ bool controls_panel(Ui& ui) {
       ImGui::TextColored(correct ? good_text() : bad_text(), "%s", correct ? "correct" : "WRONG");
     }
   }
-  ImGui::PopTextWrapPos();
   ImGui::PopItemWidth();
   return changed;
 }
