@@ -1,7 +1,7 @@
 // The report card of a kernel graded as the page grades it: the check run a slice at a time
-// (TimeSlicedJob, 10 ms a slice as the page's frames give it), printing the whole check's time, its
-// processor time, the longest slice (a frame's longest pause), and when the first case's result was
-// there. The web build runs the same file under Node (build/web/check_bench.js, which reads the .cu
+// (TimeSlicedJob, 10 ms a slice as the page's frames give it), printing the whole check's time, the
+// longest slice (a frame's longest pause), each also in processor time (which moves less with other
+// work on the machine), and when the first case's result was there. The web build runs the same file under Node (build/web/check_bench.js, which reads the .cu
 // file through Node's file system); the two side by side are the page's cost (docs/performance.md).
 //   check_bench FILE.cu 'LAUNCH' [SLICE_MS]
 #include <algorithm>
@@ -56,16 +56,19 @@ int main(int argc, char** argv) {
   });
   const double cpu_start = sv::processor_ms();
   const auto start = Clock::now();
-  double longest = 0, first_case = -1;
+  double longest = 0, longest_cpu = 0, first_case = -1;
   for (bool done = false; !done;) {
     const auto slice = Clock::now();
+    const double slice_cpu = sv::processor_ms();
     done = job.run_for(slice_ms);
     const auto end = Clock::now();
     longest = std::max(longest, ms_between(slice, end));
+    longest_cpu = std::max(longest_cpu, sv::processor_ms() - slice_cpu);
     if (first_case < 0 && run->cases_run() > 0) first_case = ms_between(start, end);
   }
   const double wall = ms_between(start, Clock::now());
-  std::printf("%s: %s, %zu cases; check %.0f ms (processor %.0f ms) in %zu slices of %.0f ms, longest slice %.1f ms, first case's result at %.0f ms\n",
+  std::printf("%s: %s, %zu cases; check %.0f ms (processor %.0f ms) in %zu slices of %.0f ms, longest slice %.1f ms (processor %.1f ms), "
+              "first case's result at %.0f ms\n",
               argv[1], report.verdict.c_str(), report.cases.size(), wall, sv::processor_ms() - cpu_start, job.slices(), slice_ms, longest,
-              first_case);
+              longest_cpu, first_case);
 }

@@ -7,7 +7,7 @@ SCANVIZ_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Build tools, libraries (headers), and what the tests and headless rendering use.
 SCANVIZ_PACKAGES=(
   build-essential cmake ninja-build pkg-config python3 ccache
-  libboost-context-dev nlohmann-json3-dev libcli11-dev doctest-dev
+  libboost-context-dev nlohmann-json3-dev libcli11-dev doctest-dev libtomlplusplus-dev
   libglfw3-dev libimgui-dev python3-glad libstb-dev libgif-dev zlib1g-dev fonts-dejavu-core
   xvfb xauth libgl1-mesa-dri time
 )

@@ -10,7 +10,7 @@ rm -rf .deps
 mkdir -p .deps/include .deps/lib .deps/cmake
 sources=$(git ls-files 'kernels/*.cpp' 'app/*.cpp' 'tests/*.cpp')
 headers=$(for f in $sources; do g++ -std=c++20 -Ikernels -Iapp -Itests -DSCANVIZ_EXE='""' -DSCANVIZ_SOURCE_DIR='""' -M "$f"; done |
-  tr ' \\' '\n\n' | grep -E '^/usr/include/(boost|nlohmann|CLI|doctest)/' | sort -u)
+  tr ' \\' '\n\n' | grep -E '^/usr/include/(boost|nlohmann|CLI|doctest|toml\+\+)/' | sort -u)
 for h in $headers; do
   dest=".deps/include/${h#/usr/include/}"
   mkdir -p "$(dirname "$dest")"

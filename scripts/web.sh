@@ -14,7 +14,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build/web"
 deps="$root/build/web-deps"
-packages=(emscripten cmake ninja-build python3 dpkg-dev nlohmann-json3-dev libstb-dev fonts-dejavu-core)
+packages=(emscripten cmake ninja-build python3 dpkg-dev nlohmann-json3-dev libtomlplusplus-dev libstb-dev fonts-dejavu-core)
 # The browser the page's tests drive (tests/web): installed too, so that ctest can run them.
 packages+=(chromium-headless-shell)
 

@@ -19,17 +19,19 @@ endif()
 
 set(host_include "${CMAKE_BINARY_DIR}/host_include")
 file(MAKE_DIRECTORY "${host_include}")
-foreach(header nlohmann/json.hpp stb/stb_image_write.h)
+foreach(header nlohmann/json.hpp stb/stb_image_write.h toml++/toml.h)
   get_filename_component(dir_name "${header}" DIRECTORY)
   find_path(scanviz_${dir_name}_dir "${header}" PATHS /usr/include NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
   if(NOT scanviz_${dir_name}_dir)
-    message(FATAL_ERROR "scanviz web: ${header} not found (Debian: nlohmann-json3-dev, libstb-dev)")
+    message(FATAL_ERROR "scanviz web: ${header} not found (Debian: nlohmann-json3-dev, libstb-dev, libtomlplusplus-dev)")
   endif()
   file(CREATE_LINK "${scanviz_${dir_name}_dir}/${dir_name}" "${host_include}/${dir_name}" SYMBOLIC)
 endforeach()
 
 add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
 set_target_properties(nlohmann_json::nlohmann_json PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${host_include}")
+add_library(scanviz_tomlplusplus INTERFACE IMPORTED)  # TOML rubrics (app/grade/rubric_toml.cpp)
+set_target_properties(scanviz_tomlplusplus PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${host_include}")
 # The emulator's coroutines are Emscripten fibers here (kernels/emulator/coroutine_wasm.hpp).
 add_library(Boost::context INTERFACE IMPORTED)
 

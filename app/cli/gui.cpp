@@ -120,6 +120,11 @@ Command add_gui(CLI::App& app) {
   gui_cmd->add_flag("--report-frames", o->window.report_frames, "print frame times and GL object counts");
   gui_cmd->add_flag("--report-source", o->window.report_source,
                     "print the kernel source pane's file and its lit lines (line, window rectangle, text) at the last frame");
+  gui_cmd->add_option("--class", o->window.class_path,
+                      "open a class in the class panel (G): a folder of .cu files (graded in the background, a submission at "
+                      "a time) or the class table scanviz check FOLDER --summary FILE.csv wrote; picking one opens it as --kernel does");
+  gui_cmd->add_flag("--report-class", o->window.report_class,
+                    "print the class panel's state at the last frame: each submission's verdict, score and first finding, the one opened");
   gui_cmd->add_flag("--report-kernel", o->window.report_kernel,
                     "print the Your kernel panel's state at the last frame: the editor, the error line, the report card's entries");
   gui_cmd->add_option("--report-layout", o->window.report_layout,

@@ -90,6 +90,19 @@ std::vector<std::pair<std::string, std::string>> gpu_spread(const std::vector<Cl
 
 }  // namespace
 
+std::string fault_finding(const std::string& kind, std::uint32_t line, const std::string& message) {
+  return kind + (line ? " at line " + std::to_string(line) : "") + ": " + message;
+}
+
+std::string race_finding(const std::string& kind, const std::string& buffer, const std::string& memory, std::uint32_t line,
+                         std::uint32_t other_line) {
+  return kind + " race on " + buffer + " (" + memory + "), lines " + std::to_string(line) + " and " + std::to_string(other_line);
+}
+
+std::string wrong_output_finding(std::int64_t n, const std::string& detail) {
+  return "wrong output: n = " + std::to_string(n) + ", " + detail;
+}
+
 ClassRow class_row(const Submission& s) {
   ClassRow row;
   row.file = s.file;
@@ -117,7 +130,7 @@ ClassRow class_row(const Submission& s) {
     const std::uint32_t line = line_of(e, "line");
     add(row, kind, kind + " at " + (line ? line_text(s.source, line) : e.value("message", "")));
     if (!warning && row.first.empty())
-      row.first = e.value("kind", "") + (line ? " at line " + std::to_string(line) : "") + ": " + e.value("message", "");
+      row.first = fault_finding(e.value("kind", ""), line, e.value("message", ""));
   }
   for (const auto& h : c["hazards"]) {
     const std::string kind = "race (" + h.value("memory", "shared") + " memory)";
@@ -125,13 +138,12 @@ ClassRow class_row(const Submission& s) {
     const std::uint32_t other = r ? r : second;
     add(row, kind, "race on " + h.value("buffer", "") + " at " + line_text(s.source, w) + (other != w ? " and " + line_text(s.source, other) : ""));
     if (row.first.empty())
-      row.first = h.value("kind", "") + " race on " + h.value("buffer", "") + " (" + h.value("memory", "") + "), lines " + std::to_string(w) + " and " +
-                  std::to_string(other);
+      row.first = race_finding(h.value("kind", ""), h.value("buffer", ""), h.value("memory", ""), w, other);
   }
   for (const auto& k : c["cases"])
     if (k.value("outcome", "") == "wrong") {
       add(row, "wrong output", "wrong output");
-      if (row.first.empty()) row.first = "wrong output: n = " + std::to_string(k.value("n", 0)) + ", " + k.value("detail", "");
+      if (row.first.empty()) row.first = wrong_output_finding(k.value("n", std::int64_t{0}), k.value("detail", ""));
       break;
     }
   for (const auto& d : c["diagnoses"]) {

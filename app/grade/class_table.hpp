@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,13 @@ struct ClassRow {
 };
 
 ClassRow class_row(const Submission& s);
+
+// A row's first finding in one line, as the table and the window's class list (which reads the card
+// itself, not its JSON) both write it: a fault, a race, a wrong output.
+std::string fault_finding(const std::string& kind, std::uint32_t line, const std::string& message);
+std::string race_finding(const std::string& kind, const std::string& buffer, const std::string& memory, std::uint32_t line,
+                         std::uint32_t other_line);
+std::string wrong_output_finding(std::int64_t n, const std::string& detail);
 
 // The table as CSV: sections separated by an empty line, each with its header line.
 std::string class_csv(const std::vector<ClassRow>& rows);

@@ -1,5 +1,5 @@
-// A rubric: the report card turned into points (docs/grading.md has the format). A JSON file, or the
-// default one embedded in the program (assets/grading/default_rubric.json).
+// A rubric: the report card turned into points (docs/grading.md has the format). A JSON or TOML file
+// (rubric_toml.hpp), or the default one embedded in the program (assets/grading/default_rubric.json).
 #pragma once
 
 #include <string>
@@ -40,8 +40,9 @@ struct Rubric {
 // The checks an item may name, for messages and docs.
 const std::vector<std::string>& rubric_checks();
 
-// Parses a rubric's JSON text; `name` is the file's name in errors. Throws std::invalid_argument with one
-// line naming the file and the problem ("rubric r.json: items[2]: unknown check 'no-race' (outputs, ...)").
+// Parses a rubric's text, TOML where rubric_is_toml says so, else JSON; `name` is the file's name in
+// errors. Throws std::invalid_argument with one line naming the file (and in TOML its line) and the
+// problem ("rubric r.json: items[2]: unknown check 'no-race' (outputs, ...)", "rubric r.toml:14: ...").
 Rubric parse_rubric(const std::string& text, const std::string& name);
 
 // The rubric at `path`, or the embedded default for an empty path.

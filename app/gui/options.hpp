@@ -60,6 +60,10 @@ struct GuiOptions {
   // operator, exclusive, input and schedule) and follows the file as it is saved again.
   std::string kernel_path;
   bool report_kernel = false;  // print the "Your kernel" panel's state after the last frame
+  // A class: a folder of .cu files or the class table `scanviz check --summary` writes, listed in the
+  // class panel with each submission's verdict.
+  std::string class_path;
+  bool report_class = false;   // print the class panel's state after the last frame
   // ... or given as its text, not a file: the page's link carries it (app/web/kernel_link.hpp), and
   // the window names the one it shows here for the page's address.
   std::string kernel_name;     // its file name ("my_scan.cu")

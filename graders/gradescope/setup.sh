@@ -14,7 +14,7 @@ if [ ! -f "$here/scanviz-src/CMakeLists.txt" ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-apt-get install -y -q --no-install-recommends build-essential cmake ninja-build libboost-context-dev nlohmann-json3-dev libcli11-dev
+apt-get install -y -q --no-install-recommends build-essential cmake ninja-build libboost-context-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
 cmake -S "$here/scanviz-src" -B "$here/scanviz-build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANVIZ_GUI=OFF -DSCANVIZ_CUDA=OFF -DSCANVIZ_TESTS=OFF
 cmake --build "$here/scanviz-build" --target scanviz
 install -D -m 755 "$here/scanviz-build/app/scanviz" "$here/bin/scanviz"

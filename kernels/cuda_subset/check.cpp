@@ -174,16 +174,20 @@ class Checker {
 
  private:
   void prepare() {
+    // Each parse of a long file takes a good part of a frame in the page: pause_point() between them.
     if (!base_.launch) {  // a file of several kernels runs as its own host function launches them, where it has one
       const std::vector<std::string> hosts = host_launches(base_.source, base_.file, base_.include);
+      pause_point();
       try {
         (void)parse_run_kernel(base_);
       } catch (const KernelError& e) {
         if (hosts.size() != 1 || std::string(e.what()).find(" kernels (") == std::string::npos) throw;
         base_.launch = parse_launch(hosts.front());
       }
+      pause_point();
     }
     const Kernel whole = parse_run_kernel(base_);
+    pause_point();
     r_.kernels = whole.kernels;
     warp_level_ = whole.uses_warp_intrinsics;
     if (base_.launch) {
@@ -196,6 +200,7 @@ class Checker {
       std::map<std::string, std::string> over;
       if (!macro.empty()) over[macro] = std::to_string(base_.block);
       const Kernel k = parse_run_kernel(base_, over);
+      pause_point();
       capacity_ = elements_per_block(k, base_.block);
       r_.launch = inferred_launch(k, base_.block, capacity_);
     }
@@ -230,6 +235,7 @@ class Checker {
     try {
       const Outcome o = run_launch(c, type_, capacity_, opt_.float_tolerance);
       const Metrics m = compute_metrics(o.traces.front());
+      pause_point();
       r_.work = m.operations;
       r_.steps = operation_depth(o.traces.front());  // the dataflow's depth, whatever the barriers
       r_.work_n = capacity_;
@@ -257,7 +263,9 @@ class Checker {
     c.n = std::int64_t{64} * threads;
     const Launch many = launch_at(c);
     single_block_ = many.grid == 1;
+    pause_point();
     capacity_ = single_block_ ? elements_per_block(parse_run_kernel(base_), threads) : many.capacity;
+    pause_point();
     base_.block = threads;
     r_.block = threads;
     r_.launch = launch_text(*base_.launch);

@@ -319,36 +319,42 @@ void BlockEmulator::run(const Body& body) {
     });
   }
   const int warps = (threads + warp_width_ - 1) / warp_width_;
-  std::vector<int> runnable;
-  runnable.reserve(warps);
+  // A warp can issue when a lane of it is ready, or when all its live lanes wait at one shuffle. Only
+  // the lanes of the warp that issued change, so only its bit is looked at again (and every warp's
+  // when a barrier releases).
+  WarpSet runnable(warps);
+  const auto refresh = [&](int w) {
+    bool can_run = false, shuffling = false;
+    for (int i = w * warp_width_; i < std::min(threads, (w + 1) * warp_width_); ++i) {
+      const LaneState s = lanes_[i].state;
+      can_run |= s == LaneState::Ready || s == LaneState::Read || s == LaneState::Write;
+      shuffling |= s == LaneState::Shuffle;
+    }
+    runnable.set(w, can_run || (shuffling && warp_at_shuffle(w)));
+  };
+  for (int w = 0; w < warps; ++w) refresh(w);
   // Every 16th step may give the thread back to a time-sliced check (time_slice.hpp): not every one,
   // since the clock read would cost more than it buys.
   for (std::uint32_t round = 0; error_.empty(); ++round) {
     if (pausable_ && round % 16 == 0) pause_point();
-    runnable.clear();
-    bool at_barrier = false;
-    for (int w = 0; w < warps; ++w) {
-      bool can_run = false, shuffling = false;
-      for (int i = w * warp_width_; i < std::min(threads, (w + 1) * warp_width_); ++i) {
-        LaneState s = lanes_[i].state;
-        can_run |= s == LaneState::Ready || s == LaneState::Read || s == LaneState::Write;
-        at_barrier |= s == LaneState::Barrier;
-        shuffling |= s == LaneState::Shuffle;
-      }
-      if (can_run || (shuffling && warp_at_shuffle(w))) runnable.push_back(w);
-    }
-    if (runnable.empty()) {
+    if (runnable.count() == 0) {
       // Nothing can run: a lane at a shuffle waits for lanes of its warp at a barrier or finished.
-      for (int i = 0; i < threads; ++i)
+      bool at_barrier = false;
+      for (int i = 0; i < threads; ++i) {
         if (lanes_[i].state == LaneState::Shuffle)
           fail(i, "waits at a shuffle (line " + std::to_string(lanes_[i].shuffle_line) +
                       ") that other lanes of its warp never reach");
+        at_barrier |= lanes_[i].state == LaneState::Barrier;
+      }
       if (!at_barrier) break;  // every thread finished
       for (Lane& l : lanes_)
         if (l.state == LaneState::Barrier) l.state = LaneState::Ready;
+      for (int w = 0; w < warps; ++w) refresh(w);
       continue;
     }
-    issue_warp_instruction(picker_.pick(runnable));
+    const int w = picker_.pick(runnable);
+    issue_warp_instruction(w);
+    refresh(w);
   }
   if (!error_.empty()) {
     try {

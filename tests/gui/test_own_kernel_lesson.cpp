@@ -15,6 +15,7 @@
 #include "algorithms.hpp"
 #include "core/values.hpp"
 #include "gui/lesson/kernel_check.hpp"
+#include "gui/lesson/lesson_recorder.hpp"
 #include "mirror/narration.hpp"
 #include "gui/model/diagram_model.hpp"
 #include "gui/lesson/own_kernel.hpp"
@@ -168,6 +169,27 @@ TEST_CASE("own kernel lesson: without threads the card is graded in slices that 
   CHECK(g->report.hazards.size() == whole.report.hazards.size());
   for (std::size_t i = 0; i < whole.report.cases.size(); ++i) CHECK(g->report.cases[i].outcome == whole.report.cases[i].outcome);
   CHECK(g->check_ms > 0);
+}
+
+TEST_CASE("own kernel lesson: without a worker a kernel of one's own in a block of 1024 threads records over several frames") {
+  LessonRecorder recorder(record_lesson_controls, false, 0);  // a slice of no time: to the next pause point
+  Lesson l;
+  l.own_kernel = make_own_kernel("kogge_stone.cu", sv_test::read_source("kernels/block/cuda/kogge_stone.cu"));
+  l.request.n = 1024;
+  l.request.block = 1024;
+  l.request.warp = 1;
+  recorder.request(l, false);
+  std::optional<LessonRecording> r;
+  int frames = 0;
+  while (!r && frames < 100000) {
+    r = recorder.take();
+    ++frames;
+  }
+  REQUIRE(r);
+  REQUIRE(r->view);
+  CHECK(r->error.empty());
+  CHECK(r->view->trace.meta.n == 1024);
+  CHECK(frames > 100);  // 1024 threads in lockstep 1: thousands of scheduler steps, a pause every 16
 }
 
 TEST_CASE("own kernel lesson: a followed file is seen changed once per save, by its time or its size") {

@@ -203,11 +203,19 @@ def drop_file(browser, path, media_type="application/json"):
     """Drops the file at `path` on the window as a file manager does (a drop event on the canvas,
     carrying the file of `media_type`), waits for the page to read it and the window to open it; a
     screenshot."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    name = os.path.basename(path)
-    browser.evaluate("(function() { var files = new DataTransfer();"
-                     f" files.items.add(new File([{json.dumps(text)}], {json.dumps(name)}, {{type: {json.dumps(media_type)}}}));"
+    return drop_files(browser, [path], media_type)
+
+
+def drop_files(browser, paths, media_type="application/json"):
+    """Drops the files at `paths` on the window in one drop, as a file manager's selection arrives;
+    waits for the page to read them and the window to open them; a screenshot."""
+    adds = ""
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        name = os.path.basename(path)
+        adds += f" files.items.add(new File([{json.dumps(text)}], {json.dumps(name)}, {{type: {json.dumps(media_type)}}}));"
+    browser.evaluate("(function() { var files = new DataTransfer();" + adds +
                      " Module.canvas.dispatchEvent(new DragEvent('drop', {dataTransfer: files, bubbles: true, cancelable: true}));"
                      " })()")
     wait_frames(browser, browser.evaluate("Module.frames") + 10, time.monotonic() + 20)

@@ -10,7 +10,7 @@ import os
 import time
 import zlib
 
-from page_browser import drop_file, load, page_line, press, save, screenshot, step_to, wait_frames
+from page_browser import drop_file, drop_files, load, page_line, press, save, screenshot, step_to, wait_frames
 from page_common import HEIGHT, WIDTH, fail
 from page_files import allow_downloads, click_file_item, downloaded
 from page_images import HAZARD, colour_in_diagram, count_cell_rows, count_colour, pixel, read_png
@@ -277,6 +277,35 @@ def dropped_kernel(browser, url, out, root):
     print(f"page_test: a dropped .cu opens in the editor and runs: CORRECT, no hazard, the address names it ({len(link)} characters)")
 
 
+def dropped_class(browser, url, out, root):
+    """Three .cu files dropped at once (a correct Kogge-Stone, the slides' racy one, one that does not
+    compile) are a class: the class panel opens over the lower left of the window and, as the page
+    grades them a frame's share at a time, shows CORRECT's green and WRONG's and ERROR's red there
+    (the default lesson's own panel, which the class panel covers, has no red). The green is the word
+    "correct" on the selected row's highlight: about 17 pixels keep its colour within 12 there."""
+    load(browser, url)
+    folder = os.path.join(out, "dropped-class")
+    os.makedirs(folder, exist_ok=True)
+    broken = os.path.join(folder, "broken.cu")
+    with open(broken, "w", encoding="utf-8") as f:
+        f.write("__global__ void scan(float* in, float* out, int n) {\n  out[threadIdx.x] = in[threadIdx.x]\n}\n")
+    drop_files(browser, [os.path.join(root, "tests", "kernels", "correct_kogge_stone.cu"),
+                         os.path.join(root, "assets", "kernels", "pmpp_kogge_stone_incorrect.cu"), broken], "text/plain")
+    deadline, good, bad = time.monotonic() + 180, 0, 0
+    while time.monotonic() < deadline:
+        shot = screenshot(browser)
+        image = read_png(shot)
+        box = (0, int(0.52 * image[1]), int(0.54 * image[0]), int(0.92 * image[1]))
+        good, bad = count_colour(image, box, VERDICT_GOOD, 12), count_colour(image, box, VERDICT_BAD, 12)
+        if good > 10 and bad > 40:
+            break
+        time.sleep(0.5)
+    save(shot, os.path.join(out, "web-class-dropped.png"))
+    if good <= 10 or bad <= 40:
+        fail(f"three .cu files dropped at once: the class panel shows {good} pixels of CORRECT's green and {bad} of WRONG's and ERROR's red")
+    print(f"page_test: three .cu files dropped at once are a class, graded in the page: {good} green and {bad} red verdict pixels")
+
+
 def fragment_kernel(href):
     """The kernel an address carries, read here as any other program reads it: base64url, raw inflate."""
     data = href.split("kernel=", 1)[1]
@@ -298,9 +327,10 @@ def made_elsewhere(browser, url):
 
 def kernels(browser, url, out, root):
     """A kernel of one's own in the page: typed and run, an error typed, its link reopened, a .cu
-    dropped, a link made elsewhere."""
+    dropped, three dropped at once (a class), a link made elsewhere."""
     link, race = typed_kernel(browser, url, out)
     typed_error(browser, link, out)
     reopened_link(browser, link, race, out)
     dropped_kernel(browser, url, out, root)
+    dropped_class(browser, url, out, root)
     made_elsewhere(browser, url)

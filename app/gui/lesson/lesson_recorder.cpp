@@ -1,11 +1,11 @@
-// The lesson's worker thread: one job waiting at most, the newest.
+// The lesson's worker thread, or its slices without one: one job waiting at most, the newest.
 #include "gui/lesson/lesson_recorder.hpp"
 
 #include <utility>
 
 namespace sv::gui {
 
-LessonRecorder::LessonRecorder(Record record, bool worker) : record_(std::move(record)) {
+LessonRecorder::LessonRecorder(Record record, bool worker, double slice_ms) : record_(std::move(record)), slice_ms_(slice_ms) {
   if (worker) worker_ = std::thread([this] { work(); });
 }
 
@@ -25,14 +25,20 @@ void LessonRecorder::request(const LessonControls& controls, bool side_by_side) 
     newest_ = ++requests_;
     job_ = Job{controls, side_by_side, newest_};
   }
-  if (worker_.joinable()) {
-    wake_.notify_one();
-    return;
+  if (worker_.joinable()) wake_.notify_one();
+}
+
+void LessonRecorder::advance(double budget_ms) {
+  if (!slices_) {
+    if (!job_) return;
+    sliced_ = std::move(*job_);
+    job_.reset();
+    slices_ = std::make_unique<TimeSlicedJob>([this] { sliced_result_ = record_(sliced_.controls, sliced_.side_by_side); });
   }
-  LessonRecording r = record_(controls, side_by_side);
-  const std::lock_guard lock(mutex_);
-  job_.reset();
-  ready_ = std::move(r);
+  if (!slices_->run_for(budget_ms)) return;
+  slices_.reset();
+  if (sliced_.id == newest_) ready_ = std::move(sliced_result_);  // else overtaken: dropped
+  sliced_result_ = {};
 }
 
 void LessonRecorder::cancel() {
@@ -48,6 +54,7 @@ bool LessonRecorder::pending() const {
 }
 
 std::optional<LessonRecording> LessonRecorder::take() {
+  if (!worker_.joinable()) advance(slice_ms_);
   const std::lock_guard lock(mutex_);
   if (!ready_) return std::nullopt;
   newest_ = 0;
@@ -55,6 +62,7 @@ std::optional<LessonRecording> LessonRecorder::take() {
 }
 
 std::optional<LessonRecording> LessonRecorder::wait() {
+  while (!worker_.joinable() && !ready_ && (slices_ || job_)) advance(1e9);
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return newest_ == 0 || ready_.has_value(); });
   if (!ready_) return std::nullopt;

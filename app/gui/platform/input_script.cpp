@@ -8,12 +8,14 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <stdexcept>
+#include <vector>
 
 #include "core/charconv.hpp"
 #include "gui/platform/dropped_files.hpp"
@@ -130,9 +132,16 @@ bool feed_input_script(const std::vector<ScriptedInput>& script, int frame, GLFW
         ImGui_ImplGlfw_MouseButtonCallback(window, GLFW_MOUSE_BUTTON_LEFT, action, 0);
         break;
       case ScriptedInput::Drop:
-        if (press) {
-          const char* path = in.text.c_str();
-          on_drop(window, 1, &path);
+        if (press) {  // drop:A,B,C: several files in one drop, as a file manager's selection arrives
+          std::vector<std::string> paths;
+          for (std::size_t at = 0; at <= in.text.size();) {
+            const std::size_t comma = std::min(in.text.find(',', at), in.text.size());
+            paths.push_back(in.text.substr(at, comma - at));
+            at = comma + 1;
+          }
+          std::vector<const char*> names;
+          for (const std::string& p : paths) names.push_back(p.c_str());
+          on_drop(window, static_cast<int>(names.size()), names.data());
         }
         break;
       case ScriptedInput::Save:

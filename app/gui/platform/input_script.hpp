@@ -23,7 +23,8 @@ struct ScriptedInput {
 // Tokens separated by blanks: a letter or digit (the key, typing it), enter, ctrl+enter, ctrl+LETTER
 // (ctrl+a, ctrl+v: the key with Control held, typing nothing), tab, shift+tab, escape, backspace, left,
 // right, up, down, home, end, space, pageup, pagedown; text:CHARS (typed without key presses);
-// click:X,Y; wait:N (frames); drop:PATH (a file dropped on the window, as GLFW delivers it);
+// click:X,Y; wait:N (frames); drop:PATH (a file dropped on the window, as GLFW delivers it; drop:A,B,C
+// drops several at once);
 // save:FROM,TO (TO written with FROM's text, as another editor saves a file the window follows);
 // clip:PATH (the file's text put on the system clipboard, as another program's copy does). Throws
 // std::invalid_argument naming the bad token.

@@ -30,6 +30,7 @@
 #include "gui/panels/work_steps_panel.hpp"
 #include "gui/platform/dropped_files.hpp"
 #include "gui/platform/keys.hpp"
+#include "gui/window/class_panel.hpp"
 #include "gui/window/kernel_window.hpp"
 #include "gui/window/key_map.hpp"
 #include "gui/window/menu_bar.hpp"
@@ -101,8 +102,8 @@ void lookback_window(Ui& ui, const PanelLayout& l, bool was_shown, GlPictures& p
 }
 
 // The views that float over the tiled panels: work against steps, GPU timing, warp divergence, the
-// applications' rows, the look-back view and predict the next step.
-void floating_windows(Ui& ui, const PanelLayout& l, bool& lookback_was_shown, GlPictures& pictures) {
+// applications' rows, the look-back view, the class and predict the next step.
+void floating_windows(Ui& ui, const Platform& platform, const PanelLayout& l, bool& lookback_was_shown, GlPictures& pictures) {
   if (ui.show_charts) work_steps_window(&ui.show_charts, ui.work_steps, ImGui::GetIO().DisplaySize, l.em);
   if (ui.show_timing) timing_window(&ui.show_timing, ui.timing, ui.gpu, ImGui::GetIO().DisplaySize);
   const int divergence_step = divergence_window(&ui.show_divergence, ui.lesson.view ? &ui.lesson.view->trace : nullptr,
@@ -114,6 +115,7 @@ void floating_windows(Ui& ui, const PanelLayout& l, bool& lookback_was_shown, Gl
   lookback_was_shown = ui.show_lookback;
   if (ui.show_lookback) lookback_window(ui, l, was_shown, pictures);
   if (ui.kernel.show) kernel_window(ui, l);
+  if (ui.submissions.show) class_window(ui, platform, l);
   if (ui.lesson.view)
     if (const int shown = predict_window(ui.predict, *ui.lesson.view, ui.step, ImVec2(l.left_w, l.menu_h + (l.H - l.menu_h) * 0.38f),
                                          ImVec2(l.W - l.left_w - l.right_w, (l.H - l.menu_h) * 0.62f - l.timeline_h));
@@ -178,6 +180,8 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
     // A counted run (a test, a screenshot) waits for a report card the panel shows, so what it
     // draws does not depend on timing.
     take_kernel_grade(ui, opt.frames > 0 && ui.kernel.show);
+    // A class is graded a submission at a time; a counted run's last frame shows every verdict.
+    take_class_grades(ui, last);
     platform.begin_frame(window);
     glfwPollEvents();
     script_saved = feed_input_script(script, frame, window, mouse_x, mouse_y);
@@ -203,7 +207,7 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
     advance_playing(ui);
     PanelLayout layout;
     const bool changed = tiled_panels(ui, menu_bar(ui, platform), gl, frame_draws, layout);
-    floating_windows(ui, layout, lookback_was_shown, pictures);
+    floating_windows(ui, platform, layout, lookback_was_shown, pictures);
     if (changed || mirror_asked) {  // recorded on the worker; until it is ready the frames draw the trace there is
       ui.recorder.request(ui.lesson, ui.side_by_side);
       ui.swap_to_last_step |= !ui.recorded_from_controls;
@@ -232,6 +236,7 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
   }
   if (opt.report_source) std::cout << source_pane_report(ui.source);
   if (ui.kernel.report) std::cout << kernel_report(ui);
+  if (ui.submissions.report) std::cout << class_report(ui);
   if (opt.report_frames) print_frame_report(times, gl.last_instances(), gl.builds(), ui.lookback.scene_builds);
   return exit_code;
 }

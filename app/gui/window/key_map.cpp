@@ -56,6 +56,7 @@ void handle_keys(Ui& ui) {
   if (key_pressed(GLFW_KEY_U)) ui.floats.show = !ui.floats.show;
   if (key_pressed(GLFW_KEY_A)) ui.show_application = !ui.show_application;
   if (key_pressed(GLFW_KEY_K)) ui.kernel.editor.focus = ui.kernel.show = !ui.kernel.show;  // opened: type at once
+  if (key_pressed(GLFW_KEY_G)) ui.submissions.focus = ui.submissions.show = !ui.submissions.show;  // opened: Up, Down, Enter at once
   if (key_pressed(GLFW_KEY_L)) {
     ui.lecture = !ui.lecture;
     ui.fullscreen = ui.lecture;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "bench_result.hpp"
 #include "core/files.hpp"
@@ -14,6 +15,7 @@
 #include "gui/draw/text_colours.hpp"
 #include "gui/draw/render.hpp"
 #include "gui/platform/dropped_files.hpp"
+#include "gui/window/class_panel.hpp"
 #include "gui/window/kernel_window.hpp"
 #include "kernel_run.hpp"
 #include "trace/trace_json.hpp"
@@ -80,7 +82,18 @@ bool open_kernel_file(Ui& ui, Platform& platform, const std::string& path, const
 }  // namespace
 
 void open_dropped_files(Ui& ui, Platform& platform) {
-  for (const std::string& path : take_dropped_files()) {
+  std::vector<std::string> dropped = take_dropped_files();
+  // Several kernels dropped at once are a class: listed in the class panel and graded there, each
+  // opened when picked. The other files dropped with them open as one file alone does.
+  std::vector<std::string> kernels;
+  for (const std::string& path : dropped)
+    if (fs::path(path).extension() == ".cu") kernels.push_back(path);
+  if (kernels.size() > 1) {
+    open_dropped_class(ui, kernels, platform.has_own_files());
+    for (const std::string& path : kernels) platform.dropped_file_read(path);
+    std::erase_if(dropped, [](const std::string& p) { return fs::path(p).extension() == ".cu"; });
+  }
+  for (const std::string& path : dropped) {
     const std::string name = fs::path(path).filename().string();
     try {
       if (!open_kernel_file(ui, platform, path, name)) open_file(ui, path, name);
@@ -118,7 +131,8 @@ void file_menu(Ui& ui, Platform& platform) {
     if (!platform.has_own_files()) {
       // The page has no files of its own: the reader's come by dropping them, and what it saves is
       // downloaded, named after the lesson.
-      ImGui::TextDisabled("Open: drop a trace, bench table or kernel (.cu) on the page");
+      ImGui::TextDisabled("Open: drop a trace, bench table or kernel (.cu) on the page;");
+      ImGui::TextDisabled("several .cu files at once open as a class (G)");
       save_kernel_item(ui, platform);
       if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
         const TraceMeta& m = ui.lesson.view->trace.meta;
@@ -130,6 +144,7 @@ void file_menu(Ui& ui, Platform& platform) {
       ImGui::InputText("path", ui.path, sizeof ui.path);
       if (ImGui::MenuItem("Open trace, bench table or kernel (.cu)") && !open_kernel_file(ui, platform, ui.path, ui.path))
         open_file(ui, ui.path, ui.path);
+      if (ImGui::MenuItem("Open class (a folder of .cu files, or the class CSV)")) open_class(ui, ui.path);
       save_kernel_item(ui, platform);
       if (ImGui::MenuItem("Save trace", nullptr, false, ui.lesson.view != nullptr)) {
         save_trace(ui.path, ui.lesson.view->trace);
@@ -172,6 +187,7 @@ void view_menu(Ui& ui) {
   ImGui::MenuItem("floats: same input, different bits (U)", nullptr, &ui.floats.show);
   ImGui::MenuItem("application rows: compaction, allocation (A)", nullptr, &ui.show_application);
   if (ImGui::MenuItem("your kernel: edit, run, report card (K)", nullptr, &ui.kernel.show)) ui.kernel.editor.focus = ui.kernel.show;
+  if (ImGui::MenuItem("class: submissions and verdicts (G)", nullptr, &ui.submissions.show)) ui.submissions.focus = ui.submissions.show;
   ImGui::EndMenu();
 }
 

@@ -17,6 +17,7 @@
 #include "core/schedule.hpp"
 #include "core/values.hpp"
 #include "gui/lesson/own_kernel.hpp"
+#include "gui/window/class_panel.hpp"
 #include "gui/window/kernel_window.hpp"
 #include "kernel_run.hpp"
 #include "lesson_run.hpp"
@@ -95,6 +96,15 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
     return 2;
   }
   ui.kernel.report = opt.report_kernel;
+  ui.submissions.report = opt.report_class;
+  if (!opt.class_path.empty()) {
+    try {
+      show_class(ui, open_class_path(opt.class_path));
+    } catch (const std::exception& e) {
+      std::cerr << "scanviz: --class: " << e.what() << "\n";
+      return 2;
+    }
+  }
   // A kernel of the user's own: the lesson, from its file (followed as it is saved) or from the
   // text a page's link carries.
   const bool linked_kernel = opt.kernel_path.empty() && !opt.kernel_name.empty();

@@ -9,6 +9,7 @@
 
 #include "gpu/executor.hpp"
 #include "gui/draw/canvas.hpp"
+#include "gui/lesson/class_list.hpp"
 #include "gui/lesson/kernel_check.hpp"
 #include "gui/lesson/lesson.hpp"
 #include "gui/lesson/lesson_recorder.hpp"
@@ -43,8 +44,21 @@ struct KernelUi {
   bool report = false;                           // print the panel's state after the last frame (--report-kernel)
 };
 
+// A class of submissions: the class panel (G), its list, and the grading of it, apart from the
+// open kernel's own card so that each goes on while the other runs.
+struct ClassUi {
+  explicit ClassUi(bool threads) : checker(threads) {}
+  bool show = false;
+  bool focus = false;         // just opened: in front, so that the keys are its
+  bool only_failing = false;  // the list shows only WRONG and ERROR
+  int cursor = 0;             // the row Up, Down and Enter act on
+  ClassList list;
+  KernelChecker checker;
+  bool report = false;        // print the panel's state after the last frame (--report-class)
+};
+
 struct Ui {
-  explicit Ui(bool threads) : recorder(record_lesson_controls, threads), kernel(threads) {}
+  explicit Ui(bool threads) : recorder(record_lesson_controls, threads), kernel(threads), submissions(threads) {}
 
   Settings settings;             // what this run shows
   float saved_font_scale = 1;    // what the settings file keeps: --font-scale lasts one run, the View menu's choice is saved
@@ -84,6 +98,7 @@ struct Ui {
   std::string tooltip;  // the tooltip this frame shows, for the layout report
   std::vector<std::pair<std::string, std::string>> texts;  // named texts this frame drew, for the layout report
   KernelUi kernel;
+  ClassUi submissions;
 };
 
 // The menu bar's status line says `text` (in the error colour when `error`).
