@@ -35,7 +35,7 @@ __global__ void my_scan(float* input, float* output, unsigned int n) {
 BROKEN_KERNEL = RACY_KERNEL.replace("    __syncthreads();\n    for", "    __syncthreads(;\n    for")
 BROKEN_LINE = 6
 
-# The report card's verdict colours (gui/panels/report_card.cpp kGood and kBad).
+# The report card's verdict colours on the light theme (gui/draw/text_colours.hpp kTextOnLight).
 VERDICT_GOOD, VERDICT_BAD = (0x1A, 0x6B, 0x2B), (0xBF, 0x1C, 0x1C)
 
 

@@ -6,7 +6,16 @@
 
 #include <imgui.h>
 
+#include <cstdint>
+
 namespace sv::gui {
+
+// 0xRRGGBBAA, as the diagram's palette: the tests look for these pixels.
+struct TextColours {
+  std::uint32_t good, bad, note;
+};
+inline constexpr TextColours kTextOnLight{0x1A6B2BFF, 0xBF1C1CFF, 0x0D59B3FF};
+inline constexpr TextColours kTextOnDark{0x69DB7DFF, 0xFF8787FF, 0x73BFFFFF};
 
 // Whether the current theme's windows are dark (the dark and high-contrast themes): their text is
 // light. Not the window background's colour, which the tiled panels push transparent.
@@ -14,8 +23,13 @@ inline bool dark_windows() {
   const ImVec4 text = ImGui::GetStyle().Colors[ImGuiCol_Text];
   return 0.2126f * text.x + 0.7152f * text.y + 0.0722f * text.z > 0.5f;
 }
-inline ImVec4 good_text() { return dark_windows() ? ImVec4(0.41f, 0.86f, 0.49f, 1) : ImVec4(0.10f, 0.42f, 0.17f, 1); }
-inline ImVec4 bad_text() { return dark_windows() ? ImVec4(1.0f, 0.53f, 0.53f, 1) : ImVec4(0.75f, 0.11f, 0.11f, 1); }
-inline ImVec4 note_text() { return dark_windows() ? ImVec4(0.45f, 0.75f, 1.0f, 1) : ImVec4(0.05f, 0.35f, 0.70f, 1); }
+inline ImVec4 text_colour(std::uint32_t rgba) {
+  return ImVec4(static_cast<float>(rgba >> 24 & 0xFF) / 255, static_cast<float>(rgba >> 16 & 0xFF) / 255,
+                static_cast<float>(rgba >> 8 & 0xFF) / 255, static_cast<float>(rgba & 0xFF) / 255);
+}
+inline const TextColours& text_colours() { return dark_windows() ? kTextOnDark : kTextOnLight; }
+inline ImVec4 good_text() { return text_colour(text_colours().good); }
+inline ImVec4 bad_text() { return text_colour(text_colours().bad); }
+inline ImVec4 note_text() { return text_colour(text_colours().note); }
 
 }  // namespace sv::gui

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "grade/card_text.hpp"
@@ -36,14 +37,14 @@ void show_class(Ui& ui, ClassList list) {
 namespace {
 
 // The entry's verdict as the list shows it, and its colour (none: neutral).
-std::pair<std::string, const ImVec4*> verdict_cell(const ClassList& list, std::size_t i, const std::optional<GradeProgress>& progress) {
+std::pair<std::string, std::optional<ImVec4>> verdict_cell(const ClassList& list, std::size_t i, const std::optional<GradeProgress>& progress) {
   const ClassEntry& e = list.entries[i];
-  if (e.verdict == "correct") return {"correct", &kGood};
-  if (e.verdict == "wrong") return {"WRONG", &kBad};
-  if (e.verdict == "error") return {"ERROR", &kBad};
+  if (e.verdict == "correct") return {"correct", good_text()};
+  if (e.verdict == "wrong") return {"WRONG", bad_text()};
+  if (e.verdict == "error") return {"ERROR", bad_text()};
   if (static_cast<int>(i) == list.grading)
-    return {progress && progress->planned ? "checking " + std::to_string(progress->run) + "/" + std::to_string(progress->planned) : "checking", nullptr};
-  return {"waiting", nullptr};
+    return {progress && progress->planned ? "checking " + std::to_string(progress->run) + "/" + std::to_string(progress->planned) : "checking", std::nullopt};
+  return {"waiting", std::nullopt};
 }
 
 // Opens entry `i` as the lesson's own kernel; its card, when the class has graded it with the launch
