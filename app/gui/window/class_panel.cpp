@@ -38,13 +38,8 @@ namespace {
 
 // The entry's verdict as the list shows it, and its colour (none: neutral).
 std::pair<std::string, std::optional<ImVec4>> verdict_cell(const ClassList& list, std::size_t i, const std::optional<GradeProgress>& progress) {
-  const ClassEntry& e = list.entries[i];
-  if (e.verdict == "correct") return {"correct", good_text()};
-  if (e.verdict == "wrong") return {"WRONG", bad_text()};
-  if (e.verdict == "error") return {"ERROR", bad_text()};
-  if (static_cast<int>(i) == list.grading)
-    return {progress && progress->planned ? "checking " + std::to_string(progress->run) + "/" + std::to_string(progress->planned) : "checking", std::nullopt};
-  return {"waiting", std::nullopt};
+  const std::string& verdict = list.entries[i].verdict;
+  return {entry_state(list, i, progress), verdict == "correct" ? std::optional(good_text()) : verdict.empty() ? std::nullopt : std::optional(bad_text())};
 }
 
 // Opens entry `i` as the lesson's own kernel; its card, when the class has graded it with the launch
@@ -117,8 +112,7 @@ void class_window(Ui& ui, const Platform& platform, const PanelLayout& l) {
   }
   const std::optional<GradeProgress> progress = c.checker.progress();
   const std::size_t graded = list.graded();
-  ImGui::Text("%s: %zu submissions, %zu graded: %zu correct, %zu wrong, %zu error", list.source.c_str(), list.entries.size(), graded,
-              list.count("correct"), list.count("wrong"), list.count("error"));
+  ImGui::TextUnformatted(class_summary(list).c_str());
   ui.texts.push_back({"class_summary", std::string(list.source) + ": " + std::to_string(graded) + " of " + std::to_string(list.entries.size()) + " graded"});
   ImGui::Checkbox("only WRONG and ERROR", &c.only_failing);
   std::vector<int> shown;
