@@ -105,8 +105,9 @@ def count_cell_rows(image):
 # The hazard colour (palette_light's cell_hazard) and the look-back view's flags P and A (the light
 # LookbackPalette in gui/model/lookback_scene.cpp).
 HAZARD, FLAG_P, FLAG_A = (0xF8, 0x60, 0x60), (0x2E, 0x9E, 0x44), (0xF2, 0xA9, 0x00)
-# The light theme's red of text that says something is wrong (gui/draw/text_colours.hpp's bad_text).
-BAD_TEXT = (0xBF, 0x1C, 0x1C)
+# The light theme's green and red of text that says something is right or wrong (gui/draw/text_colours.hpp's
+# kTextOnLight).
+GOOD_TEXT, BAD_TEXT = (0x1A, 0x6B, 0x2B), (0xB4, 0x1A, 0x1A)
 
 
 def colour_in_diagram(image, rgb):

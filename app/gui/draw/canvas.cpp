@@ -1,6 +1,7 @@
 // Fonts, themes and the diagram canvas shared by the window and the offscreen renderer.
 #include "gui/draw/canvas.hpp"
 #include "gui/draw/text_colours.hpp"
+#include "gui/model/ink.hpp"
 
 #include <glad/gl.h>
 #include <imgui_impl_opengl3.h>
@@ -107,8 +108,8 @@ void apply_theme(const std::string& theme, float scale) {
   }
   // Dear ImGui's own colours changed where they fall under WCAG 2.1 AA (tests/gui/test_contrast.py):
   // its dimmed text (labels, line numbers, notes) 4.5:1 against the windows, the check mark and the
-  // slider's grab 3:1 (white text over the grab 4.5:1), and menus and popups opaque, so that the
-  // panels under a menu do not show through it.
+  // slider's grab 3:1 (white text over the grab 4.5:1), and menus, popups and floating windows
+  // opaque, so that the panels under a menu or the charts do not show through them.
   const bool dark = theme == "dark" || theme == "high-contrast";
   style.Colors[ImGuiCol_TextDisabled] = dark ? ImVec4(0.66f, 0.66f, 0.66f, 1) : ImVec4(0.36f, 0.36f, 0.36f, 1);
   style.Colors[ImGuiCol_CheckMark] = dark ? ImVec4(0.45f, 0.75f, 1.0f, 1) : ImVec4(0.05f, 0.35f, 0.70f, 1);
@@ -120,7 +121,7 @@ void apply_theme(const std::string& theme, float scale) {
     style.Colors[ImGuiCol_HeaderActive] = ImVec4(0.14f, 0.32f, 0.60f, 1);
     if (theme == "dark") style.Colors[ImGuiCol_Border] = ImVec4(0.55f, 0.55f, 0.60f, 1);
   }
-  style.Colors[ImGuiCol_PopupBg].w = style.Colors[ImGuiCol_MenuBarBg].w = 1;
+  style.Colors[ImGuiCol_PopupBg].w = style.Colors[ImGuiCol_MenuBarBg].w = style.Colors[ImGuiCol_WindowBg].w = 1;
   style.ScaleAllSizes(scale);
   style.AntiAliasedLinesUseTex = false;  // textured lines need linear sampling of the atlas (upload_fonts)
   ImGui::GetStyle() = style;
@@ -314,15 +315,8 @@ void draw_wrong_banner(const TraceView& tv, const std::string& theme, ImVec2 top
   ImDrawList* dl = ImGui::GetForegroundDrawList();  // over the title bar too
   const std::uint32_t fill = palette_named(theme).wrong;
   dl->AddRectFilled(b0, ImVec2(top_right.x, top_right.y + height), im_color(fill));
-  // Black or white, whichever contrasts more with the fill (white on the dark theme's pink was 2:1):
-  // black from a relative luminance of 0.179, where the two ratios meet.
-  float luminance = 0;
-  for (const auto [shift, weight] : {std::pair{24, 0.2126f}, std::pair{16, 0.7152f}, std::pair{8, 0.0722f}}) {
-    const float c = static_cast<float>((fill >> shift) & 0xFF) / 255;
-    luminance += weight * (c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f));
-  }
-  dl->AddText(ImVec2(b0.x + pad, top_right.y + (height - ts.y) / 2), luminance > 0.179f ? IM_COL32_BLACK : IM_COL32_WHITE,
-              text.c_str());
+  // Black or white, whichever contrasts more with the fill (white on the dark theme's pink was 2:1).
+  dl->AddText(ImVec2(b0.x + pad, top_right.y + (height - ts.y) / 2), im_color(ink_on(fill)), text.c_str());
 }
 
 namespace {

@@ -14,7 +14,7 @@ namespace sv::gui {
 struct TextColours {
   std::uint32_t good, bad, note;
 };
-inline constexpr TextColours kTextOnLight{0x1A6B2BFF, 0xBF1C1CFF, 0x0D59B3FF};
+inline constexpr TextColours kTextOnLight{0x1A6B2BFF, 0xB41A1AFF, 0x0D59B3FF};
 inline constexpr TextColours kTextOnDark{0x69DB7DFF, 0xFF8787FF, 0x73BFFFFF};
 
 // Whether the current theme's windows are dark (the dark and high-contrast themes): their text is

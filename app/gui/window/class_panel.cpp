@@ -92,12 +92,7 @@ void class_window(Ui& ui, const Platform& platform, const PanelLayout& l) {
   ImGui::SetNextWindowSize(ImVec2(std::max(l.W - l.right_w, 30 * l.em), l.H - top - l.timeline_h), ImGuiCond_FirstUseEver);
   if (c.focus) ImGui::SetNextWindowFocus();
   c.focus = false;
-  // Opaque: the themes' window background lets the lesson's text under the panel show through.
-  ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  background.w = 1;
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, background);
-  const bool visible = ImGui::Begin("Class (G)", &c.show);
-  ImGui::PopStyleColor();
+  const bool visible = ImGui::Begin("Class (G)", &c.show);  // opaque, as every theme's windows are
   if (!visible) {
     ImGui::End();
     return;
