@@ -41,7 +41,9 @@ bool controls_panel(Ui& ui) {
   // narrow panel (a page zoomed to 200%) the widgets keep room for their values and the labels run
   // past the edge, where the panel scrolls sideways to them.
   const float label_w = ImGui::CalcTextSize("block (0 = fit n)").x + ImGui::GetStyle().ItemInnerSpacing.x;
-  const float widget_min = 10 * ImGui::GetFontSize();
+  // 7 em: an 800x600 window's panel (about 94 px beside the labels) is not narrow; a 1280x800 page at
+  // 200% is.
+  const float widget_min = 7 * ImGui::GetFontSize();
   const bool narrow = ImGui::GetContentRegionAvail().x - label_w < widget_min;
   ImGui::PushItemWidth(narrow ? widget_min : -label_w);
   if (!ui.recorded_from_controls && l.view) {
