@@ -101,6 +101,8 @@ Command add_gui(CLI::App& app) {
   gui_cmd->add_option("--font-scale", o->window.font_scale, "1 to 3");
   gui_cmd->add_flag("--side-by-side", o->window.side_by_side, "show the single-buffer kernel beside the lesson");
   gui_cmd->add_flag("--play", o->window.play, "start playing");
+  gui_cmd->add_flag("--reduce-motion", o->window.reduce_motion,
+                    "less motion: nothing plays by itself (not even --play), the look-back view jumps, no blinking cursor");
   gui_cmd->add_flag("--lecture", o->window.lecture, "start in lecture mode (fullscreen, large font, diagram only)");
   gui_cmd->add_flag("--charts", o->window.charts, "open the work-against-steps charts");
   gui_cmd->add_flag("--timing", o->window.timing, "open the GPU timing panel");

@@ -27,6 +27,9 @@ struct GuiOptions {
   std::string report_layout;   // with frames: write the last frame's layout report (gui/model/layout_report.hpp) as JSON
   int width = 1600, height = 900;
   bool play = false;           // start the timeline playing
+  // Less motion (the page: the browser's prefers-reduced-motion): nothing starts playing by itself,
+  // the look-back view's time jumps rather than sweeps, the text cursor does not blink.
+  bool reduce_motion = false;
   bool report_frames = false;  // print CPU and frame time (median, 99th percentile, slowest), GL objects, builds, the renderer
   bool report_source = false;  // print the kernel source pane's file and lit lines as the last frame drew them
   int step = -1;               // start at this step (-1: the first)

@@ -42,7 +42,15 @@ EM_JS(int, scanviz_take_fullscreen_refused, (), {
   return refused;
 });
 EM_JS(int, scanviz_page_width, (), { return window.innerWidth; });
-EM_JS(int, scanviz_page_height, (), { return window.innerHeight; });
+// A bad link's line (index.html's #status, shown in the page's flow) takes the top of the page; the
+// window the rest.
+EM_JS(int, scanviz_page_height, (), {
+  var line = document.getElementById('status');
+  return window.innerHeight - (line && line.classList.contains('said') ? line.offsetHeight : 0);
+});
+EM_JS(int, scanviz_prefers_reduced_motion, (), {
+  return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 1 : 0;
+});
 // The address's query (fragment 0) or fragment (1), in memory the caller frees.
 EM_JS(char*, scanviz_page_address_part, (int fragment), {
   var part = fragment ? window.location.hash : window.location.search;
@@ -68,6 +76,7 @@ namespace sv::web {
 void wait_for_next_frame() { scanviz_wait_animation_frame(); }
 int page_width() { return scanviz_page_width(); }
 int page_height() { return scanviz_page_height(); }
+bool prefers_reduced_motion() { return scanviz_prefers_reduced_motion() != 0; }
 void follow_page_size(GLFWwindow* window) {
   int w = 0, h = 0;
   glfwGetWindowSize(window, &w, &h);

@@ -14,6 +14,8 @@ void wait_for_next_frame();
 // The page's size in CSS pixels, which the window takes at start.
 int page_width();
 int page_height();
+// Whether the reader's browser asks for less motion (the CSS media feature prefers-reduced-motion).
+bool prefers_reduced_motion();
 
 // Gives the window the page's size when the browser window was resized (or a phone turned) since
 // the last frame, so the window always fills the page.

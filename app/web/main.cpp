@@ -13,18 +13,13 @@
 #include "web/page_platform.hpp"
 #include "web/url_options.hpp"
 
-int main() {
-  sv::gui::GuiOptions options;
-  options.width = sv::web::page_width();
-  options.height = sv::web::page_height();
-  if (const std::string bad = sv::web::apply_query(sv::web::page_query(), options); !bad.empty()) {
-    std::cerr << "scanviz: " << bad << "\n";  // the page shows this line (index.html)
-    return 2;
-  }
-  if (const std::string bad = sv::web::apply_fragment(sv::web::page_fragment(), options); !bad.empty()) {
-    std::cerr << "scanviz: " << bad << "\n";
-    return 2;
-  }
+namespace {
+
+// The link's lesson, trace or kernel in the window's options; a link the window cannot use returns
+// its one line.
+std::string linked_options(sv::gui::GuiOptions& options) {
+  if (std::string bad = sv::web::apply_query(sv::web::page_query(), options); !bad.empty()) return bad;
+  if (std::string bad = sv::web::apply_fragment(sv::web::page_fragment(), options); !bad.empty()) return bad;
   // A trace recorded elsewhere (a GPU's, say) and a bench table, fetched before the window opens,
   // into files named as the links name them: the window's path boxes and look-back preset show the
   // names ("bench-h200.json"), as natively.
@@ -35,18 +30,40 @@ int main() {
     file = file.substr(file.find_last_of('/') + 1);
     if (file.empty() || file == "." || file == "..") file = fallback;
     if (url == &options.bench_json && file == options.trace_path) file = std::string("bench-") + file;
-    if (const std::string bad = sv::web::fetch_to_file(*url, file); !bad.empty()) {
-      std::cerr << "scanviz: link: " << bad << "\n";
-      return 2;
-    }
+    if (std::string bad = sv::web::fetch_to_file(*url, file); !bad.empty()) return "link: " + bad;
     *url = file;
   }
+  return {};
+}
+
+// The window on `options`; a lesson the link names that cannot run is its one line.
+int window(const sv::gui::GuiOptions& options, sv::web::PagePlatform& page) {
   try {
-    sv::web::PagePlatform page;
     return sv::gui::run_gui(options, page);
-  } catch (const sv::RequestError& e) {  // a lesson the link names that cannot run, its fields named as the link names them
+  } catch (const sv::RequestError& e) {  // named as the link names its fields
     std::cerr << "scanviz: link: " << sv::request_error_text(e, "") << "\n";
     return 2;
+  }
+}
+
+}  // namespace
+
+int main() {
+  try {
+    sv::web::PagePlatform page;
+    // The page's size and what the reader's browser prefers (less motion), link or not.
+    const sv::gui::GuiOptions plain{.width = sv::web::page_width(), .height = sv::web::page_height(),
+                                    .reduce_motion = sv::web::prefers_reduced_motion()};
+    sv::gui::GuiOptions options = plain;
+    // A bad link's line shows over the window (index.html), which opens on the default lesson
+    // under it rather than leaving a page with only the line on it.
+    if (const std::string bad = linked_options(options); !bad.empty()) {
+      std::cerr << "scanviz: " << bad << "\n";
+      options = plain;
+    }
+    const int code = window(options, page);
+    if (code == 2 && !page.drew_a_frame()) return window(plain, page);  // refused before it opened: said already
+    return code;
   } catch (const std::exception& e) {
     std::cerr << "scanviz: " << e.what() << "\n";
     return 1;

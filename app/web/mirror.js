@@ -1,6 +1,6 @@
 // The page's hidden DOM mirror of the window, for screen readers and the keyboard: its controls ask
 // the window (app/web/page_mirror.cpp takes what they asked once a frame), and the window fills the
-// lesson's text, the report card, the canvas's name and the live region (scanvizMirror.update).
+// lesson's text, the report card, the class panel's class, the canvas's name and the live region (scanvizMirror.update).
 // Loaded before index.js, so that its key listeners run before those of Emscripten's GLFW, which
 // listens on the whole window and keeps Tab from the browser.
 (function() {
@@ -63,10 +63,12 @@
     update: function(s) {
       wantsTab = s.wantsTab;
       if (s.lesson !== null) byId('mirror-lesson').innerHTML = s.lesson;
-      if (s.card !== null) {
-        byId('mirror-card').innerHTML = s.card;
-        byId('mirror-card').hidden = s.card == '';
-      }
+      // The card and the class are there only while the window shows them.
+      [['mirror-card', s.card], ['mirror-class', s.cls]].forEach(function(part) {
+        if (part[1] === null) return;
+        byId(part[0]).innerHTML = part[1];
+        byId(part[0]).hidden = part[1] == '';
+      });
       var canvas = byId('canvas');
       if (canvas.getAttribute('aria-label') != s.label) canvas.setAttribute('aria-label', s.label);
       if (s.announcement !== null) byId('announce').textContent = s.announcement;

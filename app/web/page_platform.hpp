@@ -16,7 +16,12 @@ class PagePlatform : public gui::Platform {
   bool display_available() const override { return true; }  // the page's canvas
   bool has_threads() const override { return false; }
   // The window takes the page's size when the browser window was resized.
-  void begin_frame(GLFWwindow* window) override { follow_page_size(window); }
+  void begin_frame(GLFWwindow* window) override {
+    follow_page_size(window);
+    drew_a_frame_ = true;
+  }
+  // Whether a window has begun a frame: a lesson refused before that opened no window.
+  bool drew_a_frame() const { return drew_a_frame_; }
   // The page's fullscreen is the browser's (Emscripten's GLFW has no monitors); the window then
   // follows the page's size.
   void follow_fullscreen(GLFWwindow*, bool& on) override { fullscreen_.follow(on); }
@@ -41,6 +46,7 @@ class PagePlatform : public gui::Platform {
   FullscreenSync fullscreen_;
   KernelAddress address_;  // the kernel shown, in the address's fragment
   PageMirror mirror_;
+  bool drew_a_frame_ = false;
 };
 
 }  // namespace sv::web

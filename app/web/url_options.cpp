@@ -81,6 +81,14 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
     else if (key == "bench") o.bench_json = value;
     else if (key == "lecture") o.lecture = value != "0";
     else if (key == "side") o.side_by_side = value != "0";
+    // The timeline playing from the start (not where the reader's browser asks for less motion).
+    else if (key == "play") o.play = value != "0";
+    else if (key == "font-scale") {  // the window's text, 1 to 3 times (View > font scale)
+      char* end = nullptr;
+      const float scale = std::strtof(value.c_str(), &end);
+      if (value.empty() || end != value.c_str() + value.size() || !(scale >= 1 && scale <= 3)) return "link: font-scale=" + value + " is not a number from 1 to 3";
+      o.font_scale = scale;
+    }
     else if (key == "step") {
       int number = 0;
       const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
@@ -91,7 +99,7 @@ std::string apply_query(std::string_view query, gui::GuiOptions& o) {
       std::string keys;
       for (const std::string_view k : kRequestKeys) keys += std::string(k) + ", ";
       return "link: unknown key '" + key + "' (" + keys +
-             "scan, step, theme, lookback, charts, timing, divergence, floats, lecture, side, trace, bench)";
+             "scan, step, theme, font-scale, play, lookback, charts, timing, divergence, floats, lecture, side, trace, bench)";
     }
   }
   float_input_defaults(o.lesson, op_given, type_given);  // as the command line does

@@ -10,6 +10,7 @@
 
 #include "grade/class_table.hpp"
 #include "grade/class_table_read.hpp"
+#include "gui/draw/text_colours.hpp"
 #include "gui/lesson/class_list.hpp"
 #include "gui_test.hpp"
 
@@ -174,8 +175,8 @@ TEST_CASE("class panel: a folder of three opened with --class lists every verdic
   CHECK(layout["status"].get<std::string>().find("bob.cu") != std::string::npos);
   const Image img = load_png(png);
   // Each verdict's cell holds text of its colour and none of the other: green "correct", red
-  // "WRONG" and "ERROR" (the window's kGood and kBad).
-  const std::uint32_t green = 0x2B8A3DFF, red = 0xE03030FF;
+  // "WRONG" and "ERROR" (the window's text colours on the light theme).
+  const std::uint32_t green = sv::gui::kTextOnLight.good, red = sv::gui::kTextOnLight.bad;
   const auto pixels = [&](int row, std::uint32_t colour) {
     const auto& c = layout["chrome"]["class_verdict_" + std::to_string(row)];
     REQUIRE(c.is_object());

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "gui/draw/canvas.hpp"
+#include "gui/draw/text_colours.hpp"
 #include "gui/panels/kernel_editor.hpp"
 #include "gui/model/layout_report.hpp"
 #include "gui_test.hpp"
@@ -347,7 +348,7 @@ bool overlap(const LaidRect& a, const LaidRect& b) {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
-constexpr std::uint32_t kVerdictGood = 0x2B8A3DFF, kVerdictBad = 0xE03030FF;  // gui/draw/text_colours.hpp
+constexpr std::uint32_t kVerdictGood = sv::gui::kTextOnLight.good, kVerdictBad = sv::gui::kTextOnLight.bad;
 
 }  // namespace
 

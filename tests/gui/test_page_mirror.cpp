@@ -1,15 +1,19 @@
 // The window's side of the page's text mirror (gui/window/page_mirror.*): it is handed over only when
 // what the window shows changed, its live region says a new step, a new recording and a new card once,
-// and the mirror's buttons step, play and change the lesson through the window's own verbs.
+// and the mirror's buttons step, play and change the lesson through the window's own verbs; the class
+// panel's submissions are mirrored while it shows them.
 #include <doctest/doctest.h>
 
 #include <imgui.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "gui/lesson/class_list.hpp"
 #include "gui/lesson/lesson.hpp"
 #include "gui/platform/desktop.hpp"
+#include "gui/window/class_panel.hpp"
 #include "gui/window/page_mirror.hpp"
 
 using namespace sv;
@@ -24,8 +28,10 @@ struct MirroringPlatform : gui::DesktopPlatform {
     shown.push_back(m.step.step_line);
     said.push_back(m.announcement);
     labels.push_back(m.canvas_label);
+    classes.push_back(m.class_list);
   }
   std::vector<std::string> shown, said, labels;
+  std::vector<std::optional<gui::MirrorClass>> classes;
 };
 
 struct ImGuiContextHere {
@@ -45,33 +51,43 @@ void racy_lesson(gui::Ui& ui) {
   REQUIRE(ui.lesson.view);
 }
 
+// The racy lesson in a window whose platform has a mirror, handed over once.
+struct MirroredLesson {
+  ImGuiContextHere imgui;
+  gui::Ui ui{false};
+  MirroringPlatform page;
+  gui::MirrorMemo memo;
+  MirroredLesson() {
+    racy_lesson(ui);
+    follow();
+  }
+  void follow() { gui::follow_mirror(ui, memo, page); }
+};
+
 }  // namespace
 
 TEST_CASE("page mirror: handed over once a change, the live region says each new step once, the canvas named by its view") {
-  ImGuiContextHere imgui;
-  gui::Ui ui(false);
-  racy_lesson(ui);
-  MirroringPlatform page;
-  gui::MirrorMemo memo;
-  gui::follow_mirror(ui, memo, page);
-  gui::follow_mirror(ui, memo, page);  // nothing changed: nothing handed over
+  MirroredLesson w;
+  gui::Ui& ui = w.ui;
+  MirroringPlatform& page = w.page;
+  w.follow();  // nothing changed: nothing handed over
   REQUIRE(page.shown.size() == 1);
   CHECK(page.shown[0] == "Step 1 of 5: load");
   CHECK(page.said[0].rfind("Lesson: kogge-stone-racy, n = 8, sum, 5 steps. Step 1 of 5: load.", 0) == 0);
   CHECK(page.labels[0].find("dataflow diagram of kogge-stone-racy, n = 8, sum. Step 1 of 5: load") != std::string::npos);
   gui::set_step(ui, 1);
-  gui::follow_mirror(ui, memo, page);
+  w.follow();
   REQUIRE(page.shown.size() == 2);
   CHECK(page.said[1].rfind("Step 2 of 5: stride = 1.", 0) == 0);
   ui.playing = true;  // the Play button's state changes; no step changed, so nothing is said
-  gui::follow_mirror(ui, memo, page);
+  w.follow();
   REQUIRE(page.shown.size() == 3);
   CHECK(page.said[2] == "");
   gui::set_step(ui, 4);  // the last step says the result
-  gui::follow_mirror(ui, memo, page);
+  w.follow();
   CHECK(page.said[3].find("Result: wrong.") != std::string::npos);
   ui.show_lookback = true;
-  gui::follow_mirror(ui, memo, page);
+  w.follow();
   CHECK(page.labels[4].rfind("The look-back view", 0) == 0);
   CHECK(page.said[4] == "");
 }
@@ -112,4 +128,57 @@ TEST_CASE("page mirror: a report card is said once it is graded, not from the ca
   card.hazards.resize(1);
   card.errors.resize(1);
   CHECK(gui::mirror_announcement(m, nullptr, "scan.cu|250", memo) == "Report card: WRONG, 1 hazard, 1 fault.");
+}
+
+TEST_CASE("page mirror: the class panel's submissions, each with its verdict, score and first finding, said when opened and once when graded") {
+  MirroredLesson w;
+  gui::Ui& ui = w.ui;
+  MirroringPlatform& page = w.page;
+  REQUIRE(page.classes.size() == 1);
+  CHECK_FALSE(page.classes[0]);  // no class panel, no class
+  // A correct Kogge-Stone, the slides' racy one and a file gone before it was read, dropped at once.
+  const std::string source = SCANVIZ_SOURCE_DIR;
+  gui::open_dropped_class(ui, {source + "/tests/kernels/correct_kogge_stone.cu", source + "/assets/kernels/pmpp_kogge_stone_incorrect.cu",
+                               source + "/tests/kernels/no-such-kernel.cu"}, false);
+  w.follow();
+  REQUIRE(page.classes.size() == 2);
+  REQUIRE(page.classes[1]);
+  const gui::MirrorClass& opened = *page.classes[1];
+  REQUIRE(opened.entries.size() == 3);
+  CHECK(opened.source == "3 dropped files");
+  CHECK(opened.entries[0].name == "correct_kogge_stone.cu");
+  CHECK(opened.entries[0].score == "");
+  CHECK_FALSE(opened.graded);
+  CHECK(page.said[1] == "Class opened: 3 dropped files, 3 submissions, grading them one at a time.");
+
+  gui::take_class_grades(ui, true);  // every submission graded, as a counted run's last frame waits
+  w.follow();
+  REQUIRE(page.classes.size() == 3);
+  REQUIRE(page.classes[2]);
+  const gui::MirrorClass& graded = *page.classes[2];
+  CHECK(graded.graded);
+  CHECK(graded.entries[0].state == "correct");
+  CHECK(graded.entries[1].state == "WRONG");
+  CHECK(graded.entries[2].state == "ERROR");
+  CHECK(graded.entries[0].first == "-");
+  CHECK(graded.entries[1].first.find("line") != std::string::npos);  // the race's lines
+  CHECK(graded.entries[2].first.find("no-such-kernel.cu") != std::string::npos);
+  for (const gui::MirrorClassEntry& e : graded.entries) CHECK(e.score.find('/') != std::string::npos);
+  CHECK(page.said[2] == "Class graded: " + graded.summary + ".");
+  CHECK(graded.summary.find("1 correct, 1 wrong, 1 error") != std::string::npos);
+  w.follow();  // nothing changed
+  CHECK(page.classes.size() == 3);
+
+  // Picking the racy one marks it open; the class is not said again.
+  REQUIRE(gui::pick_entry(ui.submissions.list, 1));
+  w.follow();
+  REQUIRE(page.classes.size() == 4);
+  REQUIRE(page.classes[3]);
+  CHECK(page.classes[3]->entries[1].opened);
+  CHECK_FALSE(page.classes[3]->entries[0].opened);
+  CHECK(page.said[3].find("Class") == std::string::npos);
+  ui.submissions.show = false;  // G hides the panel: the class leaves the mirror
+  w.follow();
+  REQUIRE(page.classes.size() == 5);
+  CHECK_FALSE(page.classes[4]);
 }

@@ -9,6 +9,7 @@
 
 #include "gui_test.hpp"
 #include "gui/draw/canvas.hpp"
+#include "gui/draw/text_colours.hpp"
 #include "bench_result.hpp"
 #include "chart.hpp"
 #include "gpu/executor.hpp"
@@ -33,8 +34,8 @@ TEST_CASE("timing panel: a bench table made on a GPU machine loads and is charte
   const Image img = screenshot("--bench '" + (dir.path / "bench.json").string() + "'", dir.path / "t.png");
   CHECK(count_near(img, sv::chart::algorithm_color("copy"), 0, img.w, 4) > 30);
   CHECK(count_near(img, sv::chart::algorithm_color("cub"), 0, img.w, 4) > 30);
-  if (!sv::probe_gpu().usable)  // the message is drawn in the hazard red, used nowhere else here
-    CHECK(count_near(img, palette_light().cell_hazard, 0, img.w, 30) > 50);
+  if (!sv::probe_gpu().usable)  // the message is drawn in the error text's red, used nowhere else here
+    CHECK(count_near(img, kTextOnLight.bad, 0, img.w, 30) > 50);
   {
     std::ofstream f(dir.path / "bad.json");
     f << "{\"format\": \"scanviz-bench\", \"version\": 7}";

@@ -28,6 +28,8 @@ struct Pane {
   std::string file;
   std::vector<Lit> lit;
   float visible_y0 = 0, visible_y1 = 0, right = 0, widest = 0;
+  int top_line = 0;  // the first line showing, and where its top is
+  float top_y0 = 0;
   int w = 0, h = 0;
   std::vector<unsigned char> rgb;
 
@@ -42,12 +44,12 @@ struct Pane {
   }
 };
 
-// Opens the window on `args` for a few frames at 1280 x 720 and reads its report and screenshot.
-Pane draw(const std::string& args) {
+// Opens the window on `args` for a few frames at `size` and reads its report and screenshot.
+Pane draw(const std::string& args, const std::string& size = "1280x720") {
   sv_test::TempDir dir;
   const sv_test::Run r = sv_test::run_shell(
       "XDG_CONFIG_HOME=. LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s '-screen 0 1920x1080x24' " + sv_test::scanviz_exe() +
-          " gui --frames 6 --size 1280x720 --theme light --report-source --screenshot pane.png " + args,
+          " gui --frames 6 --size " + size + " --theme light --report-source --screenshot pane.png " + args,
       dir.path);
   REQUIRE_MESSAGE(r.code == 0, r.err);
   Pane p;
@@ -66,6 +68,7 @@ Pane draw(const std::string& args) {
     if (line.rfind("visible ", 0) == 0)
       REQUIRE(std::sscanf(line.c_str(), "visible %f %f, right edge %f, widest line ends at %f", &p.visible_y0, &p.visible_y1,
                           &p.right, &p.widest) == 4);
+    if (line.rfind("top line ", 0) == 0) REQUIRE(std::sscanf(line.c_str(), "top line %d at %f", &p.top_line, &p.top_y0) == 2);
   }
   int channels = 0;
   unsigned char* data = stbi_load((dir.path / "pane.png").c_str(), &p.w, &p.h, &channels, 3);
@@ -172,4 +175,18 @@ TEST_CASE("source pane: a lit line far down the file is scrolled into view, in l
   CHECK(p.lit.front().y1 - p.lit.front().y0 > 40);  // the loop's header wraps onto two lines or more
   CHECK(p.widest <= p.right);
   check_highlight_on_lit_lines(p);
+}
+
+TEST_CASE("source pane: scrolled to the step's lines, its first line shows whole, at 1920x1080 and 1280x720") {
+  // The default lesson's load step lights lines 12 and 13, which the pane scrolls to: a scroll that
+  // stopped part way through a wrapped line cut the pane's first line in half at 1920x1080.
+  for (const char* size : {"1920x1080", "1280x720"}) {
+    CAPTURE(size);
+    const Pane p = draw("", size);
+    REQUIRE_FALSE(p.lit.empty());
+    CHECK(p.lit.front().line == 12);
+    CHECK(p.top_line > 1);  // scrolled
+    CHECK(p.top_y0 >= p.visible_y0 - 0.5f);
+    CHECK(p.lit.front().y1 <= p.visible_y1);
+  }
 }

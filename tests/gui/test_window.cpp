@@ -14,6 +14,7 @@
 #include "gui_test.hpp"
 #include "bench_result.hpp"
 #include "chart.hpp"
+#include "gui/draw/text_colours.hpp"
 #include "gui/model/diagram_model.hpp"
 #include "gui/panels/divergence_panel.hpp"
 #include "emulator/record.hpp"
@@ -155,6 +156,18 @@ TEST_CASE("window: lecture mode hides the controls and enlarges the text, a them
   CHECK(near(again.at(again.w / 2, again.h / 2), palette_dark().background, 10));
 }
 
+TEST_CASE("window: the timeline plays at most three steps a second, whatever speed was saved") {
+  // Eight steps a second would change a cell eight times a second: over WCAG's three flashes.
+  Dir dir;
+  const std::string env = "XDG_CONFIG_HOME='" + dir.path.string() + "'";
+  fs::create_directories(dir.path / "scanviz");
+  std::ofstream(dir.path / "scanviz" / "settings.json") << "{\"theme\": \"light\", \"font_scale\": 1, \"speed\": 8}\n";
+  screenshot("--play", dir.path / "p.png", env);
+  std::ifstream f(dir.path / "scanviz" / "settings.json");
+  const nlohmann::json saved = nlohmann::json::parse(f);
+  CHECK(saved["speed"].get<double>() == 3.0);
+}
+
 TEST_CASE("window: a bench table or a trace dropped on the window opens, and a bad file says why in the status line") {
   Dir dir;
   const sv::BenchResult r = copy_and_cub_table();
@@ -187,10 +200,10 @@ TEST_CASE("window: a bench table or a trace dropped on the window opens, and a b
   // Bad files leave the window as it was and say which file and what is wrong with it.
   const auto old = dropped("drop:" + (dir.path / "old.json").string(), dir.path / "old.png");
   CHECK(old["status"] == "old.json: version: this scanviz reads version 1");
-  // Said in the error red in the menu bar, where a success is grey.
+  // Said in the error text's red in the menu bar, where a success is grey.
   const Image refused = load_png(dir.path / "old.png");
-  CHECK(count_near(refused, palette_light().cell_hazard, 0, refused.w, 30, 0, 24) > 30);
-  CHECK(count_near(img, palette_light().cell_hazard, 0, img.w, 30, 0, 24) == 0);
+  CHECK(count_near(refused, kTextOnLight.bad, 0, refused.w, 30, 0, 24) > 30);
+  CHECK(count_near(img, kTextOnLight.bad, 0, img.w, 30, 0, 24) == 0);
   CHECK(top_row_cells(old) == 8);
   const std::string empty = dropped("drop:" + (dir.path / "empty.json").string(), {})["status"];
   CHECK(empty.rfind("empty.json: format", 0) == 0);
@@ -212,10 +225,11 @@ TEST_CASE("window: hovering a hazard cell opens the tooltip that names the hazar
       if (near(before.at(x, y), palette_light().cell_hazard, 3)) mx = x + 5, my = y + 5;
   REQUIRE(mx >= 0);
   const Image after = screenshot(lesson + " --mouse " + std::to_string(mx) + "," + std::to_string(my), dir.path / "b.png");
-  // Below and right of the pointer the tooltip's lines appear; the hazard's description is in red.
+  // Below and right of the pointer the tooltip's lines appear; the hazard's description is in the
+  // error text's red (darker than the hazard cells' fill, for its contrast with the tooltip).
   const int x0 = mx + 8, x1 = mx + 700, y0 = my + 12, y1 = my + 200;
-  const int red_before = count_near(before, palette_light().cell_hazard, x0, x1, 12, y0, y1);
-  const int red_after = count_near(after, palette_light().cell_hazard, x0, x1, 12, y0, y1);
+  const int red_before = count_near(before, kTextOnLight.bad, x0, x1, 12, y0, y1);
+  const int red_after = count_near(after, kTextOnLight.bad, x0, x1, 12, y0, y1);
   CAPTURE(red_before);
   CHECK(red_after > red_before + 40);
   int changed = 0;

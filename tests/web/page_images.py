@@ -66,7 +66,7 @@ def close(p, rgb, tolerance=6):
 
 # The light theme's cell fill and border (gui/model/diagram_model.cpp palette_light), which a page with no
 # saved settings shows.
-CELL_FILL, CELL_BORDER = (0xF8, 0xF9, 0xFA), (0x49, 0x50, 0x57)
+CELL_FILL, CELL_BORDER = (0xF8, 0xF9, 0xFA), (0x34, 0x3A, 0x40)
 
 
 def diagram_box(image):
@@ -104,7 +104,10 @@ def count_cell_rows(image):
 
 # The hazard colour (palette_light's cell_hazard) and the look-back view's flags P and A (the light
 # LookbackPalette in gui/model/lookback_scene.cpp).
-HAZARD, FLAG_P, FLAG_A = (0xE0, 0x31, 0x31), (0x2E, 0x9E, 0x44), (0xF2, 0xA9, 0x00)
+HAZARD, FLAG_P, FLAG_A = (0xF8, 0x60, 0x60), (0x2E, 0x9E, 0x44), (0xF2, 0xA9, 0x00)
+# The light theme's green and red of text that says something is right or wrong (gui/draw/text_colours.hpp's
+# kTextOnLight).
+GOOD_TEXT, BAD_TEXT = (0x1A, 0x6B, 0x2B), (0xB4, 0x1A, 0x1A)
 
 
 def colour_in_diagram(image, rgb):

@@ -13,7 +13,7 @@ import zlib
 from page_browser import drop_file, drop_files, load, page_line, press, save, screenshot, step_to, wait_frames
 from page_common import HEIGHT, WIDTH, fail
 from page_files import allow_downloads, click_file_item, downloaded
-from page_images import HAZARD, colour_in_diagram, count_cell_rows, count_colour, pixel, read_png
+from page_images import BAD_TEXT, GOOD_TEXT, HAZARD, colour_in_diagram, count_cell_rows, count_colour, pixel, read_png
 
 # Slide 14's Kogge-Stone (PMPP chapter 11), which the slide marks "Incorrect!": one buffer, threads
 # read and write the same cells between two barriers. Typed as a student types it.
@@ -35,8 +35,8 @@ __global__ void my_scan(float* input, float* output, unsigned int n) {
 BROKEN_KERNEL = RACY_KERNEL.replace("    __syncthreads();\n    for", "    __syncthreads(;\n    for")
 BROKEN_LINE = 6
 
-# The report card's verdict colours (gui/panels/report_card.cpp kGood and kBad).
-VERDICT_GOOD, VERDICT_BAD = (0x2B, 0x8A, 0x3D), (0xE0, 0x30, 0x30)
+# The report card's verdict colours: the light theme's text colours.
+VERDICT_GOOD, VERDICT_BAD = GOOD_TEXT, BAD_TEXT
 
 
 def link_fragment(name, text):

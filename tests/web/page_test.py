@@ -14,19 +14,23 @@ trace and checks the page's line about each; clicks File > Export (PNG, SVG, GIF
 the files the browser downloads; types a kernel of one's own into the "Your kernel" editor, runs it
 and checks its race, report card, link, File > Save kernel, an error line and a dropped .cu; reads the
 page's accessibility tree (the lesson's hidden mirror, its live region, the card), steps a lesson by
-keyboard alone and runs axe-core's WCAG 2.1 A and AA rules on its views.
+keyboard alone and runs axe-core's WCAG 2.1 A and AA rules on its views; checks the first seconds of a
+visit (the download's progress, the keys' hint, the panel's text contrast, opaque menus, a bad link
+over the default lesson), less motion where the browser asks for it, and the page at 200%.
 
     tests/web/page_test.py SITE_DIR OUT_DIR [SCENARIO...]
 
 SCENARIO names the scenarios to run (timeline, views, lesson_links, frame_times, files, follows_page,
-tooltip, refused_input, lecture, bad_links, exports, kernels, pastes, access, axe); none: every one;
+tooltip, refused_input, lecture, bad_links, exports, kernels, pastes, access, first_seconds, less_motion, zoomed,
+axe); none: every one;
 -SCENARIO: every one but those so named (ctest runs the accessibility scenarios as a test of their own).
 
 The scenarios live beside it by the window's parts: page_lesson.py (the lesson, the timeline, the
 address and links), page_views.py (the race, look-back, charts, timing), page_window.py (frame
 times, the page's size, tooltips, lecture mode), page_files.py (Export and Save trace), page_kernel.py
 (a kernel of one's own: the editor, the report card, its link), page_paste.py (a whole file
-pasted), page_access.py (the accessibility tree and the keyboard) and page_axe.py (axe-core); the browser
+pasted), page_access.py (the accessibility tree and the keyboard), page_seeing.py (the first seconds,
+less motion, 200% zoom) and page_axe.py (axe-core); the browser
 client is page_browser.py and the PNG and GIF readers page_images.py.
 
 Exits 77 (ctest's skip code) with one line saying why when the site or the browser is missing.
@@ -42,6 +46,7 @@ import page_files
 import page_kernel
 import page_lesson
 import page_paste
+import page_seeing
 import page_views
 import page_window
 from page_browser import Browser, install_key_release, load, serve
@@ -97,6 +102,9 @@ def main():
                 ("kernels", lambda: page_kernel.kernels(browser, url, out, ROOT)),
                 ("pastes", lambda: page_paste.pastes(browser, url, out, ROOT)),
                 ("access", lambda: page_access.access(browser, url, out)),
+                ("first_seconds", lambda: page_seeing.first_seconds(browser, url, out)),
+                ("less_motion", lambda: page_seeing.less_motion(browser, url, out)),
+                ("zoomed", lambda: page_seeing.zoomed(browser, url, out)),
                 # axe-core as scripts/web.sh fetches it, beside the site in the build folder.
                 ("axe", lambda: page_axe.axe(browser, url, os.path.join(os.path.dirname(os.path.abspath(site)), "axe-core", "axe.min.js"))),
             ]

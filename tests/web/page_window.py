@@ -6,7 +6,7 @@ import time
 
 from page_browser import animation_frame_ms, click, hover, load, percentiles, press, resize, save, screenshot
 from page_common import HEIGHT, WIDTH, fail
-from page_images import CELL_BORDER, HAZARD, close, count_colour, diagram_box, pixel, read_png
+from page_images import BAD_TEXT, CELL_BORDER, HAZARD, close, count_colour, diagram_box, pixel, read_png
 from page_lesson import check_default_lesson
 
 
@@ -38,16 +38,16 @@ def check_lecture(image, how):
 
 def check_tooltip(before, after, pointer):
     """Below and right of the pointer, resting on a hazard cell, the tooltip's lines appear: the
-    hazard's description in the hazard red, where the diagram had little of it."""
+    hazard's description in the red of wrong text, where the diagram had little of it."""
     if pointer is None:
         fail("the race at n = 64 with warps of 32 shows no hazard cell to point at")
     x, y = pointer
     box = (x + 8, y + 12, min(x + 700, after[0]), min(y + 200, after[1]))
-    red_before, red_after = count_colour(before, box, HAZARD, 12), count_colour(after, box, HAZARD, 12)
+    red_before, red_after = count_colour(before, box, BAD_TEXT, 12), count_colour(after, box, BAD_TEXT, 12)
     changed = sum(pixel(before, px, py) != pixel(after, px, py) for py in range(box[1], box[3]) for px in range(box[0], box[2]))
     if red_after <= red_before + 40 or changed <= 2000:
         fail(f"the pointer on the hazard cell at ({x}, {y}) opens no tooltip: {changed} pixels changed under it, "
-             f"{red_after - red_before} more in the hazard red")
+             f"{red_after - red_before} more in the red of wrong text")
     print(f"page_test: the pointer on a hazard cell opens its tooltip ({changed} pixels changed, the hazard named in red)")
 
 

@@ -1,6 +1,6 @@
 // The page's hidden DOM mirror as HTML (app/web/mirror_html.*): the racy lesson's step, narration,
 // race cells and wrong outputs in words, and a report card's verdict, cases, hazards (both lines and
-// threads) and faults, all escaped.
+// threads) and faults, and a class's submissions, all escaped.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -85,4 +85,19 @@ TEST_CASE("mirror html: a report card's verdict, cases, hazards with both lines 
   CHECK(has(card, "<h3>Faults: 1</h3>"));
   CHECK(has(card, "at line 21: XY[8] &lt;read&gt; past"));
   CHECK(web::card_html(nullptr, "") == "<h2 id=\"mirror-verdict\">Report card: not checked yet</h2>");
+}
+
+TEST_CASE("mirror html: a class as a heading, its summary and a table of its submissions, the one open marked") {
+  gui::MirrorClass c{"3 dropped files", "3 dropped files: 3 submissions, 2 graded: 1 correct, 1 wrong, 0 error", false, {}};
+  c.entries.push_back({"alice.cu", "correct", "10/10", "-", false});
+  c.entries.push_back({"bob<1>.cu", "WRONG", "4/10", "race on temp between lines 9 and 11", true});
+  c.entries.push_back({"carol.cu", "checking 3/48", "", "", false});
+  const std::string html = web::class_html(c);
+  CHECK(has(html, "<h2 id=\"mirror-class-title\">Class: 3 dropped files</h2>"));
+  CHECK(has(html, "<p>3 dropped files: 3 submissions, 2 graded"));
+  CHECK(has(html, "<th scope=\"col\">first finding</th>"));
+  CHECK(has(html, "<tr><th scope=\"row\">alice.cu</th><td>correct</td><td>10/10</td><td>-</td></tr>"));
+  CHECK(has(html, "<tr aria-current=\"true\"><th scope=\"row\">bob&lt;1&gt;.cu (open)</th><td>WRONG</td>"));
+  CHECK(has(html, "<td>checking 3/48</td><td></td><td></td></tr>"));
+  CHECK(html.find("aria-current") == html.rfind("aria-current"));  // one row is open
 }

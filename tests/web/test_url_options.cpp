@@ -105,6 +105,14 @@ TEST_CASE("links: the spellings of older links open the lesson they named") {
   CHECK(c.charts);
 }
 
+TEST_CASE("links: font-scale sets the window's text size and play starts the timeline, neither written back") {
+  const GuiOptions o = opened("?font-scale=2&play=1");
+  CHECK(o.font_scale == 2.0f);
+  CHECK(o.play);
+  CHECK(web::link_query(o).empty());
+  CHECK(opened("?font-scale=1.5").font_scale == 1.5f);
+}
+
 TEST_CASE("links: a value a link cannot use is one message naming the key and the value") {
   const std::pair<const char*, const char*> bad[] = {
       {"?n=eight", "link: n: 'eight' is not a whole number"},
@@ -116,6 +124,8 @@ TEST_CASE("links: a value a link cannot use is one message naming the key and th
       {"?step=-1", "link: step=-1 is not a whole number"},
       {"?step=99999999999", "link: step=99999999999 is too large"},
       {"?colour=red", "link: unknown key 'colour' ("},
+      {"?font-scale=4", "link: font-scale=4 is not a number from 1 to 3"},
+      {"?font-scale=big", "link: font-scale=big is not a number from 1 to 3"},
   };
   for (const auto& [query, what] : bad) {
     CAPTURE(query);

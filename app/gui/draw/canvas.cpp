@@ -1,5 +1,7 @@
 // Fonts, themes and the diagram canvas shared by the window and the offscreen renderer.
 #include "gui/draw/canvas.hpp"
+#include "gui/draw/text_colours.hpp"
+#include "gui/model/ink.hpp"
 
 #include <glad/gl.h>
 #include <imgui_impl_opengl3.h>
@@ -8,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -103,6 +106,22 @@ void apply_theme(const std::string& theme, float scale) {
   } else {
     ImGui::StyleColorsLight(&style);
   }
+  // Dear ImGui's own colours changed where they fall under WCAG 2.1 AA (tests/gui/test_contrast.py):
+  // its dimmed text (labels, line numbers, notes) 4.5:1 against the windows, the check mark and the
+  // slider's grab 3:1 (white text over the grab 4.5:1), and menus, popups and floating windows
+  // opaque, so that the panels under a menu or the charts do not show through them.
+  const bool dark = theme == "dark" || theme == "high-contrast";
+  style.Colors[ImGuiCol_TextDisabled] = dark ? ImVec4(0.66f, 0.66f, 0.66f, 1) : ImVec4(0.36f, 0.36f, 0.36f, 1);
+  style.Colors[ImGuiCol_CheckMark] = dark ? ImVec4(0.45f, 0.75f, 1.0f, 1) : ImVec4(0.05f, 0.35f, 0.70f, 1);
+  if (dark) {  // white text over these blues, and borders (a menu's edge) that show
+    style.Colors[ImGuiCol_SliderGrab] = ImVec4(0.16f, 0.38f, 0.72f, 1);
+    style.Colors[ImGuiCol_SliderGrabActive] = ImVec4(0.12f, 0.30f, 0.60f, 1);
+    style.Colors[ImGuiCol_Header] = ImVec4(0.16f, 0.33f, 0.58f, 1);
+    style.Colors[ImGuiCol_HeaderHovered] = ImVec4(0.18f, 0.38f, 0.68f, 1);
+    style.Colors[ImGuiCol_HeaderActive] = ImVec4(0.14f, 0.32f, 0.60f, 1);
+    if (theme == "dark") style.Colors[ImGuiCol_Border] = ImVec4(0.55f, 0.55f, 0.60f, 1);
+  }
+  style.Colors[ImGuiCol_PopupBg].w = style.Colors[ImGuiCol_MenuBarBg].w = style.Colors[ImGuiCol_WindowBg].w = 1;
   style.ScaleAllSizes(scale);
   style.AntiAliasedLinesUseTex = false;  // textured lines need linear sampling of the atlas (upload_fonts)
   ImGui::GetStyle() = style;
@@ -294,8 +313,10 @@ void draw_wrong_banner(const TraceView& tv, const std::string& theme, ImVec2 top
   const float pad = 0.4f * ImGui::GetFontSize();
   const ImVec2 b0(top_right.x - ts.x - 2 * pad, top_right.y);
   ImDrawList* dl = ImGui::GetForegroundDrawList();  // over the title bar too
-  dl->AddRectFilled(b0, ImVec2(top_right.x, top_right.y + height), im_color(palette_named(theme).wrong));
-  dl->AddText(ImVec2(b0.x + pad, top_right.y + (height - ts.y) / 2), IM_COL32_WHITE, text.c_str());
+  const std::uint32_t fill = palette_named(theme).wrong;
+  dl->AddRectFilled(b0, ImVec2(top_right.x, top_right.y + height), im_color(fill));
+  // Black or white, whichever contrasts more with the fill (white on the dark theme's pink was 2:1).
+  dl->AddText(ImVec2(b0.x + pad, top_right.y + (height - ts.y) / 2), im_color(ink_on(fill)), text.c_str());
 }
 
 namespace {
@@ -645,7 +666,7 @@ void draw_canvas(const TraceView& tv, int step, CanvasState& cs, GlDiagram& gl, 
           ImGui::TextDisabled("after step %d: %s", r, tv.trace.steps[r].label().c_str());
           if (c.wrong) ImGui::Text("wrong: a correct run holds %s here", c.expected.c_str());
           for (int h : c.hazards) {
-            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.88f, 0.19f, 0.19f, 1));
+            ImGui::PushStyleColor(ImGuiCol_Text, bad_text());
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
             // Without the emulator form's line numbers: the source pane lights the step's lines in
             // the form it shows.

@@ -66,6 +66,20 @@ std::size_t ClassList::count(const std::string& verdict) const {
   return static_cast<std::size_t>(std::count_if(entries.begin(), entries.end(), [&](const ClassEntry& e) { return e.verdict == verdict; }));
 }
 
+std::string class_summary(const ClassList& list) {
+  return list.source + ": " + std::to_string(list.entries.size()) + " submissions, " + std::to_string(list.graded()) + " graded: " +
+         std::to_string(list.count("correct")) + " correct, " + std::to_string(list.count("wrong")) + " wrong, " +
+         std::to_string(list.count("error")) + " error";
+}
+
+std::string entry_state(const ClassList& list, std::size_t i, const std::optional<GradeProgress>& progress) {
+  const std::string& verdict = list.entries[i].verdict;
+  if (verdict == "correct") return verdict;
+  if (verdict == "wrong" || verdict == "error") return verdict == "wrong" ? "WRONG" : "ERROR";
+  if (static_cast<int>(i) != list.grading) return "waiting";
+  return progress && progress->planned ? "checking " + std::to_string(progress->run) + "/" + std::to_string(progress->planned) : "checking";
+}
+
 ClassList class_from_folder(const std::string& folder) {
   std::vector<fs::path> found;
   std::error_code error;

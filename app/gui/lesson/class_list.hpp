@@ -37,6 +37,14 @@ struct ClassList {
   std::size_t count(const std::string& verdict) const;
 };
 
+// The class in a line, as the panel heads its list: "3 dropped files: 3 submissions, 2 graded: 1
+// correct, 1 wrong, 0 error".
+std::string class_summary(const ClassList& list);
+
+// Entry `i`'s verdict in a word, as its row says it: "correct", "WRONG", "ERROR", how far its check
+// got while it is graded (`progress`: the class checker's), "waiting" before.
+std::string entry_state(const ClassList& list, std::size_t i, const std::optional<GradeProgress>& progress);
+
 // Every .cu file under `folder` (all depths, sorted), each read; throws std::invalid_argument naming a
 // folder without any.
 ClassList class_from_folder(const std::string& folder);

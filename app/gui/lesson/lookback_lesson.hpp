@@ -71,6 +71,8 @@ struct LookbackUi {
   bool playing = false;
   float speed = 0.1f;             // of the time axis per second when playing
   double last_now = 0;            // the clock at the last frame (playing advances by the difference)
+  bool jumps = false;             // playing moves a second's worth of time once a second (less motion)
+  double next_jump = 0;           // ... the clock at the next
   std::int64_t selected = -1;
   bool dirty = true;              // record again before drawing
   bool focused = false;           // the window is in front: the timeline keys are its

@@ -17,19 +17,21 @@ namespace sv::gui {
 // outline from the fills, left from right arrows, arrows and borders from the background) stays at
 // least 20 CIE76 units apart under deuteranopia, protanopia and tritanopia too (tests/gui/test_colour_vision.cpp).
 // Orange means one thing, the left operand: invalid intervals are violet, wrong values purple.
-
+// Every cell's fill is 3:1 or more against the cell borders around it, and its text 4.5:1 against the
+// fill and the race hatch (WCAG 2.1's 1.4.11 and 1.4.3), as tests/gui/test_contrast.py measures
+// from the window's pixels.
 const Palette& palette_light() {
-  static const Palette p{0xFFFFFFFF, 0xF8F9FAFF, 0xE9ECEFFF, 0xB2F2BBFF, 0xE03131FF, 0xB197FCFF, 0x495057FF,
-                         0x212529FF, 0x868E96FF, 0xF08C00FF, 0x1C7ED6FF, 0xADB5BDFF, 0x2B8A3EFF, 0x9C36B5FF};
+  static const Palette p{0xFFFFFFFF, 0xF8F9FAFF, 0xE9ECEFFF, 0xB2F2BBFF, 0xF86060FF, 0xB197FCFF, 0x343A40FF,
+                         0x212529FF, 0x868E96FF, 0xC25E00FF, 0x1C7ED6FF, 0x868E96FF, 0x2B8A3EFF, 0x9C36B5FF};
   return p;
 }
 const Palette& palette_dark() {
-  static const Palette p{0x1E1E24FF, 0x2C2E33FF, 0x25262BFF, 0x2A6F58FF, 0xDF3020FF, 0x5F3DC4FF, 0x909296FF,
-                         0xF1F3F5FF, 0x909296FF, 0xFFA94DFF, 0x4DABF7FF, 0x5C5F66FF, 0x69DB7CFF, 0xE599F7FF};
+  static const Palette p{0x1E1E24FF, 0x2C2E33FF, 0x25262BFF, 0x2A6F58FF, 0xD00808FF, 0x5F3DC4FF, 0xCED4DAFF,
+                         0xF1F3F5FF, 0x909296FF, 0xFFA94DFF, 0x4DABF7FF, 0x909296FF, 0x69DB7CFF, 0xE599F7FF};
   return p;
 }
 const Palette& palette_high_contrast() {
-  static const Palette p{0x000000FF, 0x000000FF, 0x333333FF, 0x006B50FF, 0xFF0000FF, 0x7000A0FF, 0xFFFFFFFF,
+  static const Palette p{0x000000FF, 0x000000FF, 0x333333FF, 0x006B50FF, 0xCC0000FF, 0x7000A0FF, 0xFFFFFFFF,
                          0xFFFFFFFF, 0xC0C0C0FF, 0xFFFF00FF, 0x00FFFFFF, 0xA0A0A0FF, 0x00FF00FF, 0xFF00FFFF};
   return p;
 }

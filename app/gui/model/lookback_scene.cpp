@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/values.hpp"
+#include "gui/model/ink.hpp"
 
 namespace sv::gui {
 
@@ -20,7 +21,7 @@ namespace sv::gui {
 
 const LookbackPalette& lookback_palette(const std::string& theme) {
   //                                    background  text        text_dim    grid        X           A           P           cell        lifetime    waiting     arrow       stale       cursor      selected    moved
-  static const LookbackPalette light = {0xFFFFFFFF, 0x1A1A1AFF, 0x6B6B6BFF, 0xB4B4B4FF, 0xD9D9D9FF, 0xF2A900FF, 0x2E9E44FF, 0xF4F4F4FF, 0x7FA7D9FF, 0xE0453AFF, 0x2A5DB0FF, 0xC2185BFF, 0x111111FF, 0x7B2FBEFF, 0x0B6E8AFF};
+  static const LookbackPalette light = {0xFFFFFFFF, 0x1A1A1AFF, 0x6B6B6BFF, 0xB4B4B4FF, 0xD9D9D9FF, 0xF2A900FF, 0x2E9E44FF, 0xF4F4F4FF, 0x7FA7D9FF, 0xC8322AFF, 0x2A5DB0FF, 0xC2185BFF, 0x111111FF, 0x7B2FBEFF, 0x0B6E8AFF};
   static const LookbackPalette dark = {0x1E1E22FF, 0xEAEAEAFF, 0x9A9A9AFF, 0x55555CFF, 0x4A4A52FF, 0xE3A21AFF, 0x3DBB5AFF, 0x2B2B31FF, 0x4F79B8FF, 0xFF5A4EFF, 0x8AB4FFFF, 0xFF5FA2FF, 0xF0F0F0FF, 0xC38BFFFF, 0x4FD1E8FF};
   static const LookbackPalette contrast = {0x000000FF, 0xFFFFFFFF, 0xDDDDDDFF, 0xFFFFFFFF, 0x5A5A5AFF, 0xFFD000FF, 0x00E05AFF, 0x000000FF, 0x3C8CFFFF, 0xFF3030FF, 0x00E0FFFF, 0xFF40FFFF, 0xFFFFFFFF, 0xFF8C00FF, 0xFFFFFFFF};
   if (theme == "dark") return dark;
@@ -174,8 +175,8 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
           r.border_w = 3;
         }
       }
-      // Flag colours are light enough for dark text in every theme; value cells take the theme's text.
-      r.label_color = row == 0 ? 0x141414FF : pal.text;
+      // A flag's letter in black or white by its fill (the dark themes' X is dark); values take the theme's text.
+      r.label_color = row == 0 ? ink_on(r.fill, pal.background) : pal.text;
       if (s.cell_w < 4) r.border = 0;
       if (t == o.selected) r.border = pal.selected, r.border_w = 3;
       cells.push_back(std::move(r));
@@ -259,7 +260,7 @@ LookbackScene build_lookback_scene(const LookbackRun& run, std::uint64_t time, c
       const std::uint32_t fill = with_alpha(first.pass % 2 ? pal.flag_x : pal.lifetime, past ? 0xFF : 0x60);
       const std::string label = j - i == 1 && w > 2.5f * em ? std::to_string(first.tile) : "";
       bars.push_back({x0, ly + 1, w, s.lane_h - 2, fill, w >= 4 && s.lane_h >= 6 ? pal.grid : 0u, label,
-                      j - i == 1 ? first.tile : -1, SceneRect::Kind::Lifetime, 0x141414FF});
+                      j - i == 1 ? first.tile : -1, SceneRect::Kind::Lifetime, ink_on(fill, pal.background)});
       for (std::size_t k = i; k < j; ++k)
         for (const auto& [began, ended] : spans[k]->waits) {
           const float wx0 = x_of(began), wx1 = std::max(x_of(std::min(ended, run.t1)), wx0 + 1);

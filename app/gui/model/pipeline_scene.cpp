@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string_view>
 
+#include "gui/model/ink.hpp"
+
 namespace sv::gui {
 
 const char* pipe_lane_name(int row) {
@@ -77,9 +79,9 @@ LookbackScene build_pipeline_scene(const PipelineRun& run, std::uint64_t time, c
             ? std::to_string(t.tile) : "";
     const float h = (s.lane_h - 2) * frac;
     const std::uint32_t border = selected ? pal.selected : held ? fill : (w >= 4 ? pal.grid : 0u);
-    s.rects.push_back({x0, ly + 1 + (s.lane_h - 2) - h, w, h,
-                       held ? with_alpha(fill, 0x28) : with_alpha(fill, t0 <= now ? 0xFF : 0x60), border, label, t.tile,
-                       kind, 0x141414FF, selected ? 2.0f : 1.0f});
+    const std::uint32_t shown = held ? with_alpha(fill, 0x28) : with_alpha(fill, t0 <= now ? 0xFF : 0x60);
+    s.rects.push_back({x0, ly + 1 + (s.lane_h - 2) - h, w, h, shown, border, label, t.tile, kind, ink_on(shown, pal.background),
+                       selected ? 2.0f : 1.0f});
   };
   for (int b = first; b < first + shown; ++b) {
     const std::uint32_t block = run.blocks[static_cast<std::size_t>(b)];

@@ -10,6 +10,7 @@
 
 #include "analysis/application.hpp"
 #include "core/values.hpp"
+#include "gui/draw/text_colours.hpp"
 #include "gui/draw/canvas.hpp"
 
 namespace sv::gui {
@@ -76,7 +77,7 @@ void application_window(bool* open, const Trace* trace, const std::string& theme
     ImGui::Text("Allocation: the exclusive sum of the requests gives each its offset; %lld cells in all.",
                 static_cast<long long>(v.total));
   if (!v.correct)
-    ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "The scan is wrong: %lld cells claimed twice or out of range.",
+    ImGui::TextColored(bad_text(), "The scan is wrong: %lld cells claimed twice or out of range.",
                        static_cast<long long>(v.collisions));
   ImGui::PopTextWrapPos();
 

@@ -122,7 +122,7 @@ void problem_list(KernelEditor& e, float height) {
   for (std::size_t i = 0; i < e.problems.size(); ++i) {
     const auto& [line, text] = e.problems[i];
     ImGui::PushID(static_cast<int>(i));
-    ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+    ImGui::PushStyleColor(ImGuiCol_Text, bad_text());
     const std::string row = (line ? "line " + std::to_string(line) + ": " : std::string()) + text;
     if (ImGui::Selectable(row.c_str()) && line > 0) {
       e.marked = {line};
@@ -264,7 +264,7 @@ EditorAction kernel_editor(KernelEditor& e, ImFont* mono, float height) {
   }
   if (!e.error.empty()) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(kBad, "%s", e.error.c_str());
+    ImGui::TextColored(bad_text(), "%s", e.error.c_str());
     ImGui::PopTextWrapPos();
   }
   problem_list(e, problems_h);

@@ -72,7 +72,7 @@ bool launch_box(LaunchBox& b, std::string& launch, const std::string& message) {
       changed = true;
     }
   }
-  if (!b.error.empty()) ImGui::TextColored(kBad, "%s", b.error.c_str());
+  if (!b.error.empty()) ImGui::TextColored(bad_text(), "%s", b.error.c_str());
   const std::string suggestion = suggested_launch(message);
   b.take_rect[2] = 0;
   if (!suggestion.empty() && suggestion != launch) {

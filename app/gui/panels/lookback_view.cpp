@@ -14,6 +14,7 @@
 #include "analysis/analysis.hpp"
 #include "core/values.hpp"
 #include "embedded.hpp"
+#include "gui/draw/text_colours.hpp"
 #include "gui/draw/canvas.hpp"
 #include "gui/draw/lookback_draw.hpp"
 #include "gui/model/pipeline_scene.hpp"
@@ -42,7 +43,7 @@ void tile_tooltip(const LookbackRun& r, std::int64_t tile, std::uint64_t time) {
   for (const bool inclusive : {false, true}) {
     const auto& v = inclusive ? d.inclusive : d.aggregate;
     if (v && descriptor_value_wrong(r, tile, inclusive, *v))
-      ImGui::TextColored(ImVec4(0.76f, 0.09f, 0.36f, 1), "wrong %s: %s, the reference's is %s",
+      ImGui::TextColored(bad_text(), "wrong %s: %s, the reference's is %s",
                          inclusive ? "inclusive prefix" : "aggregate", format_value(type, *v).c_str(),
                          format_value(type, (inclusive ? r.expected_inclusive : r.expected_aggregate)[static_cast<std::size_t>(tile)]).c_str());
   }
@@ -53,7 +54,7 @@ void tile_tooltip(const LookbackRun& r, std::int64_t tile, std::uint64_t time) {
     ImGui::Text("for tile %lld", static_cast<long long>(d.waiting_for));
   }
   for (const TileInspection& i : inspections_until(r, tile, time)) {
-    if (i.stale) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.88f, 0.19f, 0.19f, 1));
+    if (i.stale) ImGui::PushStyleColor(ImGuiCol_Text, bad_text());
     ImGui::TextUnformatted(describe_inspection(r.trace, tile, i).c_str());
     if (i.stale) ImGui::PopStyleColor();
   }
@@ -205,12 +206,12 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
   }
   if (ui.dirty) record_lookback(ui);
   if (!l.example.empty()) {
-    ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.85f, 1), "Showing a trace recorded on a GPU; the controls above record on the emulator.");
+    ImGui::TextColored(note_text(), "Showing a trace recorded on a GPU; the controls above record on the emulator.");
     const std::string_view story = embedded_file("narration/pipelined.txt");
     if (!story.empty()) ImGui::TextWrapped("%.*s", static_cast<int>(story.size()), story.data());
   }
   if (ui.preset.rfind("file ", 0) == 0)
-    ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.85f, 1), "Showing the trace %s; the controls above record on the emulator.",
+    ImGui::TextColored(note_text(), "Showing the trace %s; the controls above record on the emulator.",
                        ui.preset.c_str() + 5);
 
   // Time: the slider runs over the longest run; every run shares the axis.
@@ -221,10 +222,17 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
   }
   if (ui.runs.empty()) t_min = 0;
   if (ui.playing) {
-    ui.time += static_cast<std::uint64_t>(std::max(0.0, now_seconds - ui.last_now) * ui.speed * static_cast<double>(span));
+    const double axis = ui.speed * static_cast<double>(span);  // of the axis a second
+    if (!ui.jumps) {
+      ui.time += static_cast<std::uint64_t>(std::max(0.0, now_seconds - ui.last_now) * axis);
+    } else if (now_seconds >= ui.next_jump) {  // less motion: a second's worth at once, no sweep
+      if (ui.next_jump > 0) ui.time += static_cast<std::uint64_t>(axis);
+      ui.next_jump = now_seconds + 1;
+    }
     if (ui.time >= t_min + span) ui.time = t_min + span, ui.playing = false;
   }
   ui.last_now = now_seconds;
+  if (!ui.playing) ui.next_jump = 0;
   if (ImGui::Button(ui.playing ? "pause##lb" : "play##lb")) lookback_key(ui, LookbackKey::PlayPause);
   ImGui::SameLine();
   // Previous and next: the nearest moment any tile event of any run happened.
@@ -239,7 +247,7 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
   ImGui::SliderScalar("##time", ImGuiDataType_U64, &ui.time, &lo, &hi, "time %llu");
   ImGui::SameLine();
   ImGui::Text("recorded in %.1f ms", ui.record_ms);
-  if (!ui.error.empty()) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", ui.error.c_str());
+  if (!ui.error.empty()) ImGui::TextColored(bad_text(), "%s", ui.error.c_str());
   if (ui.run_to_run) ImGui::TextWrapped("%s", describe_run_to_run(*ui.run_to_run, l.floats && l.deterministic).c_str());
 
   const LookbackPalette& pal = lookback_palette(theme);

@@ -12,13 +12,13 @@
 
 #include "core/values.hpp"
 #include "gui/draw/canvas.hpp"
+#include "gui/draw/text_colours.hpp"
 #include "gui/platform/keys.hpp"
 
 namespace sv::gui {
 
 namespace {
 
-const ImVec4 kRight(0.17f, 0.54f, 0.24f, 1), kWrong(0.88f, 0.19f, 0.19f, 1);
 const ImU32 kMark = IM_COL32(132, 94, 247, 255);  // violet: no other meaning on the canvas
 
 // Grades every question; false (with a message) while one is unanswered or its typed value does not parse.
@@ -104,7 +104,7 @@ void question_row(PredictUi& p, int i, bool& submit) {
   if (ImGui::IsItemActive() && !p.edit) p.current = i;  // a Tab to the next box is on its way
   if (!a.error.empty()) {
     ImGui::SameLine();
-    ImGui::TextColored(kWrong, "%s", a.error.c_str());
+    ImGui::TextColored(bad_text(), "%s", a.error.c_str());
   }
   ImGui::PopID();
 }
@@ -112,13 +112,13 @@ void question_row(PredictUi& p, int i, bool& submit) {
 void graded_rows(const PredictUi& p, const Trace& t) {
   for (std::size_t i = 0; i < p.graded.size(); ++i) {
     const PredictQuestion& q = p.graded[i];
-    ImGui::TextColored(p.graded_right[i] ? kRight : kWrong, "%s", p.graded_right[i] ? "Right." : "Wrong.");
+    ImGui::TextColored(p.graded_right[i] ? good_text() : bad_text(), "%s", p.graded_right[i] ? "Right." : "Wrong.");
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0);
     ImGui::Text("?%zu %s: %s", i + 1, q.prompt.c_str(),
                 q.kind == QuestionKind::Value ? format_value(t.meta.type, q.answer).c_str()
                                               : q.choices[static_cast<std::size_t>(q.correct)].c_str());
-    if (!p.graded_right[i]) ImGui::TextColored(kWrong, "You answered %s.", p.graded_given[i].c_str());
+    if (!p.graded_right[i]) ImGui::TextColored(bad_text(), "You answered %s.", p.graded_given[i].c_str());
     ImGui::TextDisabled("%s", q.explanation.c_str());
     ImGui::PopTextWrapPos();
   }
@@ -192,7 +192,7 @@ int predict_window(PredictUi& p, const TraceView& view, int shown, ImVec2 pos, I
       if (ImGui::Button("Check (Enter)")) submit = true;
       ImGui::SameLine();
       ImGui::TextDisabled("Tab: next question  1-4: pick  E: type");
-      if (!p.message.empty()) ImGui::TextColored(kWrong, "%s", p.message.c_str());
+      if (!p.message.empty()) ImGui::TextColored(bad_text(), "%s", p.message.c_str());
     } else if (shown + 1 >= steps) {
       ImGui::Text("The lesson is done: %d of %d right. Home starts it again.", p.right, p.asked);
     } else {

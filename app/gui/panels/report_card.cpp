@@ -62,7 +62,7 @@ void work_and_steps(const cuda::CheckReport& r) {
     const bool match = r.matches && *r.matches == a.name;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    if (match) ImGui::TextColored(kGood, "%s", std::string(a.name).c_str());
+    if (match) ImGui::TextColored(good_text(), "%s", std::string(a.name).c_str());
     else ImGui::TextUnformatted(std::string(a.name).c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%lld", static_cast<long long>(f->operations));
@@ -105,7 +105,7 @@ ReportCardAction report_card(const cuda::CheckReport* report, const std::string&
     return action;
   }
   const cuda::CheckReport& r = *report;
-  if (!r.verdict.empty()) ImGui::TextColored(r.verdict == "correct" ? kGood : kBad, "%s", verdict_word(r.verdict).c_str());
+  if (!r.verdict.empty()) ImGui::TextColored(r.verdict == "correct" ? good_text() : bad_text(), "%s", verdict_word(r.verdict).c_str());
   else ImGui::TextDisabled("so far");  // graded part way: what the cases run found
   if (!r.kernel.empty()) {
     ImGui::SameLine();

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "embedded.hpp"
 #include "gui/platform/keys.hpp"
@@ -53,6 +54,11 @@ void draw_lines(SourcePane& pane, const std::vector<std::string>& lines, const s
   for (const std::string& text : lines) deepest = std::max(deepest, std::min(text.find_first_not_of(' '), text.size()));
   const float room = right - ImGui::GetCursorScreenPos().x - number_w - kMinCodeChars * space;
   const float shrink = deepest == 0 ? 1 : std::clamp(room / (static_cast<float>(deepest) * space), 0.25f, 1.0f);
+  // Where each line starts (window pixels): the scroll to the lit lines stops on a line's top, so
+  // the pane's first line shows whole rather than cut by its top edge.
+  std::vector<float> starts;
+  float lit_y = -1;
+  pane.top_line = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const auto number = static_cast<std::uint32_t>(i + 1);
     const std::string& text = lines[i];
@@ -63,11 +69,14 @@ void draw_lines(SourcePane& pane, const std::vector<std::string>& lines, const s
     const float height = std::max(ImGui::CalcTextSize(body, nullptr, false, std::max(right - code_x, 8 * space)).y,
                                   ImGui::GetTextLineHeight());
     const bool on = lit.count(number) > 0;
+    starts.push_back(start.y);
+    if (pane.top_line == 0 && start.y + height > pane.visible_y0) pane.top_line = number, pane.top_y0 = start.y;
     if (on) {
-      if (scroll && number == *lit.begin()) ImGui::SetScrollHereY(0.3f);
+      if (scroll && number == *lit.begin()) lit_y = start.y;
       ImGui::GetWindowDrawList()->AddRectFilled(start, ImVec2(right, start.y + height), kLit);
     }
-    ImGui::TextDisabled("%3u", number);
+    if (on) ImGui::Text("%3u", number);  // dimmed numbers were 2:1 on the highlight
+    else ImGui::TextDisabled("%3u", number);
     ImGui::SameLine(0, 0);
     ImGui::SetCursorScreenPos(ImVec2(code_x, start.y));
     ImGui::PushTextWrapPos(0);
@@ -77,6 +86,15 @@ void draw_lines(SourcePane& pane, const std::vector<std::string>& lines, const s
     pane.widest_x1 = std::max(pane.widest_x1, ImGui::GetItemRectMax().x);
     if (on) pane.lit.push_back({number, text, start.x, start.y, right, start.y + height});
   }
+  if (lit_y < 0) return;
+  // The first lit line about a third down the pane, as far as the scroll reaches, then up to the
+  // start of the line there.
+  const float now = ImGui::GetScrollY(), view_h = pane.visible_y1 - pane.visible_y0;
+  const float wanted = std::clamp(now + lit_y - pane.visible_y0 - 0.3f * view_h, 0.0f, ImGui::GetScrollMaxY());
+  float to = 0;
+  for (const float y : starts)
+    if (now + y - pane.visible_y0 <= wanted + 0.5f) to = now + y - pane.visible_y0;
+  ImGui::SetScrollY(to);
 }
 
 }  // namespace
@@ -138,11 +156,14 @@ void source_pane(SourcePane& pane, const TraceView& view, int step, ImFont* mono
     ImGui::SameLine();
     if (ImGui::RadioButton("emulator", pane.emulator)) pane.emulator = true;
     ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize("(C)").x) ImGui::NewLine();  // a narrow pane: under them
     ImGui::TextDisabled("(C)");
   }
   const bool emulator = pane.emulator || !has_cuda;
   const std::string file = emulator ? emulator_form_file(t.meta.algorithm) : cuda_file;
+  ImGui::PushTextWrapPos(0);  // wrapped rather than cut by a narrow pane's edge
   ImGui::TextDisabled("kernels/%s", file.c_str());
+  ImGui::PopTextWrapPos();
 
   const bool changed = pane.scrolled_for != step || pane.scrolled_emulator != emulator;
   const bool scroll = changed || pane.scroll_next;
@@ -193,6 +214,7 @@ std::string source_pane_report(const SourcePane& pane) {
     out << "lit " << r.line << " " << r.x0 << " " << r.y0 << " " << r.x1 << " " << r.y1 << ": " << r.text << "\n";
   out << "visible " << pane.visible_y0 << " " << pane.visible_y1 << ", right edge " << pane.pane_x1 << ", widest line ends at "
       << pane.widest_x1 << "\n";
+  out << "top line " << pane.top_line << " at " << pane.top_y0 << "\n";
   return out.str();
 }
 

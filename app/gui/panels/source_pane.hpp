@@ -33,6 +33,8 @@ struct SourcePane {
   std::vector<Row> lit;         // the lit lines, as drawn
   float visible_y0 = 0, visible_y1 = 0, pane_x1 = 0;  // the pane's visible rows and right edge
   float widest_x1 = 0;          // the right end of the widest drawn line
+  std::uint32_t top_line = 0;   // the first line showing, at least in part, and its top
+  float top_y0 = 0;
 };
 
 // Draws the pane's contents for `step` of `view` (inside the pane's ImGui window). A trace of a kernel
@@ -40,7 +42,7 @@ struct SourcePane {
 void source_pane(SourcePane& pane, const TraceView& view, int step, ImFont* mono, const OwnKernel* own = nullptr);
 
 // What the last frame drew: the form's file (or the kernel's name), then each lit line as "lit LINE x0 y0 x1 y1: TEXT",
-// then "visible y0 y1, right edge x, widest line ends at x".
+// then "visible y0 y1, right edge x, widest line ends at x", then "top line N at y0".
 std::string source_pane_report(const SourcePane& pane);
 
 }  // namespace sv::gui

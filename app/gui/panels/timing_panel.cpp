@@ -12,6 +12,7 @@
 #include "core/files.hpp"
 #include "core/limits.hpp"
 #include "device/device_options.hpp"
+#include "gui/draw/text_colours.hpp"
 #include "gui/draw/canvas.hpp"
 #include "gui/draw/plot.hpp"
 
@@ -98,7 +99,7 @@ void timing_panel(TimingPanel& t, const GpuStatus& gpu) {
     }
   } else {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "No usable CUDA device (%s).", gpu.error.c_str());
+    ImGui::TextColored(bad_text(), "No usable CUDA device (%s).", gpu.error.c_str());
     ImGui::TextWrapped("Load a table made on a GPU machine with scanviz bench --json FILE instead, or drop it on the window.");
     ImGui::PopTextWrapPos();
   }

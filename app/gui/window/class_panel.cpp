@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "grade/card_text.hpp"
@@ -36,14 +37,9 @@ void show_class(Ui& ui, ClassList list) {
 namespace {
 
 // The entry's verdict as the list shows it, and its colour (none: neutral).
-std::pair<std::string, const ImVec4*> verdict_cell(const ClassList& list, std::size_t i, const std::optional<GradeProgress>& progress) {
-  const ClassEntry& e = list.entries[i];
-  if (e.verdict == "correct") return {"correct", &kGood};
-  if (e.verdict == "wrong") return {"WRONG", &kBad};
-  if (e.verdict == "error") return {"ERROR", &kBad};
-  if (static_cast<int>(i) == list.grading)
-    return {progress && progress->planned ? "checking " + std::to_string(progress->run) + "/" + std::to_string(progress->planned) : "checking", nullptr};
-  return {"waiting", nullptr};
+std::pair<std::string, std::optional<ImVec4>> verdict_cell(const ClassList& list, std::size_t i, const std::optional<GradeProgress>& progress) {
+  const std::string& verdict = list.entries[i].verdict;
+  return {entry_state(list, i, progress), verdict == "correct" ? std::optional(good_text()) : verdict.empty() ? std::nullopt : std::optional(bad_text())};
 }
 
 // Opens entry `i` as the lesson's own kernel; its card, when the class has graded it with the launch
@@ -96,12 +92,7 @@ void class_window(Ui& ui, const Platform& platform, const PanelLayout& l) {
   ImGui::SetNextWindowSize(ImVec2(std::max(l.W - l.right_w, 30 * l.em), l.H - top - l.timeline_h), ImGuiCond_FirstUseEver);
   if (c.focus) ImGui::SetNextWindowFocus();
   c.focus = false;
-  // Opaque: the themes' window background lets the lesson's text under the panel show through.
-  ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  background.w = 1;
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, background);
-  const bool visible = ImGui::Begin("Class (G)", &c.show);
-  ImGui::PopStyleColor();
+  const bool visible = ImGui::Begin("Class (G)", &c.show);  // opaque, as every theme's windows are
   if (!visible) {
     ImGui::End();
     return;
@@ -116,8 +107,7 @@ void class_window(Ui& ui, const Platform& platform, const PanelLayout& l) {
   }
   const std::optional<GradeProgress> progress = c.checker.progress();
   const std::size_t graded = list.graded();
-  ImGui::Text("%s: %zu submissions, %zu graded: %zu correct, %zu wrong, %zu error", list.source.c_str(), list.entries.size(), graded,
-              list.count("correct"), list.count("wrong"), list.count("error"));
+  ImGui::TextUnformatted(class_summary(list).c_str());
   ui.texts.push_back({"class_summary", std::string(list.source) + ": " + std::to_string(graded) + " of " + std::to_string(list.entries.size()) + " graded"});
   ImGui::Checkbox("only WRONG and ERROR", &c.only_failing);
   std::vector<int> shown;

@@ -164,6 +164,7 @@ int run_frames(GLFWwindow* window, const GuiOptions& opt, Ui& ui, Platform& plat
   float mouse_x = opt.mouse_x, mouse_y = opt.mouse_y;
   bool script_saved = false;  // a scripted save last frame: the followed file is looked at now
   MirrorMemo mirror;          // what the platform's text mirror last showed (the page's)
+  ImGui::GetIO().ConfigInputTextCursorBlink = !ui.reduce_motion;
   for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames <= 0 || frame < opt.frames); ++frame) {
     const bool last = opt.frames > 0 && frame + 1 == opt.frames;
     // A headless run's last frame waits for a recording still on its way (a wait its time leaves

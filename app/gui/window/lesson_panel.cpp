@@ -37,12 +37,19 @@ bool text_field(const char* label, std::string& field) {
 bool controls_panel(Ui& ui) {
   Lesson& l = ui.lesson;
   bool changed = false;
-  // Widgets leave their labels whole: ImGui's default (65% of the panel) cut "block (0 = fit n)".
-  ImGui::PushItemWidth(-(ImGui::CalcTextSize("block (0 = fit n)").x + ImGui::GetStyle().ItemInnerSpacing.x));
+  // Widgets leave their labels whole: ImGui's default (65% of the panel) cut "block (0 = fit n)". In a
+  // narrow panel (a page zoomed to 200%) the widgets keep room for their values and the labels run
+  // past the edge, where the panel scrolls sideways to them.
+  const float label_w = ImGui::CalcTextSize("block (0 = fit n)").x + ImGui::GetStyle().ItemInnerSpacing.x;
+  // 7 em: an 800x600 window's panel (about 94 px beside the labels) is not narrow; a 1280x800 page at
+  // 200% is.
+  const float widget_min = 7 * ImGui::GetFontSize();
+  const bool narrow = ImGui::GetContentRegionAvail().x - label_w < widget_min;
+  ImGui::PushItemWidth(narrow ? widget_min : -label_w);
   if (!ui.recorded_from_controls && l.view) {
     const TraceMeta& m = l.view->trace.meta;
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.85f, 1), "Showing a trace file: %s, n = %lld, %s, recorded on %s%s%s.",
+    ImGui::TextColored(note_text(), "Showing a trace file: %s, n = %lld, %s, recorded on %s%s%s.",
                        m.algorithm.c_str(), static_cast<long long>(m.n), std::string(op_name(m.op)).c_str(),
                        m.executor.kind == "gpu" ? "the GPU " : "the emulator", m.executor.device.c_str(),
                        m.executor.kind == "gpu" ? "" : (" (" + m.executor.schedule + ")").c_str());
@@ -53,7 +60,7 @@ bool controls_panel(Ui& ui) {
     ImGui::Separator();
   }
   const auto algos = block_algorithms();
-  ImGui::TextDisabled("Algorithm");
+  ImGui::TextUnformatted("Algorithm");  // a heading, not a disabled control
   // A device-wide trace file names its own algorithm until a block algorithm is picked.
   const bool foreign = !ui.recorded_from_controls && l.view && !find_algorithm(l.view->trace.meta.algorithm);
   const int algorithm = algorithm_index(l);
@@ -208,7 +215,7 @@ bool controls_panel(Ui& ui) {
     tip(ui, "side_by_side", "the racy kernel beside the double-buffered one on the same input: the cells that differ are marked");
   }
   ImGui::Separator();
-  if (!l.error.empty()) ImGui::TextColored(kBad, "%s", l.error.c_str());
+  if (!l.error.empty()) ImGui::TextColored(bad_text(), "%s", l.error.c_str());
   if (l.view) {
     const Trace& t = l.view->trace;
     const bool correct = l.view->outcome == Outcome::Correct;
@@ -228,12 +235,12 @@ bool controls_panel(Ui& ui) {
       else ImGui::Text("verdict ");
       ImGui::SameLine(0, 0);
       if (v.tone == KernelVerdict::Neutral) ImGui::TextDisabled("%s", v.text.c_str());
-      else ImGui::TextColored(v.tone == KernelVerdict::Good ? kGood : kBad, "%s", v.text.c_str());
+      else ImGui::TextColored(v.tone == KernelVerdict::Good ? good_text() : bad_text(), "%s", v.text.c_str());
       if (!current) ImGui::TextDisabled("the diagram shows the last run that worked");
     } else {
       ImGui::Text("hazards %zu, result ", l.view->hazards.size());
       ImGui::SameLine(0, 0);
-      ImGui::TextColored(correct ? kGood : kBad, "%s", correct ? "correct" : "WRONG");
+      ImGui::TextColored(correct ? good_text() : bad_text(), "%s", correct ? "correct" : "WRONG");
     }
   }
   ImGui::PopItemWidth();
@@ -259,9 +266,9 @@ void timeline_panel(Ui& ui) {
   ImGui::SameLine();
   // The unit inside the slider and the slider narrower in a narrow window, so the step slider keeps room.
   const float speed_w = std::min(ImGui::GetFontSize() * 8, 0.3f * ImGui::GetContentRegionAvail().x);
-  const bool unit_fits = ImGui::CalcTextSize("8.00 steps/s").x + 2 * ImGui::GetStyle().FramePadding.x <= speed_w;
+  const bool unit_fits = ImGui::CalcTextSize("3.00 steps/s").x + 2 * ImGui::GetStyle().FramePadding.x <= speed_w;
   ImGui::SetNextItemWidth(speed_w);
-  ImGui::SliderFloat("##speed", &ui.settings.speed, 0.25f, 8.0f, unit_fits ? "%.2f steps/s" : "%.2f", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SliderFloat("##speed", &ui.settings.speed, 0.25f, kMaxSpeed, unit_fits ? "%.2f steps/s" : "%.2f", ImGuiSliderFlags_AlwaysClamp);
   tip(ui, "speed", "steps a second when playing");
   ImGui::SameLine();
   int step = ui.step;

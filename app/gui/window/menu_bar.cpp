@@ -12,6 +12,7 @@
 #include "bench_result.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
+#include "gui/draw/text_colours.hpp"
 #include "gui/draw/render.hpp"
 #include "gui/platform/dropped_files.hpp"
 #include "gui/window/class_panel.hpp"
@@ -190,6 +191,20 @@ void view_menu(Ui& ui) {
   ImGui::EndMenu();
 }
 
+// Until a file action has something to say, the status line tells a first-time reader the keys that
+// matter first; the longest form that fits the bar (a narrow or zoomed page gets a shorter one).
+void first_keys_hint(Ui& ui) {
+  ImGui::Dummy(ImVec2(ImGui::GetFontSize(), 0));
+  ImGui::SameLine();
+  for (const char* hint : {"Space plays the steps, the arrows step, K opens the kernel editor, View > font scale enlarges the text",
+                           "Space plays, the arrows step, K opens the kernel editor", "Space: play  K: editor"})
+    if (ImGui::CalcTextSize(hint).x <= ImGui::GetContentRegionAvail().x) {
+      ImGui::TextUnformatted(hint);
+      ui.texts.emplace_back("keys_hint", hint);
+      return;
+    }
+}
+
 }  // namespace
 
 float menu_bar(Ui& ui, Platform& platform) {
@@ -197,8 +212,9 @@ float menu_bar(Ui& ui, Platform& platform) {
   if (ImGui::BeginMainMenuBar()) {
     file_menu(ui, platform);
     view_menu(ui);
-    if (ui.status_is_error) ImGui::TextColored(ImVec4(0.88f, 0.19f, 0.19f, 1), "%s", ui.status.c_str());
+    if (ui.status_is_error) ImGui::TextColored(bad_text(), "%s", ui.status.c_str());
     else if (!ui.status.empty()) ImGui::TextDisabled("%s", ui.status.c_str());
+    else first_keys_hint(ui);
     menu_h = ImGui::GetWindowSize().y;
     ImGui::EndMainMenuBar();
   }

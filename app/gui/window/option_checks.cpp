@@ -159,7 +159,8 @@ int apply_options(const GuiOptions& opt, Ui& ui, std::vector<ScriptedInput>& scr
   }
   if (ui.lesson.own_kernel) ask_grade(ui, ui.lesson.own_kernel);  // recorded: its report card is made while the window opens
   set_step(ui, opt.step < 0 ? 0 : opt.step);  // a lesson starts where the lecture does: the first step
-  ui.playing = opt.play;
+  ui.playing = opt.play && !opt.reduce_motion;
+  ui.reduce_motion = ui.lookback.jumps = opt.reduce_motion;
   ui.predict.focus = ui.predict.on = opt.predict;
   ui.source.report = opt.report_source;
   ui.predict.log = !opt.keys.empty();

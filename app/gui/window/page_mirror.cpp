@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "algorithms.hpp"
+#include "grade/card_text.hpp"
 #include "gui/lesson/own_kernel.hpp"
 #include "gui/window/kernel_verdict.hpp"
 
@@ -32,8 +33,31 @@ std::string counted(std::size_t count, const std::string& what) {
   return std::to_string(count) + " " + what + (count == 1 ? "" : "s");
 }
 
+// The class panel's rows while it shows a class, in the panel's words.
+std::optional<MirrorClass> mirror_class(const Ui& ui) {
+  const ClassList& list = ui.submissions.list;
+  if (!ui.submissions.show || list.entries.empty()) return std::nullopt;
+  const std::optional<GradeProgress> progress = list.grading >= 0 ? ui.submissions.checker.progress() : std::nullopt;
+  MirrorClass c{list.source, class_summary(list), list.graded() == list.entries.size(), {}};
+  for (std::size_t i = 0; i < list.entries.size(); ++i) {
+    const ClassEntry& e = list.entries[i];
+    const bool graded = !e.verdict.empty();
+    c.entries.push_back({e.name, entry_state(list, i, progress), graded ? card::number(e.score) + "/" + card::number(e.max_score) : "",
+                         graded ? e.first : "", static_cast<int>(i) == list.selected});
+  }
+  return c;
+}
+
+// The class as one string, for the mirror's key.
+std::string class_key(const std::optional<MirrorClass>& c) {
+  if (!c) return "-";
+  std::string key = c->summary;
+  for (const MirrorClassEntry& e : c->entries) key += "|" + e.state + (e.opened ? "*" : "");
+  return key;
+}
+
 // Everything the mirror shows, as one string: a change of any part changes it.
-std::string shown_key(const Ui& ui, const std::string& verdict, bool wants_tab) {
+std::string shown_key(const Ui& ui, const std::string& verdict, bool wants_tab, const std::optional<MirrorClass>& class_list) {
   std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(ui.lesson.view.get())) + "|" + std::to_string(ui.step);
   for (const bool b : {ui.playing, ui.show_lookback, ui.show_charts, ui.show_timing, ui.kernel.show, wants_tab, ui.lesson.own_kernel != nullptr})
     key += b ? '1' : '0';
@@ -43,7 +67,15 @@ std::string shown_key(const Ui& ui, const std::string& verdict, bool wants_tab) 
   key += "|" + verdict + "|" + ui.lesson.error + "|" + ui.lesson.request.algorithm + "|" + std::to_string(ui.lesson.request.n.value_or(8));
   if (ui.show_lookback)  // the view's recording, time and selected tile
     key += "|" + std::to_string(ui.lookback.generation) + "|" + std::to_string(ui.lookback.time) + "|" + std::to_string(ui.lookback.selected);
-  return key;
+  return key + "|" + class_key(class_list);
+}
+
+// What the live region says of the class panel's class: that it was opened, then, once, that it was graded.
+std::string class_announcement(const MirrorShown& m) {
+  if (!m.class_list) return {};
+  const MirrorClass& c = *m.class_list;
+  if (c.graded) return "Class graded: " + c.summary + ".";
+  return "Class opened: " + c.source + ", " + counted(c.entries.size(), "submission") + ", grading them one at a time.";
 }
 
 }  // namespace
@@ -62,6 +94,7 @@ std::string mirror_announcement(const MirrorShown& m, const TraceView* view, con
   if (m.lesson_error != memo.error && !m.lesson_error.empty()) add(m.lesson_error);
   if (m.own_kernel && m.card && !graded_card.empty() && graded_card != memo.card)
     add("Report card: " + m.card_state + ", " + counted(m.card->hazards.size(), "hazard") + ", " + counted(m.card->errors.size(), "fault") + ".");
+  if (const std::string c = class_announcement(m); !c.empty() && c != memo.class_said) add(c);
   return said;
 }
 
@@ -69,7 +102,8 @@ void follow_mirror(const Ui& ui, MirrorMemo& memo, Platform& platform) {
   if (!platform.has_mirror()) return;
   const bool wants_tab = ImGui::GetIO().WantTextInput || ui.predict.on;  // the editor indents, the quiz moves between questions
   const KernelVerdict verdict = kernel_verdict(ui);
-  std::string key = shown_key(ui, verdict.text, wants_tab);
+  std::optional<MirrorClass> class_list = mirror_class(ui);
+  std::string key = shown_key(ui, verdict.text, wants_tab, class_list);
   if (key == memo.key) return;
   memo.key = std::move(key);
   const TraceView* view = ui.lesson.view.get();
@@ -89,6 +123,7 @@ void follow_mirror(const Ui& ui, MirrorMemo& memo, Platform& platform) {
     m.card = &progress->partial;
   }
   m.card_state = verdict.text;
+  m.class_list = std::move(class_list);
   m.canvas_label = canvas_label(ui, m);
   if (ui.show_lookback) m.lookback = mirror_lookback(ui.lookback);
   m.announcement = mirror_announcement(m, view, graded_card, memo);
@@ -106,6 +141,7 @@ void follow_mirror(const Ui& ui, MirrorMemo& memo, Platform& platform) {
   memo.step = m.step.step;
   if (!graded_card.empty()) memo.card = graded_card;
   memo.error = m.lesson_error;
+  if (const std::string c = class_announcement(m); !c.empty()) memo.class_said = c;
 }
 
 bool apply_mirror_actions(Ui& ui, const std::vector<std::string>& actions) {

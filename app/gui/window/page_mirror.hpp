@@ -19,6 +19,7 @@ struct MirrorMemo {
   int step = -1;
   std::string card;  // the graded card last said (graded_card's identity)
   std::string error;
+  std::string class_said;  // what the live region last said of the class panel's class
 };
 
 // After a frame is built: where the platform has a mirror and what it shows changed, hands it over.
@@ -26,7 +27,7 @@ void follow_mirror(const Ui& ui, MirrorMemo& memo, Platform& platform);
 
 // What the live region says when the window moves from `memo` to what `m` holds ("" for nothing new):
 // a new recording, a new step (its line and narration; at the last step the result), a refused run,
-// a report card graded. `graded_card` names the card when it grades the kernel as it runs, every
+// a report card graded, a class opened in the class panel and, once, the class graded. `graded_card` names the card when it grades the kernel as it runs, every
 // case done ("" while it is checked: the cases so far are no card to announce).
 std::string mirror_announcement(const MirrorShown& m, const TraceView* view, const std::string& graded_card, const MirrorMemo& memo);
 

@@ -49,7 +49,7 @@ Settings load_settings(std::string& problem) {
   // A theme name this version does not know keeps the default.
   if (j.contains("theme") && j["theme"].is_string() && is_theme(j["theme"].get<std::string>())) s.theme = j["theme"].get<std::string>();
   if (j.contains("font_scale") && j["font_scale"].is_number()) s.font_scale = std::clamp(j["font_scale"].get<float>(), 1.0f, 3.0f);
-  if (j.contains("speed") && j["speed"].is_number()) s.speed = std::clamp(j["speed"].get<float>(), 0.25f, 8.0f);
+  if (j.contains("speed") && j["speed"].is_number()) s.speed = std::clamp(j["speed"].get<float>(), 0.25f, kMaxSpeed);
   return s;
 }
 

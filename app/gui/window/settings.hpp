@@ -7,10 +7,14 @@
 
 namespace sv::gui {
 
+// The fastest the timeline plays: a cell that changes at each step then changes at most three times
+// a second, under WCAG's three flashes a second.
+inline constexpr float kMaxSpeed = 3.0f;
+
 struct Settings {
   std::string theme = "light";
   float font_scale = 1.0f;
-  float speed = 1.0f;  // steps per second when playing
+  float speed = 1.0f;  // steps per second when playing, at most kMaxSpeed
 };
 
 // The saved settings, or the defaults; a value this version does not know keeps the default. A

@@ -98,7 +98,7 @@ bool tiled_panels(Ui& ui, float menu_h, GlDiagram& gl, std::vector<std::unique_p
   if (!ui.lecture) {
     ImGui::SetNextWindowPos(ImVec2(0, menu_h));
     ImGui::SetNextWindowSize(ImVec2(left_w, H - menu_h));
-    if (ImGui::Begin("Lesson", nullptr, fixed)) changed = controls_panel(ui);
+    if (ImGui::Begin("Lesson", nullptr, fixed | ImGuiWindowFlags_HorizontalScrollbar)) changed = controls_panel(ui);
     ImGui::End();
   }
   if (!ui.lecture) {

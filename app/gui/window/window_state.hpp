@@ -70,6 +70,7 @@ struct Ui {
   int step_after_swap = -1;        // ... shows this step (a report card entry's), when >= 0
   int step = 0;
   bool playing = false;
+  bool reduce_motion = false;  // GuiOptions::reduce_motion
   double next_advance = 0;
   bool side_by_side = false;
   bool lecture = false;
