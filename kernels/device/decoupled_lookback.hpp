@@ -8,7 +8,8 @@
 // (the flag may be seen before its value), window=W (W = 1: wait for the predecessor's P, which is
 // the chained scan), share=on (the window that ends the look-back publishes P for the tiles in it
 // after the nearest P, for the tiles behind them to find; seldom one does, as those tiles publish
-// their own P about as soon: slower on the GPUs measured, docs/performance.md), stall=TILE:CYCLES.
+// their own P about as soon: slower on the GPUs measured, docs/performance.md "What was tried and
+// did not help"), stall=TILE:CYCLES.
 // deterministic=on runs the pass of device/decoupled_lookback_fixed.hpp instead.
 #pragma once
 

@@ -298,9 +298,9 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     cuda::DeviceArray<unsigned char> d_temp(std::max<std::size_t>(temp_bytes, 1));
     std::vector<Candidate<Item>> candidates = {
         {"copy", [&](const Item* in, Item* out, std::int64_t m, cudaStream_t st) {
-           // In a graph, copies of 512 MiB and more ran at 56% of the DRAM peak on the H200 where the
-           // same copy on the stream ran 87% (a different copy path for a large memcpy node): a
-           // graph copies in pieces of kGraphCopyBytes, each at the stream copy's speed.
+           // A large memcpy node in a graph takes a slower copy path than the same copy on the stream
+           // (docs/performance.md, "Reading these tables"): a graph copies in pieces of
+           // kGraphCopyBytes, each at the stream copy's speed.
            const std::size_t all = static_cast<std::size_t>(m) * sizeof(Item);
            const std::size_t piece = st ? kGraphCopyBytes : all;
            for (std::size_t at = 0; at < all; at += piece)
