@@ -3,34 +3,11 @@
 # algorithm's own header, so the algorithms compile in parallel and a change to one algorithm's header
 # recompiles that algorithm alone. The header of the row "kogge-stone-racy" (type KoggeStoneRacy) is
 # block/kogge_stone_racy.hpp.
+include("${CMAKE_CURRENT_LIST_DIR}/table_rows.cmake")
 
-# The block algorithms' rows of TABLE, in its order: their names into NAMES_OUT, their kernel types
-# into TYPES_OUT and their file stems (kogge_stone_racy) into STEMS_OUT. A row's first line is
-#   SCANVIZ_BLOCK_ALGORITHM("name", Type, kind, hazards, ...
+# The block algorithms' rows of TABLE, in its order (scanviz_table_rows).
 function(scanviz_block_algorithms table names_out types_out stems_out)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${table}")
-  set(row "^SCANVIZ_BLOCK_ALGORITHM\\(\"([a-z0-9-]+)\", ([A-Za-z0-9_]+),")
-  file(STRINGS "${table}" lines REGEX "${row}")
-  set(names "")
-  set(types "")
-  set(stems "")
-  foreach(line IN LISTS lines)
-    string(REGEX MATCH "${row}" _ "${line}")
-    set(name "${CMAKE_MATCH_1}")
-    set(type "${CMAKE_MATCH_2}")
-    string(REPLACE "-" "_" stem "${name}")
-    string(REGEX REPLACE "([a-z0-9])([A-Z])" "\\1_\\2" from_type "${type}")
-    string(TOLOWER "${from_type}" from_type)
-    if(NOT stem STREQUAL from_type)
-      message(FATAL_ERROR "${table}: the row ${name} names the type ${type}, whose header would be block/${from_type}.hpp, not block/${stem}.hpp")
-    endif()
-    list(APPEND names "${name}")
-    list(APPEND types "${type}")
-    list(APPEND stems "${stem}")
-  endforeach()
-  if(NOT types)
-    message(FATAL_ERROR "${table}: no block algorithm found (rows start: SCANVIZ_BLOCK_ALGORITHM(\"kogge-stone\", KoggeStone, ...)")
-  endif()
+  scanviz_table_rows("${table}" SCANVIZ_BLOCK_ALGORITHM block names types stems)
   set(${names_out} "${names}" PARENT_SCOPE)
   set(${types_out} "${types}" PARENT_SCOPE)
   set(${stems_out} "${stems}" PARENT_SCOPE)
@@ -40,12 +17,8 @@ endfunction()
 # each including INCLUDE; the file names go to OUT.
 function(scanviz_block_units out table include ext)
   scanviz_block_algorithms("${table}" names types stems)
-  get_filename_component(kernels_dir "${table}" DIRECTORY)
   set(units "")
   foreach(type stem IN ZIP_LISTS types stems)
-    if(NOT EXISTS "${kernels_dir}/block/${stem}.hpp")
-      message(FATAL_ERROR "${table}: the algorithm ${type} has no header block/${stem}.hpp")
-    endif()
     foreach(kind IN LISTS ARGN)
       string(REGEX REPLACE "^.*::" "" kind_name "${kind}")
       set(unit "${CMAKE_CURRENT_BINARY_DIR}/generated/${kind_name}_${stem}.${ext}")

@@ -1,4 +1,5 @@
-// The block-level algorithms from the algorithm table (algorithms.def): their shapes and closed forms.
+// The algorithm table's rows (algorithms.def): the block-level ones' shapes and closed forms, the
+// device-wide ones' traits.
 #include "algorithms.hpp"
 
 #include <algorithm>
@@ -6,6 +7,7 @@
 #include <bit>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace sv {
 
@@ -32,10 +34,14 @@ ClosedForm warp_brent_kung_form(std::int64_t n, std::int64_t w) {
   return f;
 }
 
+// The twin column's two forms.
+constexpr AlgorithmTwin NoTwin{};
+constexpr AlgorithmTwin Twin(std::string_view family, int buffers, int barriers) { return {family, buffers, barriers}; }
+
 // The table's columns as AlgorithmInfo's fields; each row's formulas become a function of n, k, w, m
 // and exclusive.
 #define SCANVIZ_BLOCK_ALGORITHM(name_, Type, kind_, hazards_, items_, capacity_, colour_, marker_, cuda_form_,    \
-                                steps_, steps_formula, work_, work_formula, summary_)                             \
+                                twin_, steps_, steps_formula, work_, work_formula, summary_)                      \
   AlgorithmInfo{.name = name_,                                                                                    \
                 .summary = summary_,                                                                              \
                 .items_per_thread = items_,                                                                       \
@@ -45,6 +51,7 @@ ClosedForm warp_brent_kung_form(std::int64_t n, std::int64_t w) {
                 .work = work_,                                                                                    \
                 .warp_level = std::string_view(#kind_) == "WarpLevel",                                            \
                 .cuda_form_exclusive = std::string_view(#cuda_form_) == "Exclusive",                              \
+                .twin = twin_,                                                                                    \
                 .look = {colour_, Marker::marker_},                                                               \
                 .formulas = [](const ClosedFormArgs& a) {                                                         \
                   [[maybe_unused]] const auto [n, k, w, m, exclusive] = a;                                        \
@@ -80,6 +87,64 @@ constexpr bool names_unique_and_default_present() {
 }
 static_assert(names_unique_and_default_present(), "algorithms.def: a name twice, or no row for kDefaultBlockAlgorithm");
 
+// A device-wide row's traits column: words separated by spaces.
+constexpr bool has_word(std::string_view words, std::string_view word) {
+  for (std::size_t pos = 0; pos < words.size();) {
+    std::size_t end = words.find(' ', pos);
+    if (end == std::string_view::npos) end = words.size();
+    if (words.substr(pos, end - pos) == word) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+constexpr std::string_view kTraitWords[] = {"None", "SinglePass", "BlockTiles", "LookbackView", "Segmented", "GpuTilePolicies"};
+constexpr bool known_words(std::string_view words) {
+  for (std::size_t pos = 0; pos < words.size();) {
+    std::size_t end = words.find(' ', pos);
+    if (end == std::string_view::npos) end = words.size();
+    bool known = false;
+    for (std::string_view w : kTraitWords) known |= words.substr(pos, end - pos) == w;
+    if (!known) return false;
+    pos = end + 1;
+  }
+  return !words.empty();
+}
+
+#define SCANVIZ_BLOCK_ALGORITHM(...)
+#define SCANVIZ_DEVICE_ALGORITHM(name_, Driver, traits_, colour_, marker_, switches_, summary_)            \
+  DeviceAlgorithmInfo{.name = name_,                                                                      \
+                      .summary = summary_,                                                                \
+                      .look = {colour_, Marker::marker_},                                                 \
+                      .switches = switches_,                                                              \
+                      .single_pass = has_word(#traits_, "SinglePass"),                                    \
+                      .block_tiles = has_word(#traits_, "BlockTiles"),                                    \
+                      .lookback_view = has_word(#traits_, "LookbackView"),                                \
+                      .segmented = has_word(#traits_, "Segmented"),                                       \
+                      .gpu_tile_policies = has_word(#traits_, "GpuTilePolicies")},
+constexpr DeviceAlgorithmInfo kDeviceAlgorithms[] = {
+#include "algorithms.def"
+};
+#undef SCANVIZ_BLOCK_ALGORITHM
+#undef SCANVIZ_DEVICE_ALGORITHM
+
+// A traits word outside the list would silently read as no trait: refuse it here.
+#define SCANVIZ_BLOCK_ALGORITHM(...)
+#define SCANVIZ_DEVICE_ALGORITHM(name_, Driver, traits_, ...) static_assert(known_words(#traits_), name_);
+#include "algorithms.def"
+#undef SCANVIZ_BLOCK_ALGORITHM
+#undef SCANVIZ_DEVICE_ALGORITHM
+
+constexpr bool device_names_unique() {
+  for (const DeviceAlgorithmInfo& a : kDeviceAlgorithms) {
+    for (const DeviceAlgorithmInfo& b : kDeviceAlgorithms)
+      if (&a != &b && a.name == b.name) return false;
+    for (const AlgorithmInfo& b : kBlockAlgorithms)
+      if (a.name == b.name) return false;
+  }
+  return true;
+}
+static_assert(device_names_unique(), "algorithms.def: a device-wide name twice, or also a block-level one");
+
 }  // namespace
 
 std::span<const AlgorithmInfo> block_algorithms() { return kBlockAlgorithms; }
@@ -88,6 +153,37 @@ const AlgorithmInfo* find_algorithm(std::string_view name) {
   for (const auto& a : kBlockAlgorithms)
     if (a.name == name) return &a;
   return nullptr;
+}
+
+const AlgorithmInfo* find_twin(std::string_view family, int buffers, int barriers) {
+  const AlgorithmInfo* race_free = nullptr;
+  for (const auto& a : kBlockAlgorithms) {
+    if (family.empty() || a.twin.family != family || a.twin.buffers != buffers) continue;
+    if (a.twin.barriers == barriers) return &a;
+    if (!a.racy && !race_free) race_free = &a;
+  }
+  return race_free;
+}
+
+std::span<const DeviceAlgorithmInfo> device_algorithms() { return kDeviceAlgorithms; }
+
+const DeviceAlgorithmInfo* find_device_algorithm(std::string_view name) {
+  for (const auto& a : kDeviceAlgorithms)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+bool takes_switch(const DeviceAlgorithmInfo& algo, std::string_view key) { return has_word(algo.switches, key); }
+
+std::span<const DeviceAlgorithmInfo* const> lookback_algorithms() {
+  static const std::vector<const DeviceAlgorithmInfo*> rows = [] {
+    std::vector<const DeviceAlgorithmInfo*> v;
+    for (const auto& a : kDeviceAlgorithms)
+      if (a.lookback_view) v.push_back(&a);
+    std::stable_partition(v.begin(), v.end(), [](const DeviceAlgorithmInfo* a) { return a->single_pass; });
+    return v;
+  }();
+  return rows;
 }
 
 std::size_t block_algorithm_index(std::string_view name) {

@@ -1,6 +1,7 @@
-// The block-level algorithms as the algorithm table (algorithms.def) describes them: names, what
-// `scanviz algos` prints, their look in charts, block shapes, and the closed forms of steps and work
-// that the metrics must match.
+// The algorithms as the algorithm table (algorithms.def) describes them: names, what `scanviz algos`
+// prints, their look in charts, block shapes, the closed forms of steps and work that the metrics
+// must match, and the traits that code asks a row for instead of comparing its name. The table sits
+// on core/ alone, below the kernels, the trace and the executors, so each of them may read it.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +32,14 @@ struct ClosedFormArgs {
   bool exclusive;
 };
 
+// A member of a family of kernels that differ only in shared buffers and barriers a step (the
+// lesson panel's switches between them, and its side by side); family empty for none.
+struct AlgorithmTwin {
+  std::string_view family;
+  int buffers = 0;
+  int barriers = 0;  // a step
+};
+
 struct AlgorithmInfo {
   std::string_view name;
   std::string_view summary;
@@ -41,6 +50,7 @@ struct AlgorithmInfo {
   std::string_view work;     // closed form of the operator applications
   bool warp_level;           // a warp-level hybrid (Merrill and Garland, Fig. 2): takes a warp width
   bool cuda_form_exclusive;  // the CUDA form (block/cuda/NAME.cu) computes an exclusive scan as written
+  AlgorithmTwin twin;
   AlgorithmLook look;
   ClosedForm (*formulas)(const ClosedFormArgs&);  // the closed forms; closed_form() checks n and w first
 };
@@ -48,6 +58,28 @@ struct AlgorithmInfo {
 // The table's block-level rows, in its order.
 std::span<const AlgorithmInfo> block_algorithms();
 const AlgorithmInfo* find_algorithm(std::string_view name);
+// The member of `family` with that many buffers and barriers a step, else its race-free member with
+// that many buffers; nullptr when it has neither.
+const AlgorithmInfo* find_twin(std::string_view family, int buffers, int barriers);
+
+// A device-wide row: its traits are the table's `traits` words (algorithms.def says what each means).
+struct DeviceAlgorithmInfo {
+  std::string_view name;
+  std::string_view summary;
+  AlgorithmLook look;
+  std::string_view switches;  // the --option keys it takes besides the emulator machine's, space-separated
+  bool single_pass;           // SinglePass
+  bool block_tiles;           // BlockTiles
+  bool lookback_view;         // LookbackView
+  bool segmented;             // Segmented
+  bool gpu_tile_policies;     // GpuTilePolicies
+};
+std::span<const DeviceAlgorithmInfo> device_algorithms();
+const DeviceAlgorithmInfo* find_device_algorithm(std::string_view name);
+// Whether `algo` takes the switch `key` (window: the look-back inspects a window of predecessors).
+bool takes_switch(const DeviceAlgorithmInfo& algo, std::string_view key);
+// The rows the look-back view records, the single-pass ones first (the view is about their look-back).
+std::span<const DeviceAlgorithmInfo* const> lookback_algorithms();
 
 // The algorithm the window's lesson and the hierarchical scan's tiles start with: a name, so a row
 // added to the table before it changes nothing.

@@ -43,14 +43,14 @@ int list_algorithms() {
   for (const DeviceAlgorithmInfo& a : device_algorithms()) {
     std::cout << "  " << a.name << "\n      " << a.summary << "\n      switches:";
     for (const SwitchInfo& s : device_switches())
-      if (s.algorithms == "all" ? !s.emulator_only : s.algorithms.find(a.name) != std::string_view::npos)
+      if (!s.machine && switch_applies(s, a))
         std::cout << " " << s.key;
     std::cout << "\n";
   }
   std::cout << "\nSwitches (--option key=value, repeatable; default in brackets):\n";
   for (const SwitchInfo& s : device_switches())
     std::cout << "  " << s.key << " [" << s.fallback << "]" << (s.emulator_only ? " (emulator's machine, all algorithms)" : "")
-              << "\n      " << s.help << (s.emulator_only ? "" : "\n      for: " + std::string(s.algorithms)) << "\n";
+              << "\n      " << s.help << (s.emulator_only ? "" : "\n      for: " + switch_algorithms(s)) << "\n";
   std::cout << "\nOperators (--op, --type; the first type is the default):\n"
                "  sum, product, min, max    int32, int64, float, double\n"
                "  and, or                   int32, int64: logical, on truth values 0 and 1 (identity 1 and 0)\n"

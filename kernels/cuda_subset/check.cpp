@@ -243,7 +243,7 @@ class Checker {
         if (a.racy) continue;
         const auto form = closed_form(a.name, capacity_, r_.exclusive, a.warp_level ? std::min<std::int64_t>(32, capacity_) : 0);
         if (form && form->operations == *r_.work && form->steps == *r_.steps) {
-          r_.matches = std::string(a.name == "kogge-stone-double-buffer" ? "kogge-stone" : a.name);
+          r_.matches = std::string(a.twin.family.empty() ? a.name : a.twin.family);  // twins share their forms
           break;
         }
       }

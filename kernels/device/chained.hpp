@@ -4,6 +4,9 @@
 // tile is the whole scan's critical path (what decoupled look-back removes).
 #pragma once
 
+#include <string_view>
+
+#include "device/drive.hpp"
 #include "device/single_pass_tile.hpp"
 
 namespace sv {
@@ -26,6 +29,11 @@ struct Chained {
       if (!x.spin(tile, p)) break;  // the bounded wait ran out: the error flag is set
     }
     return op.identity();
+  }
+
+  template <class L, class Op>
+  static void drive(L& l, Op op, const DeviceParams& p, Buf in, Buf out, std::string_view = {}) {
+    drive_single_pass<Chained>(l, op, p, in, out);
   }
 };
 

@@ -8,9 +8,15 @@
 // (the flag may be seen before its value), window=W (W = 1: wait for the predecessor's P, which is
 // the chained scan), share=on (the window that ends the look-back publishes P for the tiles in it
 // after the nearest P, for the tiles behind them to find; seldom one does, as those tiles publish
-// their own P about as soon: 1.5-3% slower on an H100 and an H200, docs/performance.md), stall=TILE:CYCLES.
+// their own P about as soon: slower on the GPUs measured, docs/performance.md "What was tried and
+// did not help"), stall=TILE:CYCLES.
+// deterministic=on runs the pass of device/decoupled_lookback_fixed.hpp instead.
 #pragma once
 
+#include <string_view>
+
+#include "device/decoupled_lookback_fixed.hpp"
+#include "device/drive.hpp"
 #include "device/single_pass_tile.hpp"
 
 namespace sv {
@@ -43,6 +49,16 @@ struct DecoupledLookback {
       end -= p.window;
     }
     return exclusive;
+  }
+
+  // deterministic=on (floating-point values only: the parser leaves it off for the others, whose
+  // operators are exact in any order) runs its own pass, so the default's kernels stay as they are.
+  template <class L, class Op>
+  static void drive(L& l, Op op, const DeviceParams& p, Buf in, Buf out, std::string_view = {}) {
+    if constexpr (kFloatingOp<Op>) {
+      if (p.deterministic) return drive_single_pass<DecoupledLookbackFixed>(l, op, p, in, out);
+    }
+    drive_single_pass<DecoupledLookback>(l, op, p, in, out);
   }
 };
 

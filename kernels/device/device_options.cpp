@@ -1,4 +1,4 @@
-// The device-wide algorithms' rows of the algorithm table, and the parsing of their switches.
+// The device-wide algorithms' switches and their parsing.
 #include "device/device_options.hpp"
 
 #include <array>
@@ -11,76 +11,74 @@ namespace sv {
 
 namespace {
 
-// The algorithm table's device-wide rows (algorithms.def).
-#define SCANVIZ_BLOCK_ALGORITHM(...)
-#define SCANVIZ_DEVICE_ALGORITHM(name_, colour_, marker_, summary_) \
-  DeviceAlgorithmInfo{.name = name_, .summary = summary_, .look = {colour_, Marker::marker_}},
-constexpr DeviceAlgorithmInfo kDeviceAlgorithms[] = {
-#include "algorithms.def"
-};
-#undef SCANVIZ_BLOCK_ALGORITHM
-#undef SCANVIZ_DEVICE_ALGORITHM
-
 constexpr std::array<SwitchInfo, 17> kSwitches = {{
-    {"block-algo", kDefaultBlockAlgorithm, "hierarchical", false,
+    {"block-algo", kDefaultBlockAlgorithm, false, false,
      "the block algorithm that scans each tile (any block-level algorithm but the racy one)"},
-    {"items", "by type", "reduce-then-scan chained decoupled-lookback", false,
+    {"items", "by type", false, false,
      "elements per thread (tile = block threads x items; default 24 for 32-bit values, 12 for 64-bit, 4 for interval)"},
-    {"tile-ids", "dynamic", "chained decoupled-lookback", false,
+    {"tile-ids", "dynamic", false, false,
      "dynamic (from an atomic counter, in the order blocks start) or static (the block index: can deadlock)"},
-    {"fence", "on", "chained decoupled-lookback", false,
+    {"fence", "on", false, false,
      "off: the descriptor's flag and value are separate words stored with no fence between, so a reader can see "
      "the flag before the value (on: one packed word for 32-bit values, and on the GPU for 64-bit ones (16 bytes, as "
      "CUB packs them); else value, fence, flag, as the emulator keeps 64-bit values to show the fence)"},
-    {"window", "32", "decoupled-lookback", false,
+    {"window", "32", false, false,
      "predecessors the look-back warp inspects at once, 1..32 (1: wait for the predecessor's P, the chained scan)"},
-    {"share", "off", "decoupled-lookback", false,
+    {"share", "off", false, false,
      "on: the window that ends a look-back also publishes P for its tiles after the nearest P (their inclusive "
      "prefixes fall out of the window's combine), so the tiles after them find a P nearer"},
-    {"deterministic", "off", "decoupled-lookback", false,
+    {"deterministic", "off", false, false,
      "on: a float or double scan gives the same bits on every run, whatever the schedule, and the same bits on the "
      "emulator as on the GPU for the same input and tile: each tile's prefix is the left fold of the tiles' "
      "aggregates in tile order, each tile scanned in one fixed tree (docs/design.md); integer types are exact in "
      "any order and run as without it"},
-    {"stall", "none", "chained decoupled-lookback", false,
+    {"stall", "none", false, false,
      "TILE:CYCLES: that tile waits after taking its id (emulator cycles; nanoseconds on the GPU); the emulator "
      "also takes TILE:CYCLES:look-back (just before the tile first looks back) and lists of them "
      "separated by commas"},
-    {"torn", "off", "chained decoupled-lookback", true,
+    {"torn", "off", false, true,
      "on: a 64-bit value and its flag in one 16-byte descriptor, as the GPU packs them, read as two 8-byte halves, "
      "so a reader can see the flag half before the value half (the torn read the GPU kernels assume never happens; "
      "int64 or double, fence=on)"},
-    {"pipelined", "off", "decoupled-lookback", false,
+    {"pipelined", "off", false, false,
      "on (GPU only, compute capability 9.0 on, op sum, int32, float, int64 or double): the pipelined kernel that "
      "scanviz bench runs on large inputs, one block a multiprocessor whose warps keep one role each (load, reduce, "
      "look-back, store), 24 KB tiles in shared-memory stages; traced per warp role",
      true},
-    {"stages", "9", "decoupled-lookback", false,
+    {"stages", "9", false, false,
      "with pipelined=on: 24 KB tiles a block holds in shared memory, 4..9 (no fewer than its four store groups)",
      true},
-    {"blocks", "all", "decoupled-lookback", false,
+    {"blocks", "all", false, false,
      "with pipelined=on: at most this many blocks (one a multiprocessor), 1..1024, so that a small trace shows "
      "a few multiprocessors' pipelines",
      true},
-    {"sms", "4", "all", true, "simulated multiprocessors, 1..1024"},
-    {"resident", "2", "all", true, "blocks resident on one multiprocessor at a time, 1..64"},
-    {"launch", "in-order", "all", true, "the order blocks are launched in: in-order, reverse (adversarial) or random:SEED"},
-    {"latency", "400", "all", true, "cycles of a global memory round trip, 1..100000"},
-    {"jitter", "off", "all", true,
+    {"sms", "4", true, true, "simulated multiprocessors, 1..1024"},
+    {"resident", "2", true, true, "blocks resident on one multiprocessor at a time, 1..64"},
+    {"launch", "in-order", true, true, "the order blocks are launched in: in-order, reverse (adversarial) or random:SEED"},
+    {"latency", "400", true, true, "cycles of a global memory round trip, 1..100000"},
+    {"jitter", "off", true, true,
      "SEED (1 or more): each global round trip of a block (its tile id, its loads, a look-back read) takes up to a "
      "latency more, drawn from SEED, as a GPU's memory varies from run to run; where look-backs stop changes with it"},
 }};
 
-bool applies(const SwitchInfo& s, std::string_view algorithm) {
-  if (s.algorithms == "all") return true;
-  for (std::size_t pos = 0; pos < s.algorithms.size();) {
-    std::size_t end = s.algorithms.find(' ', pos);
-    if (end == std::string_view::npos) end = s.algorithms.size();
-    if (s.algorithms.substr(pos, end - pos) == algorithm) return true;
+// A row's switch the table has not would be refused at every run: refuse it at build time.
+constexpr bool known_switches(std::string_view keys) {
+  for (std::size_t pos = 0; pos < keys.size();) {
+    std::size_t end = keys.find(' ', pos);
+    if (end == std::string_view::npos) end = keys.size();
+    bool known = false;
+    for (const SwitchInfo& s : kSwitches) known |= !s.machine && s.key == keys.substr(pos, end - pos);
+    if (!known) return false;
     pos = end + 1;
   }
-  return false;
+  return true;
 }
+#define SCANVIZ_BLOCK_ALGORITHM(...)
+#define SCANVIZ_DEVICE_ALGORITHM(name_, Driver, traits_, colour_, marker_, switches_, ...) \
+  static_assert(known_switches(switches_), name_);
+#include "algorithms.def"
+#undef SCANVIZ_BLOCK_ALGORITHM
+#undef SCANVIZ_DEVICE_ALGORITHM
 
 std::int64_t parse_int(const std::string& key, const std::string& text, std::int64_t lo, std::int64_t hi) {
   std::int64_t v = 0;
@@ -146,15 +144,19 @@ void parse_deterministic(const std::string& on, ValueType type, bool segmented, 
 
 }  // namespace
 
-std::span<const DeviceAlgorithmInfo> device_algorithms() { return kDeviceAlgorithms; }
+std::span<const SwitchInfo> device_switches() { return kSwitches; }
 
-const DeviceAlgorithmInfo* find_device_algorithm(std::string_view name) {
-  for (const auto& a : kDeviceAlgorithms)
-    if (a.name == name) return &a;
-  return nullptr;
+bool switch_applies(const SwitchInfo& s, const DeviceAlgorithmInfo& algo) {
+  return s.machine || takes_switch(algo, s.key);
 }
 
-std::span<const SwitchInfo> device_switches() { return kSwitches; }
+std::string switch_algorithms(const SwitchInfo& s) {
+  if (s.machine) return "all";
+  std::string names;
+  for (const DeviceAlgorithmInfo& a : device_algorithms())
+    if (takes_switch(a, s.key)) names += (names.empty() ? "" : " ") + std::string(a.name);
+  return names;
+}
 
 std::int32_t default_items_per_thread(ValueType type, bool segmented) {
   if (segmented) return type == ValueType::I32 || type == ValueType::F32 ? 8 : 4;
@@ -176,18 +178,18 @@ std::string tile_policy(const DeviceParams& p) {
 DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std::string, std::string>& given,
                                  ValueType type, std::int32_t requested_threads, bool on_gpu, bool segmented) {
   const std::string who(algorithm);
-  if (!find_device_algorithm(algorithm))
-    throw std::invalid_argument("unknown device-wide algorithm '" + who + "'");
+  const DeviceAlgorithmInfo* row = find_device_algorithm(algorithm);
+  if (!row) throw std::invalid_argument("unknown device-wide algorithm '" + who + "'");
   std::map<std::string, std::string> v;
   for (const SwitchInfo& s : kSwitches)
-    if (applies(s, algorithm) && !(on_gpu && s.emulator_only) && (on_gpu || !s.gpu_only))
+    if (switch_applies(s, *row) && !(on_gpu && s.emulator_only) && (on_gpu || !s.gpu_only))
       v[std::string(s.key)] = std::string(s.fallback);
   for (const auto& [key, value] : given) {
     const SwitchInfo* s = nullptr;
     for (const SwitchInfo& k : kSwitches)
       if (k.key == key) s = &k;
     if (!s) throw std::invalid_argument("option " + key + ": unknown switch");
-    if (!applies(*s, algorithm)) throw std::invalid_argument("option " + key + " does not apply to " + who);
+    if (!switch_applies(*s, *row)) throw std::invalid_argument("option " + key + " does not apply to " + who);
     if (on_gpu && s->emulator_only)
       throw std::invalid_argument("option " + key + " models the emulator's machine; it does not apply to the GPU");
     if (!on_gpu && s->gpu_only)
@@ -198,7 +200,7 @@ DeviceConfig parse_device_config(std::string_view algorithm, const std::map<std:
 
   DeviceConfig c;
   DeviceParams& p = c.params;
-  if (algorithm == "hierarchical") {
+  if (row->block_tiles) {
     c.block_algorithm = v["block-algo"];
     const AlgorithmInfo* block = find_algorithm(c.block_algorithm);
     if (!block || block->racy)

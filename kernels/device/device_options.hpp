@@ -1,6 +1,6 @@
-// The device-wide algorithms (the algorithm table's device-wide rows, algorithms.def) and their
-// switches (`--option key=value`, listed by `scanviz algos`), parsed into what the kernels and the
-// emulator's machine model need.
+// The device-wide algorithms' switches (`--option key=value`, listed by `scanviz algos`), parsed into
+// what the kernels and the emulator's machine model need. Which algorithm takes which switch is its
+// row's (algorithms.def); the emulator's machine switches are every algorithm's.
 #pragma once
 
 #include <cstdint>
@@ -17,23 +17,20 @@
 
 namespace sv {
 
-struct DeviceAlgorithmInfo {
-  std::string_view name;
-  std::string_view summary;
-  AlgorithmLook look;
-};
-std::span<const DeviceAlgorithmInfo> device_algorithms();
-const DeviceAlgorithmInfo* find_device_algorithm(std::string_view name);
-
 struct SwitchInfo {
   std::string_view key;
   std::string_view fallback;    // the default value
-  std::string_view algorithms;  // which algorithms take it ("all", or names)
+  bool machine;  // the emulator's machine: every algorithm takes it; else the rows that list it
   bool emulator_only;
   std::string_view help;
   bool gpu_only = false;  // the GPU's pipelined kernel: the emulator cannot run it
 };
 std::span<const SwitchInfo> device_switches();
+// Whether `algo` takes the switch: its row lists it, or it is the emulator's machine's.
+bool switch_applies(const SwitchInfo& s, const DeviceAlgorithmInfo& algo);
+// The algorithms that list the switch, in the table's order and separated by spaces ("all" for the
+// emulator's machine).
+std::string switch_algorithms(const SwitchInfo& s);
 
 // stall=TILE:CYCLES[:look-back][,...]: a tile waits that long after taking its id (start), or after
 // publishing its aggregate, before it looks back (look-back). The GPU takes one stall, at the start.

@@ -85,6 +85,14 @@ struct DeviceParams {
   }
 };
 
+// The parameters of a scan of n elements in p's tiles (a recursion level's: its n is the tile sums').
+inline DeviceParams level_params(DeviceParams p, std::int64_t n, bool exclusive) {
+  p.n = n;
+  p.exclusive = exclusive;
+  p.tiles = n == 0 ? 0 : (n + p.tile_items() - 1) / p.tile_items();
+  return p;
+}
+
 // What the look-back warp saw in a window of predecessors [end - w, end).
 template <class T>
 struct Window {

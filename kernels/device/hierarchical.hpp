@@ -5,13 +5,17 @@
 // one element, which launch 3 does while adding.
 #pragma once
 
-#include "device/device_params.hpp"
+#include <string_view>
+
+#include "device/drive.hpp"
 
 namespace sv {
 
 struct Hierarchical {
   // Launch 1 runs the block algorithm's own kernel (block/), one block per tile.
+  // Neither of its own passes scans a tile (the GPU stages none for them).
   struct TileSums {
+    static constexpr bool kScansTiles = false;
     template <class X, class Op>
     SV_HD static void run(X& x, Op, const DeviceParams& p, const DeviceBuffers& b) {
       using T = typename Op::value_type;
@@ -20,6 +24,7 @@ struct Hierarchical {
     }
   };
   struct AddPrefixes {
+    static constexpr bool kScansTiles = false;
     template <class X, class Op>
     SV_HD static void run(X& x, Op op, const DeviceParams& p, const DeviceBuffers& b) {
       using T = typename Op::value_type;
@@ -35,6 +40,23 @@ struct Hierarchical {
       x.end_tile(tile);
     }
   };
+
+  // The launches, level by level; `block_algo` scans the tiles (launch 1: l.block_scan).
+  template <class L, class Op>
+  static void drive(L& l, Op op, const DeviceParams& p, Buf in, Buf out, std::string_view block_algo, int level = 0) {
+    if (p.n == 0) return;
+    const Buf local = p.exclusive ? l.alloc(level_buffer_name("tile scans", level), p.n) : out;
+    l.block_scan(block_algo, op, p, in, local, level);
+    if (p.tiles == 1 && !p.exclusive) return;
+    DeviceBuffers b;
+    b.in = local;
+    b.out = out;
+    if (p.tiles > 1)
+      scan_tile_sums<TileSums>(l, Phase::TileSums, op, p, b, level, [&](const DeviceParams& q, Buf sums, Buf scanned, int up) {
+        drive(l, op, q, sums, scanned, block_algo, up);
+      });
+    l.template launch<AddPrefixes>(Phase::AddPrefixes, level, op, p, p.tiles, b);
+  }
 };
 
 }  // namespace sv

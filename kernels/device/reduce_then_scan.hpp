@@ -3,7 +3,9 @@
 // tile is read again and scanned seeded with the scanned sums of the tiles before it.
 #pragma once
 
-#include "device/device_params.hpp"
+#include <string_view>
+
+#include "device/drive.hpp"
 
 namespace sv {
 
@@ -32,6 +34,20 @@ struct ReduceThenScan {
       x.end_tile(tile);
     }
   };
+
+  // The launches, level by level (no block algorithm: the tiles are the tile context's).
+  template <class L, class Op>
+  static void drive(L& l, Op op, const DeviceParams& p, Buf in, Buf out, std::string_view = {}, int level = 0) {
+    if (p.n == 0) return;
+    DeviceBuffers b;
+    b.in = in;
+    b.out = out;
+    if (p.tiles > 1)
+      scan_tile_sums<ReduceTiles>(l, Phase::ReduceTiles, op, p, b, level, [&](const DeviceParams& q, Buf sums, Buf scanned, int up) {
+        drive(l, op, q, sums, scanned, {}, up);
+      });
+    l.template launch<ScanWithPrefix>(Phase::ScanWithPrefix, level, op, p, p.tiles, b);
+  }
 };
 
 }  // namespace sv

@@ -11,6 +11,10 @@ namespace sv {
 
 // Pass::kPublishesAggregate: whether tiles publish A before looking back (decoupled look-back) or
 // only P (chained, where tile 0 too goes through the look-back warp, finding no predecessor).
+// A pass over this skeleton (the GPU gives such passes the single-pass scans' register bound).
+template <class Pass>
+concept SinglePassTilePass = requires { Pass::kPublishesAggregate; };
+
 template <class Pass, class X, class Op>
 SV_HD void scan_single_pass_tile(X& x, Op op, const DeviceParams& p, const DeviceBuffers& b) {
   using T = typename Op::value_type;

@@ -142,6 +142,13 @@ struct DeviceCandidate {
   gpu::TilePolicy policy;
   std::map<std::string, std::string> options;
 };
+// The asked-for row that the GPU's measured tile policies are built for (GpuTilePolicies), or nullptr.
+const DeviceAlgorithmInfo* tuned_asked(const std::vector<std::string>& wanted) {
+  for (const DeviceAlgorithmInfo& a : device_algorithms())
+    if (a.gpu_tile_policies && (wanted.empty() || std::find(wanted.begin(), wanted.end(), a.name) != wanted.end()))
+      return &a;
+  return nullptr;
+}
 std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& wanted, ValueType type) {
   const auto asked = [&](std::string_view a) {
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), a) != wanted.end();
@@ -149,13 +156,14 @@ std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& w
   std::vector<DeviceCandidate> c;
   for (const DeviceAlgorithmInfo& a : device_algorithms())
     if (asked(a.name)) c.push_back({std::string(a.name), std::string(a.name), {}, {}});
-  if (asked("decoupled-lookback"))
+  const DeviceAlgorithmInfo* tuned = tuned_asked(wanted);
+  if (tuned)
     for (const std::string& set : bench_switch_sets(std::getenv("SCANVIZ_BENCH_SWITCHES")))
-      c.push_back({"dl " + set, "decoupled-lookback", {}, bench_switch_list(set, "SCANVIZ_BENCH_SWITCHES")});
+      c.push_back({"dl " + set, std::string(tuned->name), {}, bench_switch_list(set, "SCANVIZ_BENCH_SWITCHES")});
   const char* e = std::getenv("SCANVIZ_BENCH_POLICIES");
-  if (e && asked("decoupled-lookback")) {
+  if (e && tuned) {
     for (const gpu::TilePolicy& t : gpu::experimental_policies(type))
-      if (bench_policy_picked(e, t.name())) c.push_back({"dl " + t.name(), "decoupled-lookback", t, {}});
+      if (bench_policy_picked(e, t.name())) c.push_back({"dl " + t.name(), std::string(tuned->name), t, {}});
     // Baselines, not scans: the default's tiles scanned alone, no look-back (checked tile by tile),
     // stored at once or held first (SCANVIZ_BENCH_HOLDS).
     if (bench_policy_picked(e, "tiles-alone")) c.push_back({std::string(kTilesAloneRow), "tiles-alone", {}, {}});
@@ -176,6 +184,13 @@ std::vector<DeviceCandidate> device_candidates(const std::vector<std::string>& w
       }
   }
   return c;
+}
+
+// Whether a device-wide candidate's runs can be captured in a graph: not where a block algorithm
+// scans the tiles (its launch stays on the default stream, gpu::DeviceScanSum).
+bool graphed(const std::string& algorithm) {
+  const DeviceAlgorithmInfo* row = find_device_algorithm(algorithm);
+  return !(row && row->block_tiles);
 }
 
 // The race-free block-level algorithms asked for (all when none is named), in the registry's order.
@@ -204,8 +219,7 @@ __global__ void fill_input(Item* d_in, std::int64_t n, std::uint32_t salt) {
 // its int32 sum after the timed ones at each size, and where its tiles' time went
 // (analysis/lookback.hpp), under the switches it names.
 bool phases_asked(const std::vector<std::string>& wanted, std::map<std::string, std::string>& switches) {
-  return bench_phase_switches(std::getenv("SCANVIZ_BENCH_PHASES"), switches) &&
-         (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end());
+  return bench_phase_switches(std::getenv("SCANVIZ_BENCH_PHASES"), switches) && tuned_asked(wanted);
 }
 // label: "" for the default switches, else " (SWITCHES)".
 std::string describe_phases(std::int64_t n, const TilePhaseStats& s, const std::string& label) {
@@ -253,12 +267,12 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
                                       ? " (" + std::string(std::getenv("SCANVIZ_BENCH_PHASES")) + ")"
                                       : "";
   const std::vector<std::string>& wanted = options.algorithms;
-  if (wanted.empty() || std::find(wanted.begin(), wanted.end(), "decoupled-lookback") != wanted.end()) {
+  if (const DeviceAlgorithmInfo* tuned = tuned_asked(wanted)) {
     const std::int64_t from = gpu::pipelined_from(options.type);
     const gpu::TilePolicy small = gpu::gather_policy_at(1, options.type);
     const std::int64_t small_up_to = gpu::kGatherSmallTiles * small.threads * small.items;
     const gpu::TilePolicy gather = gpu::gather_policy_at(small_up_to + 1, options.type);
-    std::string runs = "bench: decoupled-lookback runs " + small.name() + " up to n = " + std::to_string(small_up_to) +
+    std::string runs = "bench: " + std::string(tuned->name) + " runs " + small.name() + " up to n = " + std::to_string(small_up_to) +
                        ", " + gather.name() + " up to n = " +
                        std::to_string(gpu::kGatherMaxTiles * gather.threads * gather.items) + ", then ";
     for (const gpu::TilePolicy& w : gpu::one_wave_policies(options.type))
@@ -284,9 +298,9 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
     cuda::DeviceArray<unsigned char> d_temp(std::max<std::size_t>(temp_bytes, 1));
     std::vector<Candidate<Item>> candidates = {
         {"copy", [&](const Item* in, Item* out, std::int64_t m, cudaStream_t st) {
-           // In a graph a large memcpy node takes a slower copy path than the same copy on the stream
-           // (docs/performance.md, "The copy in a graph"): a graph copies in pieces of kGraphCopyBytes, each
-           // at the stream copy's speed.
+           // A large memcpy node in a graph takes a slower copy path than the same copy on the stream
+           // (docs/performance.md, "The copy in a graph"): a graph copies in pieces of
+           // kGraphCopyBytes, each at the stream copy's speed.
            const std::size_t all = static_cast<std::size_t>(m) * sizeof(Item);
            const std::size_t piece = st ? kGraphCopyBytes : all;
            for (std::size_t at = 0; at < all; at += piece)
@@ -311,7 +325,7 @@ void bench_type(const BenchOptions& options, const std::vector<std::int64_t>& si
                               s->run(in, out, m);
                             },
                             [s] { s->check(); }, d.algorithm == "tiles-alone" ? std::int64_t{at.threads} * at.items : 0,
-                            d.algorithm != "hierarchical", true, d.algorithm == "ordering-floor"});
+                            graphed(d.algorithm), true, d.algorithm == "ordering-floor"});
     }
 
     if (const char* e = std::getenv("SCANVIZ_BENCH_POLICIES"); e && bench_policy_picked(e, "empty"))

@@ -322,6 +322,7 @@ struct DeviceScanSum::Impl {
   // the tile kernel's ids from the block index where its tiles fit on the device at once.
   bool switches = false;
   unsigned hold_ns = 0;  // tiles-alone
+  bool tuned = false;    // the algorithm's row has the GPU's tile policies (GpuTilePolicies)
   Scratch scratch;
   SinglePassState state;
   std::int64_t stall_tile = -1, stall_ns = 0;  // stall_next_run_for_test
@@ -345,6 +346,8 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
   const bool alone = algorithm == "tiles-alone";  // the baseline: no look-back
   const bool floor = algorithm == "ordering-floor";  // the baseline: the look-back's waits, no scan
   const std::string scan = alone || floor ? "decoupled-lookback" : algorithm;  // whose switches and tiles it takes
+  const DeviceAlgorithmInfo* row = find_device_algorithm(algorithm);
+  impl_->tuned = row && row->gpu_tile_policies;  // the measured tile policies are built for it
   std::map<std::string, std::string> switches = options;
   if (const auto h = switches.find("hold"); alone && h != switches.end()) {
     impl_->hold_ns = parse_hold_ns(h->second);
@@ -361,7 +364,7 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
   if (impl_->config.params.deterministic && !(policy == default_policy(type)))
     throw std::invalid_argument("option deterministic=on runs the default tile policy only, not " + policy.name());
   if (!default_kernel(policy, type)) {
-    if (!policy_built_for(policy, type) || (algorithm != "decoupled-lookback" && !((alone || floor) && policy.gather)))
+    if (!policy_built_for(policy, type) || (!impl_->tuned && !((alone || floor) && policy.gather)))
       throw std::invalid_argument("tile policy " + policy.name() + " is not built for " + algorithm + " on " +
                                   std::string(type_name(type)));
     if (policy.gather && (!default_switches(impl_->config.params) || impl_->hold_ns))
@@ -379,12 +382,12 @@ DeviceScanSum::DeviceScanSum(const std::string& algorithm, const std::map<std::s
     visit_type(type, [&](auto v) { check_policy<decltype(v)>(scan, impl_->config.params); });
     // tiles-alone follows the default's switches, to be its baseline at every n (not with a hold: the
     // pipelined and gather kernels have none).
-    const bool switches_kernel = algorithm == "decoupled-lookback" || (alone && impl_->hold_ns == 0);
+    const bool switches_kernel = impl_->tuned || (alone && impl_->hold_ns == 0);
     if (switches_kernel && policy == default_policy(type) && default_switches(impl_->config.params)) {
       impl_->pipe_from = pipelined_from(type);
       impl_->switches = true;
       // 8-byte sums in one wave (not tiles-alone, whose baseline is the default's tile kernel).
-      if (algorithm == "decoupled-lookback")
+      if (impl_->tuned)
         for (const TilePolicy& t : one_wave_policies(type)) impl_->one_wave.emplace_back(one_wave_up_to(t, type), t);
     }
   }
@@ -437,7 +440,7 @@ void DeviceScanSum::run(const void* d_in, void* d_out, std::int64_t n, bool excl
     });
     return;
   }
-  if (m.algorithm == "decoupled-lookback" && !default_kernel(t, m.type)) {
+  if (m.tuned && !default_kernel(t, m.type)) {
     run_policy(t, m.type, m.scratch, m.state, p, knobs, d_in, d_out);
     return;
   }

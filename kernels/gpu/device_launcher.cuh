@@ -101,17 +101,19 @@ struct TilesAlone {
   }
 };
 
-// The passes that scan tiles (and so use a staged configuration's shared memory).
+// The passes that scan tiles (and so use a staged configuration's shared memory): all but those
+// that say otherwise (Pass::kScansTiles false, as hierarchical's own passes).
 template <class Pass>
-constexpr bool kScansTiles = !std::is_same_v<Pass, Hierarchical::TileSums> && !std::is_same_v<Pass, Hierarchical::AddPrefixes>;
+constexpr bool kScansTiles = true;
+template <class Pass>
+  requires requires { Pass::kScansTiles; }
+constexpr bool kScansTiles<Pass> = Pass::kScansTiles;
 
 // The configuration a pass runs under: the register bound only for the single-pass scans, where it
 // was measured to pay (more tiles in flight); the multi-pass kernels spilled under it (ptxas -v shows
 // it for reduce-then-scan's second pass), so they run unbounded.
 template <class Pass>
-constexpr bool kSinglePass = std::is_same_v<Pass, DecoupledLookback> || std::is_same_v<Pass, DecoupledLookbackFixed> ||
-                             std::is_same_v<Pass, Chained> ||
-                             std::is_same_v<Pass, TilesAlone>;
+constexpr bool kSinglePass = SinglePassTilePass<Pass> || std::is_same_v<Pass, TilesAlone>;
 template <class Pass, class Config>
 using PassConfig = std::conditional_t<kSinglePass<Pass>, Config,
                                       TileConfig<Config::kItems, Config::kStreaming, Config::kMaxThreads, 1, Config::kStaged>>;
@@ -312,7 +314,8 @@ class Launcher {
 // The tile kernels are built for one items-per-thread per type; the switches' parser knows it too.
 template <class T>
 void check_policy(const std::string& algorithm, const DeviceParams& p) {
-  if (algorithm == "hierarchical") return;
+  const DeviceAlgorithmInfo* row = find_device_algorithm(algorithm);
+  if (row && row->block_tiles) return;  // a block algorithm's tiles, not the tile kernels' ones
   if (p.items != tile_items_per_thread<T>())
     throw std::invalid_argument("the GPU tile kernels are built for " + std::to_string(tile_items_per_thread<T>()) +
                                 " items per thread with this type, not " + std::to_string(p.items));

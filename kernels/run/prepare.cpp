@@ -11,7 +11,6 @@
 #include "core/segmented.hpp"
 #include "core/segments.hpp"
 #include "core/values.hpp"
-#include "device/all.hpp"
 #include "device/device_options.hpp"
 #include "device/trace_plan.hpp"
 
@@ -34,9 +33,14 @@ void check_segmented(const BlockRunConfig& config) {
                                 std::to_string(config.n) + ": give one flag per element");
   if (config.exclusive)
     throw std::invalid_argument("flags: segmented scans are inclusive here (exclusive off)");
-  if (is_device_algorithm(config.algorithm) && config.algorithm != "decoupled-lookback")
-    throw std::invalid_argument("flags: the device-wide segmented scan is decoupled-lookback (or use a block algorithm), not " +
-                                config.algorithm);
+  const DeviceAlgorithmInfo* device = find_device_algorithm(config.algorithm);
+  if (device && !device->segmented) {
+    std::string segmented;
+    for (const DeviceAlgorithmInfo& a : device_algorithms())
+      if (a.segmented) segmented += (segmented.empty() ? "" : " or ") + std::string(a.name);
+    throw std::invalid_argument("flags: the device-wide segmented scan is " + segmented +
+                                " (or use a block algorithm), not " + config.algorithm);
+  }
   if (!config.application.kind.empty()) throw std::invalid_argument("flags: an application's scan is not segmented");
 }
 
@@ -93,11 +97,11 @@ DeviceConfig prepare_device_trace(const BlockRunConfig& config, Trace& trace, bo
   DeviceConfig c =
       parse_device_config(config.algorithm, config.options, config.type, config.block, on_gpu, !config.flags.empty());
   c.params = level_params(c.params, config.n, config.exclusive);
-  // The hierarchical scan scans its tile sums again until one tile holds them: a tile of one element
-  // never gets there.
-  if (config.algorithm == "hierarchical" && c.params.tile_items() < 2 && config.n > 1)
+  // The hierarchical scan (tiles a block algorithm's) scans its tile sums again until one tile holds
+  // them: a tile of one element never gets there.
+  if (find_device_algorithm(config.algorithm)->block_tiles && c.params.tile_items() < 2 && config.n > 1)
     throw std::invalid_argument("block: a tile of " + std::to_string(c.params.tile_items()) + " element never reduces n = " +
-                                std::to_string(config.n) + " (hierarchical scans the tile sums until one tile holds them): " +
+                                std::to_string(config.n) + " (" + config.algorithm + " scans the tile sums until one tile holds them): " +
                                 "give block 2 or more, or items 2 or more");
   check_trace_budget(config.algorithm, c);
   TraceMeta& m = trace.meta;

@@ -22,7 +22,6 @@
 #include "core/charconv.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
-#include "device/device_options.hpp"
 #include "core/values.hpp"
 #include "trace/strict_json.hpp"
 #include "trace/trace_json_schema.hpp"

@@ -117,7 +117,12 @@ void lesson_from_trace(LessonControls& l, const TraceMeta& m) {
 }
 
 std::string side_by_side_partner(const std::string& lesson_algorithm) {
-  return lesson_algorithm == "kogge-stone-racy" ? "kogge-stone-double-buffer" : "kogge-stone-racy";
+  const AlgorithmInfo* lesson = find_algorithm(lesson_algorithm);
+  if (lesson && lesson->racy)  // the racy twin beside its double-buffered one
+    if (const AlgorithmInfo* fixed = find_twin(lesson->twin.family, 2, 0)) return std::string(fixed->name);
+  for (const AlgorithmInfo& a : block_algorithms())  // any other lesson beside the racy twin
+    if (a.racy && !a.twin.family.empty()) return std::string(a.name);
+  return lesson_algorithm;
 }
 
 LessonRecording record_lesson_controls(const LessonControls& l, bool side_by_side) {

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "algorithms.hpp"
 #include "core/float_inputs.hpp"
 #include "embedded.hpp"
 #include "trace/trace_json.hpp"
@@ -30,7 +31,8 @@ bool lookback_preset(const std::string& name, LookbackLesson& l) {
     // have recorded its inclusive prefix while its flag still says A. The stalls make the schedule
     // the figure describes: 1 looks back late; 2 and 4 have not started looking back; 3 looks back
     // over three predecessors; 5 over two, after 3's P; 6 has not published anything; 7 waits on 6.
-    l.show[0] = l.show[2] = false;
+    for (const DeviceAlgorithmInfo* a : lookback_algorithms())  // decoupled look-back alone: the one with windows
+      if (!takes_switch(*a, "window")) l.hidden.emplace(a->name);
     l.tiles = 8;
     l.wide = true;
     l.sms = 8;
@@ -79,8 +81,9 @@ BlockRunConfig lookback_config(const LookbackLesson& l, const std::string& algor
   if (static_cast<std::int64_t>(l.input.size()) == c.n) c.input = l.input;
   else if (l.floats) c.input = *float_input("uniform", c.type, static_cast<std::size_t>(c.n), c.input_seed);
   if (l.twice) c.options["jitter"] = std::to_string(1 + run);
-  if (l.floats && l.deterministic && algorithm == "decoupled-lookback") c.options["deterministic"] = "on";
-  const bool single_pass = algorithm != "reduce-then-scan";
+  const DeviceAlgorithmInfo& row = *find_device_algorithm(algorithm);
+  if (l.floats && l.deterministic && takes_switch(row, "deterministic")) c.options["deterministic"] = "on";
+  const bool single_pass = row.single_pass;
   c.options["items"] = std::to_string(l.items);
   c.options["sms"] = std::to_string(l.sms);
   c.options["resident"] = std::to_string(l.resident);
@@ -95,7 +98,7 @@ BlockRunConfig lookback_config(const LookbackLesson& l, const std::string& algor
     if (!l.extra_stalls.empty()) stalls += (stalls.empty() ? "" : ",") + l.extra_stalls;
     if (!stalls.empty()) c.options["stall"] = stalls;
   }
-  if (algorithm == "decoupled-lookback") c.options["window"] = std::to_string(l.window);
+  if (takes_switch(row, "window")) c.options["window"] = std::to_string(l.window);
   return c;
 }
 
@@ -111,6 +114,13 @@ std::uint64_t fig6_snapshot_time(const LookbackRun& run) {
 }
 
 namespace {
+// Whether the run's look-back inspects windows of predecessors (decoupled look-back's): the presets
+// start where such a look-back shows something.
+bool looks_back_in_windows(const LookbackRun& r) {
+  const DeviceAlgorithmInfo* a = find_device_algorithm(r.trace.meta.algorithm);
+  return a && takes_switch(*a, "window");
+}
+
 // Every tile event's time, of every run, sorted and unique: the previous/next buttons' stops.
 void collect_moments(LookbackUi& ui) {
   ui.moments.clear();
@@ -143,12 +153,13 @@ void record_lookback(LookbackUi& ui) {
     }
   }
   if (ui.runs.size() == 2 && ui.lesson.twice) ui.run_to_run = compare_runs(ui.runs[0], ui.runs[1]);
-  for (int a = 0; a < 3 && ui.lesson.example.empty() && !ui.lesson.twice; ++a) {
-    if (!ui.lesson.show[a]) continue;
+  for (const DeviceAlgorithmInfo* a : lookback_algorithms()) {
+    const std::string name(a->name);
+    if (!ui.lesson.example.empty() || ui.lesson.twice || ui.lesson.hidden.count(name)) continue;
     try {
-      ui.runs.push_back(make_lookback_run(record_device_scan(lookback_config(ui.lesson, kLookbackAlgorithms[a]))));
+      ui.runs.push_back(make_lookback_run(record_device_scan(lookback_config(ui.lesson, name))));
     } catch (const std::exception& e) {
-      ui.error += std::string(kLookbackAlgorithms[a]) + ": " + e.what() + "\n";
+      ui.error += name + ": " + e.what() + "\n";
     }
   }
   collect_moments(ui);
@@ -158,14 +169,14 @@ void record_lookback(LookbackUi& ui) {
   // Start where there is something to see: the paper's instant, or the middle of decoupled look-back.
   ui.time = 0;
   for (const LookbackRun& r : ui.runs) {
-    if (ui.preset == "fig6" && r.trace.meta.algorithm == "decoupled-lookback" && fig6_snapshot_time(r)) {
+    if (ui.preset == "fig6" && looks_back_in_windows(r) && fig6_snapshot_time(r)) {
       ui.time = fig6_snapshot_time(r);
       ui.selected = 3;  // the paper's processor 3: a look-back window of three predecessors
       return;
     }
   }
   for (const LookbackRun& r : ui.runs) {
-    if (r.trace.meta.algorithm != "decoupled-lookback" && ui.time != 0) continue;
+    if (!looks_back_in_windows(r) && ui.time != 0) continue;
     ui.time = default_lookback_time(r);
     // Select the tile that looked back furthest before that moment: its arrows say the most.
     std::size_t most = 0;
@@ -186,7 +197,7 @@ void record_lookback(LookbackUi& ui) {
   }
   if (ui.preset == "stale")  // the first tile that read a stale value, at the moment it read it
     for (const LookbackRun& r : ui.runs) {
-      if (r.trace.meta.algorithm != "decoupled-lookback") continue;
+      if (!looks_back_in_windows(r)) continue;
       std::uint64_t first = UINT64_MAX;
       for (const TileSummary& t : r.summary.tiles)
         for (const TileInspection& i : t.inspections)

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,7 @@ namespace sv::gui {
 
 // The controls that make the runs: the algorithms side by side and the emulator's switches.
 struct LookbackLesson {
-  bool show[3] = {true, true, true};  // chained, decoupled-lookback, reduce-then-scan
+  std::set<std::string> hidden;  // the look-back view's algorithms (lookback_algorithms()) not recorded
   int tiles = 24;
   int tile_threads = 32, items = 1;
   bool wide = false;        // int64 values: flag and value in separate words (the paper's descriptor)
@@ -47,8 +48,6 @@ struct LookbackLesson {
 // an H100, embedded; the emulator cannot run that kernel). Returns false for an unknown name.
 bool lookback_preset(const std::string& name, LookbackLesson& lesson);
 const std::vector<std::string>& lookback_preset_names();
-
-inline constexpr const char* kLookbackAlgorithms[3] = {"chained", "decoupled-lookback", "reduce-then-scan"};
 
 // The emulator configuration of one algorithm of the lesson; `run` (0 or 1) picks the jitter seed of
 // a lesson run twice.

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "algorithms.hpp"
 #include "analysis/analysis.hpp"
 #include "core/values.hpp"
 #include "embedded.hpp"
@@ -136,8 +137,15 @@ void lookback_window_contents(LookbackUi& ui, const std::string& theme, double n
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  for (int a = 0; a < 3 && !l.twice; ++a) {
-    changed |= ImGui::Checkbox(kLookbackAlgorithms[a], &l.show[a]);
+  for (const DeviceAlgorithmInfo* a : lookback_algorithms()) {
+    if (l.twice) break;  // run twice: decoupled look-back alone
+    const std::string name(a->name);
+    bool shown = !l.hidden.count(name);
+    if (ImGui::Checkbox(name.c_str(), &shown)) {
+      if (shown) l.hidden.erase(name);
+      else l.hidden.insert(name);
+      changed = true;
+    }
     ImGui::SameLine();
   }
   changed |= ImGui::Checkbox("float sum", &l.floats);

@@ -74,11 +74,14 @@ bool controls_panel(Ui& ui) {
     ImGui::EndCombo();
   }
   tip(ui, "algorithm", "the block-level scan to record and draw (the summary below says what it does)");
-  // The lesson's switches for the Kogge-Stone family: double buffering, and barriers per step.
+  // The lesson's switches for a family of twins (the table's twin column): double buffering, and
+  // barriers a step; unticking double buffering lands on the race-free single buffer.
   const std::string name = l.request.algorithm;
-  if (!own && name.rfind("kogge-stone", 0) == 0) {
-    bool double_buffer = name == "kogge-stone-double-buffer";
-    int barriers = name == "kogge-stone-racy" ? 1 : 2;
+  const AlgorithmTwin twin = find_algorithm(name) ? find_algorithm(name)->twin : AlgorithmTwin{};
+  if (!own && !twin.family.empty()) {
+    bool double_buffer = twin.buffers == 2;
+    const AlgorithmInfo* single = find_twin(twin.family, 1, 0);  // the race-free single buffer
+    int barriers = double_buffer && single ? single->twin.barriers : twin.barriers;
     if (ImGui::Checkbox("double buffering", &double_buffer)) changed = true;
     tip(ui, "double_buffering", "read one buffer and write the other each step (PMPP's double-buffered Kogge-Stone): no race");
     if (!double_buffer) {
@@ -89,8 +92,8 @@ bool controls_panel(Ui& ui) {
       changed |= ImGui::RadioButton("2", &barriers, 2);
       tip(ui, "two_barriers", "a barrier between the reads and the writes of a step: everyone reads before anyone writes");
     }
-    const char* chosen = double_buffer ? "kogge-stone-double-buffer" : barriers == 1 ? "kogge-stone-racy" : "kogge-stone";
-    if (chosen != name) set_algorithm(l, chosen);
+    const AlgorithmInfo* chosen = find_twin(twin.family, double_buffer ? 2 : 1, barriers);
+    if (chosen && chosen->name != name) set_algorithm(l, chosen->name);
   }
   const AlgorithmInfo& info = algos[algorithm_index(l)];
   RunRequest& r = l.request;
@@ -205,7 +208,7 @@ bool controls_panel(Ui& ui) {
       }
     }
   }
-  const bool racy_lesson = r.algorithm == "kogge-stone-racy";
+  const bool racy_lesson = find_algorithm(r.algorithm) && find_algorithm(r.algorithm)->racy;
   // The whole label where the panel holds it, else its first words (a narrow window cut it).
   std::string side_label = racy_lesson ? "side by side with the double-buffered kernel" : "side by side with the single-buffer kernel";
   const float side_room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - ImGui::GetStyle().ItemInnerSpacing.x;

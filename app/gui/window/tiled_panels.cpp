@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "algorithms.hpp"
 #include "gui/panels/predict_panel.hpp"
 #include "gui/panels/source_pane.hpp"
 #include "mirror/narration.hpp"
@@ -39,7 +40,8 @@ void diagram_contents(Ui& ui, GlDiagram& gl, std::vector<std::unique_ptr<CanvasD
       dl->AddText(ImVec2(pos.x + 8, pos.y + 2), text, (ui.lesson.view->trace.meta.algorithm + " (the lesson)").c_str());
       ImGui::PushFont(ui.fonts.diagram);
       // The racy lesson above the double-buffered kernel: its cells that differ are marked.
-      const bool racy_lesson = ui.lesson.view->trace.meta.algorithm == "kogge-stone-racy" &&
+      const AlgorithmInfo* lesson_row = find_algorithm(ui.lesson.view->trace.meta.algorithm);
+      const bool racy_lesson = lesson_row && lesson_row->racy &&
                                ui.lesson.racy->outcome == Outcome::Correct &&
                                ui.lesson.view->trace.steps.size() == ui.lesson.racy->trace.steps.size();
       draw_canvas(*ui.lesson.view, ui.step, ui.canvas, gl, ui.settings.theme, frame_draws,
@@ -48,13 +50,14 @@ void diagram_contents(Ui& ui, GlDiagram& gl, std::vector<std::unique_ptr<CanvasD
       draw_wrong_banner(*ui.lesson.view, ui.settings.theme, ImVec2(pos.x + avail.x, pos.y), caption);
       const float lower = pos.y + avail.y / 2;
       const std::string& partner = ui.lesson.racy->trace.meta.algorithm;
+      const AlgorithmInfo* partner_row = find_algorithm(partner);
       dl->AddText(ImVec2(pos.x + 8, lower + 2), text,
-                  (partner + (partner == "kogge-stone-racy" ? ": one buffer, one barrier a step"
+                  (partner + (partner_row && partner_row->racy ? ": one buffer, one barrier a step"
                                                             : ": two buffers, no race")).c_str());
       const int racy_step = std::min(ui.step, static_cast<int>(ui.lesson.racy->trace.steps.size()) - 1);
       // Compared step by step with the lesson where the two run the same strides on the same input.
-      const std::string& lesson_algo = ui.lesson.view->trace.meta.algorithm;
-      const bool twins = (lesson_algo == "kogge-stone-double-buffer" || lesson_algo == "kogge-stone") &&
+      const bool twins = lesson_row && partner_row && !lesson_row->racy && !lesson_row->twin.family.empty() &&
+                         lesson_row->twin.family == partner_row->twin.family &&
                          ui.lesson.view->outcome == Outcome::Correct &&
                          ui.lesson.view->trace.steps.size() == ui.lesson.racy->trace.steps.size();
       ImGui::PushFont(ui.fonts.diagram);
