@@ -29,7 +29,8 @@ LookbackMirror mirror_lookback(const LookbackUi& ui) {
                 std::to_string(r.tiles) + " tiles, result " + std::string(outcome_name(r.outcome)) + ", " +
                 std::to_string(r.summary.stale_reads) + " stale reads";
     const bool gpu = r.trace.meta.executor.kind == "gpu";
-    run.time = "time " + std::to_string(ui.time) + " of " + std::to_string(r.t1) + (gpu ? " ns" : " cycles");
+    run.time = "time " + std::to_string(ui.time) + " of " + std::to_string(r.t1) + (gpu ? " ns" : " cycles") +
+               (ui.playing ? " (playing: the table follows when it stops)" : "");
     const auto states = descriptors_at(r, ui.time);
     const std::int64_t shown = std::min<std::int64_t>(r.tiles, kLookbackMirrorTiles);
     for (std::int64_t t = 0; t < shown; ++t) {

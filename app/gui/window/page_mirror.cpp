@@ -65,8 +65,11 @@ std::string shown_key(const Ui& ui, const std::string& verdict, bool wants_tab, 
   key += "|" + std::to_string(reinterpret_cast<std::uintptr_t>(grade ? grade->kernel.get() : nullptr));
   if (grade) key += "|" + std::to_string(grade->check_ms);
   key += "|" + verdict + "|" + ui.lesson.error + "|" + ui.lesson.request.algorithm + "|" + std::to_string(ui.lesson.request.n.value_or(8));
-  if (ui.show_lookback)  // the view's recording, time and selected tile
-    key += "|" + std::to_string(ui.lookback.generation) + "|" + std::to_string(ui.lookback.time) + "|" + std::to_string(ui.lookback.selected);
+  // The view's recording, time and selected tile; not the time while it plays, which changes every
+  // frame: the tables follow when it stops or steps.
+  if (ui.show_lookback)
+    key += "|" + std::to_string(ui.lookback.generation) + "|" + (ui.lookback.playing ? "playing" : std::to_string(ui.lookback.time)) + "|" +
+           std::to_string(ui.lookback.selected);
   return key + "|" + class_key(class_list);
 }
 
